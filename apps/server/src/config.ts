@@ -1,0 +1,219 @@
+/**
+ * Configuration: every environment variable of DESIGN §2, validated once at start-up.
+ * `loadConfig` returns a typed config or throws ConfigError with a readable list of problems.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { PLAN_IDS, type PlanId } from '@aidressup/contract';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+const optionalUrl = (label: string) =>
+  optionalString.refine((v) => v === undefined || URL.canParse(v), { message: `${label} must be a URL` });
+const int = (def: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: 'DATABASE_URL must start with postgres:// or postgresql://',
+  }),
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ENDPOINT: optionalUrl('S3_ENDPOINT'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+    message: 'REDIS_URL must start with redis:// or rediss://',
+  }),
+  SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'SESSION_SECRET must be at least 32 characters',
+  }),
+  CORS_ORIGIN: optionalUrl('CORS_ORIGIN'),
+  PUBLIC_URL: optionalUrl('PUBLIC_URL'),
+  SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an e-mail address').default('support@aidressup.app'),
+  FREE_TRIALS_LIMIT: int(2, 0, 1000),
+  // engines
+  DEFAULT_ENGINE: optionalString,
+  ENGINE_CONCURRENCY: int(0, 0, 64),
+  ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
+  GEMINI_MODEL: z.string().default('gemini-2.5-flash-image'),
+  FASHN_API_KEY: optionalString,
+  FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
+  FAL_KEY: optionalString,
+  FAL_BASE_URL: optionalUrl('FAL_BASE_URL'),
+  FAL_MODEL: z.string().default('fal-ai/fashn/tryon/v1.6'),
+  // billing
+  PADDLE_ENV: z.enum(['sandbox', 'production']).optional(),
+  PADDLE_CLIENT_TOKEN: optionalString,
+  PADDLE_WEBHOOK_SECRET: optionalString,
+  PADDLE_PRICE_WEEKLY: optionalString,
+  PADDLE_PRICE_MONTHLY: optionalString,
+  PADDLE_PRICE_YEARLY: optionalString,
+  PADDLE_PRICE_CREDITS_200: optionalString,
+  // abuse limits (DESIGN §7)
+  RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
+  RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
+  RATE_LIMIT_GLOBAL_PER_MINUTE: int(600, 1, 1_000_000),
+  NEW_USERS_PER_IP_PER_DAY: int(50, 0, 1_000_000),
+});
+
+const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
+  weekly: 'PADDLE_PRICE_WEEKLY',
+  monthly: 'PADDLE_PRICE_MONTHLY',
+  yearly: 'PADDLE_PRICE_YEARLY',
+  credits_200: 'PADDLE_PRICE_CREDITS_200',
+};
+
+export interface PaddleConfig {
+  environment: 'sandbox' | 'production';
+  clientToken: string;
+  webhookSecret: string;
+  /** plan id → Paddle price id */
+  prices: Record<PlanId, string>;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  logLevel: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  s3:
+    | { bucket: string; region: string | undefined; endpoint: string | undefined; accessKeyId: string; secretAccessKey: string }
+    | undefined;
+  redisUrl: string | undefined;
+  sessionSecret: string | undefined;
+  corsOrigin: string | undefined;
+  publicUrl: string | undefined;
+  supportEmail: string;
+  freeTrialsLimit: number;
+  engines: {
+    defaultEngine: string | undefined;
+    concurrency: number;
+    deadlineMs: number;
+    gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
+    fashn: { apiKey: string; baseUrl: string | undefined } | undefined;
+    fal: { key: string; baseUrl: string | undefined; model: string } | undefined;
+  };
+  billing: { provider: 'demo' } | { provider: 'paddle'; paddle: PaddleConfig };
+  rateLimits: { signInPerMinute: number; tryOnPerMinute: number; globalPerMinute: number; newUsersPerIpPerDay: number };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+
+  // Paddle: all or nothing.
+  const paddleVars = [
+    'PADDLE_ENV',
+    'PADDLE_CLIENT_TOKEN',
+    'PADDLE_WEBHOOK_SECRET',
+    ...Object.values(PADDLE_PRICE_VARS),
+  ] as const;
+  const setPaddle = paddleVars.filter((k) => e[k] !== undefined);
+  let billing: Config['billing'] = { provider: 'demo' };
+  if (setPaddle.length > 0) {
+    const missing = paddleVars.filter((k) => e[k] === undefined);
+    if (missing.length > 0) {
+      problems.push(`Paddle billing is partly configured: also set ${missing.join(', ')}`);
+    } else {
+      const environment = e.PADDLE_ENV!;
+      const token = e.PADDLE_CLIENT_TOKEN!;
+      const expectedPrefix = environment === 'sandbox' ? 'test_' : 'live_';
+      if (!token.startsWith(expectedPrefix)) {
+        problems.push(`PADDLE_CLIENT_TOKEN must start with ${expectedPrefix} when PADDLE_ENV=${environment}`);
+      }
+      const prices = Object.fromEntries(
+        PLAN_IDS.map((id) => [id, e[PADDLE_PRICE_VARS[id]] as string]),
+      ) as Record<PlanId, string>;
+      if (new Set(Object.values(prices)).size !== PLAN_IDS.length) {
+        problems.push('PADDLE_PRICE_* must be four different price ids');
+      }
+      billing = {
+        provider: 'paddle',
+        paddle: { environment, clientToken: token, webhookSecret: e.PADDLE_WEBHOOK_SECRET!, prices },
+      };
+    }
+  }
+
+  let s3: Config['s3'];
+  if (e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
+    if (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
+      problems.push('S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together');
+    } else {
+      s3 = {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      };
+    }
+  }
+
+  if (e.DEFAULT_ENGINE) {
+    const available = ['local', e.GEMINI_API_KEY && 'nano-banana', e.FASHN_API_KEY && 'fashn', e.FAL_KEY && 'fal'].filter(Boolean);
+    if (!available.includes(e.DEFAULT_ENGINE)) {
+      problems.push(`DEFAULT_ENGINE=${e.DEFAULT_ENGINE} is not an enabled engine (enabled: ${available.join(', ')})`);
+    }
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    s3,
+    redisUrl: e.REDIS_URL,
+    sessionSecret: e.SESSION_SECRET,
+    corsOrigin: e.CORS_ORIGIN,
+    publicUrl: e.PUBLIC_URL,
+    supportEmail: e.SUPPORT_EMAIL,
+    freeTrialsLimit: e.FREE_TRIALS_LIMIT,
+    engines: {
+      defaultEngine: e.DEFAULT_ENGINE,
+      concurrency: e.ENGINE_CONCURRENCY,
+      deadlineMs: e.ENGINE_DEADLINE_MS,
+      gemini: e.GEMINI_API_KEY ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL } : undefined,
+      fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL } : undefined,
+      fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL } : undefined,
+    },
+    billing,
+    rateLimits: {
+      signInPerMinute: e.RATE_LIMIT_SIGNIN_PER_MINUTE,
+      tryOnPerMinute: e.RATE_LIMIT_TRYON_PER_MINUTE,
+      globalPerMinute: e.RATE_LIMIT_GLOBAL_PER_MINUTE,
+      newUsersPerIpPerDay: e.NEW_USERS_PER_IP_PER_DAY,
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * Request and response schemas for every call of the API (DESIGN §3).
+ * The server validates and serialises with them; the web app parses responses with them.
+ */
+import { z } from 'zod';
+import { CATEGORY_VALUES } from './categories.js';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { PLAN_IDS } from './plans.js';
+import { DEVICE_ID_PATTERN } from './limits.js';
+
+// ---------- shared pieces ----------
+export const BROWSERS = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Unknown'] as const;
+export const OPERATING_SYSTEMS = ['Windows', 'MacOS', 'Linux', 'Android', 'iOS', 'Unknown'] as const;
+export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
+export const SEGMENTS = ['trial', 'trial_exhausted', 'customer', 'subscriber'] as const;
+export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'paused', 'canceled'] as const;
+
+export type Browser = (typeof BROWSERS)[number];
+export type OperatingSystem = (typeof OPERATING_SYSTEMS)[number];
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+export type Segment = (typeof SEGMENTS)[number];
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** Lenient enum: unknown values become `Unknown` (spec §3 enumerations). */
+const lenientEnum = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && (values as readonly string[]).includes(v) ? v : 'Unknown'),
+    z.enum(values),
+  );
+
+const shortText = (max: number) => z.string().trim().max(max);
+
+/** Device info sent at sign-in (spec §3). */
+export const DeviceInfoSchema = z.object({
+  browser: lenientEnum(BROWSERS),
+  os: lenientEnum(OPERATING_SYSTEMS),
+  screen_resolution: z
+    .string()
+    .regex(/^\d{1,5}x\d{1,5}$/)
+    .nullable()
+    .optional()
+    .catch(null),
+  timezone: shortText(64).nullable().optional().catch(null),
+  language: shortText(35).nullable().optional().catch(null),
+  device_type: z.enum(DEVICE_TYPES).nullable().optional().catch(null),
+  country: shortText(64).nullable().optional().catch(null),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
+
+export const DeviceIdSchema = z.string().regex(DEVICE_ID_PATTERN);
+
+export const SubscriptionSchema = z.object({
+  planId: z.enum(PLAN_IDS),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  currentPeriodEnd: z.string().nullable(),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+
+/** The user as the server returns it (spec §3, DESIGN §3). */
+export const UserSchema = z.object({
+  id: z.string(),
+  credits: z.number().int().nonnegative(),
+  free_trials_used: z.number().int().nonnegative(),
+  free_trials_limit: z.number().int().nonnegative(),
+  segment: z.enum(SEGMENTS),
+  created_at: z.string(),
+  subscription: SubscriptionSchema.optional(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+export const ErrorResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+  error: z.string(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+// ---------- POST /api/auth/anonymous ----------
+export const AnonymousSignInRequestSchema = z.object({
+  deviceId: DeviceIdSchema,
+  deviceInfo: DeviceInfoSchema.optional().default({
+    browser: 'Unknown',
+    os: 'Unknown',
+  }),
+});
+export type AnonymousSignInRequest = z.input<typeof AnonymousSignInRequestSchema>;
+
+export const AuthResponseSchema = z.object({
+  success: z.literal(true),
+  user: UserSchema,
+  isNew: z.boolean(),
+});
+export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+
+// ---------- GET /api/auth/user/:id ----------
+export const UserResponseSchema = z.object({ success: z.literal(true), user: UserSchema });
+export type UserResponse = z.infer<typeof UserResponseSchema>;
+
+// ---------- POST /api/process-image (multipart) ----------
+/** The non-file fields of the multipart form. */
+export const TryOnFieldsSchema = z.object({
+  category: z.enum(CATEGORY_VALUES),
+  userId: z.string().min(1).max(64),
+  api: z.string().min(1).max(40).optional(),
+});
+export type TryOnFields = z.infer<typeof TryOnFieldsSchema>;
+
+export const TryOnResponseSchema = z.object({
+  success: z.literal(true),
+  imageUrl: z.string(),
+  usedFreeTrial: z.boolean(),
+  creditsRemaining: z.number().int().nonnegative(),
+  tryonId: z.string().optional(),
+});
+export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
+
+/** NO_CREDITS refusal: HTTP 402 with the user. */
+export const NoCreditsResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.literal('NO_CREDITS'),
+  error: z.string(),
+  user: UserSchema,
+});
+export type NoCreditsResponse = z.infer<typeof NoCreditsResponseSchema>;
+
+// ---------- GET /api/tryons ----------
+export const TryOnItemSchema = z.object({
+  id: z.string(),
+  imageUrl: z.string(),
+  category: z.enum(CATEGORY_VALUES),
+  engine: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+});
+export type TryOnItem = z.infer<typeof TryOnItemSchema>;
+export const TryOnListResponseSchema = z.object({ success: z.literal(true), items: z.array(TryOnItemSchema) });
+export type TryOnListResponse = z.infer<typeof TryOnListResponseSchema>;
+
+// ---------- POST /api/billing/demo/checkout ----------
+export const DemoCheckoutRequestSchema = z.object({ planId: z.enum(PLAN_IDS) });
+export type DemoCheckoutRequest = z.infer<typeof DemoCheckoutRequestSchema>;
+export const DemoCheckoutResponseSchema = z.object({ success: z.literal(true), user: UserSchema });
+export type DemoCheckoutResponse = z.infer<typeof DemoCheckoutResponseSchema>;
+
+// ---------- GET /api/config ----------
+export const PublicPlanSchema = z.object({
+  id: z.enum(PLAN_IDS),
+  name: z.string(),
+  price: z.string(),
+  priceValue: z.number(),
+  currency: z.literal('USD'),
+  credits: z.number(),
+  period: z.enum(['week', 'month', 'year', 'one-time']),
+  validityDays: z.number().nullable(),
+  badge: z.string().nullable(),
+  features: z.array(z.string()),
+  popular: z.boolean(),
+  paddlePriceId: z.string().nullable(),
+});
+export type PublicPlan = z.infer<typeof PublicPlanSchema>;
+
+export const PublicConfigSchema = z.object({
+  engines: z.array(z.object({ id: z.string(), label: z.string() })),
+  defaultEngine: z.string(),
+  billing: z.object({
+    provider: z.enum(['demo', 'paddle']),
+    environment: z.enum(['sandbox', 'production']).nullable(),
+    clientToken: z.string().nullable(),
+  }),
+  plans: z.array(PublicPlanSchema),
+  freeTrialsLimit: z.number().int().nonnegative(),
+  supportEmail: z.string(),
+  maxUploadBytes: z.number().int().positive(),
+});
+export type PublicConfig = z.infer<typeof PublicConfigSchema>;
+
+// ---------- GET /api/health ----------
+export const CheckSchema = z.object({ status: z.enum(['ok', 'down', 'degraded', 'disabled']) }).catchall(z.unknown());
+export const HealthResponseSchema = z.object({
+  status: z.enum(['ok', 'degraded', 'down']),
+  version: z.string(),
+  uptime: z.number(),
+  checks: z.object({
+    database: CheckSchema,
+    storage: CheckSchema,
+    engines: z.record(z.string(), CheckSchema),
+    queue: CheckSchema,
+  }),
+});
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;

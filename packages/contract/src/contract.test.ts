@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AnonymousSignInRequestSchema,
+  CATEGORIES,
+  DEVICE_ID_PATTERN,
+  ERROR_STATUS,
+  MESSAGES,
+  PLANS,
+  hasCredits,
+  hasFreeTrial,
+} from './index.js';
+
+describe('contract', () => {
+  it('has the spec categories with labels and descriptions', () => {
+    expect(CATEGORIES.map((c) => [c.value, c.label, c.description])).toEqual([
+      ['upper_body', 'Upper Body', 'T-shirts, Shirts, Jackets'],
+      ['lower_body', 'Lower Body', 'Pants, Jeans, Shorts'],
+      ['dresses', 'Full Outfit', 'Dresses, Suits, Outfits'],
+    ]);
+  });
+
+  it('has the four plans of spec §9', () => {
+    expect(PLANS.map((p) => [p.id, p.name, p.priceValue, p.credits, p.period, p.badge, p.popular])).toEqual([
+      ['weekly', 'Weekly Pass', 5.99, 20, 'week', null, false],
+      ['monthly', 'Monthly Pro', 9.99, 50, 'month', 'Most Popular', true],
+      ['yearly', 'Yearly VIP', 19.99, 100, 'year', 'Best Value', false],
+      ['credits_200', '200 Credits', 39.99, 200, 'one-time', null, false],
+    ]);
+    expect(PLANS.every((p) => p.currency === 'USD' && p.price === `$${p.priceValue.toFixed(2)}`)).toBe(true);
+  });
+
+  it('keeps the spec messages word for word', () => {
+    expect(MESSAGES.unsupportedFormat).toBe('Unsupported format. Use JPG, PNG or WEBP.');
+    expect(MESSAGES.fileTooLarge).toBe('File too large. Maximum 10MB allowed.');
+    expect(MESSAGES.noCredits).toBe('No free trials or credits remaining. Please purchase credits to continue');
+    expect(ERROR_STATUS.NO_CREDITS).toBe(402);
+  });
+
+  it('validates device ids and turns unknown device info values into Unknown', () => {
+    expect(DEVICE_ID_PATTERN.test('abc')).toBe(false);
+    expect(DEVICE_ID_PATTERN.test('abcdefgh')).toBe(true);
+    expect(DEVICE_ID_PATTERN.test('abcdefg h')).toBe(false);
+    const parsed = AnonymousSignInRequestSchema.parse({
+      deviceId: 'device_123456',
+      deviceInfo: { browser: 'Netscape', os: 'iOS', screen_resolution: '390x844', device_type: 'mobile', country: null },
+    });
+    expect(parsed.deviceInfo.browser).toBe('Unknown');
+    expect(parsed.deviceInfo.os).toBe('iOS');
+  });
+
+  it('derives the flags of spec §4', () => {
+    expect(hasFreeTrial({ free_trials_used: 1, free_trials_limit: 2 })).toBe(true);
+    expect(hasFreeTrial({ free_trials_used: 2, free_trials_limit: 2 })).toBe(false);
+    expect(hasCredits({ credits: 0 })).toBe(false);
+    expect(hasCredits({ credits: 3 })).toBe(true);
+  });
+});

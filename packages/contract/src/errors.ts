@@ -1,0 +1,44 @@
+/** Error codes the API answers with, and the HTTP status for each (one table). */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  MISSING_FILE: 400,
+  UNSUPPORTED_FORMAT: 415,
+  FILE_TOO_LARGE: 413,
+  IMAGE_UNREADABLE: 422,
+  IMAGE_TOO_MANY_PIXELS: 422,
+  INVALID_CATEGORY: 400,
+  INVALID_DEVICE_ID: 400,
+  INVALID_PLAN: 400,
+  ENGINE_UNAVAILABLE: 400,
+  UNAUTHORIZED: 401,
+  NO_CREDITS: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  BILLING_DISABLED: 409,
+  RATE_LIMITED: 429,
+  PERSON_NOT_FOUND: 422,
+  MULTIPLE_PEOPLE: 422,
+  PERSON_TOO_SMALL: 422,
+  GARMENT_NOT_SEPARABLE: 422,
+  CONTENT_BLOCKED: 422,
+  ENGINE_FAILED: 502,
+  ENGINE_TIMEOUT: 504,
+  INVALID_SIGNATURE: 400,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** Codes an engine may refuse a try-on with; the shopper is never charged for them. */
+export const ENGINE_ERROR_CODES = [
+  'PERSON_NOT_FOUND',
+  'MULTIPLE_PEOPLE',
+  'PERSON_TOO_SMALL',
+  'GARMENT_NOT_SEPARABLE',
+  'CONTENT_BLOCKED',
+  'ENGINE_FAILED',
+  'ENGINE_TIMEOUT',
+] as const satisfies readonly ErrorCode[];
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];

@@ -1,0 +1,58 @@
+/**
+ * Every user-facing message the product specification gives, word for word,
+ * plus the product's own messages for situations the specification leaves open.
+ */
+export const MESSAGES = {
+  // spec §5: image upload
+  unsupportedFormat: 'Unsupported format. Use JPG, PNG or WEBP.',
+  fileTooLarge: 'File too large. Maximum 10MB allowed.',
+  uploadFailed: 'Upload failed. Please try again.',
+  // spec §5: Try with AI
+  uploadBothPhotos: 'Please upload both photos!',
+  userLoading: 'Please wait, user is loading...',
+  // spec §5 / §8: checkout
+  paymentLoading: 'Payment system is loading, please wait...',
+  userNotFound: 'User not found, please refresh the page',
+  checkoutFailed: 'Failed to open checkout. Please try again.',
+  // spec §4 / §8: try-on
+  noCredits: 'No free trials or credits remaining. Please purchase credits to continue',
+  initializing: 'Initializing AI model...',
+  processingNote: 'Processing may take 30-60 seconds.',
+  completed: 'Process completed!',
+  processFailed: 'Process Failed',
+  unknownError: 'Unknown error occurred',
+  // spec §8: auth
+  authFailed: 'Authentication failed',
+  // spec §2: paywall headers
+  paywallNoCredits: 'No Credits Remaining',
+  paywallTrialExhausted: 'Free Trial Used!',
+  paywallUpgrade: 'Upgrade to Keep Creating',
+
+  // The product's own messages (the spec leaves these open).
+  missingPersonImage: 'Please upload a photo of a person.',
+  missingClothingImage: 'Please upload a photo of the clothing.',
+  imageUnreadable: 'This image could not be read. Please try another photo.',
+  imageTooManyPixels: 'This image is too large to process. Please use a photo under 40 megapixels.',
+  invalidCategory: 'Please choose a clothing category: Upper Body, Lower Body or Full Outfit.',
+  engineUnavailable: 'This try-on engine is not available right now.',
+  engineFailed: 'The try-on could not be completed. You have not been charged; please try again.',
+  engineTimeout: 'The try-on took too long. You have not been charged; please try again.',
+  personNotFound: 'No person was found in the person photo. Please use a photo of one person, standing, facing the camera.',
+  multiplePeople: 'The person photo shows more than one person. Please use a photo of one person.',
+  personTooSmall: 'The person is too small or cut off in the photo for this clothing category. Please use a photo that shows the whole body area the clothing covers.',
+  garmentNotSeparable: 'The clothing could not be separated from its background. Please use a photo of the garment laid flat or on a hanger against a plain white background.',
+  contentBlocked: 'This photo could not be processed for safety reasons. Please try another photo.',
+  invalidDeviceId: 'Invalid device id.',
+  invalidRequest: 'The request is not valid.',
+  notSignedIn: 'Your session has expired. Please refresh the page.',
+  forbidden: 'You can only access your own account.',
+  notFound: 'Not found.',
+  rateLimited: 'Too many requests. Please wait a moment and try again.',
+  invalidPlan: 'This plan does not exist.',
+  demoBillingDisabled: 'Demo checkout is not available: real payments are enabled.',
+  internalError: 'Something went wrong on our side. Please try again.',
+  serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
+  invalidSignature: 'Invalid signature.',
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;

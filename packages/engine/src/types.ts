@@ -1,0 +1,54 @@
+import type { Category, EngineErrorCode } from '@aidressup/contract';
+import { MESSAGES } from '@aidressup/contract';
+
+/** What every try-on engine receives (DESIGN §4). Images are encoded JPEG/PNG/WEBP bytes. */
+export interface TryOnInput {
+  person: Uint8Array;
+  garment: Uint8Array;
+  category: Category;
+  signal?: AbortSignal;
+}
+
+export interface TryOnOutput {
+  image: Uint8Array;
+  mimeType: 'image/jpeg' | 'image/png' | 'image/webp';
+}
+
+/** One interface for the built-in engine and every hosted one. */
+export interface TryOnEngine {
+  readonly id: string;
+  readonly label: string;
+  tryOn(input: TryOnInput): Promise<TryOnOutput>;
+  /** Load models / check configuration ahead of the first request. */
+  warm?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+const DEFAULT_MESSAGE: Record<EngineErrorCode, string> = {
+  PERSON_NOT_FOUND: MESSAGES.personNotFound,
+  MULTIPLE_PEOPLE: MESSAGES.multiplePeople,
+  PERSON_TOO_SMALL: MESSAGES.personTooSmall,
+  GARMENT_NOT_SEPARABLE: MESSAGES.garmentNotSeparable,
+  CONTENT_BLOCKED: MESSAGES.contentBlocked,
+  ENGINE_FAILED: MESSAGES.engineFailed,
+  ENGINE_TIMEOUT: MESSAGES.engineTimeout,
+};
+
+/**
+ * A refusal or failure the shopper may see. `message` is safe to show; `detail`
+ * (provider request ids, raw errors) is for logs only.
+ */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly detail: string | undefined;
+  constructor(code: EngineErrorCode, message?: string, detail?: string) {
+    super(message ?? DEFAULT_MESSAGE[code]);
+    this.name = 'EngineError';
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+export function isEngineError(e: unknown): e is EngineError {
+  return e instanceof Error && (e as EngineError).name === 'EngineError' && typeof (e as EngineError).code === 'string';
+}
