@@ -5,3 +5,5 @@ export * from './plans.js';
 export * from './limits.js';
 export * from './api.js';
 export * from './user.js';
+export * from './web.js';
+export * from './hosted-engines.js';
