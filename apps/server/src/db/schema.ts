@@ -1,0 +1,102 @@
+/**
+ * Row types of the database (kept separate from the API types of the contract).
+ * Timestamps are ISO-8601 UTC strings (`Date#toISOString()`), which sort correctly as text
+ * on both SQLite and PostgreSQL. JSON columns hold JSON text.
+ */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+export type GrantSource = 'demo' | 'paddle' | 'admin';
+export type CreditEventType = 'grant' | 'spend' | 'refund' | 'expire' | 'clawback' | 'trial_spend' | 'trial_refund';
+export type TryOnStatus = 'processing' | 'succeeded' | 'failed';
+export type TryOnCharge = 'trial' | 'credit';
+
+export interface UsersTable {
+  /** Unguessable random id (21 characters of base64url). */
+  id: string;
+  device_id: string;
+  /** JSON text of the validated device info. */
+  device_info: string;
+  free_trials_used: number;
+  created_at: string;
+  last_seen_at: string;
+  signup_ip_hash: string | null;
+  subscription_id: string | null;
+  subscription_status: string | null;
+  subscription_plan_id: string | null;
+  subscription_period_end: string | null;
+  /** When the provider says the subscription last changed (Paddle's occurred_at); older events are ignored. */
+  subscription_updated_at: string | null;
+}
+
+export interface CreditGrantsTable {
+  id: string;
+  user_id: string;
+  source: GrantSource;
+  plan_id: string | null;
+  amount: number;
+  remaining: number;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Paddle transaction id or a demo reference; unique, so a purchase is granted once. */
+  external_ref: string | null;
+  created_at: string;
+}
+
+export interface CreditEventsTable {
+  id: string;
+  user_id: string;
+  grant_id: string | null;
+  tryon_id: string | null;
+  type: CreditEventType;
+  /**
+   * Signed change: credits for grant (+N), spend (-1), refund (+1), expire (-N), clawback (-N);
+   * free trials left for trial_spend (-1) and trial_refund (+1).
+   */
+  amount: number;
+  created_at: string;
+  note: string | null;
+}
+
+export interface TryOnsTable {
+  id: string;
+  user_id: string;
+  category: string;
+  engine: string;
+  status: TryOnStatus;
+  charge: TryOnCharge;
+  grant_id: string | null;
+  result_name: string | null;
+  error_code: string | null;
+  created_at: string;
+  finished_at: string | null;
+  /** When the result is deleted (30 days after creation). */
+  expires_at: string;
+}
+
+export interface BillingEventsTable {
+  id: string;
+  provider: string;
+  event_id: string;
+  event_type: string;
+  occurred_at: string | null;
+  /** JSON text of the verified payload. */
+  payload: string;
+  processed_at: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  credit_grants: CreditGrantsTable;
+  credit_events: CreditEventsTable;
+  tryons: TryOnsTable;
+  billing_events: BillingEventsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type CreditGrantRow = Selectable<CreditGrantsTable>;
+export type CreditEventRow = Selectable<CreditEventsTable>;
+export type TryOnRow = Selectable<TryOnsTable>;
+export type BillingEventRow = Selectable<BillingEventsTable>;

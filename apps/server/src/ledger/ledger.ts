@@ -1,0 +1,439 @@
+/**
+ * The credit ledger (DESIGN §5). Every change to credits or free trials goes through here,
+ * inside a transaction, and leaves an append-only `credit_events` row.
+ *
+ * Each function takes the database or a transaction as its first argument. Given the
+ * database it opens its own transaction; given a transaction it joins it, so a caller can
+ * combine a grant with its own writes (the Paddle webhook records the event id in the same
+ * transaction as the grant).
+ *
+ * Concurrency: on PostgreSQL every operation that changes a user's balance first locks that
+ * user's row (SELECT … FOR UPDATE), and every counter change is a guarded UPDATE whose row
+ * count is checked. On SQLite, Kysely runs all statements over one connection and
+ * serialises transactions, so the same code is safe there too.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { RESULT_RETENTION_DAYS } from '@aidressup/contract';
+import type {
+  CreditEventType,
+  CreditGrantRow,
+  Database,
+  GrantSource,
+  TryOnCharge,
+  TryOnRow,
+} from '../db/schema.js';
+import { iso, newId } from '../db/ids.js';
+import { isPostgres } from '../db/database.js';
+
+export type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Trx);
+  return db.transaction().execute(fn);
+}
+
+/** Locks the user's row for the rest of the transaction (PostgreSQL); false when there is no such user. */
+async function lockUser(trx: Trx, userId: string): Promise<boolean> {
+  let query = trx.selectFrom('users').select('id').where('id', '=', userId);
+  if (isPostgres(trx)) query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+async function addEvent(
+  trx: Trx,
+  e: { userId: string; type: CreditEventType; amount: number; grantId?: string | null; tryonId?: string | null; note?: string | null; now: Date },
+): Promise<void> {
+  await trx
+    .insertInto('credit_events')
+    .values({
+      id: newId(),
+      user_id: e.userId,
+      grant_id: e.grantId ?? null,
+      tryon_id: e.tryonId ?? null,
+      type: e.type,
+      amount: e.amount,
+      created_at: iso(e.now),
+      note: e.note ?? null,
+    })
+    .execute();
+}
+
+function toIsoOrNull(value: Date | string | null): string | null {
+  if (value === null) return null;
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) throw new Error(`invalid expiry date: ${String(value)}`);
+  return iso(d);
+}
+
+// ---------------------------------------------------------------------------------------
+// Grants
+// ---------------------------------------------------------------------------------------
+
+export interface GrantCreditsInput {
+  userId: string;
+  source: GrantSource;
+  planId: string | null;
+  /** Credits to grant; a positive integer. */
+  amount: number;
+  /** When the credits expire; null for never. */
+  expiresAt: Date | string | null;
+  /** The purchase's unique reference (Paddle transaction id, demo reference); null for none. */
+  externalRef: string | null;
+  note?: string | null;
+  now?: Date;
+}
+
+export interface GrantResult {
+  grant: CreditGrantRow;
+  /** False when a grant with this externalRef already existed (nothing was granted). */
+  created: boolean;
+}
+
+/**
+ * Grants credits to a user. Idempotent on `externalRef`: a second call with the same
+ * reference returns the existing grant and grants nothing.
+ * The one grant function for demo checkout, the Paddle webhook and admin grants.
+ */
+export async function grantCredits(db: Db, input: GrantCreditsInput): Promise<GrantResult> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) {
+    throw new Error(`grant amount must be a positive integer, got ${input.amount}`);
+  }
+  const now = input.now ?? new Date();
+  const expiresAt = toIsoOrNull(input.expiresAt);
+  return inTransaction(db, async (trx) => {
+    if (input.externalRef !== null) {
+      const existing = await trx
+        .selectFrom('credit_grants')
+        .selectAll()
+        .where('external_ref', '=', input.externalRef)
+        .executeTakeFirst();
+      if (existing) return { grant: existing, created: false };
+    }
+    const id = newId();
+    const inserted = await trx
+      .insertInto('credit_grants')
+      .values({
+        id,
+        user_id: input.userId,
+        source: input.source,
+        plan_id: input.planId,
+        amount: input.amount,
+        remaining: input.amount,
+        expires_at: expiresAt,
+        external_ref: input.externalRef,
+        created_at: iso(now),
+      })
+      .onConflict((oc) => oc.column('external_ref').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) {
+      // A concurrent transaction granted the same reference first.
+      const existing = await trx
+        .selectFrom('credit_grants')
+        .selectAll()
+        .where('external_ref', '=', input.externalRef)
+        .executeTakeFirstOrThrow();
+      return { grant: existing, created: false };
+    }
+    await addEvent(trx, {
+      userId: input.userId,
+      type: 'grant',
+      amount: input.amount,
+      grantId: id,
+      note: input.note ?? (input.planId ? `plan ${input.planId}` : null),
+      now,
+    });
+    return { grant: inserted, created: true };
+  });
+}
+
+export interface ClawbackInput {
+  externalRef: string;
+  note?: string | null;
+  /** Take back at most this many credits; default: everything still unspent. */
+  amount?: number;
+  now?: Date;
+}
+
+export interface ClawbackResult {
+  grant: CreditGrantRow;
+  /** Credits taken back by this call (0 when nothing was left). */
+  clawedBack: number;
+}
+
+/**
+ * Takes back what is left unspent of the grant with this reference (a refunded purchase).
+ * Credits already spent are not taken back: `remaining` never goes below zero.
+ * Returns null when there is no such grant.
+ */
+export async function clawbackGrant(db: Db, input: ClawbackInput): Promise<ClawbackResult | null> {
+  const now = input.now ?? new Date();
+  return inTransaction(db, async (trx) => {
+    const found = await trx
+      .selectFrom('credit_grants')
+      .select(['id', 'user_id'])
+      .where('external_ref', '=', input.externalRef)
+      .executeTakeFirst();
+    if (!found) return null;
+    await lockUser(trx, found.user_id);
+    const grant = await trx.selectFrom('credit_grants').selectAll().where('id', '=', found.id).executeTakeFirstOrThrow();
+    const take = Math.max(0, Math.min(grant.remaining, input.amount ?? grant.remaining));
+    if (take === 0) return { grant, clawedBack: 0 };
+    const res = await trx
+      .updateTable('credit_grants')
+      .set({ remaining: sql<number>`remaining - ${take}` })
+      .where('id', '=', grant.id)
+      .where('remaining', '>=', take)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw new Error('clawback raced with another change');
+    await addEvent(trx, {
+      userId: grant.user_id,
+      type: 'clawback',
+      amount: -take,
+      grantId: grant.id,
+      note: input.note ?? null,
+      now,
+    });
+    const after = await trx.selectFrom('credit_grants').selectAll().where('id', '=', grant.id).executeTakeFirstOrThrow();
+    return { grant: after, clawedBack: take };
+  });
+}
+
+/** Sets expired grants' remaining to zero with an `expire` event; returns how many grants. Safe to run twice. */
+export async function expireGrants(db: Db, now: Date = new Date(), limit = 500): Promise<number> {
+  const due = await db
+    .selectFrom('credit_grants')
+    .select(['id', 'user_id'])
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', iso(now))
+    .where('remaining', '>', 0)
+    .limit(limit)
+    .execute();
+  let expired = 0;
+  for (const g of due) {
+    const done = await inTransaction(db, async (trx) => {
+      await lockUser(trx, g.user_id);
+      const grant = await trx.selectFrom('credit_grants').selectAll().where('id', '=', g.id).executeTakeFirstOrThrow();
+      if (grant.remaining === 0) return false;
+      await trx.updateTable('credit_grants').set({ remaining: 0 }).where('id', '=', g.id).where('remaining', '=', grant.remaining).execute();
+      await addEvent(trx, { userId: g.user_id, type: 'expire', amount: -grant.remaining, grantId: g.id, now });
+      return true;
+    });
+    if (done) expired++;
+  }
+  return expired;
+}
+
+// ---------------------------------------------------------------------------------------
+// Balance
+// ---------------------------------------------------------------------------------------
+
+/** The user's credits: the sum of what remains of unexpired grants. */
+export async function balance(db: Db, userId: string, now: Date = new Date()): Promise<number> {
+  const row = await db
+    .selectFrom('credit_grants')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('remaining'), sql<number>`0`).as('total'))
+    .where('user_id', '=', userId)
+    .where('remaining', '>', 0)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
+    .executeTakeFirst();
+  return Number(row?.total ?? 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// Try-ons
+// ---------------------------------------------------------------------------------------
+
+export interface ReserveTryOnInput {
+  userId: string;
+  freeTrialsLimit: number;
+  category: string;
+  engine: string;
+  now?: Date;
+  /** Days the result is kept; default 30. */
+  resultRetentionDays?: number;
+}
+
+export type ReserveTryOnResult =
+  | { ok: true; tryon: TryOnRow; charge: TryOnCharge; grantId: string | null }
+  | { ok: false; code: 'NO_CREDITS' };
+
+/**
+ * Reserves one try-on: a free trial while `free_trials_used < freeTrialsLimit`, else one credit
+ * from the unexpired grant that expires soonest (never-expiring grants last). Records a
+ * `processing` try-on row and the spend event in the same transaction.
+ */
+export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<ReserveTryOnResult> {
+  const now = input.now ?? new Date();
+  const nowIso = iso(now);
+  return inTransaction(db, async (trx) => {
+    if (!(await lockUser(trx, input.userId))) throw new Error(`no user ${input.userId}`);
+
+    let charge: TryOnCharge | null = null;
+    let grantId: string | null = null;
+
+    const trial = await trx
+      .updateTable('users')
+      .set({ free_trials_used: sql<number>`free_trials_used + 1` })
+      .where('id', '=', input.userId)
+      .where('free_trials_used', '<', input.freeTrialsLimit)
+      .executeTakeFirst();
+    if (Number(trial.numUpdatedRows) === 1) {
+      charge = 'trial';
+    } else {
+      for (let attempt = 0; attempt < 5 && charge === null; attempt++) {
+        const grant = await trx
+          .selectFrom('credit_grants')
+          .select('id')
+          .where('user_id', '=', input.userId)
+          .where('remaining', '>', 0)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+          .orderBy(sql`case when expires_at is null then 1 else 0 end`)
+          .orderBy('expires_at')
+          .orderBy('created_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        if (!grant) break;
+        const spent = await trx
+          .updateTable('credit_grants')
+          .set({ remaining: sql<number>`remaining - 1` })
+          .where('id', '=', grant.id)
+          .where('remaining', '>', 0)
+          .executeTakeFirst();
+        if (Number(spent.numUpdatedRows) === 1) {
+          charge = 'credit';
+          grantId = grant.id;
+        }
+      }
+    }
+    if (charge === null) return { ok: false, code: 'NO_CREDITS' } as const;
+
+    const tryon: TryOnRow = {
+      id: newId(),
+      user_id: input.userId,
+      category: input.category,
+      engine: input.engine,
+      status: 'processing',
+      charge,
+      grant_id: grantId,
+      result_name: null,
+      error_code: null,
+      created_at: nowIso,
+      finished_at: null,
+      expires_at: iso(new Date(now.getTime() + (input.resultRetentionDays ?? RESULT_RETENTION_DAYS) * DAY_MS)),
+    };
+    await trx.insertInto('tryons').values(tryon).execute();
+    await addEvent(trx, {
+      userId: input.userId,
+      type: charge === 'trial' ? 'trial_spend' : 'spend',
+      amount: -1,
+      grantId,
+      tryonId: tryon.id,
+      now,
+    });
+    return { ok: true, tryon, charge, grantId } as const;
+  });
+}
+
+export interface RefundTryOnInput {
+  tryonId: string;
+  /** Why the try-on failed (an error code), stored on the row. */
+  errorCode: string;
+  note?: string | null;
+  now?: Date;
+}
+
+/**
+ * Fails a `processing` try-on and gives back its free trial or credit, in one transaction.
+ * Returns false (and changes nothing) when the try-on is not `processing`, so a refund
+ * can never happen twice.
+ */
+export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<boolean> {
+  const now = input.now ?? new Date();
+  return inTransaction(db, async (trx) => {
+    const found = await trx.selectFrom('tryons').select('user_id').where('id', '=', input.tryonId).executeTakeFirst();
+    if (!found) return false;
+    await lockUser(trx, found.user_id);
+    const failed = await trx
+      .updateTable('tryons')
+      .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now) })
+      .where('id', '=', input.tryonId)
+      .where('status', '=', 'processing')
+      .executeTakeFirst();
+    if (Number(failed.numUpdatedRows) !== 1) return false;
+    const tryon = await trx.selectFrom('tryons').selectAll().where('id', '=', input.tryonId).executeTakeFirstOrThrow();
+    if (tryon.charge === 'trial') {
+      await trx
+        .updateTable('users')
+        .set({ free_trials_used: sql<number>`free_trials_used - 1` })
+        .where('id', '=', tryon.user_id)
+        .where('free_trials_used', '>', 0)
+        .execute();
+      await addEvent(trx, { userId: tryon.user_id, type: 'trial_refund', amount: 1, tryonId: tryon.id, note: input.note ?? input.errorCode, now });
+    } else if (tryon.grant_id) {
+      // A grant clawed back meanwhile (a refunded purchase) gets nothing back: the refund is
+      // recorded with amount 0.
+      const clawedBack = await trx
+        .selectFrom('credit_events')
+        .select('id')
+        .where('grant_id', '=', tryon.grant_id)
+        .where('type', '=', 'clawback')
+        .limit(1)
+        .executeTakeFirst();
+      let restored = false;
+      if (!clawedBack) {
+        const res = await trx
+          .updateTable('credit_grants')
+          .set({ remaining: sql<number>`remaining + 1` })
+          .where('id', '=', tryon.grant_id)
+          .where(sql<boolean>`remaining < amount`)
+          .executeTakeFirst();
+        restored = Number(res.numUpdatedRows) === 1;
+      }
+      await addEvent(trx, {
+        userId: tryon.user_id,
+        type: 'refund',
+        amount: restored ? 1 : 0,
+        grantId: tryon.grant_id,
+        tryonId: tryon.id,
+        note: input.note ?? input.errorCode,
+        now,
+      });
+    }
+    return true;
+  });
+}
+
+/** Marks a `processing` try-on succeeded with its stored result; false when it was not processing. */
+export async function completeTryOn(db: Db, input: { tryonId: string; resultName: string; now?: Date }): Promise<boolean> {
+  const res = await db
+    .updateTable('tryons')
+    .set({ status: 'succeeded', result_name: input.resultName, finished_at: iso(input.now ?? new Date()) })
+    .where('id', '=', input.tryonId)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * Fails and refunds every try-on still `processing` that started before `olderThan`
+ * (after a crash). Returns how many were refunded.
+ */
+export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new Date(), limit = 1000): Promise<number> {
+  const stuck = await db
+    .selectFrom('tryons')
+    .select('id')
+    .where('status', '=', 'processing')
+    .where('created_at', '<', iso(olderThan))
+    .limit(limit)
+    .execute();
+  let refunded = 0;
+  for (const t of stuck) {
+    if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_TIMEOUT', note: 'interrupted (server restart)', now })) refunded++;
+  }
+  return refunded;
+}

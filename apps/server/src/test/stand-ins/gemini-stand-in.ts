@@ -1,0 +1,154 @@
+/**
+ * Stand-in for the Gemini API's generateContent with image output (Gemini 2.5 Flash
+ * Image), for tests and benchmarks. It speaks the public REST wire format:
+ * `POST /v1beta/models/{model}:generateContent`, key in `x-goog-api-key`, answers with
+ * `candidates[].content.parts[].inlineData`, `finishReason`, `promptFeedback.blockReason`,
+ * and `{error:{code,message,status}}` bodies for HTTP errors. It never calls Google.
+ */
+import { randomUUID } from 'node:crypto';
+import { hang, makeResultImage, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+
+export type GeminiBehaviour =
+  | { kind: 'image'; format?: 'png' | 'jpeg' }
+  | { kind: 'finish'; reason: string; text?: string }
+  | { kind: 'blocked'; reason: string }
+  | { kind: 'text-only'; text?: string }
+  | { kind: 'no-candidates' }
+  | { kind: 'http'; status: number; statusText?: string; message?: string; retryAfter?: string }
+  | { kind: 'echo-key' }
+  | { kind: 'malformed' }
+  | { kind: 'hang' };
+
+/** Output size per aspect ratio (the model's 1K sizes). */
+export const GEMINI_OUTPUT_SIZES: Record<string, [number, number]> = {
+  '1:1': [1024, 1024],
+  '2:3': [832, 1248],
+  '3:2': [1248, 832],
+  '3:4': [864, 1184],
+  '4:3': [1184, 864],
+  '4:5': [896, 1152],
+  '5:4': [1152, 896],
+  '9:16': [768, 1344],
+  '16:9': [1344, 768],
+  '21:9': [1536, 672],
+};
+
+export interface GeminiStandIn extends StandInServer {
+  /** Answers for the next generateContent calls, in order; afterwards `fallback` applies. */
+  enqueue(...behaviours: GeminiBehaviour[]): void;
+  fallback: GeminiBehaviour;
+  /** The generateContent requests received so far. */
+  calls(): RecordedRequest[];
+  /** responseId of the last successful answer. */
+  lastResponseId: string | undefined;
+}
+
+interface GenerateBody {
+  contents?: Array<{ parts?: Array<{ text?: string; inlineData?: { mimeType?: string; data?: string } }> }>;
+  generationConfig?: { responseModalities?: string[]; imageConfig?: { aspectRatio?: string } };
+}
+
+export async function startGeminiStandIn(opts: { apiKey: string; model?: string }): Promise<GeminiStandIn> {
+  const model = opts.model ?? 'gemini-2.5-flash-image';
+  const queue: GeminiBehaviour[] = [];
+  const path = `/v1beta/models/${model}:generateContent`;
+  const state = { fallback: { kind: 'image' } as GeminiBehaviour, lastResponseId: undefined as string | undefined };
+
+  const server = await startStandInServer(async (req, res) => {
+    const error = (code: number, status: string, message: string, headers: Record<string, string> = {}) =>
+      sendJson(res, code, { error: { code, message, status } }, headers);
+    if (req.method !== 'POST' || !req.url.startsWith('/v1beta/models/')) return error(404, 'NOT_FOUND', 'Not found.');
+    if (decodeURIComponent(req.url) !== path) return error(404, 'NOT_FOUND', `models/${req.url.split('/').pop()} is not found for API version v1beta.`);
+    const key = req.headers['x-goog-api-key'];
+    if (!key) return error(403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers.");
+    if (key !== opts.apiKey) return error(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+    const body = req.json as GenerateBody | undefined;
+    const parts = body?.contents?.[0]?.parts ?? [];
+    const images = parts.filter((p) => p.inlineData?.data);
+    if (!body || parts.length === 0) return error(400, 'INVALID_ARGUMENT', 'contents is not specified');
+    if (images.some((p) => !['image/jpeg', 'image/png', 'image/webp'].includes(p.inlineData?.mimeType ?? ''))) {
+      return error(400, 'INVALID_ARGUMENT', 'Unsupported MIME type.');
+    }
+
+    const behaviour = queue.shift() ?? state.fallback;
+    const responseId = randomUUID().replace(/-/g, '').slice(0, 22);
+    const usageMetadata = { promptTokenCount: 560, candidatesTokenCount: 1290, totalTokenCount: 1850 };
+    switch (behaviour.kind) {
+      case 'hang':
+        return hang(res);
+      case 'malformed':
+        return sendMalformedJson(res);
+      case 'echo-key':
+        return error(400, 'INVALID_ARGUMENT', `Request with key ${String(key)} was rejected.`);
+      case 'http':
+        return error(
+          behaviour.status,
+          behaviour.statusText ?? (behaviour.status === 429 ? 'RESOURCE_EXHAUSTED' : behaviour.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'),
+          behaviour.message ?? (behaviour.status === 429 ? 'Resource has been exhausted (e.g. check quota).' : 'An internal error has occurred.'),
+          behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {},
+        );
+      case 'blocked':
+        return sendJson(res, 200, { promptFeedback: { blockReason: behaviour.reason }, usageMetadata, modelVersion: model, responseId });
+      case 'no-candidates':
+        return sendJson(res, 200, { candidates: [], usageMetadata, modelVersion: model, responseId });
+      case 'finish':
+        return sendJson(res, 200, {
+          candidates: [{ content: behaviour.text ? { role: 'model', parts: [{ text: behaviour.text }] } : { role: 'model' }, finishReason: behaviour.reason, index: 0 }],
+          usageMetadata,
+          modelVersion: model,
+          responseId,
+        });
+      case 'text-only':
+        return sendJson(res, 200, {
+          candidates: [
+            { content: { role: 'model', parts: [{ text: behaviour.text ?? 'I cannot edit this image.' }] }, finishReason: 'STOP', index: 0 },
+          ],
+          usageMetadata,
+          modelVersion: model,
+          responseId,
+        });
+      case 'image': {
+        const ratio = body.generationConfig?.imageConfig?.aspectRatio ?? '1:1';
+        const size = GEMINI_OUTPUT_SIZES[ratio];
+        if (!size) return error(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio: ${ratio}`);
+        const personData = images[0]?.inlineData?.data;
+        const format = behaviour.format ?? 'png';
+        const out = await makeResultImage(size[0], size[1], format, personData ? Buffer.from(personData, 'base64') : undefined);
+        state.lastResponseId = responseId;
+        return sendJson(res, 200, {
+          candidates: [
+            {
+              content: { role: 'model', parts: [{ inlineData: { mimeType: `image/${format}`, data: out.toString('base64') } }] },
+              finishReason: 'STOP',
+              index: 0,
+            },
+          ],
+          usageMetadata,
+          modelVersion: model,
+          responseId,
+        });
+      }
+    }
+  });
+
+  return {
+    ...server,
+    get url() {
+      return server.url;
+    },
+    enqueue: (...b) => void queue.push(...b),
+    get fallback() {
+      return state.fallback;
+    },
+    set fallback(b: GeminiBehaviour) {
+      state.fallback = b;
+    },
+    get lastResponseId() {
+      return state.lastResponseId;
+    },
+    set lastResponseId(v) {
+      state.lastResponseId = v;
+    },
+    calls: () => server.requests.filter((r) => r.method === 'POST'),
+  };
+}
