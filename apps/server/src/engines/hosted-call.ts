@@ -1,0 +1,147 @@
+/**
+ * The frame every hosted try-on runs in: one deadline, retrying fetch, polling, logging
+ * with the provider's request id, health bookkeeping, and errors that never carry the key.
+ */
+import { ENGINE_DEADLINE_MS } from '@aidressup/contract';
+import { EngineError, isEngineError } from '@aidressup/engine';
+import { HealthStats, type CallOutcome, type HostedEngineHealth } from './hosted-health.js';
+import {
+  DEFAULT_RETRY,
+  Deadline,
+  hostedFetch,
+  redact,
+  sleep,
+  type FetchLike,
+  type HostedFetchOptions,
+  type HttpResult,
+  type RetryPolicy,
+} from './hosted-http.js';
+
+/** The subset of a pino/Fastify logger the engines use. */
+export interface HostedLogger {
+  info(obj: Record<string, unknown>, msg?: string): void;
+  warn(obj: Record<string, unknown>, msg?: string): void;
+}
+
+/** Optional dependencies of every hosted engine factory (tests and the bench set them). */
+export interface HostedEngineDeps {
+  fetch?: FetchLike;
+  logger?: HostedLogger;
+  /** Clock for health timestamps. */
+  now?: () => number;
+  /** The engine's own deadline for one try-on (default ENGINE_DEADLINE_MS, never above 115 s). */
+  deadlineMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** First wait between status polls (queue-based providers). */
+  pollIntervalMs?: number;
+  /** Longest wait between status polls. */
+  maxPollIntervalMs?: number;
+}
+
+/** Hard ceiling: the client gives up at 120 s. */
+export const MAX_HOSTED_DEADLINE_MS = 115_000;
+
+const silentLogger: HostedLogger = { info: () => undefined, warn: () => undefined };
+
+export interface HostedCall {
+  readonly deadline: Deadline;
+  /** The provider's id for this try-on, once known (logged, and added to error details). */
+  requestId: string | undefined;
+  fetch(url: string, init: RequestInit, opts?: Partial<Pick<HostedFetchOptions, 'retry' | 'shouldRetry' | 'maxBytes'>>): Promise<HttpResult>;
+  /** Call `step` until it returns a value, waiting between calls (the wait grows ×1.5). */
+  poll<T>(step: () => Promise<T | undefined>): Promise<T>;
+  log(obj: Record<string, unknown>, msg: string): void;
+}
+
+export interface HostedRunner {
+  readonly health: HealthStats;
+  run<T>(signal: AbortSignal | undefined, body: (call: HostedCall) => Promise<T>): Promise<T>;
+  healthSnapshot(): HostedEngineHealth;
+}
+
+const REFUSALS = new Set(['CONTENT_BLOCKED', 'PERSON_NOT_FOUND', 'MULTIPLE_PEOPLE', 'PERSON_TOO_SMALL', 'GARMENT_NOT_SEPARABLE']);
+
+export function createHostedRunner(engineId: string, secrets: readonly string[], deps: HostedEngineDeps = {}): HostedRunner {
+  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
+  const logger = deps.logger ?? silentLogger;
+  const health = new HealthStats(deps.now ?? Date.now);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
+  const deadlineMs = Math.min(deps.deadlineMs ?? ENGINE_DEADLINE_MS, MAX_HOSTED_DEADLINE_MS);
+  const pollFirst = deps.pollIntervalMs ?? 1_000;
+  const pollMax = deps.maxPollIntervalMs ?? 3_000;
+  const clean = (s: string) => redact(s, secrets);
+
+  async function run<T>(signal: AbortSignal | undefined, body: (call: HostedCall) => Promise<T>): Promise<T> {
+    const deadline = new Deadline(deadlineMs, signal);
+    const call: HostedCall = {
+      deadline,
+      requestId: undefined,
+      fetch: (url, init, opts) =>
+        hostedFetch(
+          url,
+          init,
+          {
+            deadline,
+            fetch: fetchImpl,
+            retry: opts?.retry ?? retry,
+            shouldRetry: opts?.shouldRetry,
+            maxBytes: opts?.maxBytes,
+            onRetry: (info) =>
+              logger.warn({ engine: engineId, requestId: call.requestId, url: clean(safeUrl(url)), ...info, error: info.error && clean(info.error) }, 'hosted engine: retrying'),
+          },
+          engineId,
+        ),
+      poll: async <U>(step: () => Promise<U | undefined>): Promise<U> => {
+        let wait = pollFirst;
+        for (;;) {
+          const value = await step();
+          if (value !== undefined) return value;
+          try {
+            await sleep(Math.min(wait, Math.max(0, deadline.remaining())), deadline.signal);
+          } catch {
+            throw deadline.timeoutError(engineId, call.requestId);
+          }
+          wait = Math.min(pollMax, Math.round(wait * 1.5));
+        }
+      },
+      log: (obj, msg) => logger.info({ engine: engineId, requestId: call.requestId, ...obj }, msg),
+    };
+    try {
+      const out = await body(call);
+      health.record('success');
+      logger.info({ engine: engineId, requestId: call.requestId, ms: Math.round(deadline.elapsed()) }, 'hosted try-on succeeded');
+      return out;
+    } catch (err) {
+      let e: EngineError;
+      if (isEngineError(err)) e = err;
+      else if (deadline.signal.aborted) e = deadline.timeoutError(engineId);
+      else e = new EngineError('ENGINE_FAILED', undefined, `${engineId}: ${err instanceof Error ? err.message : String(err)}`);
+      const idNote = call.requestId && !(e.detail ?? '').includes(call.requestId) ? ` (request ${call.requestId})` : '';
+      const safe = new EngineError(e.code, clean(e.message), clean(`${e.detail ?? engineId}${idNote}`));
+      const outcome: CallOutcome = REFUSALS.has(safe.code) ? 'refused' : 'failure';
+      health.record(outcome);
+      logger.warn(
+        { engine: engineId, requestId: call.requestId, code: safe.code, detail: safe.detail, ms: Math.round(deadline.elapsed()) },
+        'hosted try-on failed',
+      );
+      throw safe;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return { health, run, healthSnapshot: () => health.snapshot() };
+}
+
+/** A URL without its query string (signed CDN links carry tokens there). */
+function safeUrl(url: string): string {
+  if (url.startsWith('data:')) return 'data:…';
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid url)';
+  }
+}
+
+export { safeUrl };

@@ -1,0 +1,121 @@
+/**
+ * Image handling shared by the hosted engines: shrink the photos before upload, read the
+ * provider's answer back, and give the result the person photo's proportions again.
+ */
+import sharp from 'sharp';
+import { EngineError, type TryOnOutput } from '@aidressup/engine';
+import { HOSTED_ENGINE_MESSAGES } from '@aidressup/contract';
+
+/** Longest side of an image sent to a hosted engine is brought into this range. */
+export const HOSTED_MIN_SIDE = 1024;
+export const HOSTED_MAX_SIDE = 1536;
+export const HOSTED_JPEG_QUALITY = 90;
+/** Largest result we accept from a provider. */
+export const MAX_RESULT_BYTES = 25 * 1024 * 1024;
+
+export interface ReducedImage {
+  /** JPEG bytes, orientation applied, no metadata. */
+  data: Buffer;
+  width: number;
+  height: number;
+  mimeType: 'image/jpeg';
+}
+
+/**
+ * Re-encode a photo as JPEG (quality ~90) with EXIF orientation applied and all metadata
+ * dropped; the longest side ends up between 1024 and 1536 px (larger photos are scaled
+ * down, small ones up), proportions kept.
+ */
+export async function reduceImage(input: Uint8Array, maxSide = HOSTED_MAX_SIDE, minSide = HOSTED_MIN_SIDE): Promise<ReducedImage> {
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(input, { failOn: 'error' }).metadata();
+  } catch (err) {
+    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, `input image unreadable: ${(err as Error).message}`);
+  }
+  if (!meta.width || !meta.height) {
+    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, 'input image has no dimensions');
+  }
+  // EXIF orientations 5–8 swap width and height.
+  const swapped = (meta.orientation ?? 1) >= 5;
+  const w = swapped ? meta.height : meta.width;
+  const h = swapped ? meta.width : meta.height;
+  const longest = Math.max(w, h);
+  const target = Math.min(maxSide, Math.max(minSide, longest));
+  const scale = target / longest;
+  const width = Math.max(1, Math.round(w * scale));
+  const height = Math.max(1, Math.round(h * scale));
+
+  let pipeline = sharp(input, { failOn: 'error' }).rotate();
+  if (width !== w || height !== h) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' });
+  const data = await pipeline
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: HOSTED_JPEG_QUALITY, mozjpeg: false, chromaSubsampling: '4:2:0' })
+    .toBuffer();
+  return { data, width, height, mimeType: 'image/jpeg' };
+}
+
+/** Recognise JPEG, PNG and WEBP by their first bytes. */
+export function sniffImageType(bytes: Uint8Array): TryOnOutput['mimeType'] | undefined {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
+  if (
+    bytes.length >= 12 &&
+    String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) === 'RIFF' &&
+    String.fromCharCode(bytes[8]!, bytes[9]!, bytes[10]!, bytes[11]!) === 'WEBP'
+  ) {
+    return 'image/webp';
+  }
+  return undefined;
+}
+
+/**
+ * Check the provider's image and give it the person photo's aspect ratio again. Providers
+ * answer at their own fixed proportions (by padding the person photo or by the nearest
+ * ratio they support); a centred crop removes that difference without distorting anything.
+ * A result already within 1.5 % of the wanted ratio is passed through untouched.
+ */
+export async function finishResult(bytes: Uint8Array, target: { width: number; height: number }, provider: string): Promise<TryOnOutput> {
+  if (bytes.length > MAX_RESULT_BYTES) {
+    throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image too large (${bytes.length} bytes)`);
+  }
+  const type = sniffImageType(bytes);
+  if (!type) throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result is not a JPEG, PNG or WEBP image`);
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { failOn: 'error' }).metadata();
+  } catch (err) {
+    throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image unreadable: ${(err as Error).message}`);
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (w < 16 || h < 16) throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image too small (${w}x${h})`);
+  const wanted = target.width / target.height;
+  const actual = w / h;
+  if (Math.abs(actual / wanted - 1) <= 0.015) {
+    return { image: bytes, mimeType: type };
+  }
+  let cropW = w;
+  let cropH = h;
+  if (actual > wanted) cropW = Math.max(1, Math.round(h * wanted));
+  else cropH = Math.max(1, Math.round(w / wanted));
+  const left = Math.floor((w - cropW) / 2);
+  const top = Math.floor((h - cropH) / 2);
+  const image = await sharp(bytes)
+    .extract({ left, top, width: cropW, height: cropH })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  return { image, mimeType: 'image/jpeg' };
+}
+
+/** Decode a `data:<mime>;base64,<data>` URL; undefined if it is not one. */
+export function decodeDataUrl(url: string): Buffer | undefined {
+  const m = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[^,]*)?,/i.exec(url);
+  if (!m) return undefined;
+  const payload = url.slice(m[0].length);
+  return m[2]?.toLowerCase().includes('base64') ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'latin1');
+}
+
+export function toDataUrl(image: ReducedImage): string {
+  return `data:${image.mimeType};base64,${image.data.toString('base64')}`;
+}

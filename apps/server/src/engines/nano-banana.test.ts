@@ -1,0 +1,273 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
+import { isEngineError, type EngineError } from '@aidressup/engine';
+import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
+import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { buildTryOnInstruction, createNanoBananaEngine, nearestAspectRatio, type GeminiConfig } from './nano-banana.js';
+import type { HostedEngineDeps } from './hosted-call.js';
+
+const KEY = 'AIzaSy-test-key-1234567890abcdef';
+const MODEL = 'gemini-2.5-flash-image';
+
+let standIn: GeminiStandIn;
+let person: Buffer; // 1600×2400, portrait
+let garment: Buffer; // 1800×1800 stored landscape with EXIF orientation 6
+let logs: Array<{ level: string; obj: Record<string, unknown>; msg?: string }>;
+
+const fast: HostedEngineDeps['retry'] = { baseMs: 5, maxMs: 20 };
+
+function engine(deps: HostedEngineDeps = {}, cfg: Partial<GeminiConfig> = {}) {
+  const logger = {
+    info: (obj: Record<string, unknown>, msg?: string) => logs.push({ level: 'info', obj, msg }),
+    warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ level: 'warn', obj, msg }),
+  };
+  return createNanoBananaEngine({ apiKey: KEY, baseUrl: standIn.url, model: MODEL, ...cfg }, { retry: fast, deadlineMs: 10_000, logger, ...deps });
+}
+
+async function failure(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p;
+  } catch (err) {
+    if (isEngineError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected the try-on to fail');
+}
+
+function sentParts() {
+  const call = standIn.calls().at(-1)!;
+  const body = call.json as {
+    contents: Array<{ role: string; parts: Array<{ text?: string; inlineData?: { mimeType: string; data: string } }> }>;
+    generationConfig: { responseModalities: string[]; imageConfig: { aspectRatio: string } };
+  };
+  return { call, body, parts: body.contents[0]!.parts };
+}
+
+beforeAll(async () => {
+  standIn = await startGeminiStandIn({ apiKey: KEY, model: MODEL });
+  person = await syntheticPhoto(1600, 2400, { seed: 1 });
+  garment = await syntheticPhoto(1800, 1200, { seed: 2, orientation: 6 });
+});
+afterAll(async () => {
+  await standIn.close();
+});
+beforeEach(() => {
+  standIn.fallback = { kind: 'image' };
+  standIn.requests.length = 0;
+  logs = [];
+});
+
+describe('nano-banana request', () => {
+  it('sends both reduced photos, the instruction and the image settings to generateContent', async () => {
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+
+    const { call, body, parts } = sentParts();
+    expect(call.method).toBe('POST');
+    expect(call.url).toBe(`/v1beta/models/${MODEL}:generateContent`);
+    expect(call.headers['x-goog-api-key']).toBe(KEY);
+    expect(call.headers['content-type']).toBe('application/json');
+    expect(call.url).not.toContain(KEY);
+    expect(body.contents[0]!.role).toBe('user');
+    expect(parts).toHaveLength(3);
+    expect(parts[0]!.text).toContain('upper body');
+    expect(body.generationConfig.responseModalities).toEqual(['IMAGE']);
+    expect(body.generationConfig.imageConfig.aspectRatio).toBe('2:3');
+
+    const [p, g] = await Promise.all(parts.slice(1).map((part) => sharp(Buffer.from(part.inlineData!.data, 'base64')).metadata()));
+    expect(parts[1]!.inlineData!.mimeType).toBe('image/jpeg');
+    expect(parts[2]!.inlineData!.mimeType).toBe('image/jpeg');
+    expect([p!.format, p!.width, p!.height]).toEqual(['jpeg', 1024, 1536]);
+    // the garment was stored 1800×1200 with orientation 6: it arrives upright (1200×1800 → 1024×1536)
+    expect([g!.format, g!.width, g!.height]).toEqual(['jpeg', 1024, 1536]);
+    for (const m of [p!, g!]) {
+      expect(Math.max(m.width!, m.height!)).toBeLessThanOrEqual(1536);
+      expect(m.exif).toBeUndefined();
+      expect(m.orientation).toBeUndefined();
+    }
+
+    // 2:3 answer (832×1248) for a 2:3 photo: passed through untouched
+    expect(out.mimeType).toBe('image/png');
+    const r = await sharp(out.image).metadata();
+    expect([r.width, r.height]).toEqual([832, 1248]);
+  });
+
+  it('names the category in the instruction and asks to keep the person', () => {
+    expect(buildTryOnInstruction('upper_body')).toContain('upper body');
+    expect(buildTryOnInstruction('lower_body')).toContain('lower body');
+    expect(buildTryOnInstruction('dresses')).toContain('full outfit');
+    for (const c of ['upper_body', 'lower_body', 'dresses'] as const) {
+      const text = buildTryOnInstruction(c);
+      for (const kept of ['identity', 'face', 'hair', 'skin tone', 'pose', 'body shape', 'background']) expect(text).toContain(kept);
+    }
+    expect(buildTryOnInstruction('lower_body')).not.toContain('upper body (');
+  });
+
+  it('sends the category chosen by the shopper', async () => {
+    await engine().tryOn({ person, garment, category: 'lower_body' });
+    expect(sentParts().parts[0]!.text).toContain('lower body');
+    await engine().tryOn({ person, garment, category: 'dresses' });
+    expect(sentParts().parts[0]!.text).toContain('full outfit');
+  });
+
+  it('asks for the supported aspect ratio nearest the person photo', () => {
+    expect(nearestAspectRatio(1024, 1536)).toBe('2:3');
+    expect(nearestAspectRatio(1000, 1000)).toBe('1:1');
+    expect(nearestAspectRatio(1080, 1920)).toBe('9:16');
+    expect(nearestAspectRatio(1536, 1152)).toBe('4:3');
+    expect(nearestAspectRatio(1200, 1500)).toBe('4:5');
+    expect(nearestAspectRatio(3000, 1000)).toBe('21:9');
+  });
+
+  it("crops the answer back to the person photo's own proportions", async () => {
+    const odd = await syntheticPhoto(1300, 2000, { seed: 3 }); // 0.65, nearest ratio 2:3
+    const out = await engine().tryOn({ person: odd, garment, category: 'upper_body' });
+    expect(sentParts().body.generationConfig.imageConfig.aspectRatio).toBe('2:3');
+    const r = await sharp(out.image).metadata();
+    expect(out.mimeType).toBe('image/jpeg');
+    expect(r.height).toBe(1248);
+    expect(r.width! / r.height!).toBeCloseTo(0.65, 2);
+  });
+});
+
+describe('nano-banana failures', () => {
+  it('a safety finish is a content block with the safety message', async () => {
+    standIn.enqueue({ kind: 'finish', reason: 'IMAGE_SAFETY' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('CONTENT_BLOCKED');
+    expect(e.message).toBe(MESSAGES.contentBlocked);
+    expect(e.detail).toContain('IMAGE_SAFETY');
+  });
+
+  it('IMAGE_PROHIBITED_CONTENT and a blocked prompt are content blocks too', async () => {
+    standIn.enqueue({ kind: 'finish', reason: 'IMAGE_PROHIBITED_CONTENT' }, { kind: 'blocked', reason: 'SAFETY' });
+    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect([a.code, b.code]).toEqual(['CONTENT_BLOCKED', 'CONTENT_BLOCKED']);
+    expect(b.detail).toContain('blockReason=SAFETY');
+  });
+
+  it('no image (NO_IMAGE, text only, no candidates) is a failure with its own message', async () => {
+    standIn.enqueue({ kind: 'finish', reason: 'NO_IMAGE' }, { kind: 'text-only', text: 'Here is a description instead.' }, { kind: 'no-candidates' });
+    const errors = [];
+    for (let i = 0; i < 3; i++) errors.push(await failure(engine().tryOn({ person, garment, category: 'dresses' })));
+    expect(errors.map((e) => e.code)).toEqual(['ENGINE_FAILED', 'ENGINE_FAILED', 'ENGINE_FAILED']);
+    expect(errors.every((e) => e.message === HOSTED_ENGINE_MESSAGES.noImage)).toBe(true);
+    expect(errors[0]!.detail).toContain('NO_IMAGE');
+    expect(errors[1]!.detail).toContain('no image part');
+    expect(errors[1]!.detail).toContain('Here is a description instead.');
+  });
+
+  it('retries 429 with backoff, then succeeds', async () => {
+    standIn.enqueue({ kind: 'http', status: 429 }, { kind: 'http', status: 429, retryAfter: '0' });
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(out.image.length).toBeGreaterThan(1000);
+    expect(standIn.calls()).toHaveLength(3);
+    expect(logs.filter((l) => l.msg === 'hosted engine: retrying')).toHaveLength(2);
+  });
+
+  it('a lasting 429 ends as a busy failure after the retries', async () => {
+    standIn.fallback = { kind: 'http', status: 429 };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.busy);
+    expect(e.detail).toContain('HTTP 429 RESOURCE_EXHAUSTED');
+    expect(standIn.calls()).toHaveLength(4);
+  });
+
+  it('a 500 is retried; a lasting 500 is an engine failure', async () => {
+    standIn.enqueue({ kind: 'http', status: 500 });
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.calls()).toHaveLength(2);
+
+    standIn.requests.length = 0;
+    standIn.fallback = { kind: 'http', status: 500 };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('HTTP 500');
+    expect(standIn.calls()).toHaveLength(4);
+  });
+
+  it('malformed JSON is an engine failure, not a crash', async () => {
+    standIn.enqueue({ kind: 'malformed' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('not JSON');
+  });
+
+  it('a hang past the deadline times out and aborts the request', async () => {
+    standIn.enqueue({ kind: 'hang' });
+    const started = performance.now();
+    const e = await failure(engine({ deadlineMs: 400 }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    expect(e.message).toBe(MESSAGES.engineTimeout);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    await expect.poll(() => standIn.calls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it("aborting the caller's signal aborts the request", async () => {
+    standIn.enqueue({ kind: 'hang' });
+    const ac = new AbortController();
+    const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
+    await expect.poll(() => standIn.calls().length).toBe(1);
+    ac.abort();
+    const e = await pending;
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    expect(e.detail).toContain('aborted by caller');
+    await expect.poll(() => standIn.calls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it('never puts the key in an error or a log line, even when the provider echoes it', async () => {
+    standIn.enqueue({ kind: 'echo-key' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).not.toContain(KEY);
+    expect(e.detail).not.toContain(KEY);
+    expect(e.detail).toContain('[redacted]');
+    expect(JSON.stringify(logs)).not.toContain(KEY);
+  });
+
+  it('a wrong key is an engine failure that shows the provider answer only in the detail', async () => {
+    const e = await failure(engine({}, { apiKey: 'wrong-key-000000' }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('API key not valid');
+    expect(e.detail).not.toContain('wrong-key-000000');
+  });
+});
+
+describe('nano-banana logs and health', () => {
+  it("logs the provider's response id", async () => {
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    const ok = logs.find((l) => l.msg === 'hosted try-on succeeded');
+    expect(ok?.obj.requestId).toBe(standIn.lastResponseId);
+    expect(ok?.obj.engine).toBe('nano-banana');
+  });
+
+  it('reports success and failure times and the error rate without calling the provider', async () => {
+    let clock = Date.parse('2026-01-01T10:00:00Z');
+    const e = engine({ now: () => clock });
+    expect(e.health()).toMatchObject({ status: 'ok', configured: true, lastSuccessAt: null, lastFailureAt: null, errorRate: 0 });
+    await e.tryOn({ person, garment, category: 'upper_body' });
+    clock += 60_000;
+    standIn.enqueue({ kind: 'malformed' }, { kind: 'malformed' });
+    await failure(e.tryOn({ person, garment, category: 'upper_body' }));
+    await failure(e.tryOn({ person, garment, category: 'upper_body' }));
+    const calls = standIn.calls().length;
+    const h = e.health();
+    expect(standIn.calls().length).toBe(calls);
+    expect(h).toMatchObject({
+      status: 'degraded',
+      configured: true,
+      lastSuccessAt: '2026-01-01T10:00:00.000Z',
+      lastFailureAt: '2026-01-01T10:01:00.000Z',
+      errorRate: 0.667,
+    });
+    // a refusal (safety) is the service working: it does not count as an error
+    standIn.enqueue({ kind: 'finish', reason: 'IMAGE_SAFETY' });
+    await failure(e.tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.health().errorRate).toBe(0.5);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * `nano-banana`: Gemini 2.5 Flash Image through the Gemini API's generateContent
+ * (REST, plain fetch). The person and the garment go in as two inline JPEG parts after an
+ * instruction that names the category; the answer's inline image part is the result.
+ */
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
+import type { Config } from '../config.js';
+import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';
+import type { HostedEngineHealth } from './hosted-health.js';
+import { parseJson, snippet, type HttpResult } from './hosted-http.js';
+import { finishResult, reduceImage } from './hosted-image.js';
+
+export type GeminiConfig = NonNullable<Config['engines']['gemini']>;
+
+export const NANO_BANANA_ID = 'nano-banana';
+export const NANO_BANANA_LABEL = 'Nano Banana (Gemini)';
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+
+/** Output aspect ratios Gemini 2.5 Flash Image accepts in imageConfig.aspectRatio. */
+export const GEMINI_ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
+export type GeminiAspectRatio = (typeof GEMINI_ASPECT_RATIOS)[number];
+
+/** The supported ratio closest to width:height (compared on a log scale, so 2:1 and 1:2 are equally far from 1:1). */
+export function nearestAspectRatio(width: number, height: number): GeminiAspectRatio {
+  const r = Math.log(width / height);
+  let best: GeminiAspectRatio = '1:1';
+  let bestDist = Infinity;
+  for (const ratio of GEMINI_ASPECT_RATIOS) {
+    const [a, b] = ratio.split(':').map(Number) as [number, number];
+    const d = Math.abs(Math.log(a / b) - r);
+    if (d < bestDist) {
+      best = ratio;
+      bestDist = d;
+    }
+  }
+  return best;
+}
+
+const CATEGORY_WORDING: Record<Category, { region: string; garment: string; change: string; keep: string }> = {
+  upper_body: {
+    region: 'upper body',
+    garment: 'an upper-body garment (for example a T-shirt, shirt, blouse, sweater or jacket)',
+    change: 'Replace only the clothing on the upper body (torso and arms) with this garment.',
+    keep: 'Keep the trousers, skirt or other lower-body clothing, the shoes and any accessories exactly as they are.',
+  },
+  lower_body: {
+    region: 'lower body',
+    garment: 'a lower-body garment (for example trousers, jeans, shorts or a skirt)',
+    change: 'Replace only the clothing on the lower body (from the waist down to the ankles) with this garment.',
+    keep: 'Keep the top, jacket or other upper-body clothing, the shoes and any accessories exactly as they are.',
+  },
+  dresses: {
+    region: 'full outfit',
+    garment: 'a full outfit (for example a dress, jumpsuit, suit or complete outfit)',
+    change: "Replace the person's whole outfit, from the shoulders down, with this outfit.",
+    keep: 'Keep the shoes and accessories unless the outfit clearly includes them.',
+  },
+};
+
+/** The instruction sent with the two photos. */
+export function buildTryOnInstruction(category: Category): string {
+  const w = CATEGORY_WORDING[category];
+  return [
+    `Virtual try-on, ${w.region} (category: ${w.region}).`,
+    `The first image is a photo of a person. The second image shows ${w.garment}.`,
+    `Edit the first image so that the person is wearing the garment from the second image. ${w.change}`,
+    w.keep,
+    "Keep everything else exactly as in the first image: the same person and identity, face, facial expression, hair, skin tone, pose, body shape and proportions, hands, background, lighting and framing.",
+    "Reproduce the garment's colour, pattern, print, texture and cut faithfully, fitted naturally to the person's body with realistic folds and shadows.",
+    'Do not add people, text, logos or watermarks. Answer with the edited photo only.',
+  ].join(' ');
+}
+
+interface GeminiPart {
+  text?: string;
+  inlineData?: { mimeType?: string; data?: string };
+  inline_data?: { mime_type?: string; data?: string };
+}
+interface GeminiResponse {
+  responseId?: string;
+  modelVersion?: string;
+  candidates?: Array<{ content?: { parts?: GeminiPart[] }; finishReason?: string; finishMessage?: string }>;
+  promptFeedback?: { blockReason?: string; blockReasonMessage?: string };
+}
+interface GeminiErrorBody {
+  error?: { code?: number; message?: string; status?: string };
+}
+
+/** finishReason values that mean the photos or the result hit a safety filter. */
+const SAFETY_FINISH = new Set(['SAFETY', 'IMAGE_SAFETY', 'PROHIBITED_CONTENT', 'IMAGE_PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII']);
+
+export interface NanoBananaEngine extends TryOnEngine {
+  health(): HostedEngineHealth;
+}
+
+export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps = {}): NanoBananaEngine {
+  const base = (cfg.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const model = cfg.model.replace(/^models\//, '');
+  const endpoint = `${base}/v1beta/models/${encodeURIComponent(model)}:generateContent`;
+  const runner = createHostedRunner(NANO_BANANA_ID, [cfg.apiKey], deps);
+
+  async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
+    return runner.run(input.signal, async (call) => {
+      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const aspectRatio = nearestAspectRatio(person.width, person.height);
+      const body = {
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { text: buildTryOnInstruction(input.category) },
+              { inlineData: { mimeType: person.mimeType, data: person.data.toString('base64') } },
+              { inlineData: { mimeType: garment.mimeType, data: garment.data.toString('base64') } },
+            ],
+          },
+        ],
+        generationConfig: { responseModalities: ['IMAGE'], imageConfig: { aspectRatio } },
+      };
+      const res = await call.fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': cfg.apiKey },
+        body: JSON.stringify(body),
+      });
+      if (res.status < 200 || res.status >= 300) throw httpFailure(res);
+      const answer = parseJson<GeminiResponse>(res, NANO_BANANA_ID, 'generateContent');
+      call.requestId = typeof answer.responseId === 'string' ? answer.responseId : undefined;
+      call.log({ aspectRatio, modelVersion: answer.modelVersion }, 'gemini answered');
+      const bytes = imageFrom(answer);
+      return finishResult(bytes, person, NANO_BANANA_ID);
+    });
+  }
+
+  return {
+    id: NANO_BANANA_ID,
+    label: NANO_BANANA_LABEL,
+    tryOn,
+    health: () => runner.healthSnapshot(),
+  };
+}
+
+function httpFailure(res: HttpResult): EngineError {
+  let status = '';
+  let message = snippet(res.body);
+  try {
+    const parsed = JSON.parse(res.body.toString('utf8')) as GeminiErrorBody;
+    status = parsed.error?.status ?? '';
+    message = parsed.error?.message ? snippet(parsed.error.message) : message;
+  } catch {
+    // not JSON: keep the raw snippet
+  }
+  const detail = `nano-banana: HTTP ${res.status}${status ? ` ${status}` : ''}: ${message}`;
+  if (res.status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
+  return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
+}
+
+/** The image bytes of a successful answer, or the specific failure. */
+function imageFrom(answer: GeminiResponse): Buffer {
+  const block = answer.promptFeedback?.blockReason;
+  if (block) {
+    throw new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, `nano-banana: prompt blocked (blockReason=${block})`);
+  }
+  const candidate = answer.candidates?.[0];
+  if (!candidate) throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, 'nano-banana: answer has no candidates');
+  const reason = candidate.finishReason ?? 'STOP';
+  const parts = candidate.content?.parts ?? [];
+  const text = parts
+    .map((p) => p.text)
+    .filter((t): t is string => typeof t === 'string')
+    .join(' ');
+  const said = text ? `; model said: ${snippet(text, 200)}` : '';
+  if (SAFETY_FINISH.has(reason)) {
+    throw new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, `nano-banana: finishReason=${reason}${said}`);
+  }
+  if (reason !== 'STOP') {
+    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `nano-banana: finishReason=${reason}${said}`);
+  }
+  for (const part of parts) {
+    const data = part.inlineData?.data ?? part.inline_data?.data;
+    if (typeof data === 'string' && data.length > 0) return Buffer.from(data, 'base64');
+  }
+  throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `nano-banana: answer has no image part${said}`);
+}
