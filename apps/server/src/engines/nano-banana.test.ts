@@ -200,10 +200,10 @@ describe('nano-banana failures', () => {
   it('a hang past the deadline times out and aborts the request', async () => {
     standIn.enqueue({ kind: 'hang' });
     const started = performance.now();
-    const e = await failure(engine({ deadlineMs: 400 }).tryOn({ person, garment, category: 'upper_body' }));
+    const e = await failure(engine({ deadlineMs: 1_500 }).tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('ENGINE_TIMEOUT');
     expect(e.message).toBe(MESSAGES.engineTimeout);
-    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
     await expect.poll(() => standIn.calls()[0]?.abortedByClient).toBe(true);
   });
 

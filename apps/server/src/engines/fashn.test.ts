@@ -1,0 +1,244 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
+import { isEngineError, type EngineError } from '@aidressup/engine';
+import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
+import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { FASHN_CATEGORIES, createFashnEngine } from './fashn.js';
+import type { HostedEngineDeps } from './hosted-call.js';
+
+const KEY = 'fa-test-secret-key-0123456789';
+
+let standIn: FashnStandIn;
+let person: Buffer;
+let garment: Buffer;
+let logs: Array<{ obj: Record<string, unknown>; msg?: string }>;
+
+function engine(deps: HostedEngineDeps = {}, apiKey = KEY) {
+  const logger = {
+    info: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
+    warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
+  };
+  return createFashnEngine(
+    { apiKey, baseUrl: standIn.url },
+    { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
+  );
+}
+
+async function failure(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p;
+  } catch (err) {
+    if (isEngineError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected the try-on to fail');
+}
+
+type RunBody = { model_name: string; inputs: { model_image: string; garment_image: string; category: string } };
+const lastRun = () => standIn.runCalls().at(-1)!.json as RunBody;
+
+beforeAll(async () => {
+  standIn = await startFashnStandIn({ apiKey: KEY });
+  person = await syntheticPhoto(1600, 2400, { seed: 11 });
+  garment = await syntheticPhoto(2000, 1600, { seed: 12 });
+});
+afterAll(async () => {
+  await standIn.close();
+});
+beforeEach(() => {
+  standIn.fallbackRun = { kind: 'accept' };
+  standIn.requests.length = 0;
+  logs = [];
+});
+
+describe('fashn request', () => {
+  it('starts a tryon-v1.6 prediction with both reduced photos, polls its status and reads the output', async () => {
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+
+    const run = standIn.runCalls();
+    expect(run).toHaveLength(1);
+    expect(run[0]!.method).toBe('POST');
+    expect(run[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(run[0]!.headers['content-type']).toBe('application/json');
+    const body = lastRun();
+    expect(body.model_name).toBe('tryon-v1.6');
+    expect(body.inputs.category).toBe('tops');
+    const images = [body.inputs.model_image, body.inputs.garment_image];
+    for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
+    const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
+    expect([p!.width, p!.height]).toEqual([1024, 1536]);
+    expect([g!.width, g!.height]).toEqual([1536, 1229]);
+    expect(p!.exif).toBeUndefined();
+
+    const id = standIn.predictionIds.at(-1)!;
+    const polls = standIn.statusCalls();
+    expect(polls.length).toBeGreaterThanOrEqual(2);
+    expect(polls.every((r) => r.url === `/v1/status/${id}` && r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    // the output is read from the CDN without the key
+    const cdn = standIn.outputCalls();
+    expect(cdn).toHaveLength(1);
+    expect(cdn[0]!.headers.authorization).toBeUndefined();
+
+    expect(out.mimeType).toBe('image/png');
+    const r = await sharp(out.image).metadata();
+    expect([r.width, r.height]).toEqual([864, 1296]);
+  });
+
+  it('maps the categories to tops, bottoms and one-pieces', async () => {
+    expect(FASHN_CATEGORIES).toEqual({ upper_body: 'tops', lower_body: 'bottoms', dresses: 'one-pieces' });
+    await engine().tryOn({ person, garment, category: 'lower_body' });
+    expect(lastRun().inputs.category).toBe('bottoms');
+    await engine().tryOn({ person, garment, category: 'dresses' });
+    expect(lastRun().inputs.category).toBe('one-pieces');
+  });
+
+  it('crops the padding off a 2:3 answer for a square photo', async () => {
+    const square = await syntheticPhoto(1400, 1400, { seed: 13 });
+    const out = await engine().tryOn({ person: square, garment, category: 'upper_body' });
+    const img = sharp(out.image);
+    const meta = await img.metadata();
+    expect([meta.width, meta.height]).toEqual([864, 864]);
+    // the white padding FASHN adds above and below is gone
+    const { data } = await img.extract({ left: 0, top: 0, width: 864, height: 4 }).raw().toBuffer({ resolveWithObject: true });
+    const mean = data.reduce((s, v) => s + v, 0) / data.length;
+    expect(mean).toBeLessThan(235);
+  });
+
+  it('accepts an output given as a data URL', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'completed', output: 'data-url' } });
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.outputCalls()).toHaveLength(0);
+    expect((await sharp(out.image).metadata()).width).toBe(864);
+  });
+});
+
+describe('fashn failures', () => {
+  const cases: Array<[string, string, string]> = [
+    ['ContentModerationError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
+    ['NSFWError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
+    ['PoseError', 'PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound],
+    ['PhotoTypeError', 'GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised],
+    ['ImageLoadError', 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable],
+    ['PipelineError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+    ['SomethingNewError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+  ];
+  it.each(cases)('a failed prediction with %s becomes %s', async (name, code, message) => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name, message: `${name}: details from the model` } });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe(code);
+    expect(e.message).toBe(message);
+    expect(e.detail).toContain(name);
+    expect(e.detail).toContain(standIn.predictionIds.at(-1)!);
+  });
+
+  it('retries 429 rate and concurrency limits with backoff, then succeeds', async () => {
+    standIn.enqueueRun(
+      { kind: 'http', status: 429, error: 'RateLimitExceeded', message: 'Too many requests' },
+      { kind: 'http', status: 429, error: 'ConcurrencyLimitExceeded', message: 'Too many concurrent predictions' },
+    );
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(out.image.length).toBeGreaterThan(1000);
+    expect(standIn.runCalls()).toHaveLength(3);
+    expect(standIn.predictionIds.length).toBeGreaterThan(0);
+  });
+
+  it('does not retry a 429 for exhausted credits', async () => {
+    standIn.enqueueRun({ kind: 'http', status: 429, error: 'OutOfCredits', message: 'No API credits remaining' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(standIn.runCalls()).toHaveLength(1);
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('OutOfCredits');
+  });
+
+  it('a lasting 429 ends as a busy failure', async () => {
+    standIn.fallbackRun = { kind: 'http', status: 429, error: 'RateLimitExceeded' };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.busy);
+    expect(standIn.runCalls()).toHaveLength(6);
+  });
+
+  it('retries a 500 on run and on a status poll without starting a second prediction', async () => {
+    standIn.enqueueRun({ kind: 'http', status: 500, error: 'InternalServerError' });
+    standIn.enqueuePollFault({ kind: 'http', status: 500 }, { kind: 'http', status: 503 });
+    const before = standIn.predictionIds.length;
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.runCalls()).toHaveLength(2);
+    expect(standIn.predictionIds.length - before).toBe(1);
+  });
+
+  it('a lasting 500 is an engine failure', async () => {
+    standIn.fallbackRun = { kind: 'http', status: 500, error: 'InternalServerError', message: 'Internal error' };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('HTTP 500');
+  });
+
+  it('malformed JSON from run or status is an engine failure', async () => {
+    standIn.enqueueRun({ kind: 'malformed' });
+    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    standIn.enqueuePollFault({ kind: 'malformed' });
+    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    for (const e of [a, b]) {
+      expect(e.code).toBe('ENGINE_FAILED');
+      expect(e.detail).toContain('not JSON');
+    }
+  });
+
+  it('a run request that hangs past the deadline times out and is aborted', async () => {
+    standIn.enqueueRun({ kind: 'hang' });
+    const e = await failure(engine({ deadlineMs: 1_500 }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    expect(e.message).toBe(MESSAGES.engineTimeout);
+    await expect.poll(() => standIn.runCalls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it('a prediction that never finishes times out at our deadline; time_out and canceled end it at once', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'processing-forever' } });
+    const started = performance.now();
+    const a = await failure(engine({ deadlineMs: 2_000 }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(a.code).toBe('ENGINE_TIMEOUT');
+    expect(a.detail).toContain(standIn.predictionIds.at(-1)!);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(standIn.statusCalls().length).toBeGreaterThan(2);
+
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'time_out' } }, { kind: 'accept', outcome: { kind: 'canceled' } });
+    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    const c = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect([b.code, c.code]).toEqual(['ENGINE_TIMEOUT', 'ENGINE_FAILED']);
+  });
+
+  it("aborting the caller's signal aborts a pending status poll", async () => {
+    standIn.enqueuePollFault({ kind: 'hang' });
+    const ac = new AbortController();
+    const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
+    await expect.poll(() => standIn.statusCalls().length).toBe(1);
+    ac.abort();
+    const e = await pending;
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it('a completed prediction without output is a no-image failure', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'completed', output: 'none' } });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
+  });
+
+  it('a wrong key fails without revealing either key; logs carry the prediction id and never the key', async () => {
+    const e = await failure(engine({}, 'fa-wrong-key-999999').tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.detail).toContain('UnauthorizedAccess');
+    expect(`${e.message} ${e.detail}`).not.toContain('fa-wrong-key-999999');
+
+    logs = [];
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    const ok = logs.find((l) => l.msg === 'hosted try-on succeeded');
+    expect(ok?.obj.requestId).toBe(standIn.predictionIds.at(-1));
+    expect(JSON.stringify(logs)).not.toContain(KEY);
+    expect(JSON.stringify(logs)).not.toContain('cdn-signature');
+  });
+});

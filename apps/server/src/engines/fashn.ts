@@ -1,0 +1,168 @@
+/**
+ * `fashn`: FASHN virtual try-on v1.6 over its REST API (plain fetch):
+ * `POST /v1/run` starts a prediction, `GET /v1/status/{id}` is polled until it ends, then
+ * the first output (a CDN link or a data URL) is read.
+ */
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
+import type { Config } from '../config.js';
+import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
+import type { HostedEngineHealth } from './hosted-health.js';
+import { isTransientStatus, parseJson, snippet, type HttpResult } from './hosted-http.js';
+import { decodeDataUrl, finishResult, reduceImage, toDataUrl } from './hosted-image.js';
+
+export type FashnConfig = NonNullable<Config['engines']['fashn']>;
+
+export const FASHN_ID = 'fashn';
+export const FASHN_LABEL = 'FASHN';
+export const FASHN_DEFAULT_BASE_URL = 'https://api.fashn.ai';
+export const FASHN_MODEL_NAME = 'tryon-v1.6';
+
+export const FASHN_CATEGORIES: Record<Category, 'tops' | 'bottoms' | 'one-pieces'> = {
+  upper_body: 'tops',
+  lower_body: 'bottoms',
+  dresses: 'one-pieces',
+};
+
+/** Prediction states that are still running. */
+const RUNNING = new Set(['starting', 'in_queue', 'processing']);
+
+interface FashnRunAnswer {
+  id?: string;
+  error?: unknown;
+}
+interface FashnStatusAnswer {
+  id?: string;
+  status?: string;
+  output?: unknown;
+  error?: { name?: string; message?: string } | string | null;
+}
+interface FashnApiError {
+  error?: string;
+  message?: string;
+}
+
+/** FASHN runtime error names → what the shopper is told. */
+export function fashnRuntimeError(name: string | undefined, message: string | undefined, id: string): EngineError {
+  const detail = `fashn: prediction ${id} failed: ${name ?? 'unknown error'}${message ? `: ${snippet(message, 200)}` : ''}`;
+  switch (name) {
+    case 'ContentModerationError':
+    case 'NSFWError':
+      return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
+    case 'PoseError':
+      return new EngineError('PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound, detail);
+    case 'PhotoTypeError':
+      return new EngineError('GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised, detail);
+    case 'ImageLoadError':
+      return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, detail);
+    default:
+      // InputValidationError, PipelineError, ThirdPartyError, UnavailableError and anything new
+      return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
+  }
+}
+
+export interface FashnEngine extends TryOnEngine {
+  health(): HostedEngineHealth;
+}
+
+export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {}): FashnEngine {
+  const base = (cfg.baseUrl ?? FASHN_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  const runner = createHostedRunner(FASHN_ID, [cfg.apiKey], deps);
+  const auth = { authorization: `Bearer ${cfg.apiKey}` };
+  const runRetry = { attempts: 6, baseMs: deps.retry?.baseMs ?? 500, maxMs: deps.retry?.maxMs ?? 8_000 };
+
+  async function start(call: HostedCall, input: TryOnInput, model: string, garment: string): Promise<string> {
+    const res = await call.fetch(
+      `${base}/v1/run`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({
+          model_name: FASHN_MODEL_NAME,
+          inputs: { model_image: model, garment_image: garment, category: FASHN_CATEGORIES[input.category] },
+        }),
+      },
+      {
+        // No prediction id is issued on an API-level error, so sending the same request
+        // again cannot run it twice. An exhausted balance does not get better by waiting.
+        retry: runRetry,
+        shouldRetry: (r) => isTransientStatus(r.status) && apiError(r).error !== 'OutOfCredits',
+      },
+    );
+    if (res.status < 200 || res.status >= 300) throw httpFailure(res, 'run');
+    const answer = parseJson<FashnRunAnswer>(res, FASHN_ID, 'run');
+    if (answer.error) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: run refused: ${snippet(JSON.stringify(answer.error))}`);
+    if (typeof answer.id !== 'string' || answer.id === '') {
+      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: run answer has no prediction id: ${snippet(res.body)}`);
+    }
+    return answer.id;
+  }
+
+  async function waitForOutput(call: HostedCall, id: string): Promise<string> {
+    return call.poll(async () => {
+      const res = await call.fetch(`${base}/v1/status/${encodeURIComponent(id)}`, { method: 'GET', headers: auth });
+      if (res.status < 200 || res.status >= 300) throw httpFailure(res, 'status');
+      const answer = parseJson<FashnStatusAnswer>(res, FASHN_ID, 'status');
+      const status = answer.status ?? '';
+      if (status === 'completed') {
+        const first = Array.isArray(answer.output) ? answer.output[0] : undefined;
+        if (typeof first !== 'string' || first === '') {
+          throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `fashn: prediction ${id} completed without output`);
+        }
+        return first;
+      }
+      if (status === 'failed') {
+        const err = answer.error;
+        if (err && typeof err === 'object') throw fashnRuntimeError(err.name, err.message, id);
+        throw fashnRuntimeError(undefined, typeof err === 'string' ? err : undefined, id);
+      }
+      if (status === 'time_out') throw new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, `fashn: prediction ${id} timed out at the provider`);
+      if (status === 'canceled') throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: prediction ${id} was canceled`);
+      if (!RUNNING.has(status)) call.log({ status }, 'fashn: unknown prediction status, still waiting');
+      return undefined;
+    });
+  }
+
+  async function readOutput(call: HostedCall, output: string): Promise<Buffer> {
+    const inline = decodeDataUrl(output);
+    if (inline) return inline;
+    if (!/^https?:\/\//i.test(output)) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, 'fashn: output is neither a URL nor a data URL');
+    // The output lives on a CDN: no key is sent there.
+    const res = await call.fetch(output, { method: 'GET' });
+    if (res.status !== 200) {
+      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: output download ${safeUrl(output)} answered HTTP ${res.status}`);
+    }
+    return res.body;
+  }
+
+  async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
+    return runner.run(input.signal, async (call) => {
+      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const id = await start(call, input, toDataUrl(person), toDataUrl(garment));
+      call.requestId = id;
+      call.log({ category: FASHN_CATEGORIES[input.category] }, 'fashn prediction started');
+      const output = await waitForOutput(call, id);
+      const bytes = await readOutput(call, output);
+      return finishResult(bytes, person, FASHN_ID);
+    });
+  }
+
+  return { id: FASHN_ID, label: FASHN_LABEL, tryOn, health: () => runner.healthSnapshot() };
+}
+
+function apiError(res: HttpResult): FashnApiError {
+  try {
+    const parsed = JSON.parse(res.body.toString('utf8')) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as FashnApiError) : {};
+  } catch {
+    return {};
+  }
+}
+
+function httpFailure(res: HttpResult, step: 'run' | 'status'): EngineError {
+  const body = apiError(res);
+  const what = body.error ? `${body.error}${body.message ? `: ${snippet(body.message, 200)}` : ''}` : snippet(res.body);
+  const detail = `fashn: ${step} answered HTTP ${res.status}: ${what}`;
+  if (res.status === 429 && body.error !== 'OutOfCredits') return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
+  return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
+}

@@ -1,0 +1,158 @@
+/**
+ * Stand-in for the FASHN API (virtual try-on v1.6), for tests and benchmarks. It speaks
+ * the public REST wire format: `POST /v1/run` with `Authorization: Bearer …` and
+ * `{model_name, inputs}` → `{id, error}`; `GET /v1/status/{id}` →
+ * `{id, status, output, error}` with status starting / in_queue / processing / completed /
+ * failed / canceled / time_out; API errors as `{error, message}`. Outputs are served from
+ * a local "CDN" path. It never calls FASHN.
+ */
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import sharp from 'sharp';
+import { hang, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+
+export type FashnOutcome =
+  | { kind: 'completed'; polls?: number; output?: 'url' | 'data-url' | 'none' }
+  | { kind: 'failed'; name: string; message?: string; polls?: number }
+  | { kind: 'time_out' }
+  | { kind: 'canceled' }
+  | { kind: 'processing-forever' };
+
+export type FashnRunBehaviour =
+  | { kind: 'accept'; outcome?: FashnOutcome }
+  | { kind: 'http'; status: number; error: string; message?: string }
+  | { kind: 'malformed' }
+  | { kind: 'hang' };
+
+/** One-off faults on the next status polls, before normal answers resume. */
+export type FashnPollFault = { kind: 'http'; status: number; error?: string } | { kind: 'malformed' } | { kind: 'hang' };
+
+export interface FashnStandIn extends StandInServer {
+  enqueueRun(...b: FashnRunBehaviour[]): void;
+  enqueuePollFault(...f: FashnPollFault[]): void;
+  /** What /v1/run does once the queue is empty. */
+  fallbackRun: FashnRunBehaviour;
+  runCalls(): RecordedRequest[];
+  statusCalls(): RecordedRequest[];
+  outputCalls(): RecordedRequest[];
+  /** Prediction ids issued so far. */
+  predictionIds: string[];
+}
+
+interface Prediction {
+  id: string;
+  outcome: FashnOutcome;
+  polls: number;
+  output: Buffer;
+}
+
+/** FASHN v1.6 answers at 864×1296: the person photo is fitted inside, padded with white. */
+async function fashnOutput(modelImage: string): Promise<Buffer> {
+  const b64 = modelImage.slice(modelImage.indexOf(',') + 1);
+  return sharp(Buffer.from(b64, 'base64'))
+    .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
+    .modulate({ hue: 90 })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+export async function startFashnStandIn(opts: { apiKey: string }): Promise<FashnStandIn> {
+  const runQueue: FashnRunBehaviour[] = [];
+  const pollFaults: FashnPollFault[] = [];
+  const predictions = new Map<string, Prediction>();
+  const state = { fallbackRun: { kind: 'accept' } as FashnRunBehaviour };
+  const predictionIds: string[] = [];
+  let base = '';
+
+  const authorised = (req: RecordedRequest, res: http.ServerResponse): boolean => {
+    if (req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      sendJson(res, 401, { error: 'UnauthorizedAccess', message: 'Unauthorized: Invalid token' });
+      return false;
+    }
+    return true;
+  };
+
+  const server = await startStandInServer(async (req, res) => {
+    const path = req.url.split('?')[0]!;
+    if (req.method === 'POST' && path === '/v1/run') {
+      if (!authorised(req, res)) return;
+      const body = req.json as { model_name?: string; inputs?: { model_image?: string; garment_image?: string; category?: string } } | undefined;
+      if (!body?.inputs?.model_image || !body.inputs.garment_image || !['tryon-v1.6', 'tryon-v1.5'].includes(body.model_name ?? '')) {
+        return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid request: model_name, inputs.model_image and inputs.garment_image are required' });
+      }
+      if (body.inputs.category && !['tops', 'bottoms', 'one-pieces', 'auto'].includes(body.inputs.category)) {
+        return sendJson(res, 400, { error: 'BadRequest', message: `Invalid category: ${body.inputs.category}` });
+      }
+      const b = runQueue.shift() ?? state.fallbackRun;
+      if (b.kind === 'hang') return hang(res);
+      if (b.kind === 'malformed') return sendMalformedJson(res);
+      if (b.kind === 'http') return sendJson(res, b.status, { error: b.error, message: b.message ?? b.error });
+      const id = `${randomUUID()}-u1`;
+      predictionIds.push(id);
+      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output: await fashnOutput(body.inputs.model_image) });
+      return sendJson(res, 200, { id, error: null });
+    }
+
+    const status = /^\/v1\/status\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && status) {
+      if (!authorised(req, res)) return;
+      const fault = pollFaults.shift();
+      if (fault?.kind === 'hang') return hang(res);
+      if (fault?.kind === 'malformed') return sendMalformedJson(res);
+      if (fault?.kind === 'http') return sendJson(res, fault.status, { error: fault.error ?? 'InternalServerError', message: 'Internal server error' });
+      const p = predictions.get(decodeURIComponent(status[1]!));
+      if (!p) return sendJson(res, 404, { error: 'NotFound', message: 'Prediction not found or no longer tracked' });
+      p.polls++;
+      const o = p.outcome;
+      const running = (n = 1) => p.polls <= n;
+      const answer = (s: string, extra: Record<string, unknown> = {}) => sendJson(res, 200, { id: p.id, status: s, output: null, error: null, ...extra });
+      switch (o.kind) {
+        case 'processing-forever':
+          return answer(p.polls === 1 ? 'in_queue' : 'processing');
+        case 'time_out':
+          return answer('time_out');
+        case 'canceled':
+          return answer('canceled');
+        case 'failed':
+          if (running(o.polls ?? 0)) return answer('processing');
+          return answer('failed', { error: { name: o.name, message: o.message ?? `${o.name} during inference` } });
+        case 'completed': {
+          if (running(o.polls ?? 1)) return answer(p.polls === 1 ? 'starting' : 'processing');
+          const mode = o.output ?? 'url';
+          const output =
+            mode === 'none' ? [] : mode === 'data-url' ? [`data:image/png;base64,${p.output.toString('base64')}`] : [`${base}/cdn/${p.id}/output.png?token=cdn-signature`];
+          return answer('completed', { output });
+        }
+      }
+    }
+
+    const cdn = /^\/cdn\/([^/]+)\/output\.png$/.exec(path);
+    if (req.method === 'GET' && cdn) {
+      const p = predictions.get(cdn[1]!);
+      if (!p) return sendJson(res, 404, { error: 'NotFound' });
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': p.output.length.toString() });
+      return res.end(p.output);
+    }
+    return sendJson(res, 404, { error: 'NotFound', message: 'Not found' });
+  });
+  base = server.url;
+
+  return {
+    ...server,
+    get url() {
+      return server.url;
+    },
+    enqueueRun: (...b) => void runQueue.push(...b),
+    enqueuePollFault: (...f) => void pollFaults.push(...f),
+    get fallbackRun() {
+      return state.fallbackRun;
+    },
+    set fallbackRun(b: FashnRunBehaviour) {
+      state.fallbackRun = b;
+    },
+    runCalls: () => server.requests.filter((r) => r.url === '/v1/run'),
+    statusCalls: () => server.requests.filter((r) => r.url.startsWith('/v1/status/')),
+    outputCalls: () => server.requests.filter((r) => r.url.startsWith('/cdn/')),
+    predictionIds,
+  };
+}
