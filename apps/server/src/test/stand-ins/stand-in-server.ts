@@ -19,7 +19,7 @@ export interface RecordedRequest {
   abortedByClient: boolean;
 }
 
-export type StandInHandler = (req: RecordedRequest, res: http.ServerResponse) => void | Promise<void>;
+export type StandInHandler = (req: RecordedRequest, res: http.ServerResponse) => unknown;
 
 export interface StandInServer {
   readonly url: string;
