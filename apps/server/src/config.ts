@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
+  /** Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For. */
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -86,6 +88,7 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  trustProxy: boolean;
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -177,6 +180,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  // Not in this build: say so at start-up rather than silently using the embedded defaults.
+  if (s3) {
+    problems.push('S3 storage (S3_*) is not supported in this build: unset S3_* to keep files on local disk under DATA_DIR/files');
+  }
+  if (e.REDIS_URL) {
+    problems.push('REDIS_URL: the job queue is not supported in this build: unset it to run try-ons in-process');
+  }
+
   if (e.DEFAULT_ENGINE) {
     const available = ['local', e.GEMINI_API_KEY && 'nano-banana', e.FASHN_API_KEY && 'fashn', e.FAL_KEY && 'fal'].filter(Boolean);
     if (!available.includes(e.DEFAULT_ENGINE)) {
@@ -190,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

@@ -1,0 +1,82 @@
+/**
+ * Builds the Fastify app: plugins (database, storage, engines, session, security, errors),
+ * then routes, then the web app. `server.ts` listens; tests use `app.inject`.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { TryOnEngine } from '@aidressup/engine';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import { openDatabase, type DatabaseKind } from './db/database.js';
+import { createStorage } from './storage/create-storage.js';
+import type { Storage } from './storage/storage.js';
+import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
+import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
+import securityPlugin from './plugins/security.js';
+import errorHandlerPlugin from './plugins/error-handler.js';
+import webPlugin from './plugins/web.js';
+import authRoutes from './routes/auth.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    clock: () => Date;
+    db: Kysely<Database>;
+    dbKind: DatabaseKind;
+    storage: Storage;
+    engines: EngineRegistry;
+    sessionSecret: string;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  /** Engines to use instead of the ones configuration enables (tests, benchmarks). */
+  engines?: Record<string, TryOnEngine>;
+  /** The time source; default the system clock. */
+  clock?: () => Date;
+  /** Storage to use instead of the configured one. */
+  storage?: Storage;
+  /** Where the built web app is; default `apps/web/dist`. */
+  webDistDir?: string;
+  /** Start background work (engine warm-up, retention schedule); default true. */
+  background?: boolean;
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+  });
+
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  app.decorate('config', config);
+  app.decorate('clock', options.clock ?? (() => new Date()));
+  app.decorate('db', database.db);
+  app.decorate('dbKind', database.kind);
+  app.decorate('storage', options.storage ?? createStorage(config));
+  app.decorate('engines', createEngineRegistry(config, options.engines));
+  app.decorate('sessionSecret', resolveSessionSecret(config));
+  app.addHook('onClose', async () => {
+    await app.engines.closeAll();
+    await database.close();
+  });
+
+  await app.register(errorHandlerPlugin);
+  await app.register(sessionPlugin, { secret: app.sessionSecret });
+  await app.register(securityPlugin, { config });
+
+  await app.register(authRoutes);
+
+  await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});
+
+  if (options.background !== false) {
+    app.addHook('onReady', async () => {
+      // Warm engines without holding up listen.
+      void app.engines.warmAll((id, err) => app.log.warn({ err, engine: id }, 'engine failed to warm up'));
+    });
+  }
+  return app;
+}

@@ -1,0 +1,133 @@
+/**
+ * The try-on engines enabled by configuration, chosen in this one place (DESIGN §4).
+ * Engines are created lazily on first use (or when warmed at start-up), so a heavy SDK or model
+ * is loaded only for an engine that is configured.
+ */
+import type { TryOnEngine } from '@aidressup/engine';
+import { EngineError } from '@aidressup/engine';
+import type { Config } from '../config.js';
+
+export interface EngineFactory {
+  label: string;
+  enabled(config: Config): boolean;
+  create(config: Config): Promise<TryOnEngine>;
+}
+
+/** An engine that refuses every try-on (a configured engine whose code is not available). */
+function unavailableEngine(id: string, label: string, detail: string): TryOnEngine {
+  return {
+    id,
+    label,
+    async tryOn() {
+      throw new EngineError('ENGINE_FAILED', undefined, detail);
+    },
+    async warm() {
+      throw new Error(detail);
+    },
+  };
+}
+
+async function createLocal(): Promise<TryOnEngine> {
+  const mod = (await import('@aidressup/engine')) as Record<string, unknown>;
+  const create = mod['createLocalEngine'];
+  if (typeof create !== 'function') {
+    return unavailableEngine('local', ENGINE_FACTORIES.local!.label, 'the built-in engine is not part of this build');
+  }
+  return (create as () => TryOnEngine)();
+}
+
+/** Engine id → lazy factory. `local` is always enabled. */
+export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
+  local: { label: 'Built-in (offline)', enabled: () => true, create: createLocal },
+  // ---- Hosted engines (nano-banana, fashn, fal) are registered here: id → lazy factory ----
+};
+
+export interface EngineRegistry {
+  /** Enabled engines, in a stable order. */
+  list(): { id: string; label: string }[];
+  has(id: string): boolean;
+  readonly defaultEngine: string;
+  get(id: string): Promise<TryOnEngine>;
+  /** Creates and warms every engine; never throws (failures are reported by `status`). */
+  warmAll(onError?: (id: string, err: unknown) => void): Promise<void>;
+  status(): Record<string, { status: 'ok' | 'degraded' | 'down'; warmed: boolean }>;
+  closeAll(): Promise<void>;
+}
+
+/** Picks the default engine: DEFAULT_ENGINE, else nano-banana when enabled, else local. */
+export function chooseDefaultEngine(config: Config, enabled: string[]): string {
+  const wanted = config.engines.defaultEngine;
+  if (wanted && enabled.includes(wanted)) return wanted;
+  if (enabled.includes('nano-banana')) return 'nano-banana';
+  if (enabled.includes('local')) return 'local';
+  const first = enabled[0];
+  if (!first) throw new Error('no try-on engine is enabled');
+  return first;
+}
+
+/**
+ * Builds the registry from configuration, or from a given set of engines (tests and
+ * benchmarks inject deterministic engines this way).
+ */
+export function createEngineRegistry(config: Config, injected?: Record<string, TryOnEngine>): EngineRegistry {
+  const factories = new Map<string, { label: string; create: () => Promise<TryOnEngine> }>();
+  if (injected) {
+    for (const [id, engine] of Object.entries(injected)) {
+      factories.set(id, { label: engine.label, create: async () => engine });
+    }
+  } else {
+    for (const [id, f] of Object.entries(ENGINE_FACTORIES)) {
+      if (f.enabled(config)) factories.set(id, { label: f.label, create: () => f.create(config) });
+    }
+  }
+  const ids = [...factories.keys()];
+  const defaultEngine = chooseDefaultEngine(config, ids);
+  const created = new Map<string, Promise<TryOnEngine>>();
+  const health = new Map<string, { status: 'ok' | 'degraded' | 'down'; warmed: boolean }>();
+
+  const get = (id: string): Promise<TryOnEngine> => {
+    const factory = factories.get(id);
+    if (!factory) return Promise.reject(new Error(`engine ${id} is not enabled`));
+    let p = created.get(id);
+    if (!p) {
+      p = factory.create();
+      created.set(id, p);
+      // A failed creation may be retried on the next call.
+      p.catch(() => created.delete(id));
+    }
+    return p;
+  };
+
+  return {
+    list: () => ids.map((id) => ({ id, label: factories.get(id)!.label })),
+    has: (id) => factories.has(id),
+    defaultEngine,
+    get,
+    async warmAll(onError) {
+      await Promise.all(
+        ids.map(async (id) => {
+          try {
+            const engine = await get(id);
+            await engine.warm?.();
+            health.set(id, { status: 'ok', warmed: true });
+          } catch (err) {
+            health.set(id, { status: 'down', warmed: false });
+            onError?.(id, err);
+          }
+        }),
+      );
+    },
+    status: () => Object.fromEntries(ids.map((id) => [id, health.get(id) ?? { status: 'ok' as const, warmed: false }])),
+    async closeAll() {
+      await Promise.all(
+        [...created.values()].map(async (p) => {
+          try {
+            await (await p).close?.();
+          } catch {
+            // closing is best effort
+          }
+        }),
+      );
+    },
+  };
+}

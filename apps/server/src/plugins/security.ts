@@ -1,0 +1,92 @@
+/**
+ * Abuse and safety (DESIGN §7): Helmet headers with a CSP that admits Paddle, a global rate
+ * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only.
+ */
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { sessionUserId } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** An onRequest hook limiting a route per IP and (when signed in) per user. */
+    perRouteLimit(name: string, perMinute: number): onRequestAsyncHookHandler;
+  }
+}
+
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'", 'https://cdn.paddle.com'],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'https://*.paddle.com'],
+  frameSrc: ['https://*.paddle.com'],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'self'"],
+};
+
+export default fp(
+  async function security(app: FastifyInstance, opts: { config: Config }) {
+    const { config } = opts;
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          ...CONTENT_SECURITY_POLICY,
+          ...(config.publicUrl?.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+        },
+      },
+      // Results are shown by a web app on another origin when CORS_ORIGIN is set.
+      crossOriginResourcePolicy: { policy: config.corsOrigin ? 'cross-origin' : 'same-origin' },
+      crossOriginEmbedderPolicy: false,
+    });
+
+    await app.register(rateLimit, {
+      global: true,
+      max: config.rateLimits.globalPerMinute,
+      timeWindow: 60_000,
+      keyGenerator: (req: FastifyRequest) => req.ip,
+      errorResponseBuilder: () => new AppError('RATE_LIMITED'),
+    });
+
+    app.decorate('perRouteLimit', (name: string, perMinute: number) => {
+      const byIp = app.createRateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (req) => `${name}:ip:${req.ip}` });
+      const byUser = app.createRateLimit({
+        max: perMinute,
+        timeWindow: 60_000,
+        keyGenerator: (req) => `${name}:user:${sessionUserId(req) ?? `anon:${req.ip}`}`,
+      });
+      const hook: onRequestAsyncHookHandler = async (request) => {
+        for (const limiter of [byIp, byUser]) {
+          const r = await limiter(request);
+          if (!r.isAllowed && r.isExceeded) throw new AppError('RATE_LIMITED');
+        }
+      };
+      return hook;
+    });
+
+    if (config.corsOrigin) {
+      const origin = new URL(config.corsOrigin).origin;
+      app.addHook('onRequest', async (request, reply) => {
+        if (request.headers.origin !== origin) return;
+        reply.header('access-control-allow-origin', origin);
+        reply.header('access-control-allow-credentials', 'true');
+        reply.header('vary', 'Origin');
+      });
+      app.options('/api/*', { config: { rateLimit: false } }, async (request, reply) => {
+        if (request.headers.origin !== origin) return reply.status(204).send();
+        reply.header('access-control-allow-methods', 'GET, POST, OPTIONS');
+        reply.header('access-control-allow-headers', 'content-type');
+        reply.header('access-control-max-age', '600');
+        return reply.status(204).send();
+      });
+    }
+  },
+  { name: 'security', dependencies: ['session'] },
+);

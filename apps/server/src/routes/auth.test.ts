@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AuthResponseSchema, UserResponseSchema } from '@aidressup/contract';
+import { DATABASE_KINDS } from '../test/databases.js';
+import { createTestApp, newDeviceId, sessionCookieOf, signIn, type TestApp } from '../test/app.js';
+
+describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
+  const apps: TestApp[] = [];
+  const make = async (env?: Record<string, string>) => {
+    const t = await createTestApp(kind, env ? { env } : {});
+    apps.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    await Promise.all(apps.map((t) => t.app.close()));
+  });
+
+  it('creates a user once per device and sets an HttpOnly SameSite=Lax signed cookie', async () => {
+    const { app } = await make();
+    const deviceId = newDeviceId();
+    const first = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      payload: { deviceId, deviceInfo: { browser: 'Netscape', os: 'iOS', device_type: 'mobile', screen_resolution: '390x844', timezone: 'Europe/Paris', language: 'fr-FR', country: null } },
+    });
+    expect(first.statusCode).toBe(200);
+    const body = AuthResponseSchema.parse(first.json());
+    expect(body.isNew).toBe(true);
+    expect(body.user).toMatchObject({ credits: 0, free_trials_used: 0, free_trials_limit: 2, segment: 'trial' });
+    expect(body.user.id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(body.user.subscription).toBeUndefined();
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/aidu_session=/);
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i);
+    // The cookie is signed: its value is not just the user id.
+    expect(first.cookies[0]?.value).not.toBe(body.user.id);
+    const row = await app.db.selectFrom('users').selectAll().where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.device_info)).toMatchObject({ browser: 'Unknown', os: 'iOS', device_type: 'mobile' });
+
+    const again = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ success: true, isNew: false, user: { id: body.user.id } });
+  });
+
+  it('refuses malformed device ids with INVALID_DEVICE_ID and creates nobody', async () => {
+    const { app } = await make();
+    for (const deviceId of ['short', 'a'.repeat(129), 'has space in it', 'semi;colon12', 12345678, null]) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ success: false, code: 'INVALID_DEVICE_ID', error: 'Invalid device id.' });
+    }
+    const bad = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    const count = await app.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+  });
+
+  it('reads only the session’s own user', async () => {
+    const { app } = await make();
+    const alice = await signIn(app);
+    const bob = await signIn(app);
+    const own = await app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}`, headers: { cookie: alice.cookie } });
+    expect(own.statusCode).toBe(200);
+    expect(UserResponseSchema.parse(own.json()).user.id).toBe(alice.user.id);
+
+    const other = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: alice.cookie } });
+    expect(other.statusCode).toBe(403);
+    expect(other.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+
+    const none = await app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}` });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+
+    // A forged cookie (unsigned user id) is no session.
+    const forged = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: `aidu_session=${bob.user.id}` } });
+    expect(forged.statusCode).toBe(401);
+    // Nor is a signed cookie tampered with.
+    const tampered = alice.cookie.replace(alice.user.id, bob.user.id);
+    const res = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: tampered } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('starts new users without free trials past the daily cap per address', async () => {
+    const { app } = await make({ NEW_USERS_PER_IP_PER_DAY: '2' });
+    const a = await signIn(app, newDeviceId(), '198.51.100.1');
+    const b = await signIn(app, newDeviceId(), '198.51.100.1');
+    const c = await signIn(app, newDeviceId(), '198.51.100.1');
+    const elsewhere = await signIn(app, newDeviceId(), '198.51.100.2');
+    expect([a, b, c, elsewhere].map((s) => [s.user.free_trials_used, s.user.segment])).toEqual([
+      [0, 'trial'],
+      [0, 'trial'],
+      [2, 'trial_exhausted'],
+      [0, 'trial'],
+    ]);
+    const rows = await app.db.selectFrom('users').select('signup_ip_hash').execute();
+    expect(rows.every((r) => r.signup_ip_hash && !r.signup_ip_hash.includes('198.51'))).toBe(true);
+  });
+
+  it('rate-limits sign-in per address', async () => {
+    const { app } = await make({ RATE_LIMIT_SIGNIN_PER_MINUTE: '3' });
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', remoteAddress: '192.0.2.77', payload: { deviceId: newDeviceId() } });
+      codes.push(res.statusCode);
+      if (res.statusCode === 429) expect(res.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    }
+    expect(codes).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('keeps a generated session secret in the data folder, mode 600, across restarts', async () => {
+    const t = await make();
+    const file = path.join(t.config.dataDir, 'session-secret');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const alice = await signIn(t.app);
+    const restarted = await createTestApp(kind, { dataDir: t.config.dataDir, ...(t.config.databaseUrl ? { databaseUrl: t.config.databaseUrl } : {}) });
+    apps.push(restarted);
+    const res = await restarted.app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}`, headers: { cookie: alice.cookie } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('sets a Secure SameSite=None cookie when the web app is on another origin', async () => {
+    const { app } = await make({ CORS_ORIGIN: 'https://shop.example.com' });
+    const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { origin: 'https://shop.example.com' }, payload: { deviceId: newDeviceId() } });
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/SameSite=None/i);
+    expect(setCookie).toMatch(/Secure/i);
+    expect(res.headers['access-control-allow-origin']).toBe('https://shop.example.com');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    const foreign = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { origin: 'https://evil.example' }, payload: { deviceId: newDeviceId() } });
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+    expect(sessionCookieOf(res)).toMatch(/^aidu_session=/);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * File storage behind one interface (DESIGN §2): local disk by default.
+ * Keys are `<area>/<name>`, e.g. `results/<unguessable>.jpg`; never a client file name.
+ */
+export interface StoredObject {
+  body: Buffer;
+  contentType: string;
+}
+
+export interface Storage {
+  readonly kind: string;
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /** null when there is no such object. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Keys under `prefix` (e.g. `uploads/`) last written before `before`, at most `limit`. */
+  listOlderThan(prefix: string, before: Date, limit: number): Promise<string[]>;
+  /** Throws when the store cannot be written (for the health check). */
+  check(): Promise<void>;
+}
+
+const KEY_PATTERN = /^[a-z][a-z0-9-]{0,30}\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;
+
+export function assertValidKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`invalid storage key: ${key}`);
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+};

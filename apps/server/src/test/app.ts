@@ -1,0 +1,64 @@
+/** Builds the app for a test on a fresh database, with the deterministic engine double. */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { TryOnEngine } from '@aidressup/engine';
+import { buildApp } from '../app.js';
+import { loadConfig, type Config } from '../config.js';
+import type { DatabaseKind } from '../db/database.js';
+import { freshDatabaseEnv, tempDir } from './databases.js';
+import { createEngineDouble, type EngineDouble } from './engine-double.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  engine: EngineDouble;
+  /** Moves the app's clock. */
+  clock: { now: Date; advance(ms: number): void };
+}
+
+export async function createTestApp(
+  kind: DatabaseKind,
+  options: { env?: Record<string, string>; engines?: Record<string, TryOnEngine>; engine?: EngineDouble; start?: Date; webDistDir?: string; dataDir?: string; databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...dbEnv, ...options.env });
+  const engine = options.engine ?? createEngineDouble();
+  const clock = {
+    now: options.start ?? new Date('2026-05-01T10:00:00.000Z'),
+    advance(ms: number) {
+      clock.now = new Date(clock.now.getTime() + ms);
+    },
+  };
+  const app = await buildApp({
+    config,
+    engines: options.engines ?? { [engine.id]: engine },
+    clock: () => clock.now,
+    background: false,
+    webDistDir: options.webDistDir ?? tempDir('aidressup-noweb-'),
+  });
+  await app.ready();
+  return { app, config, engine, clock };
+}
+
+/** The `name=value` of the response's session cookie, for the next request's Cookie header. */
+export function sessionCookieOf(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'aidu_session');
+  if (!cookie) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+let deviceSeq = 0;
+export function newDeviceId(): string {
+  return `device_${process.pid}_${++deviceSeq}_${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export async function signIn(app: FastifyInstance, deviceId = newDeviceId(), ip = '203.0.113.10') {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/anonymous',
+    remoteAddress: ip,
+    payload: { deviceId, deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' } },
+  });
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
+  const body = res.json() as { user: { id: string; credits: number; free_trials_used: number; segment: string }; isNew: boolean };
+  return { cookie: sessionCookieOf(res), user: body.user, isNew: body.isNew, res };
+}
