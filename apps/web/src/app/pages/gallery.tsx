@@ -1,0 +1,66 @@
+import { Link } from 'react-router';
+import { RESULT_RETENTION_DAYS } from '@aidressup/contract';
+import { buttonClasses } from '../../components/ui/button';
+import { AlertIcon, GalleryIcon, WandIcon } from '../../components/ui/icons';
+import { Spinner } from '../../components/ui/spinner';
+import { GalleryGrid } from '../../features/gallery/components/gallery-grid';
+import { useTryOns } from '../../features/gallery/hooks/use-tryons';
+import { useSession } from '../../features/session/hooks/use-session';
+
+export function GalleryPage() {
+  const { loading, user, error: sessionError } = useSession();
+  const ready = !loading && !!user && !sessionError;
+  const { items, error, retry } = useTryOns(ready);
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="gallery-title">
+      <title>My Gallery · AI Dress Up</title>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 id="gallery-title" className="text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
+            My Gallery
+          </h1>
+          <p className="mt-2 text-ink-600">Your try-on results, newest first. Each result is kept for {RESULT_RETENTION_DAYS} days.</p>
+        </div>
+        <Link to="/" className={buttonClasses('primary', 'md')}>
+          <WandIcon className="size-4" />
+          New try-on
+        </Link>
+      </div>
+
+      <div className="mt-8">
+        {error || (!loading && sessionError) ? (
+          <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-red-200 bg-red-50 p-5 text-red-800">
+            <p className="flex items-center gap-2">
+              <AlertIcon className="size-5" />
+              {error ?? sessionError}
+            </p>
+            {error ? (
+              <button type="button" onClick={retry} className={buttonClasses('secondary', 'sm')}>
+                Try again
+              </button>
+            ) : null}
+          </div>
+        ) : items === null ? (
+          <p role="status" className="flex items-center justify-center gap-3 py-20 text-ink-500">
+            <Spinner className="size-6 text-brand-600" />
+            Loading your gallery…
+          </p>
+        ) : items.length === 0 ? (
+          <div className="flex flex-col items-center rounded-3xl border-2 border-dashed border-ink-200 bg-white px-6 py-16 text-center" data-testid="gallery-empty">
+            <span className="grid size-16 place-items-center rounded-2xl bg-brand-50 text-brand-600">
+              <GalleryIcon className="size-8" />
+            </span>
+            <h2 className="mt-5 text-xl font-bold text-ink-950">No try-ons yet</h2>
+            <p className="mt-2 max-w-md text-ink-600">Your results will appear here. Upload a photo of yourself and a garment to create your first look.</p>
+            <Link to="/#try-on" className={buttonClasses('primary', 'lg', 'mt-6')}>
+              Create your first try-on
+            </Link>
+          </div>
+        ) : (
+          <GalleryGrid items={items} />
+        )}
+      </div>
+    </section>
+  );
+}

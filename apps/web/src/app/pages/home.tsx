@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { DEFAULT_CATEGORY, MAX_UPLOAD_BYTES, categoryInfo, hasFreeTrial, type Category } from '@aidressup/contract';
+import { Button } from '../../components/ui/button';
+import { UserIcon, WandIcon } from '../../components/ui/icons';
+import { Spinner } from '../../components/ui/spinner';
+import { usePaywall } from '../../features/paywall/hooks/use-paywall';
+import { useSession } from '../../features/session/hooks/use-session';
+import { CategoryIcon } from '../../features/tryon/components/category-icon';
+import { CategorySelect } from '../../features/tryon/components/category-select';
+import { PhotoGuide } from '../../features/tryon/components/photo-guide';
+import { ResultPanel } from '../../features/tryon/components/result-panel';
+import { Reviews } from '../../features/tryon/components/reviews';
+import { Showcase } from '../../features/tryon/components/showcase';
+import { StepIndicator } from '../../features/tryon/components/step-indicator';
+import { UploadCard } from '../../features/tryon/components/upload-card';
+import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
+import { useTryOn } from '../../features/tryon/hooks/use-try-on';
+import { canTryOn, currentStep } from '../../features/tryon/utils/steps';
+import { usePublicConfig } from '../../lib/public-config';
+
+export function HomePage() {
+  const { config } = usePublicConfig();
+  const { user, updateUser, setUser, refreshUser } = useSession();
+  const { openPaywall } = usePaywall();
+  const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  const person = useImageUpload(maxBytes);
+  const clothing = useImageUpload(maxBytes);
+  const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
+  const { state, run } = useTryOn({
+    user,
+    engine: config?.defaultEngine,
+    updateUser,
+    setUser,
+    refreshUser,
+    onNoCredits: () => openPaywall('no_credits'),
+  });
+
+  const processing = state.status === 'processing';
+  const flags = { hasPerson: !!person.file, hasClothing: !!clothing.file, processing, hasResult: state.status === 'success' };
+  const step = currentStep(flags);
+  const enabled = canTryOn(flags);
+  const cat = categoryInfo(category);
+  const maxMegabytes = Math.round(maxBytes / (1024 * 1024));
+
+  return (
+    <>
+      <title>AI Dress Up: virtual clothing try-on</title>
+      <div className="relative overflow-hidden">
+        <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 -top-40 -z-10 h-[36rem] bg-[radial-gradient(60%_60%_at_50%_0%,var(--color-brand-200)_0%,transparent_70%)] opacity-70" />
+        <section className="mx-auto max-w-6xl px-4 pt-10 pb-8 text-center sm:px-6 sm:pt-16">
+          <p className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-brand-100">
+            <WandIcon className="size-4" />
+            Virtual fitting room
+          </p>
+          <h1 className="mx-auto mt-5 max-w-3xl text-4xl leading-tight font-extrabold tracking-tight text-balance text-ink-950 sm:text-5xl lg:text-6xl">
+            See yourself in any outfit{' '}
+            <span className="bg-gradient-to-r from-brand-600 to-fuchsia-600 bg-clip-text text-transparent">before you buy</span>
+          </h1>
+          <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">
+            Upload a photo of yourself and a photo of a garment. Our AI dresses you in it, so you can shop with confidence.
+          </p>
+          {user && hasFreeTrial(user) ? (
+            <p className="mt-4 text-sm font-medium text-ink-700">
+              You have <strong>{user.free_trials_limit - user.free_trials_used}</strong> free{' '}
+              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left. No sign-up needed.
+            </p>
+          ) : null}
+        </section>
+
+        <section aria-label="Examples" className="mx-auto max-w-6xl px-4 sm:px-6">
+          <Showcase />
+        </section>
+      </div>
+
+      <section id="try-on" aria-labelledby="studio-title" className="mx-auto mt-14 max-w-6xl scroll-mt-20 px-4 sm:px-6">
+        <div className="rounded-[2rem] border border-ink-200 bg-white/70 p-4 shadow-xl shadow-ink-900/5 backdrop-blur sm:p-8">
+          <h2 id="studio-title" className="text-center text-2xl font-extrabold tracking-tight text-ink-950 sm:text-3xl">
+            Create your try-on
+          </h2>
+          <div className="mx-auto mt-6 max-w-2xl">
+            <StepIndicator current={step} />
+          </div>
+
+          <div className="mt-8 grid gap-6 lg:grid-cols-[20rem_1fr]">
+            <div className="space-y-6">
+              <CategorySelect value={category} onChange={setCategory} disabled={processing} />
+              <PhotoGuide />
+            </div>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <UploadCard
+                kind="person"
+                title="Your Photo"
+                noun="person photo"
+                description="A full-body photo of one person"
+                icon={<UserIcon className="size-5" />}
+                upload={person}
+                disabled={processing}
+                maxMegabytes={maxMegabytes}
+              />
+              <UploadCard
+                kind="clothing"
+                title={cat.label}
+                noun="clothing photo"
+                description={cat.description}
+                icon={<CategoryIcon icon={cat.icon} className="size-5" />}
+                upload={clothing}
+                disabled={processing}
+                maxMegabytes={maxMegabytes}
+              />
+            </div>
+          </div>
+
+          <div className="mt-8 flex flex-col items-center gap-2">
+            <Button
+              size="lg"
+              className="w-full sm:w-auto sm:min-w-72"
+              aria-disabled={!enabled && !processing ? true : undefined}
+              disabled={processing}
+              onClick={() => run(person.file, clothing.file, category)}
+              data-testid="try-with-ai"
+            >
+              {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}
+              {processing ? 'Creating your look…' : 'Try with AI'}
+            </Button>
+            <p className="text-xs text-ink-500">Each try-on uses one free trial or one credit.</p>
+          </div>
+
+          <div className="mt-8">
+            <ResultPanel state={state} onShowPlans={() => openPaywall('no_credits')} />
+          </div>
+
+          <div className="mt-6 flex justify-center">
+            <button
+              type="button"
+              onClick={() => openPaywall(user?.segment === 'trial_exhausted' ? 'trial_exhausted' : 'upgrade')}
+              className="rounded-lg px-3 py-2 text-sm font-medium text-ink-500 underline decoration-dotted underline-offset-4 hover:text-ink-800"
+              data-testid="test-paywall"
+            >
+              Test paywall
+            </button>
+          </div>
+        </div>
+      </section>
+
+      <div className="mt-20">
+        <Reviews />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { lazy, Suspense } from 'react';
+import { usePaywall } from '../features/paywall/hooks/use-paywall';
+import { useSession } from '../features/session/hooks/use-session';
+import { usePublicConfig } from '../lib/public-config';
+
+const PaywallModal = lazy(async () => ({ default: (await import('../features/paywall/components/paywall-modal')).PaywallModal }));
+
+/** Mounts the (lazily loaded) paywall with the session and configuration it needs. */
+export function PaywallHost() {
+  const { open, reason, closePaywall } = usePaywall();
+  const { user, setUser, refreshUser } = useSession();
+  const { config } = usePublicConfig();
+  if (!open || !config) return null;
+  return (
+    <Suspense fallback={null}>
+      <PaywallModal
+        open={open}
+        reason={reason}
+        onClose={closePaywall}
+        config={config}
+        user={user}
+        setUser={setUser}
+        refreshUser={refreshUser}
+      />
+    </Suspense>
+  );
+}

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import { SessionProvider } from '../features/session/hooks/use-session';
+import { PaywallProvider } from '../features/paywall/hooks/use-paywall';
+import { ConfigProvider } from '../lib/public-config';
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider>
+      <SessionProvider>
+        <PaywallProvider>{children}</PaywallProvider>
+      </SessionProvider>
+    </ConfigProvider>
+  );
+}

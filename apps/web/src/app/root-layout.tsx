@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Footer } from '../features/layout/components/footer';
+import { NavBar } from '../features/layout/components/nav-bar';
+import { SignInDialog } from '../features/layout/components/sign-in-dialog';
+import { UserInfoBox } from '../features/layout/components/user-info-box';
+import { useSession } from '../features/session/hooks/use-session';
+import { usePublicConfig } from '../lib/public-config';
+import { PaywallHost } from './paywall-host';
+
+export function RootLayout() {
+  const { user, loading } = useSession();
+  const { config, error: configError, retry } = usePublicConfig();
+  const [signInOpen, setSignInOpen] = useState(false);
+  const navigation = useNavigation();
+
+  return (
+    <div className="flex min-h-dvh flex-col overflow-x-clip">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to content
+      </a>
+      <NavBar onSignIn={() => setSignInOpen(true)} />
+      {navigation.state === 'loading' ? (
+        <div className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100" role="progressbar" aria-label="Loading page">
+          <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
+        </div>
+      ) : null}
+      {configError ? (
+        <div role="alert" className="border-b border-amber-200 bg-amber-50">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm text-amber-900 sm:px-6">
+            <span>{configError}</span>
+            <button type="button" onClick={retry} className="rounded-lg bg-amber-900 px-3 py-1.5 font-semibold text-white">
+              Retry
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        <Outlet />
+      </main>
+      <Footer supportEmail={config?.supportEmail ?? null} />
+      <UserInfoBox user={user} loading={loading} />
+      <SignInDialog open={signInOpen} onClose={() => setSignInOpen(false)} user={user} supportEmail={config?.supportEmail ?? null} />
+      <PaywallHost />
+      <ScrollRestoration />
+    </div>
+  );
+}

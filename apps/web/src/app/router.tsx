@@ -1,0 +1,38 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter } from 'react-router';
+import { Spinner } from '../components/ui/spinner';
+import { RootLayout } from './root-layout';
+import { HomePage } from './pages/home';
+import { NotFoundPage } from './pages/not-found';
+import { RouteError } from './pages/route-error';
+
+const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
+const TermsOfServicePage = lazy(async () => ({ default: (await import('./pages/terms-of-service')).TermsOfServicePage }));
+const PrivacyPolicyPage = lazy(async () => ({ default: (await import('./pages/privacy-policy')).PrivacyPolicyPage }));
+const RefundPolicyPage = lazy(async () => ({ default: (await import('./pages/refund-policy')).RefundPolicyPage }));
+
+function PageLoading() {
+  return (
+    <p role="status" className="flex items-center justify-center gap-3 py-32 text-ink-500">
+      <Spinner className="size-6 text-brand-600" />
+      Loading…
+    </p>
+  );
+}
+
+const lazyPage = (page: ReactNode) => <Suspense fallback={<PageLoading />}>{page}</Suspense>;
+
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <HomePage /> },
+      { path: 'gallery', element: lazyPage(<GalleryPage />) },
+      { path: 'terms-of-service', element: lazyPage(<TermsOfServicePage />) },
+      { path: 'privacy-policy', element: lazyPage(<PrivacyPolicyPage />) },
+      { path: 'refund-policy', element: lazyPage(<RefundPolicyPage />) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);

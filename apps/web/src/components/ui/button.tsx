@@ -1,0 +1,35 @@
+import type { ButtonHTMLAttributes } from 'react';
+import { cn } from '../../lib/cn';
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
+type Size = 'sm' | 'md' | 'lg';
+
+const variants: Record<Variant, string> = {
+  primary:
+    'bg-gradient-to-r from-brand-600 to-fuchsia-600 text-white shadow-lg shadow-brand-600/25 hover:from-brand-700 hover:to-fuchsia-700',
+  secondary: 'bg-white text-ink-800 ring-1 ring-inset ring-ink-200 hover:bg-ink-50',
+  ghost: 'text-ink-700 hover:bg-ink-100',
+  danger: 'bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50',
+};
+const sizes: Record<Size, string> = {
+  sm: 'h-9 px-3 text-sm gap-1.5',
+  md: 'h-11 px-5 text-sm gap-2',
+  lg: 'h-14 px-8 text-base gap-2.5',
+};
+
+export function buttonClasses(variant: Variant = 'primary', size: Size = 'md', className?: string) {
+  return cn(
+    'inline-flex items-center justify-center rounded-xl font-semibold transition-colors select-none',
+    'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500',
+    'disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50',
+    variants[variant],
+    sizes[size],
+    className,
+  );
+}
+
+export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size };
+
+export function Button({ variant = 'primary', size = 'md', className, type = 'button', ...props }: ButtonProps) {
+  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+}

@@ -1,0 +1,27 @@
+import { useCallback, useEffect, useState } from 'react';
+import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { getTryOns } from '../api/get-tryons';
+
+export function useTryOns(ready: boolean) {
+  const [items, setItems] = useState<TryOnItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!ready) return;
+    const ctrl = new AbortController();
+    setError(null);
+    getTryOns(ctrl.signal)
+      .then(setItems)
+      .catch((e: unknown) => {
+        if (ctrl.signal.aborted) return;
+        console.warn('Could not load the gallery', e);
+        setError(e instanceof ApiError ? e.message : WEB_MESSAGES.galleryFailed);
+      });
+    return () => ctrl.abort();
+  }, [ready, attempt]);
+
+  const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  return { items, error, retry };
+}

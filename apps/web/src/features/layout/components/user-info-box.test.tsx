@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import type { User } from '@aidressup/contract';
+import { UserInfoBox } from './user-info-box';
+
+const user = (over: Partial<User>): User => ({
+  id: 'abcdef1234567890',
+  credits: 0,
+  free_trials_used: 0,
+  free_trials_limit: 2,
+  segment: 'trial',
+  created_at: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+
+afterEach(cleanup);
+
+describe('user-info box (spec §2, derived flags of spec §4)', () => {
+  it('shows the first 8 characters of the id, segment, credits and trials', () => {
+    render(<UserInfoBox user={user({ credits: 7, free_trials_used: 1, segment: 'customer' })} loading={false} />);
+    expect(screen.getByTestId('user-id').textContent).toBe('abcdef12');
+    expect(screen.getByTestId('user-segment').textContent).toBe('customer');
+    expect(screen.getByTestId('user-credits').textContent).toBe('7');
+    expect(screen.getByTestId('user-trials').textContent).toBe('1 / 2');
+  });
+
+  it('has a free trial while trials used < limit, and credits while credits > 0', () => {
+    render(<UserInfoBox user={user({ free_trials_used: 1, credits: 0 })} loading={false} />);
+    expect(screen.getByTestId('user-has-free-trial').textContent).toBe('yes');
+    expect(screen.getByTestId('user-has-credits').textContent).toBe('no');
+  });
+
+  it('has no free trial once the limit is reached', () => {
+    render(<UserInfoBox user={user({ free_trials_used: 2, credits: 3, segment: 'customer' })} loading={false} />);
+    expect(screen.getByTestId('user-has-free-trial').textContent).toBe('no');
+    expect(screen.getByTestId('user-has-credits').textContent).toBe('yes');
+  });
+
+  it('says it is signing in while there is no user', () => {
+    render(<UserInfoBox user={null} loading />);
+    expect(screen.getByRole('status').textContent).toMatch(/Signing you in/);
+  });
+});

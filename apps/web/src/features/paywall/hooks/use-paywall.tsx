@@ -1,0 +1,31 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+
+/** Why the paywall opened: the header depends on it (spec §2). */
+export type PaywallReason = 'no_credits' | 'trial_exhausted' | 'upgrade';
+
+interface PaywallState {
+  open: boolean;
+  reason: PaywallReason;
+  openPaywall: (reason: PaywallReason) => void;
+  closePaywall: () => void;
+}
+
+const PaywallContext = createContext<PaywallState | null>(null);
+
+export function PaywallProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState<PaywallReason>('upgrade');
+  const openPaywall = useCallback((r: PaywallReason) => {
+    setReason(r);
+    setOpen(true);
+  }, []);
+  const closePaywall = useCallback(() => setOpen(false), []);
+  const value = useMemo(() => ({ open, reason, openPaywall, closePaywall }), [open, reason, openPaywall, closePaywall]);
+  return <PaywallContext value={value}>{children}</PaywallContext>;
+}
+
+export function usePaywall(): PaywallState {
+  const ctx = useContext(PaywallContext);
+  if (!ctx) throw new Error('usePaywall must be used inside PaywallProvider');
+  return ctx;
+}

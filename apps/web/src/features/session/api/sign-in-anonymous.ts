@@ -1,0 +1,11 @@
+import { AuthResponseSchema, MESSAGES, type AuthResponse, type DeviceInfo } from '@aidressup/contract';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/auth/anonymous: find-or-create the user of this device (spec §7). */
+export function signInAnonymous(deviceId: string, deviceInfo: DeviceInfo): Promise<AuthResponse> {
+  return apiRequest('/api/auth/anonymous', AuthResponseSchema, {
+    method: 'POST',
+    json: { deviceId, deviceInfo },
+    fallbackError: MESSAGES.authFailed,
+  });
+}

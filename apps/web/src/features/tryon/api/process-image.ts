@@ -1,0 +1,27 @@
+import { MESSAGES, TryOnResponseSchema, type Category, type TryOnResponse } from '@aidressup/contract';
+import { apiRequest } from '../../../lib/api-client';
+
+export interface ProcessImageInput {
+  person: File;
+  clothing: File;
+  category: Category;
+  userId: string;
+  api: string | undefined;
+  signal: AbortSignal;
+}
+
+/** POST /api/process-image (multipart, spec §7). */
+export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
+  const form = new FormData();
+  form.append('userImage', input.person);
+  form.append('clothingImage', input.clothing);
+  form.append('category', input.category);
+  form.append('userId', input.userId);
+  if (input.api) form.append('api', input.api);
+  return apiRequest('/api/process-image', TryOnResponseSchema, {
+    method: 'POST',
+    body: form,
+    signal: input.signal,
+    fallbackError: MESSAGES.unknownError,
+  });
+}

@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import { MESSAGES } from '@aidressup/contract';
+import { buttonClasses } from '../../../components/ui/button';
+import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import type { TryOnState } from '../hooks/use-try-on';
+
+function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Estimated progress for a 30-60 second run: approaches but never reaches 95 %. */
+export function estimatedProgress(elapsedMs: number): number {
+  const p = 95 * (1 - Math.exp(-elapsedMs / 25_000));
+  return Math.max(3, Math.min(95, Math.round(p)));
+}
+
+function fileNameFor(url: string): string {
+  const ext = /\.(png|jpe?g|webp)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase() ?? 'png';
+  return `ai-dress-up-result.${ext === 'jpeg' ? 'jpg' : ext}`;
+}
+
+export interface ResultPanelProps {
+  state: TryOnState;
+  onShowPlans: () => void;
+}
+
+export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (state.status !== 'processing') return;
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, [state.status]);
+
+  return (
+    <section
+      aria-labelledby="result-title"
+      data-testid="result-panel"
+      data-status={state.status}
+      className="rounded-3xl border border-ink-200 bg-white p-5 shadow-sm sm:p-8"
+    >
+      <h2 id="result-title" className="text-lg font-bold text-ink-950">
+        Your result
+      </h2>
+
+      {state.status === 'idle' ? (
+        <div className="mt-4 flex flex-col items-center justify-center rounded-2xl border-2 border-dashed border-ink-200 bg-ink-50 px-6 py-12 text-center">
+          <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
+            <SparklesIcon className="size-7" />
+          </span>
+          <p className="mt-4 font-semibold text-ink-800">Your try-on will appear here</p>
+          <p className="mt-1 max-w-sm text-sm text-ink-500">Upload both photos, choose the category and press Try with AI.</p>
+        </div>
+      ) : null}
+
+      {state.status === 'processing' ? (
+        <div className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center" role="status" aria-live="polite">
+          <Spinner className="size-12 text-brand-600" />
+          <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
+            {state.message}
+          </p>
+          <p className="mt-1 text-sm text-ink-600">{MESSAGES.processingNote}</p>
+          <div className="mt-6 w-full max-w-sm">
+            <div
+              className="h-2 overflow-hidden rounded-full bg-white"
+              role="progressbar"
+              aria-label="Estimated progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={estimatedProgress(now - (state.startedAt ?? now))}
+            >
+              <div
+                className="h-full rounded-full bg-gradient-to-r from-brand-500 to-fuchsia-500 transition-[width] duration-500"
+                style={{ width: `${estimatedProgress(now - (state.startedAt ?? now))}%` }}
+              />
+            </div>
+            <p className="mt-2 inline-flex items-center gap-1.5 text-xs font-medium text-ink-500">
+              <ClockIcon className="size-3.5" />
+              Elapsed <span className="font-mono" data-testid="elapsed">{formatElapsed(now - (state.startedAt ?? now))}</span>
+            </p>
+          </div>
+        </div>
+      ) : null}
+
+      {state.status === 'success' && state.resultUrl ? (
+        <div className="mt-4">
+          <p className="flex items-center gap-2 font-semibold text-emerald-700" role="status">
+            <CheckIcon className="size-5" />
+            {state.message}
+          </p>
+          <div className="mt-4 overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
+            <img src={state.resultUrl} alt="Your try-on result" className="mx-auto max-h-[70vh] w-auto object-contain" data-testid="result-image" />
+          </div>
+          <div className="mt-5 flex flex-col gap-3 sm:flex-row">
+            <a href={state.resultUrl} download={fileNameFor(state.resultUrl)} className={buttonClasses('primary', 'lg', 'flex-1')} data-testid="download-result">
+              <DownloadIcon className="size-5" />
+              Download
+            </a>
+            <button type="button" onClick={() => window.location.reload()} className={buttonClasses('secondary', 'lg', 'flex-1')}>
+              <RefreshIcon className="size-5" />
+              Try Again
+            </button>
+          </div>
+          <p className="mt-3 text-center text-xs text-ink-500">Results are kept in My Gallery for 30 days.</p>
+        </div>
+      ) : null}
+
+      {state.status === 'error' ? (
+        <div role="alert" className="mt-4 rounded-2xl border border-red-200 bg-red-50 p-5" data-testid="error-box">
+          <h3 className="flex items-center gap-2 font-bold text-red-800">
+            <AlertIcon className="size-5" />
+            {MESSAGES.processFailed}
+          </h3>
+          <p className="mt-2 text-sm text-red-800" data-testid="error-message">
+            {state.error}
+          </p>
+          {state.errorCode === 'NO_CREDITS' ? (
+            <button type="button" onClick={onShowPlans} className={buttonClasses('primary', 'md', 'mt-4')}>
+              See plans
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { ArrowRightIcon } from '../../../components/ui/icons';
+import { ShowcaseFigure, type Outfit } from './showcase-figure';
+
+interface Sample {
+  title: string;
+  text: string;
+  before: Outfit;
+  after: Outfit;
+  beforeLabel: string;
+  afterLabel: string;
+  bg: [string, string];
+}
+
+const SAMPLES: Sample[] = [
+  {
+    title: 'Casual to Elegant',
+    text: 'Turn an everyday look into an evening outfit in one step.',
+    before: 'tee-jeans',
+    after: 'gown',
+    beforeLabel: 'Before: a woman in a grey T-shirt and jeans',
+    afterLabel: 'After: the same woman in a burgundy evening dress',
+    bg: ['#f5f3ff', '#ede9fe'],
+  },
+  {
+    title: 'Style Swap Magic',
+    text: 'Swap one top for another and compare the looks side by side.',
+    before: 'red-top',
+    after: 'stripe-top',
+    beforeLabel: 'Before: a woman in a red top',
+    afterLabel: 'After: the same woman in a teal striped top',
+    bg: ['#fdf2f8', '#fce7f3'],
+  },
+  {
+    title: 'Professional Try-on',
+    text: 'Preview work wear before an interview or an important meeting.',
+    before: 'hoodie',
+    after: 'blazer',
+    beforeLabel: 'Before: a woman in a grey hoodie',
+    afterLabel: 'After: the same woman in a navy blazer and white shirt',
+    bg: ['#eff6ff', '#dbeafe'],
+  },
+];
+
+/** Three feature showcase cards with before/after samples (spec §2). */
+export function Showcase() {
+  return (
+    <ul className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-2 md:mx-0 md:grid md:grid-cols-3 md:gap-5 md:overflow-visible md:px-0 md:pb-0" data-testid="showcase" aria-label="Before and after examples">
+      {SAMPLES.map((s) => (
+        <li key={s.title} className="group w-[82%] shrink-0 snap-center rounded-3xl sm:w-[60%] md:w-auto border border-ink-200 bg-white p-3 shadow-sm transition-shadow hover:shadow-lg">
+          <div className="relative grid grid-cols-2 gap-2">
+            <figure className="relative aspect-[3/4] overflow-hidden rounded-2xl">
+              <ShowcaseFigure outfit={s.before} background={s.bg} label={s.beforeLabel} />
+              <figcaption className="absolute top-2 left-2 rounded-full bg-white/90 px-2 py-0.5 text-[11px] font-bold text-ink-700">Before</figcaption>
+            </figure>
+            <figure className="relative aspect-[3/4] overflow-hidden rounded-2xl">
+              <ShowcaseFigure outfit={s.after} background={s.bg} label={s.afterLabel} />
+              <figcaption className="absolute top-2 left-2 rounded-full bg-gradient-to-r from-brand-600 to-fuchsia-600 px-2 py-0.5 text-[11px] font-bold text-white">After</figcaption>
+            </figure>
+            <span aria-hidden="true" className="absolute top-1/2 left-1/2 grid size-8 -translate-x-1/2 -translate-y-1/2 place-items-center rounded-full bg-white text-brand-600 shadow-md">
+              <ArrowRightIcon className="size-4" />
+            </span>
+          </div>
+          <div className="px-2 pt-4 pb-2">
+            <h3 className="font-bold text-ink-950">{s.title}</h3>
+            <p className="mt-1 text-sm text-ink-600">{s.text}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

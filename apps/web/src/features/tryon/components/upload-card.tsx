@@ -1,0 +1,146 @@
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { ALLOWED_IMAGE_TYPES } from '@aidressup/contract';
+import { AlertIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
+import { cn } from '../../../lib/cn';
+import type { ImageUpload } from '../hooks/use-image-upload';
+
+export interface UploadCardProps {
+  /** Short id used for test ids: person | clothing. */
+  kind: 'person' | 'clothing';
+  title: string;
+  /** What the photo is, for button labels: "person photo". */
+  noun: string;
+  description: string;
+  icon: ReactNode;
+  upload: ImageUpload;
+  disabled?: boolean;
+  maxMegabytes: number;
+}
+
+export function UploadCard({ kind, title, noun, description, icon, upload, disabled, maxMegabytes }: UploadCardProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const titleId = useId();
+  const errorId = useId();
+  const pick = () => inputRef.current?.click();
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    if (disabled) return;
+    upload.select(e.dataTransfer.files?.[0]);
+  };
+  const dragProps = {
+    onDragEnter: (e: DragEvent) => {
+      e.preventDefault();
+      if (!disabled) setDragging(true);
+    },
+    onDragOver: (e: DragEvent) => {
+      e.preventDefault();
+      if (!disabled) e.dataTransfer.dropEffect = 'copy';
+    },
+    onDragLeave: (e: DragEvent) => {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop,
+  };
+
+  return (
+    <section
+      aria-labelledby={titleId}
+      data-testid={`upload-${kind}`}
+      className="flex flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
+    >
+      <div className="flex items-center gap-3">
+        <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">{icon}</span>
+        <div className="min-w-0">
+          <h3 id={titleId} className="font-bold text-ink-950" data-testid={`upload-${kind}-title`}>
+            {title}
+          </h3>
+          <p className="truncate text-sm text-ink-500">{description}</p>
+        </div>
+      </div>
+
+      <div className="mt-4 flex-1" {...dragProps}>
+        {upload.previewUrl ? (
+          <div
+            className={cn(
+              'relative overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200',
+              dragging && 'ring-2 ring-brand-500',
+            )}
+          >
+            <img
+              src={upload.previewUrl}
+              alt={`${title} preview`}
+              className="aspect-[3/4] w-full object-contain"
+              data-testid={`upload-${kind}-preview`}
+            />
+            <div className="absolute inset-x-0 bottom-0 flex gap-2 bg-gradient-to-t from-ink-950/70 to-transparent p-3 pt-10">
+              <button
+                type="button"
+                onClick={pick}
+                disabled={disabled}
+                className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-ink-900 hover:bg-white disabled:opacity-60"
+              >
+                <RefreshIcon className="size-4" />
+                Replace<span className="sr-only"> {noun}</span>
+              </button>
+              <button
+                type="button"
+                onClick={upload.remove}
+                disabled={disabled}
+                className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-red-700 hover:bg-white disabled:opacity-60"
+              >
+                <TrashIcon className="size-4" />
+                Remove<span className="sr-only"> {noun}</span>
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button
+            type="button"
+            onClick={pick}
+            disabled={disabled}
+            aria-describedby={upload.error ? errorId : undefined}
+            data-testid={`upload-${kind}-dropzone`}
+            className={cn(
+              'flex aspect-[3/4] w-full flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed p-6 text-center transition-colors',
+              dragging ? 'border-brand-500 bg-brand-50' : 'border-ink-300 bg-ink-50 hover:border-brand-400 hover:bg-brand-50/50',
+            )}
+          >
+            <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
+              <UploadIcon className="size-7" />
+            </span>
+            <span className="font-semibold text-ink-900">
+              Upload {noun}
+            </span>
+            <span className="text-sm text-ink-500">
+              Click to choose or drag and drop
+              <br />
+              JPG, PNG or WEBP · up to {maxMegabytes} MB
+            </span>
+          </button>
+        )}
+      </div>
+      <input
+        ref={inputRef}
+        type="file"
+        accept={ALLOWED_IMAGE_TYPES.join(',')}
+        className="hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid={`upload-${kind}-input`}
+        onChange={(e) => {
+          upload.select(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
+      {upload.error ? (
+        <p id={errorId} role="alert" className="mt-3 flex items-start gap-2 rounded-xl bg-red-50 p-3 text-sm font-medium text-red-800" data-testid={`upload-${kind}-error`}>
+          <AlertIcon className="mt-0.5 size-4 shrink-0" />
+          {upload.error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  CLIENT_TIMEOUT_MS,
+  MESSAGES,
+  NoCreditsResponseSchema,
+  WEB_MESSAGES,
+  type Category,
+  type TryOnResponse,
+  type User,
+} from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { processImage } from '../api/process-image';
+
+export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
+
+export interface TryOnState {
+  status: TryOnStatus;
+  message: string | null;
+  error: string | null;
+  errorCode: string | null;
+  resultUrl: string | null;
+  startedAt: number | null;
+}
+
+export interface TryOnDeps {
+  user: User | null;
+  engine: string | undefined;
+  /** Applies the spec §4 counter change to the session user. */
+  updateUser: (change: (u: User) => User) => void;
+  setUser: (u: User) => void;
+  refreshUser: () => Promise<User | null>;
+  onNoCredits: () => void;
+  timeoutMs?: number;
+  process?: typeof processImage;
+}
+
+/** Local counter update after a successful try-on (spec §4). */
+export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining'>): User {
+  return res.usedFreeTrial
+    ? { ...user, free_trials_used: user.free_trials_used + 1 }
+    : { ...user, credits: res.creditsRemaining };
+}
+
+const idle: TryOnState = { status: 'idle', message: null, error: null, errorCode: null, resultUrl: null, startedAt: null };
+
+export function useTryOn(deps: TryOnDeps) {
+  const [state, setState] = useState<TryOnState>(idle);
+  const depsRef = useRef(deps);
+  depsRef.current = deps;
+  const inFlight = useRef<AbortController | null>(null);
+
+  useEffect(() => () => inFlight.current?.abort(), []);
+
+  const run = useCallback(async (person: File | null, clothing: File | null, category: Category) => {
+    const d = depsRef.current;
+    if (!person || !clothing) {
+      window.alert(MESSAGES.uploadBothPhotos);
+      return;
+    }
+    if (!d.user) {
+      window.alert(MESSAGES.userLoading);
+      return;
+    }
+    if (inFlight.current) return;
+    const ctrl = new AbortController();
+    inFlight.current = ctrl;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ctrl.abort();
+    }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+    setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now() });
+    try {
+      const res = await (d.process ?? processImage)({
+        person,
+        clothing,
+        category,
+        userId: d.user.id,
+        api: d.engine,
+        signal: ctrl.signal,
+      });
+      d.updateUser((u) => applyTryOnResult(u, res));
+      void d.refreshUser();
+      setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl });
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'NO_CREDITS') {
+        const parsed = NoCreditsResponseSchema.safeParse(e.body);
+        if (parsed.success) d.setUser(parsed.data.user);
+        setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS' });
+        d.onNoCredits();
+        return;
+      }
+      let message: string;
+      if (timedOut) message = WEB_MESSAGES.requestTimedOut;
+      else if (e instanceof ApiError) message = e.message;
+      else if (e instanceof Error && e.message) message = e.message;
+      else message = MESSAGES.unknownError;
+      console.warn('Try-on failed', e);
+      setState({ ...idle, status: 'error', error: message, errorCode: e instanceof ApiError ? (e.code ?? null) : null });
+    } finally {
+      clearTimeout(timer);
+      inFlight.current = null;
+    }
+  }, []);
+
+  return { state, run };
+}

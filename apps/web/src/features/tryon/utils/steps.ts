@@ -1,0 +1,29 @@
+export type Step = 1 | 2 | 3 | 4;
+
+export const STEPS = [
+  { step: 1, label: 'Person' },
+  { step: 2, label: 'Clothing' },
+  { step: 3, label: 'AI Process' },
+  { step: 4, label: 'Result' },
+] as const;
+
+export interface StepInput {
+  hasPerson: boolean;
+  hasClothing: boolean;
+  processing: boolean;
+  hasResult: boolean;
+}
+
+/** The step indicator's rules (spec §4). */
+export function currentStep({ hasPerson, hasClothing, processing, hasResult }: StepInput): Step {
+  if (hasResult) return 4;
+  if (processing) return 3;
+  if (!hasPerson) return 1;
+  if (!hasClothing) return 2;
+  return 3;
+}
+
+/** The Try with AI button is enabled only with both photos and nothing processing (spec §4). */
+export function canTryOn({ hasPerson, hasClothing, processing }: Pick<StepInput, 'hasPerson' | 'hasClothing' | 'processing'>): boolean {
+  return hasPerson && hasClothing && !processing;
+}

@@ -1,0 +1,46 @@
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { PublicConfigSchema, WEB_MESSAGES, type PublicConfig } from '@aidressup/contract';
+import { apiRequest } from './api-client';
+
+interface ConfigState {
+  config: PublicConfig | null;
+  error: string | null;
+  retry: () => void;
+}
+
+const ConfigContext = createContext<ConfigState | null>(null);
+
+export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  return apiRequest('/api/config', PublicConfigSchema, { fallbackError: WEB_MESSAGES.configUnavailable, ...(signal ? { signal } : {}) });
+}
+
+/** Loads the public configuration (GET /api/config) once at start. */
+export function ConfigProvider({ children }: { children: ReactNode }) {
+  const [config, setConfig] = useState<PublicConfig | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const ctrl = new AbortController();
+    fetchPublicConfig(ctrl.signal)
+      .then((c) => {
+        setConfig(c);
+        setError(null);
+      })
+      .catch((e: unknown) => {
+        if (ctrl.signal.aborted) return;
+        console.warn('Could not load the public configuration', e);
+        setError(WEB_MESSAGES.configUnavailable);
+      });
+    return () => ctrl.abort();
+  }, [attempt]);
+
+  const retry = useCallback(() => setAttempt((a) => a + 1), []);
+  return <ConfigContext value={{ config, error, retry }}>{children}</ConfigContext>;
+}
+
+export function usePublicConfig(): ConfigState {
+  const ctx = useContext(ConfigContext);
+  if (!ctx) throw new Error('usePublicConfig must be used inside ConfigProvider');
+  return ctx;
+}
