@@ -1,0 +1,233 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
+import { isEngineError, type EngineError } from '@aidressup/engine';
+import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
+import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { createFalEngine, falInput } from './fal.js';
+import type { HostedEngineDeps } from './hosted-call.js';
+
+const KEY = 'fal-key-id:fal-key-secret-abcdef123456';
+const MODEL = 'fal-ai/fashn/tryon/v1.6';
+
+let standIn: FalStandIn;
+let person: Buffer;
+let garment: Buffer;
+let logs: Array<{ obj: Record<string, unknown>; msg?: string }>;
+
+function engine(deps: HostedEngineDeps = {}, key = KEY) {
+  const logger = {
+    info: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
+    warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
+  };
+  return createFalEngine(
+    { key, baseUrl: standIn.url, model: MODEL },
+    { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
+  );
+}
+
+async function failure(p: Promise<unknown>): Promise<EngineError> {
+  try {
+    await p;
+  } catch (err) {
+    if (isEngineError(err)) return err;
+    throw err;
+  }
+  throw new Error('expected the try-on to fail');
+}
+
+type SubmitBody = { model_image: string; garment_image: string; category: string };
+const lastSubmit = () => standIn.submitCalls().at(-1)!.json as SubmitBody;
+
+beforeAll(async () => {
+  standIn = await startFalStandIn({ key: KEY, model: MODEL });
+  person = await syntheticPhoto(1600, 2400, { seed: 21 });
+  garment = await syntheticPhoto(1000, 1000, { seed: 22 });
+});
+afterAll(async () => {
+  await standIn.close();
+});
+beforeEach(() => {
+  standIn.fallbackSubmit = { kind: 'accept' };
+  standIn.requests.length = 0;
+  logs = [];
+});
+
+describe('fal request', () => {
+  it('queues the model with both reduced photos, polls status_url, reads response_url and downloads the image', async () => {
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
+
+    const submit = standIn.submitCalls();
+    expect(submit).toHaveLength(1);
+    expect(submit[0]!.url).toBe(`/${MODEL}`);
+    expect(submit[0]!.headers.authorization).toBe(`Key ${KEY}`);
+    expect(submit[0]!.headers['content-type']).toBe('application/json');
+    const body = lastSubmit();
+    expect(body.category).toBe('tops');
+    const images = [body.model_image, body.garment_image];
+    for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
+    const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
+    expect([p!.width, p!.height]).toEqual([1024, 1536]);
+    // a 1000 px garment is brought up to the 1024 px floor
+    expect([g!.width, g!.height]).toEqual([1024, 1024]);
+
+    const id = standIn.requestIds.at(-1)!;
+    const polls = standIn.statusCalls();
+    expect(polls.length).toBeGreaterThanOrEqual(2);
+    expect(polls.every((r) => r.url === `/fal-ai/fashn/requests/${id}/status` && r.headers.authorization === `Key ${KEY}`)).toBe(true);
+    const result = standIn.resultCalls();
+    expect(result.map((r) => r.url)).toEqual([`/fal-ai/fashn/requests/${id}`]);
+    expect(result[0]!.headers.authorization).toBe(`Key ${KEY}`);
+    const media = standIn.mediaCalls();
+    expect(media).toHaveLength(1);
+    expect(media[0]!.headers.authorization).toBeUndefined();
+
+    expect(out.mimeType).toBe('image/png');
+    const r = await sharp(out.image).metadata();
+    expect([r.width, r.height]).toEqual([864, 1296]);
+  });
+
+  it('maps the categories and knows the Kolors input shape', async () => {
+    await engine().tryOn({ person, garment, category: 'lower_body' });
+    expect(lastSubmit().category).toBe('bottoms');
+    await engine().tryOn({ person, garment, category: 'dresses' });
+    expect(lastSubmit().category).toBe('one-pieces');
+    expect(falInput('fal-ai/kling/v1-5/kolors-virtual-try-on', 'P', 'G', 'dresses')).toEqual({ human_image_url: 'P', garment_image_url: 'G' });
+  });
+
+  it('reads image.url and data URIs too', async () => {
+    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'completed', output: 'image' } }, { kind: 'accept', outcome: { kind: 'completed', output: 'data-uri' } });
+    const a = await engine().tryOn({ person, garment, category: 'upper_body' });
+    const b = await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.mediaCalls()).toHaveLength(1);
+    for (const out of [a, b]) expect((await sharp(out.image).metadata()).height).toBe(1296);
+  });
+
+  it('never sends the key to a status URL on another origin', async () => {
+    const seen: string[] = [];
+    const rewriting: typeof fetch = async (input, init) => {
+      const url = String(input);
+      seen.push(url);
+      const res = await fetch(input, init);
+      if (init?.method === 'POST') {
+        const json = (await res.json()) as Record<string, string>;
+        const foreign = { ...json, status_url: 'https://collector.example/status', response_url: 'https://collector.example/result' };
+        return new Response(JSON.stringify(foreign), { status: res.status, headers: { 'content-type': 'application/json' } });
+      }
+      return res;
+    };
+    await engine({ fetch: rewriting }).tryOn({ person, garment, category: 'upper_body' });
+    expect(seen.some((u) => u.includes('collector.example'))).toBe(false);
+    expect(standIn.statusCalls().length).toBeGreaterThan(0);
+  });
+});
+
+describe('fal failures', () => {
+  it('a content policy violation is a content block', async () => {
+    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'The content could not be processed because it contained material flagged by a content checker.' } });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('CONTENT_BLOCKED');
+    expect(e.message).toBe(MESSAGES.contentBlocked);
+    expect(e.detail).toContain('content_policy_violation');
+    expect(e.detail).toContain(standIn.requestIds.at(-1)!);
+  });
+
+  it("FASHN's pose error reported through fal is a person-not-found refusal", async () => {
+    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'value_error', msg: 'PoseError: could not detect the body pose in the model image' } });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('PERSON_NOT_FOUND');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.poseNotFound);
+  });
+
+  it("fal's own request timeout is a timeout; an empty result is a no-image failure", async () => {
+    standIn.enqueueSubmit(
+      { kind: 'accept', outcome: { kind: 'request-error', status: 504, errorType: 'request_timeout', detail: 'Request timed out' } },
+      { kind: 'accept', outcome: { kind: 'completed', output: 'none' } },
+    );
+    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(a.code).toBe('ENGINE_TIMEOUT');
+    expect(b.code).toBe('ENGINE_FAILED');
+    expect(b.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
+  });
+
+  it('retries 429 on submit with backoff, then succeeds; a lasting 429 is a busy failure', async () => {
+    standIn.enqueueSubmit({ kind: 'http', status: 429 }, { kind: 'http', status: 429 });
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.submitCalls()).toHaveLength(3);
+
+    standIn.requests.length = 0;
+    standIn.fallbackSubmit = { kind: 'http', status: 429 };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.busy);
+    expect(standIn.submitCalls()).toHaveLength(4);
+  });
+
+  it('retries a 500 on submit and on a status poll; a lasting 500 is an engine failure', async () => {
+    standIn.enqueueSubmit({ kind: 'http', status: 500 });
+    standIn.enqueuePollFault({ kind: 'http', status: 500 });
+    const before = standIn.requestIds.length;
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.submitCalls()).toHaveLength(2);
+    expect(standIn.requestIds.length - before).toBe(1);
+
+    standIn.fallbackSubmit = { kind: 'http', status: 500 };
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(MESSAGES.engineFailed);
+    expect(e.detail).toContain('HTTP 500');
+  });
+
+  it('malformed JSON on submit or status is an engine failure', async () => {
+    standIn.enqueueSubmit({ kind: 'malformed' });
+    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    standIn.enqueuePollFault({ kind: 'malformed' });
+    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    for (const e of [a, b]) {
+      expect(e.code).toBe('ENGINE_FAILED');
+      expect(e.detail).toContain('not JSON');
+    }
+  });
+
+  it('a submit that hangs past the deadline times out and is aborted', async () => {
+    standIn.enqueueSubmit({ kind: 'hang' });
+    const e = await failure(engine({ deadlineMs: 1_500 }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    expect(e.message).toBe(MESSAGES.engineTimeout);
+    await expect.poll(() => standIn.submitCalls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it('a request that never completes times out at our deadline and is cancelled at fal', async () => {
+    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'in-progress-forever' } });
+    const e = await failure(engine({ deadlineMs: 2_000 }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    const id = standIn.requestIds.at(-1)!;
+    expect(e.detail).toContain(id);
+    await expect.poll(() => standIn.cancelCalls().map((r) => r.url)).toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
+    expect(standIn.cancelCalls()[0]!.headers.authorization).toBe(`Key ${KEY}`);
+  });
+
+  it("aborting the caller's signal aborts a pending status poll", async () => {
+    standIn.enqueuePollFault({ kind: 'hang' });
+    const ac = new AbortController();
+    const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
+    await expect.poll(() => standIn.statusCalls().length).toBe(1);
+    ac.abort();
+    const e = await pending;
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient).toBe(true);
+  });
+
+  it('a wrong key fails without revealing it; logs carry the request id and never the key', async () => {
+    const e = await failure(engine({}, 'fal-wrong:key-77777777').tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.detail).toContain('HTTP 401');
+    expect(`${e.message} ${e.detail}`).not.toContain('fal-wrong:key-77777777');
+
+    logs = [];
+    await engine().tryOn({ person, garment, category: 'upper_body' });
+    expect(logs.find((l) => l.msg === 'hosted try-on succeeded')?.obj.requestId).toBe(standIn.requestIds.at(-1));
+    expect(JSON.stringify(logs)).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * `fal`: a try-on model hosted on fal.ai (default FASHN v1.6, `fal-ai/fashn/tryon/v1.6`),
+ * called through fal's queue API with plain fetch: submit to `{base}/{model}`, poll the
+ * returned `status_url` until COMPLETED, read `response_url`, download the image.
+ */
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
+import type { Config } from '../config.js';
+import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps, type HostedLogger } from './hosted-call.js';
+import type { HostedEngineHealth } from './hosted-health.js';
+import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
+import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
+import { FASHN_CATEGORIES, fashnRuntimeError } from './fashn.js';
+
+export type FalConfig = NonNullable<Config['engines']['fal']>;
+
+export const FAL_ID = 'fal';
+export const FAL_LABEL = 'fal.ai';
+export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run';
+export const FAL_DEFAULT_MODEL = 'fal-ai/fashn/tryon/v1.6';
+
+/**
+ * The request body for the configured model. FASHN's models on fal take
+ * `model_image`/`garment_image`/`category`; Kling's Kolors try-on takes
+ * `human_image_url`/`garment_image_url`. Other models get the FASHN shape.
+ */
+export function falInput(model: string, person: string, garment: string, category: Category): Record<string, unknown> {
+  if (/kolors-virtual-try-on/i.test(model)) return { human_image_url: person, garment_image_url: garment };
+  return { model_image: person, garment_image: garment, category: FASHN_CATEGORIES[category] };
+}
+
+interface FalSubmitAnswer {
+  request_id?: string;
+  status_url?: string;
+  response_url?: string;
+  cancel_url?: string;
+}
+interface FalStatusAnswer {
+  status?: string;
+  queue_position?: number;
+  error?: string | null;
+  error_type?: string | null;
+}
+interface FalImage {
+  url?: string;
+  content_type?: string;
+}
+interface FalOutput {
+  images?: FalImage[];
+  image?: FalImage;
+}
+interface FalModelError {
+  loc?: unknown[];
+  msg?: string;
+  type?: string;
+}
+
+/** fal's error answers: a `detail` list of typed errors, or a `detail` text with `error_type`. */
+export function falError(status: number, body: Buffer, requestId: string | undefined, step: string): EngineError {
+  let parsed: { detail?: unknown; error_type?: string } = {};
+  try {
+    parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
+  } catch {
+    // not JSON
+  }
+  const items: FalModelError[] = Array.isArray(parsed.detail) ? (parsed.detail as FalModelError[]) : [];
+  const types = items.map((d) => d.type ?? '').filter(Boolean);
+  const text = items.length ? items.map((d) => `${d.type ?? '?'}: ${d.msg ?? ''}`).join('; ') : typeof parsed.detail === 'string' ? parsed.detail : snippet(body);
+  const errorType = parsed.error_type ?? '';
+  const detail = `fal: ${step} answered HTTP ${status}${requestId ? ` for request ${requestId}` : ''}: ${errorType ? `${errorType}: ` : ''}${snippet(text, 300)}`;
+
+  if (types.some((t) => /content_policy|nsfw|safety/i.test(t)) || /ContentModerationError|NSFWError/.test(text)) {
+    return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
+  }
+  // FASHN's runtime error names come through in the message of its fal models
+  const fashnName = /\b(PoseError|PhotoTypeError|ImageLoadError)\b/.exec(text)?.[1];
+  if (fashnName) {
+    const mapped = fashnRuntimeError(fashnName, undefined, requestId ?? '?');
+    return new EngineError(mapped.code, mapped.message, detail);
+  }
+  if (types.some((t) => /image_load|file_download|image_too|unsupported_image|invalid_image/i.test(t))) {
+    return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, detail);
+  }
+  if (/^(request_timeout|startup_timeout)$/.test(errorType)) return new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, detail);
+  if (status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
+  return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
+}
+
+export interface FalEngine extends TryOnEngine {
+  health(): HostedEngineHealth;
+}
+
+export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): FalEngine {
+  const base = (cfg.baseUrl ?? FAL_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const model = cfg.model.replace(/^\/+|\/+$/g, '');
+  // Status and result live under the app id (owner/app), without the model's sub-path.
+  const appId = model.split('/').slice(0, 2).join('/');
+  const baseOrigin = new URL(base).origin;
+  const runner = createHostedRunner(FAL_ID, [cfg.key], deps);
+  const auth = { authorization: `Key ${cfg.key}` };
+  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
+  const logger: HostedLogger | undefined = deps.logger;
+
+  /** Use a URL fal returned only if it is on fal's own origin: the key goes with it. */
+  const onOurOrigin = (url: string | undefined): url is string => {
+    if (!url) return false;
+    try {
+      return new URL(url).origin === baseOrigin;
+    } catch {
+      return false;
+    }
+  };
+
+  async function submit(call: HostedCall, person: ReducedImage, garment: ReducedImage, category: Category) {
+    const res = await call.fetch(`${base}/${model}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category)),
+    });
+    if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit');
+    const answer = parseJson<FalSubmitAnswer>(res, FAL_ID, 'submit');
+    const id = answer.request_id;
+    if (typeof id !== 'string' || id === '') throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: submit answer has no request_id: ${snippet(res.body)}`);
+    const requests = `${base}/${appId}/requests/${encodeURIComponent(id)}`;
+    return {
+      id,
+      statusUrl: onOurOrigin(answer.status_url) ? answer.status_url : `${requests}/status`,
+      responseUrl: onOurOrigin(answer.response_url) ? answer.response_url : requests,
+      cancelUrl: onOurOrigin(answer.cancel_url) ? answer.cancel_url : `${requests}/cancel`,
+    };
+  }
+
+  /** Best effort: stop a request we no longer wait for, so it is not run (and billed) for nothing. */
+  function cancel(url: string, id: string): void {
+    fetchImpl(url, { method: 'PUT', headers: auth, signal: AbortSignal.timeout(5_000) })
+      .then((r) => logger?.info({ engine: FAL_ID, requestId: id, status: r.status }, 'fal: cancel requested'))
+      .catch(() => undefined);
+  }
+
+  async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
+    return runner.run(input.signal, async (call) => {
+      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const req = await submit(call, person, garment, input.category);
+      call.requestId = req.id;
+      call.log({ model }, 'fal request queued');
+      try {
+        await call.poll(async () => {
+          const res = await call.fetch(req.statusUrl, { method: 'GET', headers: auth });
+          if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'status');
+          const s = parseJson<FalStatusAnswer>(res, FAL_ID, 'status');
+          if (s.status === 'COMPLETED') return true;
+          return undefined; // IN_QUEUE, IN_PROGRESS
+        });
+      } catch (err) {
+        if (err instanceof EngineError && err.code === 'ENGINE_TIMEOUT') cancel(req.cancelUrl, req.id);
+        throw err;
+      }
+      const res = await call.fetch(req.responseUrl, { method: 'GET', headers: auth });
+      if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'result');
+      const output = parseJson<FalOutput>(res, FAL_ID, 'result');
+      const url = output.images?.[0]?.url ?? output.image?.url;
+      if (typeof url !== 'string' || url === '') {
+        throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `fal: request ${req.id} result has no image: ${snippet(res.body)}`);
+      }
+      const bytes = await download(call, url, req.id);
+      return finishResult(bytes, person, FAL_ID);
+    });
+  }
+
+  async function download(call: HostedCall, url: string, id: string): Promise<Buffer> {
+    const inline = decodeDataUrl(url);
+    if (inline) return inline;
+    if (!/^https?:\/\//i.test(url)) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: request ${id} image is neither a URL nor a data URI`);
+    // Result files sit on fal's public CDN: no key is sent there.
+    const res = await call.fetch(url, { method: 'GET' }, { shouldRetry: (r: HttpResult) => isTransientStatus(r.status) });
+    if (res.status !== 200) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: image download ${safeUrl(url)} answered HTTP ${res.status}`);
+    return res.body;
+  }
+
+  return { id: FAL_ID, label: FAL_LABEL, tryOn, health: () => runner.healthSnapshot() };
+}

@@ -1,0 +1,162 @@
+/**
+ * Stand-in for fal.ai's queue API, for tests and benchmarks. It speaks the public wire
+ * format: `POST /{model}` with `Authorization: Key …` → `{request_id, response_url,
+ * status_url, cancel_url, queue_position}`; `GET /{app}/requests/{id}/status` → 202
+ * IN_QUEUE / IN_PROGRESS, 200 COMPLETED; `GET /{app}/requests/{id}` → the model output
+ * (`images[].url`, or `image.url`) or an error (`detail` list of typed errors, or `detail`
+ * text with `error_type`); `PUT …/cancel`. Result files come from a local "CDN" path.
+ * It never calls fal.
+ */
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { hang, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+
+export type FalOutcome =
+  | { kind: 'completed'; polls?: number; output?: 'images' | 'image' | 'data-uri' | 'none' }
+  | { kind: 'model-error'; polls?: number; status?: number; type: string; msg: string }
+  | { kind: 'request-error'; status: number; errorType: string; detail: string }
+  | { kind: 'in-progress-forever' };
+
+export type FalSubmitBehaviour =
+  | { kind: 'accept'; outcome?: FalOutcome }
+  | { kind: 'http'; status: number; detail?: string }
+  | { kind: 'malformed' }
+  | { kind: 'hang' };
+
+export type FalPollFault = { kind: 'http'; status: number } | { kind: 'malformed' } | { kind: 'hang' };
+
+export interface FalStandIn extends StandInServer {
+  enqueueSubmit(...b: FalSubmitBehaviour[]): void;
+  enqueuePollFault(...f: FalPollFault[]): void;
+  fallbackSubmit: FalSubmitBehaviour;
+  submitCalls(): RecordedRequest[];
+  statusCalls(): RecordedRequest[];
+  resultCalls(): RecordedRequest[];
+  cancelCalls(): RecordedRequest[];
+  mediaCalls(): RecordedRequest[];
+  requestIds: string[];
+}
+
+interface QueuedRequest {
+  id: string;
+  outcome: FalOutcome;
+  polls: number;
+  output: Buffer;
+}
+
+export async function startFalStandIn(opts: { key: string; model?: string }): Promise<FalStandIn> {
+  const model = opts.model ?? 'fal-ai/fashn/tryon/v1.6';
+  const appId = model.split('/').slice(0, 2).join('/');
+  const submitQueue: FalSubmitBehaviour[] = [];
+  const pollFaults: FalPollFault[] = [];
+  const requests = new Map<string, QueuedRequest>();
+  const requestIds: string[] = [];
+  const state = { fallbackSubmit: { kind: 'accept' } as FalSubmitBehaviour };
+  let base = '';
+
+  const server = await startStandInServer(async (req, res) => {
+    const path = req.url.split('?')[0]!;
+    if (req.headers.authorization !== `Key ${opts.key}` && !path.startsWith('/media/')) {
+      return sendJson(res, 401, { detail: 'Invalid authorization header' });
+    }
+
+    if (req.method === 'POST' && path === `/${model}`) {
+      const body = req.json as { model_image?: string; garment_image?: string; category?: string } | undefined;
+      const missing = ['model_image', 'garment_image'].filter((f) => !body?.[f as 'model_image']);
+      if (missing.length) {
+        return sendJson(res, 422, { detail: missing.map((f) => ({ loc: ['body', f], msg: 'field required', type: 'missing' })) });
+      }
+      if (body!.category && !['tops', 'bottoms', 'one-pieces', 'auto'].includes(body!.category)) {
+        return sendJson(res, 422, { detail: [{ loc: ['body', 'category'], msg: "Input should be 'tops', 'bottoms', 'one-pieces' or 'auto'", type: 'enum' }] });
+      }
+      const b = submitQueue.shift() ?? state.fallbackSubmit;
+      if (b.kind === 'hang') return hang(res);
+      if (b.kind === 'malformed') return sendMalformedJson(res);
+      if (b.kind === 'http') return sendJson(res, b.status, { detail: b.detail ?? (b.status === 429 ? 'Too many requests' : 'Internal server error') });
+      const id = randomUUID();
+      requestIds.push(id);
+      const personB64 = body!.model_image!.slice(body!.model_image!.indexOf(',') + 1);
+      const output = await sharp(Buffer.from(personB64, 'base64'))
+        .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
+        .modulate({ hue: 180 })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+      requests.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output });
+      const r = `${base}/${appId}/requests/${id}`;
+      return sendJson(res, 200, { request_id: id, response_url: r, status_url: `${r}/status`, cancel_url: `${r}/cancel`, queue_position: 0 }, { 'x-fal-request-id': id });
+    }
+
+    const m = new RegExp(`^/${appId}/requests/([^/]+)(/status|/cancel)?$`).exec(path);
+    if (m) {
+      const q = requests.get(m[1]!);
+      if (!q) return sendJson(res, 404, { detail: 'Request not found' });
+      const r = `${base}/${appId}/requests/${q.id}`;
+      const o = q.outcome;
+      const done = () => o.kind === 'request-error' || (o.kind !== 'in-progress-forever' && q.polls > (o.polls ?? 1));
+      if (m[2] === '/cancel' && req.method === 'PUT') {
+        return done() ? sendJson(res, 400, { status: 'ALREADY_COMPLETED' }) : sendJson(res, 202, { status: 'CANCELLATION_REQUESTED' });
+      }
+      if (m[2] === '/status' && req.method === 'GET') {
+        const fault = pollFaults.shift();
+        if (fault?.kind === 'hang') return hang(res);
+        if (fault?.kind === 'malformed') return sendMalformedJson(res);
+        if (fault?.kind === 'http') return sendJson(res, fault.status, { detail: 'Internal server error' });
+        q.polls++;
+        if (done()) return sendJson(res, 200, { status: 'COMPLETED', response_url: r, logs: null, metrics: { inference_time: 7.1 } });
+        return q.polls === 1
+          ? sendJson(res, 202, { status: 'IN_QUEUE', queue_position: 0, response_url: r })
+          : sendJson(res, 202, { status: 'IN_PROGRESS', response_url: r, logs: null });
+      }
+      if (!m[2] && req.method === 'GET') {
+        if (!done()) return sendJson(res, 400, { detail: 'Request is still in progress' });
+        if (o.kind === 'request-error') return sendJson(res, o.status, { detail: o.detail, error_type: o.errorType }, { 'x-fal-error-type': o.errorType });
+        if (o.kind === 'model-error') {
+          return sendJson(res, o.status ?? 422, { detail: [{ loc: ['body', 'model_image'], msg: o.msg, type: o.type, url: `https://docs.fal.ai/errors#${o.type}` }] }, { 'x-fal-retryable': 'false' });
+        }
+        if (o.kind !== 'completed') return sendJson(res, 400, { detail: 'Request is still in progress' });
+        const image = {
+          url: o.output === 'data-uri' ? `data:image/png;base64,${q.output.toString('base64')}` : `${base}/media/${q.id}.png`,
+          content_type: 'image/png',
+          file_name: `${q.id}.png`,
+          file_size: q.output.length,
+          width: 864,
+          height: 1296,
+        };
+        if (o.output === 'none') return sendJson(res, 200, { images: [] });
+        return sendJson(res, 200, o.output === 'image' ? { image } : { images: [image] });
+      }
+    }
+
+    const media = /^\/media\/([^/]+)\.png$/.exec(path);
+    if (req.method === 'GET' && media) {
+      const q = requests.get(media[1]!);
+      if (!q) return sendJson(res, 404, { detail: 'Not found' });
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': q.output.length.toString() });
+      return res.end(q.output);
+    }
+    return sendJson(res, 404, { detail: 'Not found' });
+  });
+  base = server.url;
+
+  const byPath = (test: (r: RecordedRequest) => boolean) => () => server.requests.filter(test);
+  return {
+    ...server,
+    get url() {
+      return server.url;
+    },
+    enqueueSubmit: (...b) => void submitQueue.push(...b),
+    enqueuePollFault: (...f) => void pollFaults.push(...f),
+    get fallbackSubmit() {
+      return state.fallbackSubmit;
+    },
+    set fallbackSubmit(b: FalSubmitBehaviour) {
+      state.fallbackSubmit = b;
+    },
+    submitCalls: byPath((r) => r.method === 'POST'),
+    statusCalls: byPath((r) => r.method === 'GET' && r.url.endsWith('/status')),
+    resultCalls: byPath((r) => r.method === 'GET' && /\/requests\/[^/]+$/.test(r.url)),
+    cancelCalls: byPath((r) => r.method === 'PUT'),
+    mediaCalls: byPath((r) => r.url.startsWith('/media/')),
+    requestIds,
+  };
+}
