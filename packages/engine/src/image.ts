@@ -1,0 +1,171 @@
+/** Small RGBA image type and the sharp-based decode / encode around it. */
+import sharp from 'sharp';
+
+export interface RGBAImage {
+  width: number;
+  height: number;
+  /** width × height × 4 bytes. */
+  data: Uint8ClampedArray;
+}
+
+/** A single-channel float map (masks, probabilities) of width × height. */
+export interface FloatMap {
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+export function createImage(width: number, height: number): RGBAImage {
+  return { width, height, data: new Uint8ClampedArray(width * height * 4) };
+}
+
+export function createMap(width: number, height: number, fill = 0): FloatMap {
+  const data = new Float32Array(width * height);
+  if (fill !== 0) data.fill(fill);
+  return { width, height, data };
+}
+
+export const MAX_SIDE = 1024;
+
+export interface Decoded {
+  image: RGBAImage;
+  /** Size of the (EXIF-rotated) original. */
+  originalWidth: number;
+  originalHeight: number;
+  /** True when the source carried a real alpha channel. */
+  hasAlpha: boolean;
+}
+
+/** Decode, apply EXIF orientation, shrink to at most `maxSide` on the long side. */
+export async function decodeImage(bytes: Uint8Array, maxSide = MAX_SIDE): Promise<Decoded> {
+  const base = sharp(bytes, { failOn: 'error' }).rotate();
+  const meta = await sharp(bytes).metadata();
+  const swap = (meta.orientation ?? 1) >= 5;
+  const ow = (swap ? meta.height : meta.width) ?? 0;
+  const oh = (swap ? meta.width : meta.height) ?? 0;
+  if (!ow || !oh) throw new Error('image has no size');
+  const scale = Math.min(1, maxSide / Math.max(ow, oh));
+  const w = Math.max(1, Math.round(ow * scale));
+  const h = Math.max(1, Math.round(oh * scale));
+  const { data, info } = await base
+    .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const image: RGBAImage = {
+    width: info.width,
+    height: info.height,
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
+  };
+  return { image, originalWidth: ow, originalHeight: oh, hasAlpha: meta.hasAlpha === true };
+}
+
+export async function encodeJpeg(img: RGBAImage, width?: number, height?: number, quality = 90): Promise<Uint8Array> {
+  let s = sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
+    raw: { width: img.width, height: img.height, channels: 4 },
+  }).removeAlpha();
+  if (width && height && (width !== img.width || height !== img.height)) {
+    s = s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+  }
+  const buf = await s.jpeg({ quality, mozjpeg: false }).toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+export async function encodePng(img: RGBAImage): Promise<Uint8Array> {
+  const buf = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
+    raw: { width: img.width, height: img.height, channels: 4 },
+  })
+    .png()
+    .toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+/** Bilinear sample of channel `c` at (x, y); outside → 0. */
+export function sampleBilinear(img: RGBAImage, x: number, y: number, c: number): number {
+  const { width: w, height: h, data } = img;
+  if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return 0;
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const x1 = Math.min(x0 + 1, w - 1);
+  const y1 = Math.min(y0 + 1, h - 1);
+  const fx = x - x0;
+  const fy = y - y0;
+  const a = data[(y0 * w + x0) * 4 + c]!;
+  const b = data[(y0 * w + x1) * 4 + c]!;
+  const d = data[(y1 * w + x0) * 4 + c]!;
+  const e = data[(y1 * w + x1) * 4 + c]!;
+  return (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+}
+
+/** Bilinear sample of a float map; outside → `outside`. */
+export function sampleMap(m: FloatMap, x: number, y: number, outside = 0): number {
+  const { width: w, height: h, data } = m;
+  if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return outside;
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const x1 = Math.min(x0 + 1, w - 1);
+  const y1 = Math.min(y0 + 1, h - 1);
+  const fx = x - x0;
+  const fy = y - y0;
+  return (
+    (data[y0 * w + x0]! * (1 - fx) + data[y0 * w + x1]! * fx) * (1 - fy) +
+    (data[y1 * w + x0]! * (1 - fx) + data[y1 * w + x1]! * fx) * fy
+  );
+}
+
+/** Separable box blur of a float map (radius r), repeated `passes` times (≈ Gaussian). Edges clamp. */
+export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
+  const { width: w, height: h } = m;
+  if (r < 1) return { width: w, height: h, data: m.data.slice() };
+  const src = m.data.slice();
+  const tmp = new Float32Array(w * h);
+  const acc = new Float64Array(w);
+  const inv = 1 / (2 * r + 1);
+  for (let p = 0; p < passes; p++) {
+    // Horizontal: src → tmp.
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      const first = src[row]!;
+      const last = src[row + w - 1]!;
+      let a = first * (r + 1);
+      for (let k = 1; k <= r; k++) a += k < w ? src[row + k]! : last;
+      for (let x = 0; x < w; x++) {
+        tmp[row + x] = a * inv;
+        const ai = x + r + 1;
+        const si = x - r;
+        a += (ai < w ? src[row + ai]! : last) - (si >= 0 ? src[row + si]! : first);
+      }
+    }
+    // Vertical, row by row with a running column sum: tmp → src.
+    for (let x = 0; x < w; x++) acc[x] = tmp[x]! * (r + 1);
+    for (let k = 1; k <= r; k++) {
+      const row = Math.min(k, h - 1) * w;
+      for (let x = 0; x < w; x++) acc[x]! += tmp[row + x]!;
+    }
+    for (let y = 0; y < h; y++) {
+      const row = y * w;
+      const addRow = Math.min(y + r + 1, h - 1) * w;
+      const subRow = Math.max(y - r, 0) * w;
+      for (let x = 0; x < w; x++) {
+        src[row + x] = acc[x]! * inv;
+        acc[x]! += tmp[addRow + x]! - tmp[subRow + x]!;
+      }
+    }
+  }
+  return { width: w, height: h, data: src };
+}
+
+/** Resize a float map with bilinear sampling. */
+export function resizeMap(m: FloatMap, width: number, height: number): FloatMap {
+  const out = createMap(width, height);
+  const sx = m.width / width;
+  const sy = m.height / height;
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(m.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(m.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+      out.data[y * width + x] = sampleMap(m, fx, fy);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,115 @@
+/**
+ * The built-in local engine: a piscina worker-thread pool running the pipeline,
+ * so the caller's event loop is never blocked.
+ */
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { EngineErrorCode } from '@aidressup/contract';
+import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
+import type { WorkerResult, WorkerTask } from './worker.js';
+
+export interface LocalEngineOptions {
+  /** Worker threads (default: the number of cores). */
+  threads?: number;
+}
+
+/** Diagnostics the pipeline reports with each result (benchmarks, tests). */
+export interface LocalTryOnInfo {
+  timings: Record<string, number>;
+  width: number;
+  height: number;
+  keypoints: { x: number; y: number; score: number }[];
+}
+
+export interface LocalEngine extends TryOnEngine {
+  readonly id: 'local';
+  warm(): Promise<void>;
+  close(): Promise<void>;
+  /** Same as tryOn, with the pipeline's diagnostics. */
+  tryOnWithInfo(input: TryOnInput): Promise<TryOnOutput & { info: LocalTryOnInfo }>;
+}
+
+export const LOCAL_ENGINE_LABEL = 'Built-in preview (fast)';
+
+/** Where the worker lives: next to this module, as `.ts` under tsx/Vitest or `.js` in `dist/`. */
+export function workerLocation(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
+  const fromSource = moduleUrl.endsWith('.ts');
+  const filename = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', moduleUrl));
+  if (!fromSource) return { filename, execArgv: [] };
+  const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx')).href;
+  return { filename, execArgv: ['--conditions=source', '--import', tsx] };
+}
+
+const ENGINE_CODES: readonly string[] = [
+  'PERSON_NOT_FOUND',
+  'MULTIPLE_PEOPLE',
+  'PERSON_TOO_SMALL',
+  'GARMENT_NOT_SEPARABLE',
+  'CONTENT_BLOCKED',
+  'ENGINE_FAILED',
+  'ENGINE_TIMEOUT',
+];
+
+function toError(r: Extract<WorkerResult, { ok: false }>): EngineError {
+  const code = (ENGINE_CODES.includes(r.code) ? r.code : 'ENGINE_FAILED') as EngineErrorCode;
+  return new EngineError(code, r.message || undefined, r.detail);
+}
+
+export function createLocalEngine(options: { threads?: number } = {}): LocalEngine {
+  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const { filename, execArgv } = workerLocation();
+  let pool: Piscina<WorkerTask, WorkerResult> | undefined;
+  const getPool = () => {
+    pool ??= new Piscina<WorkerTask, WorkerResult>({
+      filename,
+      execArgv,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity,
+      // Workers need room for the models and a few full-size image buffers.
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    return pool;
+  };
+
+  async function run(input: TryOnInput): Promise<TryOnOutput & { info: LocalTryOnInfo }> {
+    if (input.signal?.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    let r: WorkerResult;
+    try {
+      r = await getPool().run(
+        { kind: 'tryOn', person: input.person, garment: input.garment, category: input.category },
+        input.signal ? { signal: input.signal } : {},
+      );
+    } catch (e) {
+      if (input.signal?.aborted) throw new EngineError('ENGINE_TIMEOUT', undefined, 'aborted');
+      throw new EngineError('ENGINE_FAILED', undefined, e instanceof Error ? e.message : String(e));
+    }
+    if (!r.ok) throw toError(r);
+    if (r.kind !== 'tryOn') throw new EngineError('ENGINE_FAILED', undefined, 'unexpected worker reply');
+    return { image: r.image, mimeType: r.mimeType, info: r.info as LocalTryOnInfo };
+  }
+
+  return {
+    id: 'local',
+    label: LOCAL_ENGINE_LABEL,
+    async tryOn(input) {
+      const { image, mimeType } = await run(input);
+      return { image, mimeType };
+    },
+    tryOnWithInfo: run,
+    async warm() {
+      const p = getPool();
+      // One warm task per thread; each worker loads its models once.
+      const results = await Promise.all(Array.from({ length: threads }, () => p.run({ kind: 'warm' })));
+      const failed = results.find((r) => !r.ok);
+      if (failed && !failed.ok) throw toError(failed);
+    },
+    async close() {
+      const p = pool;
+      pool = undefined;
+      if (p) await p.destroy();
+    },
+  };
+}

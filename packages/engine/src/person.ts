@@ -1,0 +1,230 @@
+/**
+ * Person analysis: body keypoints, a person mask and the protected regions (face,
+ * hair, hands) that a garment must never cover.
+ */
+import { createMap, resizeMap, sampleBilinear, type FloatMap, type RGBAImage } from './image.js';
+import { runPoseModel, runSelfieModel, type Models } from './models.js';
+
+export interface Keypoint {
+  x: number;
+  y: number;
+  /** 0..1 visibility (in frame and not occluded). */
+  score: number;
+}
+
+/** BlazePose landmark indices used by the engine. */
+export const KP = {
+  nose: 0,
+  leftEye: 2,
+  rightEye: 5,
+  leftEar: 7,
+  rightEar: 8,
+  mouthLeft: 9,
+  mouthRight: 10,
+  leftShoulder: 11,
+  rightShoulder: 12,
+  leftElbow: 13,
+  rightElbow: 14,
+  leftWrist: 15,
+  rightWrist: 16,
+  leftPinky: 17,
+  rightPinky: 18,
+  leftIndex: 19,
+  rightIndex: 20,
+  leftThumb: 21,
+  rightThumb: 22,
+  leftHip: 23,
+  rightHip: 24,
+  leftKnee: 25,
+  rightKnee: 26,
+  leftAnkle: 27,
+  rightAnkle: 28,
+  leftHeel: 29,
+  rightHeel: 30,
+  leftFoot: 31,
+  rightFoot: 32,
+} as const;
+
+export interface PersonAnalysis {
+  width: number;
+  height: number;
+  /** 33 keypoints in image pixels. */
+  keypoints: Keypoint[];
+  poseScore: number;
+  /** Person probability 0..1 at image resolution. */
+  mask: FloatMap;
+  /** Number of separate large person blobs found in the mask (≥ 2 → several people). */
+  peopleCount: number;
+}
+
+const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
+
+interface Roi {
+  cx: number;
+  cy: number;
+  size: number;
+}
+
+/** Crop a square ROI (may reach outside the image; outside is black) to a 256×256×3 tensor in [0,1]. */
+export function roiInput(img: RGBAImage, roi: Roi): Float32Array {
+  const out = new Float32Array(256 * 256 * 3);
+  const s = roi.size / 256;
+  const x0 = roi.cx - roi.size / 2;
+  const y0 = roi.cy - roi.size / 2;
+  for (let y = 0; y < 256; y++) {
+    const sy = y0 + (y + 0.5) * s - 0.5;
+    for (let x = 0; x < 256; x++) {
+      const sx = x0 + (x + 0.5) * s - 0.5;
+      const o = (y * 256 + x) * 3;
+      if (sx < 0 || sy < 0 || sx > img.width - 1 || sy > img.height - 1) continue;
+      out[o] = sampleBilinear(img, sx, sy, 0) / 255;
+      out[o + 1] = sampleBilinear(img, sx, sy, 1) / 255;
+      out[o + 2] = sampleBilinear(img, sx, sy, 2) / 255;
+    }
+  }
+  return out;
+}
+
+function decodeLandmarks(ld: Float32Array, roi: Roi): Keypoint[] {
+  const s = roi.size / 256;
+  const x0 = roi.cx - roi.size / 2;
+  const y0 = roi.cy - roi.size / 2;
+  const kps: Keypoint[] = [];
+  for (let i = 0; i < 33; i++) {
+    const x = ld[i * 5]!;
+    const y = ld[i * 5 + 1]!;
+    const vis = sigmoid(ld[i * 5 + 3]!);
+    const pres = sigmoid(ld[i * 5 + 4]!);
+    kps.push({ x: x0 + x * s, y: y0 + y * s, score: Math.min(vis, pres) });
+  }
+  return kps;
+}
+
+/** Square ROI around the body the keypoints describe (MediaPipe style: centred on the hips). */
+function roiFromKeypoints(kps: Keypoint[], img: RGBAImage): Roi {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const k of kps) {
+    if (k.score < 0.3) continue;
+    minX = Math.min(minX, k.x);
+    maxX = Math.max(maxX, k.x);
+    minY = Math.min(minY, k.y);
+    maxY = Math.max(maxY, k.y);
+  }
+  if (!Number.isFinite(minX)) return fullRoi(img);
+  const cx = (minX + maxX) / 2;
+  const cy = (minY + maxY) / 2;
+  const size = Math.max(maxX - minX, maxY - minY) * 1.35;
+  return { cx, cy, size: Math.max(size, 64) };
+}
+
+function fullRoi(img: RGBAImage): Roi {
+  return { cx: img.width / 2, cy: img.height / 2, size: Math.max(img.width, img.height) };
+}
+
+/** Map a 256×256 ROI map back onto the image (outside the ROI → 0). */
+function roiMapToImage(m: Float32Array, roi: Roi, width: number, height: number, logits: boolean): FloatMap {
+  const src: FloatMap = { width: 256, height: 256, data: logits ? m.map(sigmoid) : m };
+  const out = createMap(width, height);
+  const s = 256 / roi.size;
+  const x0 = roi.cx - roi.size / 2;
+  const y0 = roi.cy - roi.size / 2;
+  for (let y = 0; y < height; y++) {
+    const my = (y + 0.5 - y0) * s - 0.5;
+    if (my < -0.5 || my > 255.5) continue;
+    for (let x = 0; x < width; x++) {
+      const mx = (x + 0.5 - x0) * s - 0.5;
+      if (mx < -0.5 || mx > 255.5) continue;
+      out.data[y * width + x] = sampleMapClamp(src, mx, my);
+    }
+  }
+  return out;
+}
+
+function sampleMapClamp(m: FloatMap, x: number, y: number): number {
+  const cx = Math.min(m.width - 1, Math.max(0, x));
+  const cy = Math.min(m.height - 1, Math.max(0, y));
+  const x0 = Math.floor(cx);
+  const y0 = Math.floor(cy);
+  const x1 = Math.min(x0 + 1, m.width - 1);
+  const y1 = Math.min(y0 + 1, m.height - 1);
+  const fx = cx - x0;
+  const fy = cy - y0;
+  const d = m.data;
+  const w = m.width;
+  return (d[y0 * w + x0]! * (1 - fx) + d[y0 * w + x1]! * fx) * (1 - fy) + (d[y1 * w + x0]! * (1 - fx) + d[y1 * w + x1]! * fx) * fy;
+}
+
+/** Count large connected blobs in a thresholded mask (4-connected, on a coarse grid). */
+export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): { count: number; sizes: number[] } {
+  const step = Math.max(1, Math.round(Math.max(mask.width, mask.height) / 128));
+  const w = Math.ceil(mask.width / step);
+  const h = Math.ceil(mask.height / step);
+  const on = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) on[y * w + x] = mask.data[Math.min(mask.height - 1, y * step) * mask.width + Math.min(mask.width - 1, x * step)]! > threshold ? 1 : 0;
+  const label = new Int32Array(w * h);
+  const sizes: number[] = [];
+  const stack: number[] = [];
+  for (let i = 0; i < w * h; i++) {
+    if (!on[i] || label[i]) continue;
+    const id = sizes.length + 1;
+    let size = 0;
+    stack.push(i);
+    label[i] = id;
+    while (stack.length) {
+      const p = stack.pop()!;
+      size++;
+      const px = p % w;
+      const py = (p - px) / w;
+      const nb = [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1];
+      for (const q of nb) {
+        if (q >= 0 && on[q] && !label[q]) {
+          label[q] = id;
+          stack.push(q);
+        }
+      }
+    }
+    sizes.push(size);
+  }
+  sizes.sort((a, b) => b - a);
+  const largest = sizes[0] ?? 0;
+  const count = sizes.filter((s) => s >= largest * minFraction && s >= (w * h) / 200).length;
+  return { count, sizes };
+}
+
+/** Run pose (two passes: whole frame, then a body-centred crop) and segmentation. */
+export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
+  const full = fullRoi(img);
+  const first = runPoseModel(models, roiInput(img, full), true);
+  let kps = decodeLandmarks(first.landmarks, full);
+  let poseScore = first.poseFlag;
+  let roi = full;
+  let seg = first.segmentation;
+  // The whole-frame pass only locates the body; the score comes from the body-centred pass.
+  const anyVisible = kps.some((k) => k.score > 0.3);
+  poseScore = 0;
+  if (anyVisible) {
+    roi = roiFromKeypoints(kps, img);
+    const second = runPoseModel(models, roiInput(img, roi));
+    poseScore = second.poseFlag;
+    if (second.poseFlag >= 0.3 || first.poseFlag < 0.3) {
+      kps = decodeLandmarks(second.landmarks, roi);
+      seg = second.segmentation;
+    } else {
+      poseScore = first.poseFlag;
+      roi = full;
+    }
+  }
+  const poseMask = roiMapToImage(seg, roi, img.width, img.height, true);
+  // Whole-frame selfie segmentation finds people outside the pose crop (several people).
+  const selfie = runSelfieModel(models, roiInput(img, full));
+  const selfieMask = roiMapToImage(selfie, full, img.width, img.height, false);
+  const mask = createMap(img.width, img.height);
+  for (let i = 0; i < mask.data.length; i++) mask.data[i] = Math.max(poseMask.data[i]!, selfieMask.data[i]! > 0.5 ? Math.min(poseMask.data[i]! + 0.35, selfieMask.data[i]!) : 0);
+  const { count } = countBlobs(selfieMask, 0.6, 0.25);
+  void resizeMap;
+  return { width: img.width, height: img.height, keypoints: kps, poseScore, mask: poseMask.data.some((v) => v > 0.5) ? mask : selfieMask, peopleCount: count };
+}

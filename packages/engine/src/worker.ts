@@ -1,0 +1,34 @@
+/**
+ * Worker-thread entry for the local engine pool. Each worker loads the models once
+ * (starting as soon as the worker starts) and runs one try-on at a time.
+ */
+import type { Category } from '@aidressup/contract';
+import { loadModels } from './models.js';
+import { runTryOn } from './pipeline.js';
+import { isEngineError } from './types.js';
+
+export type WorkerTask =
+  | { kind: 'warm' }
+  | { kind: 'tryOn'; person: Uint8Array; garment: Uint8Array; category: Category };
+
+export type WorkerResult =
+  | { ok: true; kind: 'warm'; loadMs: number }
+  | { ok: true; kind: 'tryOn'; image: Uint8Array; mimeType: 'image/jpeg'; info: unknown }
+  | { ok: false; code: string; message: string; detail?: string };
+
+const started = performance.now();
+const models = loadModels();
+// Keep an early load failure from becoming an unhandled rejection; tasks report it.
+models.catch(() => undefined);
+
+export default async function handle(task: WorkerTask): Promise<WorkerResult> {
+  try {
+    const m = await models;
+    if (task.kind === 'warm') return { ok: true, kind: 'warm', loadMs: Math.round(performance.now() - started) };
+    const r = await runTryOn(m, task);
+    return { ok: true, kind: 'tryOn', image: r.image, mimeType: r.mimeType, info: r.info };
+  } catch (e) {
+    if (isEngineError(e)) return { ok: false, code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
+    return { ok: false, code: 'ENGINE_FAILED', message: '', detail: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
+  }
+}
