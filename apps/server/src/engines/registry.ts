@@ -40,7 +40,29 @@ async function createLocal(): Promise<TryOnEngine> {
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   local: { label: 'Built-in (offline)', enabled: () => true, create: createLocal },
   // ---- Hosted engines (nano-banana, fashn, fal) are registered here: id → lazy factory ----
+  'nano-banana': {
+    label: 'Nano Banana (Gemini)',
+    enabled: (c) => c.engines.gemini !== undefined,
+    create: async (c) =>
+      (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c)),
+  },
+  fashn: {
+    label: 'FASHN',
+    enabled: (c) => c.engines.fashn !== undefined,
+    create: async (c) => (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c)),
+  },
+  fal: {
+    label: 'fal.ai',
+    enabled: (c) => c.engines.fal !== undefined,
+    create: async (c) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c)),
+  },
 };
+
+/** What every hosted engine gets from configuration: its deadline and a logger. */
+async function hostedDeps(c: Config) {
+  const { createJsonLogger } = await import('./hosted-call.js');
+  return { deadlineMs: c.engines.deadlineMs, logger: createJsonLogger(c.logLevel) };
+}
 
 export interface EngineRegistry {
   /** Enabled engines, in a stable order. */
