@@ -16,6 +16,10 @@ import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import authRoutes from './routes/auth.js';
+import tryOnRoutes from './routes/tryon.js';
+import demoBillingRoutes from './routes/billing-demo.js';
+import metaRoutes from './routes/meta.js';
+import { refundStuckTryOns } from './ledger/ledger.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +63,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('storage', options.storage ?? createStorage(config));
   app.decorate('engines', createEngineRegistry(config, options.engines));
   app.decorate('sessionSecret', resolveSessionSecret(config));
+  // After a crash: try-ons left processing past the engine deadline are failed and refunded.
+  const now = app.clock();
+  const refunded = await refundStuckTryOns(database.db, new Date(now.getTime() - config.engines.deadlineMs), now);
+  if (refunded > 0) app.log.warn({ refunded }, 'refunded try-ons interrupted by a restart');
+
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
     await database.close();
@@ -69,6 +78,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityPlugin, { config });
 
   await app.register(authRoutes);
+  await app.register(tryOnRoutes);
+  await app.register(demoBillingRoutes);
+  await app.register(metaRoutes);
 
   await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});
 

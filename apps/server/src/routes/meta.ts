@@ -1,0 +1,71 @@
+/** GET /api/config (the public subset of the configuration) and GET /api/health (DESIGN §2–§3). */
+import type { FastifyInstance } from 'fastify';
+import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type HealthResponse, type PublicConfig } from '@aidressup/contract';
+import { pingDatabase } from '../db/database.js';
+import { VERSION } from '../version.js';
+
+export function publicConfig(app: FastifyInstance): PublicConfig {
+  const { config } = app;
+  const paddle = config.billing.provider === 'paddle' ? config.billing.paddle : undefined;
+  return PublicConfigSchema.parse({
+    engines: app.engines.list(),
+    defaultEngine: app.engines.defaultEngine,
+    billing: {
+      provider: config.billing.provider,
+      environment: paddle?.environment ?? null,
+      clientToken: paddle?.clientToken ?? null,
+    },
+    plans: PLANS.map((p) => ({ ...p, paddlePriceId: paddle?.prices[p.id] ?? null })),
+    freeTrialsLimit: config.freeTrialsLimit,
+    supportEmail: config.supportEmail,
+    maxUploadBytes: MAX_UPLOAD_BYTES,
+  });
+}
+
+async function timed(check: () => Promise<void>, timeoutMs = 3000): Promise<{ status: 'ok' | 'down'; latencyMs?: number }> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+      }),
+    ]);
+    return { status: 'ok', latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { status: 'down' };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export default async function metaRoutes(app: FastifyInstance): Promise<void> {
+  const started = Date.now();
+  const cached = publicConfig(app);
+
+  app.get('/api/config', async (_request, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return cached;
+  });
+
+  app.get('/api/health', async (_request, reply) => {
+    const [database, storage] = await Promise.all([timed(() => pingDatabase(app.db)), timed(() => app.storage.check())]);
+    const engines = app.engines.status();
+    const engineDown = Object.values(engines).some((e) => e.status !== 'ok');
+    const down = database.status === 'down' || storage.status === 'down';
+    const body: HealthResponse = {
+      status: down ? 'down' : engineDown ? 'degraded' : 'ok',
+      version: VERSION,
+      uptime: Math.round((Date.now() - started) / 1000),
+      checks: {
+        database: { ...database, kind: app.dbKind },
+        storage: { ...storage, kind: app.storage.kind },
+        engines,
+        queue: { status: 'disabled', mode: 'in-process' },
+      },
+    };
+    reply.header('cache-control', 'no-store');
+    return reply.status(down ? 503 : 200).send(HealthResponseSchema.parse(body));
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Upload validation and normalisation (DESIGN §4 step 1): the type comes from the magic bytes,
+ * never from the name or Content-Type; the image must decode and stay under 40 megapixels;
+ * it is turned upright (EXIF orientation), stripped of metadata and reduced so its longest side
+ * is at most 2048 pixels.
+ */
+import sharp from 'sharp';
+import { MAX_IMAGE_PIXELS, MAX_NORMALISED_SIDE, MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
+import { AppError } from '../errors.js';
+
+export type ImageKind = 'jpeg' | 'png' | 'webp';
+export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp';
+
+export const MIME_OF: Record<ImageKind, ImageMime> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+export const EXTENSION_OF: Record<ImageMime, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp' };
+
+/** The image type by its first bytes, or null when it is not JPEG, PNG or WEBP. */
+export function detectImageKind(bytes: Uint8Array): ImageKind | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (
+    bytes.length >= 8 &&
+    bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47 &&
+    bytes[4] === 0x0d && bytes[5] === 0x0a && bytes[6] === 0x1a && bytes[7] === 0x0a
+  ) {
+    return 'png';
+  }
+  if (
+    bytes.length >= 12 &&
+    bytes[0] === 0x52 && bytes[1] === 0x49 && bytes[2] === 0x46 && bytes[3] === 0x46 &&
+    bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50
+  ) {
+    return 'webp';
+  }
+  return null;
+}
+
+export interface NormalisedImage {
+  data: Buffer;
+  mimeType: ImageMime;
+  width: number;
+  height: number;
+}
+
+/**
+ * Validates one uploaded image and returns it normalised. Throws AppError with
+ * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
+ * Opaque images become JPEG; images with transparency stay lossless (PNG).
+ */
+export async function validateAndNormalise(bytes: Buffer, label: string): Promise<NormalisedImage> {
+  if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError('FILE_TOO_LARGE', MESSAGES.fileTooLarge);
+  const kind = detectImageKind(bytes);
+  if (!kind) throw new AppError('UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
+
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
+  }
+  if (!meta.width || !meta.height) throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
+  if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
+    throw new AppError('IMAGE_TOO_MANY_PIXELS', MESSAGES.imageTooManyPixels, { field: label });
+  }
+  const hasAlpha = meta.hasAlpha === true;
+  try {
+    const pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', sequentialRead: true })
+      .rotate()
+      .resize({ width: MAX_NORMALISED_SIDE, height: MAX_NORMALISED_SIDE, fit: 'inside', withoutEnlargement: true });
+    const out = hasAlpha
+      ? await pipeline.png({ compressionLevel: 2 }).toBuffer({ resolveWithObject: true })
+      : await pipeline.jpeg({ quality: 92, mozjpeg: false }).toBuffer({ resolveWithObject: true });
+    return { data: out.data, mimeType: hasAlpha ? 'image/png' : 'image/jpeg', width: out.info.width, height: out.info.height };
+  } catch {
+    throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
+  }
+}
+
+/**
+ * Makes an engine's output safe to store: a JPEG, PNG or WEBP by its bytes, with no metadata
+ * (re-encoded only when it carries EXIF/XMP/IPTC). Returns null when it is not an image.
+ */
+export async function cleanEngineOutput(image: Uint8Array): Promise<{ data: Buffer; mimeType: ImageMime } | null> {
+  const kind = detectImageKind(image);
+  if (!kind) return null;
+  const data = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+  try {
+    const meta = await sharp(data).metadata();
+    if (!meta.width || !meta.height) return null;
+    if (meta.exif || meta.xmp || meta.iptc) {
+      const clean = await sharp(data).rotate().toFormat(kind).toBuffer();
+      return { data: clean, mimeType: MIME_OF[kind] };
+    }
+  } catch {
+    return null;
+  }
+  return { data, mimeType: MIME_OF[kind] };
+}

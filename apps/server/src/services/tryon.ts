@@ -1,0 +1,135 @@
+/**
+ * The try-on pipeline (DESIGN §4 steps 2–5): reserve a free trial or a credit, run the engine
+ * under a deadline with bounded concurrency, store the result under an unguessable name, and
+ * answer; on any failure give the trial or credit back in one transaction.
+ */
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Category, TryOnResponse } from '@aidressup/contract';
+import { EngineError, isEngineError, type TryOnEngine } from '@aidressup/engine';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { Storage } from '../storage/storage.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import { AppError } from '../errors.js';
+import { balance, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { findUserById } from '../repositories/users.js';
+import { toApiUser } from './users.js';
+import { EXTENSION_OF, cleanEngineOutput, type NormalisedImage } from './images.js';
+import { JobLimiter } from './job-limiter.js';
+
+/** Result names: 32 random bytes in base64url, then the extension. */
+export const RESULT_NAME_PATTERN = /^[A-Za-z0-9_-]{43}\.(jpg|png|webp)$/;
+
+export function newResultName(ext: string): string {
+  return `${randomBytes(32).toString('base64url')}${ext}`;
+}
+
+export interface TryOnDeps {
+  db: Kysely<Database>;
+  storage: Storage;
+  engines: EngineRegistry;
+  config: Config;
+  clock: () => Date;
+  log: FastifyBaseLogger;
+  limiters: Map<string, JobLimiter>;
+}
+
+export interface TryOnRequest {
+  userId: string;
+  category: Category;
+  engineId: string;
+  person: NormalisedImage;
+  garment: NormalisedImage;
+}
+
+export function limiterFor(deps: Pick<TryOnDeps, 'config' | 'limiters'>, engineId: string): JobLimiter {
+  let limiter = deps.limiters.get(engineId);
+  if (!limiter) {
+    const configured = deps.config.engines.concurrency;
+    // The built-in engine is CPU-bound; hosted engines mostly wait on the network.
+    const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
+    limiter = new JobLimiter(configured > 0 ? configured : auto);
+    deps.limiters.set(engineId, limiter);
+  }
+  return limiter;
+}
+
+/** Runs the engine under the signal: an engine that ignores the signal still loses the race. */
+function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new EngineError('ENGINE_TIMEOUT'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * Reserves, runs and settles one try-on. Throws AppError NO_CREDITS (with the user) when
+ * nothing is left, or the engine's error after refunding.
+ */
+export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<TryOnResponse> {
+  const { db, config } = deps;
+  const reservation = await reserveTryOn(db, {
+    userId: req.userId,
+    freeTrialsLimit: config.freeTrialsLimit,
+    category: req.category,
+    engine: req.engineId,
+    now: deps.clock(),
+  });
+  if (!reservation.ok) {
+    const row = await findUserById(db, req.userId);
+    if (!row) throw new AppError('UNAUTHORIZED');
+    const user = await toApiUser(db, row, { freeTrialsLimit: config.freeTrialsLimit, now: deps.clock() });
+    throw new AppError('NO_CREDITS', undefined, { user });
+  }
+  const tryonId = reservation.tryon.id;
+  const signal = AbortSignal.timeout(config.engines.deadlineMs);
+  let storedKey: string | null = null;
+  try {
+    const engine: TryOnEngine = await deps.engines.get(req.engineId);
+    const output = await limiterFor(deps, req.engineId).run(
+      () =>
+        raceDeadline(
+          engine.tryOn({ person: req.person.data, garment: req.garment.data, category: req.category, signal }),
+          signal,
+        ),
+      signal,
+      () => new EngineError('ENGINE_TIMEOUT'),
+    );
+    const clean = await cleanEngineOutput(output.image);
+    if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
+    if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    const name = newResultName(EXTENSION_OF[clean.mimeType]);
+    storedKey = `results/${name}`;
+    await deps.storage.put(storedKey, clean.data, clean.mimeType);
+    const completed = await completeTryOn(db, { tryonId, resultName: name, now: deps.clock() });
+    if (!completed) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
+    const creditsRemaining = await balance(db, req.userId, deps.clock());
+    return {
+      success: true,
+      imageUrl: `/api/results/${name}`,
+      usedFreeTrial: reservation.charge === 'trial',
+      creditsRemaining,
+      tryonId,
+    };
+  } catch (err) {
+    if (storedKey) await deps.storage.delete(storedKey).catch(() => undefined);
+    const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
+    deps.log.warn({ tryonId, engine: req.engineId, code: engineErr.code, detail: engineErr.detail ?? (err as Error)?.message }, 'try-on failed; refunding');
+    await refundTryOn(db, { tryonId, errorCode: engineErr.code, now: deps.clock() });
+    throw new AppError(engineErr.code, engineErr.message);
+  }
+}
