@@ -1,0 +1,141 @@
+/**
+ * The hosted engines inside the whole product: enabled by configuration alone (the
+ * registry loads them), called through POST /api/process-image against their stand-ins.
+ * A success stores the result and spends a free trial; a refusal or a timeout costs nothing.
+ */
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { freshDatabaseEnv, tempDir } from '../test/databases.js';
+import { signIn } from '../test/app.js';
+import { multipart } from '../test/images.js';
+import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
+import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
+import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
+import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+
+const GEMINI_KEY = 'AIza-integration-key-000111222';
+const FASHN_KEY = 'fa-integration-key-333444555';
+const FAL_KEY = 'fal-integration:key-666777888';
+
+let gemini: GeminiStandIn;
+let fashn: FashnStandIn;
+let fal: FalStandIn;
+let app: FastifyInstance;
+let person: Buffer;
+let garment: Buffer;
+
+/** Make the stand-in of `id` refuse the next try-on for safety reasons, or hang. */
+const trouble: Record<string, (kind: 'blocked' | 'hang') => void> = {
+  'nano-banana': (kind) => gemini.enqueue(kind === 'blocked' ? { kind: 'finish', reason: 'IMAGE_SAFETY' } : { kind: 'hang' }),
+  fashn: (kind) => fashn.enqueueRun(kind === 'blocked' ? { kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } } : { kind: 'hang' }),
+  fal: (kind) =>
+    fal.enqueueSubmit(
+      kind === 'blocked'
+        ? { kind: 'accept', outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' } }
+        : { kind: 'hang' },
+    ),
+};
+
+beforeAll(async () => {
+  [gemini, fashn, fal] = await Promise.all([
+    startGeminiStandIn({ apiKey: GEMINI_KEY }),
+    startFashnStandIn({ apiKey: FASHN_KEY }),
+    startFalStandIn({ key: FAL_KEY }),
+  ]);
+  [person, garment] = await Promise.all([syntheticPhoto(900, 1350, { seed: 31 }), syntheticPhoto(800, 800, { seed: 32 })]);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    ...(await freshDatabaseEnv('sqlite')),
+    ENGINE_DEADLINE_MS: '2500',
+    GEMINI_API_KEY: GEMINI_KEY,
+    GEMINI_BASE_URL: gemini.url,
+    FASHN_API_KEY: FASHN_KEY,
+    FASHN_BASE_URL: fashn.url,
+    FAL_KEY,
+    FAL_BASE_URL: fal.url,
+  });
+  app = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
+});
+
+function tryOn(cookie: string, userId: string, api: string) {
+  const body = multipart({
+    userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+    clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+    category: 'upper_body',
+    userId,
+    api,
+  });
+  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+}
+
+async function trialsUsed(cookie: string, userId: string): Promise<number> {
+  const res = await app.inject({ method: 'GET', url: `/api/auth/user/${userId}`, headers: { cookie } });
+  return (res.json() as { user: { free_trials_used: number } }).user.free_trials_used;
+}
+
+describe('hosted engines through the try-on pipeline', () => {
+  it('lists the configured hosted engines, nano-banana first as the default, without any key', async () => {
+    const res = await app.inject({ method: 'GET', url: '/api/config' });
+    const cfg = PublicConfigSchema.parse(res.json());
+    expect(cfg.defaultEngine).toBe('nano-banana');
+    expect(cfg.engines).toEqual(
+      expect.arrayContaining([
+        { id: 'nano-banana', label: 'Nano Banana (Gemini)' },
+        { id: 'fashn', label: 'FASHN' },
+        { id: 'fal', label: 'fal.ai' },
+      ]),
+    );
+    for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
+  });
+
+  describe.each(['nano-banana', 'fashn', 'fal'])('%s', (id) => {
+    it('a success stores the result and spends one free trial', async () => {
+      const { cookie, user } = await signIn(app);
+      const res = await tryOn(cookie, user.id, id);
+      expect(res.statusCode).toBe(200);
+      const body = TryOnResponseSchema.parse(res.json());
+      expect(body.usedFreeTrial).toBe(true);
+      expect(await trialsUsed(cookie, user.id)).toBe(1);
+
+      const image = await app.inject({ method: 'GET', url: body.imageUrl });
+      expect(image.statusCode).toBe(200);
+      const meta = await sharp(image.rawPayload).metadata();
+      // the stored result keeps the person photo's 2:3 proportions
+      expect(meta.width! / meta.height!).toBeCloseTo(2 / 3, 2);
+      const rows = await app.db.selectFrom('tryons').select(['status', 'engine']).where('user_id', '=', user.id).execute();
+      expect(rows).toEqual([{ status: 'succeeded', engine: id }]);
+    });
+
+    it('a safety refusal answers with the safety message and costs nothing', async () => {
+      const { cookie, user } = await signIn(app);
+      trouble[id]!('blocked');
+      const res = await tryOn(cookie, user.id, id);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ success: false, code: 'CONTENT_BLOCKED', error: MESSAGES.contentBlocked });
+      expect(await trialsUsed(cookie, user.id)).toBe(0);
+      const rows = await app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
+      expect(rows).toEqual([{ status: 'failed' }]);
+    });
+
+    it('a provider that hangs past the deadline times out and costs nothing', async () => {
+      const { cookie, user } = await signIn(app);
+      trouble[id]!('hang');
+      const res = await tryOn(cookie, user.id, id);
+      expect(res.statusCode).toBe(504);
+      expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+      expect(await trialsUsed(cookie, user.id)).toBe(0);
+      for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
+    });
+  });
+});
