@@ -19,7 +19,9 @@ import authRoutes from './routes/auth.js';
 import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
+import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { refundStuckTryOns } from './ledger/ledger.js';
+import { scheduleRetention } from './services/retention.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -81,14 +83,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tryOnRoutes);
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);
+  if (config.billing.provider === 'paddle') await app.register(paddleWebhookRoutes, { db: app.db, paddle: config.billing.paddle, now: () => app.clock().getTime() });
 
   await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});
 
   if (options.background !== false) {
+    let stopRetention: (() => void) | undefined;
     app.addHook('onReady', async () => {
       // Warm engines without holding up listen.
       void app.engines.warmAll((id, err) => app.log.warn({ err, engine: id }, 'engine failed to warm up'));
+      stopRetention = scheduleRetention({ db: app.db, storage: app.storage, clock: app.clock, log: app.log });
     });
+    app.addHook('preClose', async () => stopRetention?.());
   }
   return app;
 }
