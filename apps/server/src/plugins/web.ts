@@ -35,6 +35,7 @@ export default fp(
         prefix: '/',
         wildcard: false,
         index: false,
+        cacheControl: false,
         setHeaders(res, filePath) {
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {
             res.setHeader('cache-control', 'public, max-age=31536000, immutable');

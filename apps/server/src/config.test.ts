@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const PADDLE = {
+  PADDLE_ENV: 'sandbox',
+  PADDLE_CLIENT_TOKEN: 'test_abc123',
+  PADDLE_WEBHOOK_SECRET: 'pdl_ntfset_secret',
+  PADDLE_PRICE_WEEKLY: 'pri_w',
+  PADDLE_PRICE_MONTHLY: 'pri_m',
+  PADDLE_PRICE_YEARLY: 'pri_y',
+  PADDLE_PRICE_CREDITS_200: 'pri_c',
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration', () => {
+  it('runs on embedded defaults with nothing set', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.billing).toEqual({ provider: 'demo' });
+    expect(c.freeTrialsLimit).toBe(2);
+    expect(c.engines.gemini).toBeUndefined();
+    expect(c.engines.deadlineMs).toBeLessThan(120_000);
+    expect(c.rateLimits).toEqual({ signInPerMinute: 60, tryOnPerMinute: 60, globalPerMinute: 600, newUsersPerIpPerDay: 50 });
+    expect(c.trustProxy).toBe(false);
+  });
+
+  it('lists every problem readably', () => {
+    const problems = problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', SUPPORT_EMAIL: 'nope', FREE_TRIALS_LIMIT: '-1' });
+    expect(problems).toHaveLength(5);
+    expect(problems.join('\n')).toMatch(/PORT/);
+    expect(problems.join('\n')).toMatch(/DATABASE_URL must start with postgres/);
+    expect(problems.join('\n')).toMatch(/SESSION_SECRET must be at least 32 characters/);
+    expect(problems.join('\n')).toMatch(/SUPPORT_EMAIL must be an e-mail address/);
+    expect(problems.join('\n')).toMatch(/FREE_TRIALS_LIMIT/);
+    try {
+      loadConfig({ PORT: 'eighty' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/^Invalid configuration:\n  - PORT: /);
+    }
+  });
+
+  it('turns demo billing off only with a complete Paddle configuration', () => {
+    const c = loadConfig(PADDLE);
+    expect(c.billing.provider).toBe('paddle');
+    if (c.billing.provider === 'paddle') {
+      expect(c.billing.paddle.prices).toEqual({ weekly: 'pri_w', monthly: 'pri_m', yearly: 'pri_y', credits_200: 'pri_c' });
+    }
+    const { PADDLE_WEBHOOK_SECRET: _s, PADDLE_PRICE_YEARLY: _y, ...partial } = PADDLE;
+    expect(problemsOf(partial)).toEqual(['Paddle billing is partly configured: also set PADDLE_WEBHOOK_SECRET, PADDLE_PRICE_YEARLY']);
+    expect(problemsOf({ ...PADDLE, PADDLE_PRICE_YEARLY: 'pri_w' })).toEqual(['PADDLE_PRICE_* must be four different price ids']);
+  });
+
+  it('checks the client token prefix against PADDLE_ENV', () => {
+    expect(problemsOf({ ...PADDLE, PADDLE_CLIENT_TOKEN: 'live_abc' })).toEqual(['PADDLE_CLIENT_TOKEN must start with test_ when PADDLE_ENV=sandbox']);
+    expect(problemsOf({ ...PADDLE, PADDLE_ENV: 'production' })).toEqual(['PADDLE_CLIENT_TOKEN must start with live_ when PADDLE_ENV=production']);
+    expect(loadConfig({ ...PADDLE, PADDLE_ENV: 'production', PADDLE_CLIENT_TOKEN: 'live_abc' }).billing.provider).toBe('paddle');
+  });
+
+  it('accepts only enabled engines as the default', () => {
+    expect(problemsOf({ DEFAULT_ENGINE: 'fashn' })).toEqual(['DEFAULT_ENGINE=fashn is not an enabled engine (enabled: local)']);
+    expect(loadConfig({ DEFAULT_ENGINE: 'fashn', FASHN_API_KEY: 'k' }).engines.defaultEngine).toBe('fashn');
+    expect(problemsOf({ ENGINE_DEADLINE_MS: '130000' })[0]).toMatch(/ENGINE_DEADLINE_MS/);
+  });
+
+  it('refuses S3 and queue settings this build does not support', () => {
+    expect(problemsOf({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })[0]).toMatch(/S3 storage .* not supported in this build/);
+    expect(problemsOf({ S3_BUCKET: 'b' })[0]).toMatch(/S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
+    expect(problemsOf({ REDIS_URL: 'redis://localhost:6379' })[0]).toMatch(/REDIS_URL: the job queue is not supported in this build/);
+  });
+});

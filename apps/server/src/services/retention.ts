@@ -1,0 +1,164 @@
+/**
+ * Retention (DESIGN §6), the promises of the legal pages: uploads gone within 30 minutes,
+ * results after 30 days, transaction records (grants, credit events, webhooks) after 7 years.
+ * Runs on a schedule, in batches, with an injectable clock; safe to run twice or concurrently.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { RESULT_RETENTION_DAYS, TRANSACTION_RETENTION_YEARS, UPLOAD_RETENTION_MINUTES } from '@aidressup/contract';
+import type { Database } from '../db/schema.js';
+import { iso } from '../db/ids.js';
+import type { Storage } from '../storage/storage.js';
+import { expireGrants } from '../ledger/ledger.js';
+import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+export interface RetentionDeps {
+  db: Kysely<Database>;
+  storage: Storage;
+  clock: () => Date;
+  log?: FastifyBaseLogger;
+}
+
+export interface RetentionReport {
+  resultsDeleted: number;
+  strayUploadsDeleted: number;
+  orphanResultFilesDeleted: number;
+  grantsExpired: number;
+  creditEventsDeleted: number;
+  tryonsDeleted: number;
+  grantsDeleted: number;
+  billingEventsDeleted: number;
+}
+
+/** Repeats `batch` until it handles fewer than `size` items (or `maxBatches` runs). */
+async function inBatches(size: number, batch: (size: number) => Promise<number>, maxBatches = 1000): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const n = await batch(size);
+    total += n;
+    if (n < size) break;
+  }
+  return total;
+}
+
+/** The date `years` calendar years before `now`. */
+function yearsBefore(now: Date, years: number): Date {
+  const d = new Date(now.getTime());
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  return d;
+}
+
+export async function runRetention(deps: RetentionDeps, options: { batchSize?: number } = {}): Promise<RetentionReport> {
+  const { db, storage } = deps;
+  const size = options.batchSize ?? 200;
+  const now = deps.clock();
+
+  // Results (and the row's link to them) 30 days after creation.
+  const resultsDeleted = await inBatches(size, async (n) => {
+    const due = await listExpiredResults(db, now, n);
+    for (const row of due) {
+      await storage.delete(`results/${row.result_name}`);
+      await clearResultName(db, row.id);
+    }
+    return due.length;
+  });
+
+  // Any stored upload (never kept on purpose) within 30 minutes.
+  const uploadCutoff = new Date(now.getTime() - UPLOAD_RETENTION_MINUTES * MINUTE_MS);
+  const strayUploadsDeleted = await inBatches(size, async (n) => {
+    const keys = await storage.listOlderThan('uploads/', uploadCutoff, n);
+    for (const key of keys) await storage.delete(key);
+    return keys.length;
+  });
+
+  // Result files older than 30 days whatever the database says (e.g. written just before a crash).
+  const resultCutoff = new Date(now.getTime() - RESULT_RETENTION_DAYS * DAY_MS);
+  const orphanResultFilesDeleted = await inBatches(size, async (n) => {
+    const keys = await storage.listOlderThan('results/', resultCutoff, n);
+    for (const key of keys) await storage.delete(key);
+    return keys.length;
+  });
+
+  const grantsExpired = await inBatches(size, (n) => expireGrants(db, now, n));
+
+  // Transaction records after 7 years, oldest first; rows still referenced are kept.
+  const cutoff = iso(yearsBefore(now, TRANSACTION_RETENTION_YEARS));
+  const creditEventsDeleted = await inBatches(size, async (n) => {
+    const res = await db
+      .deleteFrom('credit_events')
+      .where('id', 'in', db.selectFrom('credit_events').select('id').where('created_at', '<', cutoff).limit(n))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
+  const tryonsDeleted = await inBatches(size, async (n) => {
+    const res = await db
+      .deleteFrom('tryons')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('tryons')
+          .select('id')
+          .where('created_at', '<', cutoff)
+          .where('status', '!=', 'processing')
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.tryon_id', '=', 'tryons.id'))))
+          .limit(n),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
+  const grantsDeleted = await inBatches(size, async (n) => {
+    const res = await db
+      .deleteFrom('credit_grants')
+      .where(
+        'id',
+        'in',
+        db
+          .selectFrom('credit_grants')
+          .select('id')
+          .where('created_at', '<', cutoff)
+          .where((eb) => eb.or([eb('remaining', '=', 0), eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<', cutoff)])]))
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.grant_id', '=', 'credit_grants.id'))))
+          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('tryons').select('id').whereRef('tryons.grant_id', '=', 'credit_grants.id'))))
+          .limit(n),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
+  const billingEventsDeleted = await inBatches(size, async (n) => {
+    const res = await db
+      .deleteFrom('billing_events')
+      .where('id', 'in', db.selectFrom('billing_events').select('id').where('created_at', '<', cutoff).limit(n))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  });
+
+  const report = { resultsDeleted, strayUploadsDeleted, orphanResultFilesDeleted, grantsExpired, creditEventsDeleted, tryonsDeleted, grantsDeleted, billingEventsDeleted };
+  if (Object.values(report).some((v) => v > 0)) deps.log?.info({ retention: report }, 'retention run');
+  return report;
+}
+
+/** Runs retention now and then every `intervalMs`; one run at a time. Returns a stop function. */
+export function scheduleRetention(deps: RetentionDeps, intervalMs = 10 * MINUTE_MS): () => void {
+  let running = false;
+  const tick = () => {
+    if (running) return;
+    running = true;
+    runRetention(deps)
+      .catch((err: unknown) => deps.log?.error({ err }, 'retention run failed'))
+      .finally(() => {
+        running = false;
+      });
+  };
+  const first = setTimeout(tick, 5_000);
+  const timer = setInterval(tick, intervalMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
