@@ -106,6 +106,28 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
     expect((await userOf(s)).credits).toBe(20);
   });
 
+  it('tells the page to use Paddle, with the client token and each plan price, and nothing secret', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/config' });
+    expect(res.statusCode).toBe(200);
+    const config = res.json() as { billing: unknown; plans: { id: string; paddlePriceId: string | null }[] };
+    expect(config.billing).toEqual({ provider: 'paddle', environment: 'sandbox', clientToken: PADDLE_ENV.PADDLE_CLIENT_TOKEN });
+    expect(Object.fromEntries(config.plans.map((p) => [p.id, p.paddlePriceId]))).toEqual({
+      weekly: PADDLE_ENV.PADDLE_PRICE_WEEKLY,
+      monthly: PADDLE_ENV.PADDLE_PRICE_MONTHLY,
+      yearly: PADDLE_ENV.PADDLE_PRICE_YEARLY,
+      credits_200: PADDLE_ENV.PADDLE_PRICE_CREDITS_200,
+    });
+    expect(res.body).not.toContain(SECRET);
+  });
+
+  it('refuses demo checkout: only a verified payment grants credits', async () => {
+    const s = await signIn(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie: s.cookie }, payload: { planId: 'credits_200' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
+    expect((await userOf(s)).credits).toBe(0);
+  });
+
   it('refuses an unsigned notification with the contract error shape', async () => {
     const res = await t.app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: '{"event_id":"evt_1"}', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(400);
