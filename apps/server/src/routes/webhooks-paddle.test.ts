@@ -197,6 +197,42 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       expect(await credits()).toBe(0);
     });
 
+    it('grants the credits of every unit bought', async () => {
+      const n = envelope('transaction.completed', transactionData({ price: priceOf('credits_200'), quantity: 2, customData: { userId } }));
+      expect((await post(n)).statusCode).toBe(200);
+      expect(await credits()).toBe(400);
+    });
+
+    it('grants each configured item of a transaction with several, and a refund takes all of them back', async () => {
+      const base = transactionData({ price: priceOf('credits_200'), customData: { userId }, subscriptionId: paddleId('sub'), billingPeriod: periodFrom(new Date(), 7) });
+      const weekly = transactionData({ price: priceOf('weekly') });
+      const other = transactionData({ price: { id: 'pri_01notoursatall000000000000', amount: '100', description: 'Other', interval: null } });
+      const n = envelope('transaction.completed', { ...base, items: [...base.items, ...weekly.items, ...other.items] });
+      expect((await post(n)).statusCode).toBe(200);
+      expect(await credits()).toBe(220);
+      const grants = await grantsOf(userId);
+      expect(grants.map((g) => [g.plan_id, g.external_ref, g.expires_at === null])).toEqual([
+        ['credits_200', n.data.id, true],
+        ['weekly', `${n.data.id}#2`, false],
+      ]);
+      const refund = envelope('adjustment.updated', adjustmentData({ transactionId: n.data.id, action: 'refund', status: 'approved', amount: '4598' }));
+      expect((await post(refund)).statusCode).toBe(200);
+      expect(await credits()).toBe(0);
+    });
+
+    it('a transaction whose id looks like a LIKE pattern does not reach other transactions’ grants', async () => {
+      // Two items: grants `txn_…a` and `txn_…a#2`; an unescaped `txn_01likepattern%#%` would match the second.
+      const base = transactionData({ id: 'txn_01likepatternaaaaaaaaaaaa', price: priceOf('credits_200'), customData: { userId } });
+      const more = transactionData({ price: priceOf('credits_200') });
+      await post(envelope('transaction.completed', { ...base, items: [...base.items, ...more.items] }));
+      expect(await credits()).toBe(400);
+      for (const pattern of ['txn_01likepattern%', 'txn_01likepatternaaaaaaaaaaa_']) {
+        const refund = envelope('adjustment.updated', adjustmentData({ transactionId: pattern, action: 'refund', status: 'approved', amount: '3999' }));
+        expect((await post(refund)).statusCode).toBe(200);
+      }
+      expect(await credits()).toBe(400);
+    });
+
     it('grants each renewal of a subscription for its own period', async () => {
       const subscriptionId = paddleId('sub');
       const now = Date.now();
