@@ -170,6 +170,15 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       expect(await credits()).toBe(100);
     });
 
+    it('grants once when the same transaction arrives under two event ids at the same moment', async () => {
+      const first = purchase('credits_200');
+      const second = { ...first, event_id: paddleId('evt'), notification_id: paddleId('ntf') };
+      const [a, b] = await Promise.all([post(first), post(second)]);
+      expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+      expect(await credits()).toBe(200);
+      expect(await grantsOf(userId)).toHaveLength(1);
+    });
+
     it('acknowledges an unknown price and grants nothing', async () => {
       const n = envelope('transaction.completed', transactionData({
         price: { id: 'pri_01someotherproduct00000000', amount: '4999', description: 'Something else', interval: null },
