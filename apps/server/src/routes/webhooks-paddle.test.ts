@@ -513,6 +513,18 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     const res = await post(n);
     expect(res.statusCode).toBe(200);
     expect(await eventCount(n.event_id)).toBe(1);
+    const row = await handle.db.selectFrom('billing_events').selectAll().where('event_id', '=', n.event_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ provider: 'paddle', event_type: 'customer.updated' });
+    expect(row.processed_at).not.toBeNull();
+    expect(row.payload).not.toContain('shopper@example.com'); // personal data of events we ignore is not kept
+  });
+
+  it('keeps the verified payload of the events it acts on', async () => {
+    const n = purchase('credits_200');
+    await post(n);
+    const row = await handle.db.selectFrom('billing_events').selectAll().where('event_id', '=', n.event_id).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.payload)).toEqual(JSON.parse(JSON.stringify(n)));
+    expect(row.occurred_at).toBe(new Date(n.occurred_at).toISOString());
   });
 });
 

@@ -67,7 +67,12 @@ export async function handleNotification(ctx: HandlerContext, event: PaddleEvent
       eventId: event.envelope.event_id,
       eventType: event.type,
       occurredAt: new Date(event.envelope.occurred_at).toISOString(),
-      payload,
+      // Events we do not act on (customer.*, address.* …) may carry personal data we have no
+      // reason to keep: only their envelope is recorded.
+      payload:
+        event.kind === 'ignored'
+          ? JSON.stringify({ event_id: event.envelope.event_id, event_type: event.type, occurred_at: event.envelope.occurred_at })
+          : payload,
       now,
     });
     if (recordId === null) return { result: 'duplicate' } as const;
