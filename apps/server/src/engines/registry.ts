@@ -4,7 +4,7 @@
  * is loaded only for an engine that is configured.
  */
 import type { TryOnEngine } from '@aidressup/engine';
-import { EngineError } from '@aidressup/engine';
+import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
 
 export interface EngineFactory {
@@ -13,32 +13,14 @@ export interface EngineFactory {
   create(config: Config): Promise<TryOnEngine>;
 }
 
-/** An engine that refuses every try-on (a configured engine whose code is not available). */
-function unavailableEngine(id: string, label: string, detail: string): TryOnEngine {
-  return {
-    id,
-    label,
-    async tryOn() {
-      throw new EngineError('ENGINE_FAILED', undefined, detail);
-    },
-    async warm() {
-      throw new Error(detail);
-    },
-  };
-}
-
-async function createLocal(): Promise<TryOnEngine> {
-  const mod = (await import('@aidressup/engine')) as Record<string, unknown>;
-  const create = mod['createLocalEngine'];
-  if (typeof create !== 'function') {
-    return unavailableEngine('local', ENGINE_FACTORIES.local!.label, 'the built-in engine is not part of this build');
-  }
-  return (create as () => TryOnEngine)();
-}
-
 /** Engine id → lazy factory. `local` is always enabled. */
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
-  local: { label: 'Built-in (offline)', enabled: () => true, create: createLocal },
+  local: {
+    label: LOCAL_ENGINE_LABEL,
+    enabled: () => true,
+    // One worker thread per core unless ENGINE_CONCURRENCY says otherwise (the try-on limiter matches it).
+    create: async (c) => createLocalEngine(c.engines.concurrency > 0 ? { threads: c.engines.concurrency } : {}),
+  },
   // ---- Hosted engines (nano-banana, fashn, fal) are registered here: id → lazy factory ----
   'nano-banana': {
     label: 'Nano Banana (Gemini)',
