@@ -119,7 +119,7 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   // Luminance of the person: fine shading over broad shading.
   const lum = createMap(w, h);
   for (let i = 0; i < n; i++) lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
-  const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.02)), 1);
+  const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.03)), 2);
   const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.35)), 2);
   const k = c.shading ?? 0.55;
   const out: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(person.data) };
@@ -129,7 +129,7 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
     let s = 1;
     if (c.personMask.data[i]! > 0.5) {
       s = fine.data[i]! / broad.data[i]!;
-      s = Math.min(1.15, Math.max(0.7, s));
+      s = Math.min(1.12, Math.max(0.75, s));
       s = 1 + (s - 1) * k;
     }
     const o = i * 4;

@@ -85,19 +85,37 @@ function maskHalfWidth(mask: FloatMap, cx: number, y: number): [number, number] 
   return [cx - a, b - cx];
 }
 
-export interface Fit {
+/** One separately warped piece of the garment (garment body, a sleeve, a trouser leg). */
+export interface FitPart {
+  /** Part label in the garment's part channel. */
+  id: number;
   /** Body points (destination) and the garment points (source) they take. */
   body: Point[];
   garment: Point[];
+  /** Garment body (1) or sleeve/leg (0): the garment body goes behind arms in front of it. */
+  isBody: boolean;
+}
+
+/** Part labels written into the garment's part channel. */
+export const PART = { body: 255, left: 80, right: 160 } as const;
+
+export interface Fit {
+  parts: FitPart[];
   /** Region of the person photo the garment may cover. */
   box: { x0: number; y0: number; x1: number; y1: number };
-  /** Lowest y the garment's top edge may reach up to (neckline); pixels above are protected. */
+  /** Nothing of the garment goes above this line (neckline / waistband). */
   neckY: number;
   /** Garment-to-body scale. */
   scale: number;
-  /** Sleeves reach the forearm (long sleeves) on each side. */
   longSleeves: boolean;
   sleeveless: boolean;
+}
+
+function boxOf(parts: FitPart[], pad: number, extraBottom = -Infinity) {
+  const pts = parts.flatMap((p) => p.body);
+  const xs = pts.map((p) => p.x);
+  const ys = pts.map((p) => p.y);
+  return { x0: Math.min(...xs) - pad, y0: Math.min(...ys) - pad, x1: Math.max(...xs) + pad, y1: Math.max(extraBottom, ...ys) + pad };
 }
 
 function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Category): Fit {
@@ -105,96 +123,115 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   // Garment shoulder seams sit a little outside the shoulder joints.
   const out = norm({ x: b.shoulderR.x - b.shoulderL.x, y: b.shoulderR.y - b.shoulderL.y });
   const upV = { x: out.y, y: -out.x };
-  const targetSW = b.sw * 1.18;
+  const targetSW = b.sw * 1.22;
   const scale = targetSW / Math.max(1, gShoulderW);
-  const sL = add(add(b.shoulderL, out, -b.sw * 0.09), upV, b.sw * 0.07);
-  const sR = add(add(b.shoulderR, out, b.sw * 0.09), upV, b.sw * 0.07);
+  const sL = add(add(b.shoulderL, out, -b.sw * 0.11), upV, b.sw * 0.06);
+  const sR = add(add(b.shoulderR, out, b.sw * 0.11), upV, b.sw * 0.06);
   const sMid = mid(b.shoulderL, b.shoulderR);
   const down = norm({ x: b.hipMid.x - sMid.x, y: b.hipMid.y - sMid.y });
   const gCentre = mid(g.shoulderLeft, g.shoulderRight);
   // Positions down the body axis keep the garment's own proportions.
   const gDown = (p: Point) => (p.y - gCentre.y) * scale;
-  const gAcross = (p: Point) => (p.x - (g.shoulderLeft.x + g.shoulderRight.x) / 2) * scale;
-  const topMid = add(mid(sL, sR), down, 0);
-  const place = (p: Point, widen = 1) => add(add(topMid, down, gDown(p)), out, gAcross(p) * widen);
-  const body: Point[] = [];
-  const garment: Point[] = [];
-  const pair = (gp: Point, bp: Point) => {
-    garment.push(gp);
-    body.push(bp);
+  const gAcross = (p: Point) => (p.x - gCentre.x) * scale;
+  const topMid = mid(sL, sR);
+  const place = (p: Point) => add(add(topMid, down, gDown(p)), out, gAcross(p));
+  const torso: FitPart = { id: PART.body, body: [], garment: [], isBody: true };
+  const pair = (part: FitPart, gp: Point, bp: Point) => {
+    part.garment.push(gp);
+    part.body.push(bp);
   };
-  pair(g.shoulderLeft, sL);
-  pair(g.shoulderRight, sR);
-  pair(g.neckLeft, place(g.neckLeft));
-  pair(g.neckRight, place(g.neckRight));
-  // Torso sides follow the body: at least as wide as the person mask (+ ease) at that height.
+  pair(torso, g.shoulderLeft, sL);
+  pair(torso, g.shoulderRight, sR);
+  pair(torso, g.neckLeft, place(g.neckLeft));
+  pair(torso, g.neckRight, place(g.neckRight));
   const bodyCentreAt = (y: number) => {
     const t = (y - sMid.y) / Math.max(1, b.hipMid.y - sMid.y);
     return sMid.x + (b.hipMid.x - sMid.x) * t;
   };
+  // Torso sides follow the body: never narrower than the body (+ ease) at that height.
   const side = (gp: Point, leftSide: boolean, minHalf: number) => {
     const p = place(gp);
     const cx = bodyCentreAt(p.y);
     const half = Math.abs(p.x - cx);
-    const target = Math.max(half * 0.85 + minHalf * 0.15, minHalf);
+    const target = Math.max(half * 0.8 + minHalf * 0.2, minHalf);
     return { x: cx + (leftSide ? -target : target), y: p.y };
   };
   const hipHalf = dist(b.hipL, b.hipR) * 0.85;
-  const chestHalf = b.sw * 0.5;
-  pair(g.armpitLeft, side(g.armpitLeft, true, chestHalf));
-  pair(g.armpitRight, side(g.armpitRight, false, chestHalf));
-  const hemL = side(g.hemLeft, true, hipHalf);
-  const hemR = side(g.hemRight, false, hipHalf);
-  pair(g.hemLeft, hemL);
-  pair(g.hemRight, hemR);
+  const chestHalf = b.sw * 0.55;
+  const aL = side(g.armpitLeft, true, chestHalf);
+  const aR = side(g.armpitRight, false, chestHalf);
+  pair(torso, g.armpitLeft, aL);
+  pair(torso, g.armpitRight, aR);
+  // Body half-width at a height between the armpits (chest) and the hips, linearly.
+  const minHalfAt = (y: number) => {
+    const t = Math.min(1.4, Math.max(0, (y - aL.y) / Math.max(1, b.hipMid.y - aL.y)));
+    return chestHalf + (hipHalf - chestHalf) * t;
+  };
+  const hemL = side(g.hemLeft, true, minHalfAt(place(g.hemLeft).y));
+  const hemR = side(g.hemRight, false, minHalfAt(place(g.hemRight).y));
+  pair(torso, g.hemLeft, hemL);
+  pair(torso, g.hemRight, hemR);
   if (category === 'dresses') {
-    const waistBodyY = sMid.y + (b.hipMid.y - sMid.y) * 0.62;
     const gw = place(mid(g.waistLeft, g.waistRight));
-    const wy = Math.max(gw.y, waistBodyY - b.torso * 0.15);
-    const [ml, mr] = maskHalfWidth(mask, bodyCentreAt(wy), wy);
-    const wHalf = Math.max(Math.min(ml, mr, hipHalf * 1.1), hipHalf * 0.75);
+    const [ml, mr] = maskHalfWidth(mask, bodyCentreAt(gw.y), gw.y);
+    const wHalf = Math.max(Math.min(ml, mr, hipHalf * 1.1), hipHalf * 0.8);
     const gHalf = (dist(g.waistLeft, g.waistRight) * scale) / 2;
-    const half = Math.max(wHalf * 1.05, gHalf * 0.8);
-    pair(g.waistLeft, { x: bodyCentreAt(wy) - half, y: wy });
-    pair(g.waistRight, { x: bodyCentreAt(wy) + half, y: wy });
+    const half = Math.max(wHalf * 1.05, gHalf * 0.85);
+    pair(torso, g.waistLeft, { x: bodyCentreAt(gw.y) - half, y: gw.y });
+    pair(torso, g.waistRight, { x: bodyCentreAt(gw.y) + half, y: gw.y });
+  } else {
+    // Mid-side points keep the sides straight between armpit and hem.
+    for (const [ga, gh, ba, bh] of [
+      [g.armpitLeft, g.hemLeft, aL, hemL],
+      [g.armpitRight, g.hemRight, aR, hemR],
+    ] as const)
+      pair(torso, lerp(ga, gh, 0.5), lerp(ba, bh, 0.5));
   }
-  // Sleeves go down the arms.
+  const parts: FitPart[] = [torso];
+  // Sleeves go down the arms, each warped on its own.
   let longSleeves = false;
-  const sleeve = (sl: UpperLandmarks['sleeveLeft'], shoulderTarget: Point, shoulderJoint: Point, elbow: Point, wrist: Point, gShoulder: Point, gArmpit: Point, leftSide: boolean) => {
+  const sleeve = (id: number, sl: UpperLandmarks['sleeveLeft'], shoulderJoint: Point, elbow: Point, wrist: Point, gShoulder: Point, gArmpit: Point) => {
     if (!sl) return;
+    // The sleeve is a tube: stations along its axis in the garment go to the same
+    // stations along the arm (shoulder → elbow → wrist), so it bends with the arm.
+    const part: FitPart = { id, body: [], garment: [], isBody: false };
     const gRoot = mid(gShoulder, gArmpit);
     const gEnd = mid(sl.outer, sl.inner);
-    const len = dist(gRoot, gEnd) * scale;
+    const gLen = dist(gRoot, gEnd);
+    const gAxis = norm({ x: gEnd.x - gRoot.x, y: gEnd.y - gRoot.y });
+    const gN = { x: -gAxis.y, y: gAxis.x };
+    const gRootHalf = dist(gShoulder, gArmpit) / 2;
+    const gCuffHalf = dist(sl.outer, sl.inner) / 2;
+    const len = gLen * scale;
     const arm = [shoulderJoint, elbow, wrist];
     const upper = dist(shoulderJoint, elbow);
     const fore = dist(elbow, wrist);
     const reach = Math.min(len, upper + fore * 1.05);
     if (len > upper * 1.15) longSleeves = true;
-    const end = along(arm, reach);
-    const nrm = { x: -end.dir.y, y: end.dir.x }; // perpendicular
-    const cuffHalf = Math.max((dist(sl.outer, sl.inner) * scale) / 2, b.sw * 0.12);
-    // The outer cuff corner is on the side away from the body.
-    const sgn = leftSide ? (nrm.x < 0 ? 1 : -1) : nrm.x > 0 ? 1 : -1;
-    pair(sl.outer, add(end.p, nrm, cuffHalf * sgn));
-    pair(sl.inner, add(end.p, nrm, -cuffHalf * sgn));
-    // A mid-sleeve point keeps the sleeve on the arm when it bends at the elbow.
-    if (reach > upper * 0.6) {
-      const gMid = lerp(gRoot, gEnd, 0.5);
-      const m = along(arm, reach * 0.5);
-      pair(gMid, m.p);
+    const bRootHalf = Math.min(gRootHalf * scale, b.sw * 0.2);
+    const bCuffHalf = Math.max(Math.min(gCuffHalf * scale, b.sw * 0.2), b.sw * 0.12);
+    // Which garment side (±gN) is the outer (shoulder) side of the sleeve.
+    const gOuterSign = (gShoulder.x - gRoot.x) * gN.x + (gShoulder.y - gRoot.y) * gN.y >= 0 ? 1 : -1;
+    const stations = reach > upper * 0.9 ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1];
+    for (const t of stations) {
+      const gC = add(gRoot, gAxis, gLen * t);
+      const gHalf = gRootHalf + (gCuffHalf - gRootHalf) * t;
+      const a = along(arm, reach * t);
+      const n = { x: -a.dir.y, y: a.dir.x };
+      // Outer side of the arm = away from the body centre.
+      const awaySign = (n.x * (shoulderJoint.x - b.hipMid.x) >= 0 ? 1 : -1);
+      const bHalf = bRootHalf + (bCuffHalf - bRootHalf) * t;
+      pair(part, add(gC, gN, gHalf * gOuterSign), add(a.p, n, bHalf * awaySign));
+      pair(part, add(gC, gN, -gHalf * gOuterSign), add(a.p, n, -bHalf * awaySign));
     }
-    void shoulderTarget;
+    parts.push(part);
   };
-  sleeve(g.sleeveLeft, sL, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft, true);
-  sleeve(g.sleeveRight, sR, b.shoulderR, b.elbowR, b.wristR, g.shoulderRight, g.armpitRight, false);
-  const xs = body.map((p) => p.x);
-  const ys = body.map((p) => p.y);
-  const pad = b.sw * 0.35;
+  sleeve(PART.left, g.sleeveLeft, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft);
+  sleeve(PART.right, g.sleeveRight, b.shoulderR, b.elbowR, b.wristR, g.shoulderRight, g.armpitRight);
   return {
-    body,
-    garment,
-    box: { x0: Math.min(...xs) - pad, y0: Math.min(...ys) - pad, x1: Math.max(...xs) + pad, y1: Math.max(...ys) + pad },
-    neckY: Math.min(sL.y, sR.y) - b.sw * 0.05,
+    parts,
+    box: boxOf(parts, b.sw * 0.3),
+    neckY: Math.min(sL.y, sR.y) - b.sw * 0.06,
     scale,
     longSleeves,
     sleeveless: !g.sleeveLeft && !g.sleeveRight,
@@ -205,7 +242,7 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
   const sMid = mid(b.shoulderL, b.shoulderR);
   const down = norm({ x: b.hipMid.x - sMid.x, y: b.hipMid.y - sMid.y });
   const out = norm({ x: b.hipR.x - b.hipL.x, y: b.hipR.y - b.hipL.y });
-  const waistC = add(b.hipMid, down, -b.torso * 0.2);
+  const waistC = add(b.hipMid, down, -b.torso * 0.1);
   const [ml, mr] = maskHalfWidth(mask, waistC.x, waistC.y);
   const hipHalf = dist(b.hipL, b.hipR) * 0.85;
   const half = Math.max(Math.min(ml, mr, hipHalf * 1.15), hipHalf * 0.85) * 1.04;
@@ -213,62 +250,68 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
   const wR = add(waistC, out, half);
   const gw = dist(g.waistLeft, g.waistRight);
   const scale = (2 * half) / Math.max(1, gw);
-  const body: Point[] = [wL, wR];
-  const garment: Point[] = [g.waistLeft, g.waistRight];
   const gWaistMid = mid(g.waistLeft, g.waistRight);
+  const hips: FitPart = { id: PART.body, body: [wL, wR], garment: [g.waistLeft, g.waistRight], isBody: true };
+  const parts: FitPart[] = [hips];
   let bottom = waistC.y;
-  if (g.crotch && g.legLeft && g.legRight) {
+  if (g.crotch && g.legLeft && g.legRight && g.hipLeft && g.hipRight) {
     const crotchDepth = (g.crotch.y - gWaistMid.y) * scale;
-    const crotchB = add(waistC, down, Math.max(crotchDepth, b.torso * 0.25));
-    garment.push(g.crotch);
-    body.push(crotchB);
-    const leg = (lg: { outer: Point; inner: Point }, hip: Point, knee: Point, ankle: Point, leftSide: boolean) => {
+    const depth = Math.min(Math.max(crotchDepth, b.torso * 0.3), b.torso * 0.55);
+    const crotchB = add(waistC, down, depth);
+    const hipOutHalf = Math.max(half * 1.04, ((g.hipRight.x - g.hipLeft.x) * scale) / 2);
+    const hipLB = add(add(waistC, down, depth), out, -hipOutHalf);
+    const hipRB = add(add(waistC, down, depth), out, hipOutHalf);
+    hips.garment.push(g.crotch, g.hipLeft, g.hipRight);
+    hips.body.push(crotchB, hipLB, hipRB);
+    const leg = (id: number, lg: { outer: Point; inner: Point }, gHipOuter: Point, hip: Point, knee: Point, ankle: Point, leftSide: boolean) => {
+      const part: FitPart = { id, body: [], garment: [], isBody: false };
+      const gOuterTop = gHipOuter;
+      part.garment.push(gOuterTop, g.crotch!);
+      part.body.push(leftSide ? hipLB : hipRB, crotchB);
       const gHem = mid(lg.outer, lg.inner);
-      const gLen = (gHem.y - gWaistMid.y) * scale;
-      const legTop = add(hip, down, 0);
+      const gTop = mid(gOuterTop, g.crotch!);
+      const gLen = dist(gTop, gHem) * scale;
+      const legTop = add(hip, down, Math.max(0, depth - dist(waistC, b.hipMid)) * 0.5);
       const polyLen = dist(legTop, knee) + dist(knee, ankle);
-      const reach = Math.min(gLen - (waistC.y < hip.y ? dist(waistC, b.hipMid) : 0), polyLen * 1.06);
-      const end = along([legTop, knee, ankle], Math.max(reach, dist(legTop, knee) * 0.3));
+      const reach = Math.min(gLen, polyLen * 1.04);
+      const end = along([legTop, knee, ankle], reach);
       const nrm = { x: -end.dir.y, y: end.dir.x };
-      const hemHalf = Math.max((dist(lg.outer, lg.inner) * scale) / 2, b.sw * 0.1);
+      const hemHalf = Math.max((dist(lg.outer, lg.inner) * scale) / 2, b.sw * 0.11);
       const sgn = leftSide ? (nrm.x < 0 ? 1 : -1) : nrm.x > 0 ? 1 : -1;
-      garment.push(lg.outer, lg.inner);
-      body.push(add(end.p, nrm, hemHalf * sgn), add(end.p, nrm, -hemHalf * sgn));
+      part.garment.push(lg.outer, lg.inner);
+      part.body.push(add(end.p, nrm, hemHalf * sgn), add(end.p, nrm, -hemHalf * sgn));
       // Knee-level points keep the leg on the body's leg.
-      const gKneeO = lerp(leftSide ? g.waistLeft : g.waistRight, lg.outer, 0.5);
+      const gKneeO = lerp(gOuterTop, lg.outer, 0.5);
       const gKneeI = lerp(g.crotch!, lg.inner, 0.5);
       const mO = along([legTop, knee, ankle], reach * 0.5);
       const n2 = { x: -mO.dir.y, y: mO.dir.x };
       const s2 = leftSide ? (n2.x < 0 ? 1 : -1) : n2.x > 0 ? 1 : -1;
-      const kneeHalf = (dist(gKneeO, gKneeI) * scale) / 2;
-      garment.push(gKneeO, gKneeI);
-      body.push(add(mO.p, n2, kneeHalf * s2), add(mO.p, n2, -kneeHalf * s2));
+      const kneeHalf = Math.max((dist(gKneeO, gKneeI) * scale) / 2, b.sw * 0.12);
+      part.garment.push(gKneeO, gKneeI);
+      part.body.push(add(mO.p, n2, kneeHalf * s2), add(mO.p, n2, -kneeHalf * s2));
       bottom = Math.max(bottom, end.p.y);
+      parts.push(part);
     };
-    leg(g.legLeft, b.hipL, b.kneeL, b.ankleL, true);
-    leg(g.legRight, b.hipR, b.kneeR, b.ankleR, false);
+    leg(PART.left, g.legLeft, g.hipLeft, b.hipL, b.kneeL, b.ankleL, true);
+    leg(PART.right, g.legRight, g.hipRight, b.hipR, b.kneeR, b.ankleR, false);
   } else {
     const gLen = (mid(g.hemLeft, g.hemRight).y - gWaistMid.y) * scale;
     const hemC = add(waistC, down, gLen);
     const hemHalf = Math.max((dist(g.hemLeft, g.hemRight) * scale) / 2, hipHalf);
-    garment.push(g.hemLeft, g.hemRight);
-    body.push(add(hemC, out, -hemHalf), add(hemC, out, hemHalf));
+    hips.garment.push(g.hemLeft, g.hemRight);
+    hips.body.push(add(hemC, out, -hemHalf), add(hemC, out, hemHalf));
     const gMidL = lerp(g.waistLeft, g.hemLeft, 0.5);
     const gMidR = lerp(g.waistRight, g.hemRight, 0.5);
     const midC = add(waistC, down, gLen * 0.5);
     const midHalf = Math.max((dist(gMidL, gMidR) * scale) / 2, hipHalf * 1.05);
-    garment.push(gMidL, gMidR);
-    body.push(add(midC, out, -midHalf), add(midC, out, midHalf));
+    hips.garment.push(gMidL, gMidR);
+    hips.body.push(add(midC, out, -midHalf), add(midC, out, midHalf));
     bottom = hemC.y;
   }
-  const xs = body.map((p) => p.x);
-  const ys = body.map((p) => p.y);
-  const pad = b.sw * 0.3;
   return {
-    body,
-    garment,
-    box: { x0: Math.min(...xs) - pad, y0: Math.min(...ys) - pad, x1: Math.max(...xs) + pad, y1: Math.max(bottom, ...ys) + pad },
-    neckY: waistC.y - b.torso * 0.1,
+    parts,
+    box: boxOf(parts, b.sw * 0.3, bottom),
+    neckY: waistC.y - b.torso * 0.08,
     scale,
     longSleeves: false,
     sleeveless: true,

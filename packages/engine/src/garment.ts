@@ -57,7 +57,7 @@ function boxDown(img: RGBAImage, f: number): { w: number; h: number; rgb: Float3
 }
 
 /** k-means on RGB samples; returns cluster centres with their share of the samples. */
-function kmeans(samples: Float32Array, k: number, iters = 8): { c: number[]; share: number; spread: number }[] {
+function kmeans(samples: Float32Array, k: number, iters = 6): { c: number[]; share: number; spread: number }[] {
   const n = samples.length / 3;
   const centres: number[][] = [];
   for (let j = 0; j < k; j++) {
@@ -267,7 +267,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) {
         if (x >= band && x < w - band && y >= band && y < h - band) continue;
-        if ((x + y) & 1) continue;
+        if ((x + y) % 3) continue;
         const i = y * w + x;
         samples.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
       }
@@ -291,6 +291,23 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     for (let i = 0; i < w * h; i++) pass[i] = dist[i]! < t ? 1 : 0;
     const bg = floodFromBorder(w, h, pass);
     for (let i = 0; i < w * h; i++) fg[i] = bg[i] ? 0 : 1;
+    // Second look with a garment colour model: pixels enclosed by the garment that look
+    // like the background (the floor between trouser legs) become background.
+    const strong: number[] = [];
+    for (let i = 0; i < w * h; i += 2) if (fg[i] && dist[i]! > t * 1.5) strong.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+    if (strong.length / 3 > (w * h) / 100) {
+      const fgModel = kmeans(Float32Array.from(strong), 5);
+      for (let i = 0; i < w * h; i++) {
+        if (!fg[i]) continue;
+        let dF = Infinity;
+        for (const c of fgModel) {
+          if (c.share < 0.03) continue;
+          const d = Math.sqrt((rgb[i * 3]! - c.c[0]!) ** 2 + (rgb[i * 3 + 1]! - c.c[1]!) ** 2 + (rgb[i * 3 + 2]! - c.c[2]!) ** 2);
+          if (d < dF) dF = d;
+        }
+        if (dist[i]! < t * 2 && dist[i]! * 1.6 < dF) fg[i] = 0;
+      }
+    }
   }
   let mask: BinaryMask = { width: w, height: h, data: fg };
   // Opening removes hanger hooks, strings and speckles; then keep the garment itself.
@@ -306,21 +323,29 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   const frac = count / (w * h);
   if (frac < 0.04) throw new GarmentSeparationError('no garment found');
   if (frac > 0.93 || borderTouch > 2 * (w + h) * 0.5) throw new GarmentSeparationError('garment fills the photo');
-  // Soft alpha at full resolution.
-  const small: FloatMap = { width: w, height: h, data: Float32Array.from(fg) };
+  // Soft alpha at full resolution (separable bilinear upsampling of the clean mask).
   const alpha = createMap(img.width, img.height);
+  const xi = new Int32Array(img.width);
+  const xf = new Float32Array(img.width);
+  for (let x = 0; x < img.width; x++) {
+    const sx = Math.min(w - 1, Math.max(0, (x + 0.5) / f - 0.5));
+    const i = Math.min(w - 2, Math.floor(sx));
+    xi[x] = Math.max(0, i);
+    xf[x] = w > 1 ? sx - Math.max(0, i) : 0;
+  }
   for (let y = 0; y < img.height; y++) {
     const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(h - 1, y0 + 1);
-    const fy = sy - y0;
+    const j = Math.max(0, Math.min(h - 2, Math.floor(sy)));
+    const fy = h > 1 ? sy - j : 0;
+    const r0 = j * w;
+    const r1 = h > 1 ? r0 + w : r0;
+    const row = y * img.width;
     for (let x = 0; x < img.width; x++) {
-      const sx = Math.min(w - 1, Math.max(0, (x + 0.5) / f - 0.5));
-      const x0 = Math.floor(sx);
-      const x1 = Math.min(w - 1, x0 + 1);
-      const fx = sx - x0;
-      const v = (small.data[y0 * w + x0]! * (1 - fx) + small.data[y0 * w + x1]! * fx) * (1 - fy) + (small.data[y1 * w + x0]! * (1 - fx) + small.data[y1 * w + x1]! * fx) * fy;
-      alpha.data[y * img.width + x] = Math.min(1, Math.max(0, (v - 0.25) * 2));
+      const i = xi[x]!;
+      const fx = xf[x]!;
+      const i1 = w > 1 ? i + 1 : i;
+      const v = (fg[r0 + i]! * (1 - fx) + fg[r0 + i1]! * fx) * (1 - fy) + (fg[r1 + i]! * (1 - fx) + fg[r1 + i1]! * fx) * fy;
+      alpha.data[row + x] = v <= 0.25 ? 0 : v >= 0.75 ? 1 : (v - 0.25) * 2;
     }
   }
   const soft = blurMap(alpha, 1, 1);
@@ -357,6 +382,9 @@ export interface LowerLandmarks {
   waistRight: Point;
   /** Top of the gap between the legs; null for skirts. */
   crotch: Point | null;
+  /** Outer edges at the crotch's height. */
+  hipLeft: Point | null;
+  hipRight: Point | null;
   legLeft: { outer: Point; inner: Point } | null;
   legRight: { outer: Point; inner: Point } | null;
   hemLeft: Point;
@@ -604,8 +632,10 @@ export function lowerLandmarks(m: BinaryMask, scale: number): LowerLandmarks {
       // Require the gap to continue down to the bottom (a real split between legs).
       let open = 0;
       for (let yy = y; yy <= rows.bottom; yy++) if (!m.data[yy * m.width + gapX]) open++;
-      if (open > (rows.bottom - y) * 0.8 && y < rows.top + H * 0.85) crotch = { x: gapX, y };
-      break;
+      if (open > (rows.bottom - y) * 0.8 && y < rows.top + H * 0.85 && y > rows.top + H * 0.12) {
+        crotch = { x: gapX, y };
+        break;
+      }
     }
   }
   const hemY = rows.bottom - Math.max(1, H * 0.04);
@@ -650,6 +680,8 @@ export function lowerLandmarks(m: BinaryMask, scale: number): LowerLandmarks {
         waistLeft: scalePt({ x: waistRun[0], y: wy }, s),
         waistRight: scalePt({ x: waistRun[1], y: wy }, s),
         crotch: scalePt(crotch, s),
+        hipLeft: scalePt({ x: rows.left[crotch.y]!, y: crotch.y }, s),
+        hipRight: scalePt({ x: rows.right[crotch.y]!, y: crotch.y }, s),
         legLeft,
         legRight,
         hemLeft: legLeft.outer,
@@ -663,6 +695,8 @@ export function lowerLandmarks(m: BinaryMask, scale: number): LowerLandmarks {
     waistLeft: scalePt({ x: waistRun[0], y: wy }, s),
     waistRight: scalePt({ x: waistRun[1], y: wy }, s),
     crotch: null,
+    hipLeft: null,
+    hipRight: null,
     legLeft: null,
     legRight: null,
     hemLeft: scalePt({ x: hemRun[0], y: hemY }, s),
@@ -672,4 +706,46 @@ export function lowerLandmarks(m: BinaryMask, scale: number): LowerLandmarks {
 
 export function garmentLandmarks(m: BinaryMask, scale: number, category: Category): GarmentLandmarks {
   return category === 'lower_body' ? lowerLandmarks(m, scale) : upperLandmarks(m, scale);
+}
+
+/** Part labels (see fit.ts PART: 255 garment body, 80 left sleeve/leg, 160 right) on the analysis grid. */
+export function partLabels(m: BinaryMask, scale: number, lm: GarmentLandmarks): Uint8Array {
+  const { width: w, height: h } = m;
+  const labels = new Uint8Array(w * h).fill(255);
+  const g = (v: number) => v / scale - 0.5;
+  if (lm.kind === 'lower') {
+    if (!lm.crotch || !lm.legLeft || !lm.legRight) return labels;
+    const rows = rowsOf(m);
+    const cy = g(lm.crotch.y) - (rows.bottom - rows.top) * 0.03;
+    const cx = g(lm.crotch.x);
+    for (let y = Math.max(0, Math.ceil(cy)); y < h; y++) for (let x = 0; x < w; x++) labels[y * w + x] = x < cx ? 80 : 160;
+    return labels;
+  }
+  const tL = g(lm.armpitLeft.x);
+  const tR = g(lm.armpitRight.x);
+  const tw = tR - tL;
+  const cx = (tL + tR) / 2;
+  const overlap = tw * 0.04;
+  const rows = rowsOf(m);
+  const H = rows.bottom - rows.top;
+  for (let y = 0; y < h; y++) {
+    const below = y > Math.max(g(lm.armpitLeft.y), g(lm.armpitRight.y)) + H * 0.02;
+    const run = below ? runAt(m, y, cx) : null;
+    for (let x = 0; x < w; x++) {
+      let left: boolean;
+      let right: boolean;
+      if (!below) {
+        left = x < tL + overlap;
+        right = x > tR - overlap;
+      } else if (run) {
+        left = x < run[0];
+        right = x > run[1];
+      } else {
+        left = right = false;
+      }
+      if (left && lm.sleeveLeft) labels[y * w + x] = 80;
+      else if (right && lm.sleeveRight) labels[y * w + x] = 160;
+    }
+  }
+  return labels;
 }

@@ -169,3 +169,25 @@ export function resizeMap(m: FloatMap, width: number, height: number): FloatMap 
   }
   return out;
 }
+
+/** Copy of the rectangle [x0, x0+w) × [y0, y0+h) of an image (must lie inside). */
+export function cropImage(img: RGBAImage, x0: number, y0: number, w: number, h: number): RGBAImage {
+  const out = createImage(w, h);
+  for (let y = 0; y < h; y++) out.data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
+  return out;
+}
+
+export function cropMap(m: FloatMap, x0: number, y0: number, w: number, h: number): FloatMap {
+  const out = createMap(w, h);
+  for (let y = 0; y < h; y++) out.data.set(m.data.subarray((y0 + y) * m.width + x0, (y0 + y) * m.width + x0 + w), y * w);
+  return out;
+}
+
+/** Write `part` into `img` at (x0, y0). */
+export function pasteImage(img: RGBAImage, part: RGBAImage, x0: number, y0: number): void {
+  for (let y = 0; y < part.height; y++) img.data.set(part.data.subarray(y * part.width * 4, (y + 1) * part.width * 4), ((y0 + y) * img.width + x0) * 4);
+}
+
+export function pasteMap(m: FloatMap, part: FloatMap, x0: number, y0: number): void {
+  for (let y = 0; y < part.height; y++) m.data.set(part.data.subarray(y * part.width, (y + 1) * part.width), (y0 + y) * m.width + x0);
+}

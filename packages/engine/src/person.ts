@@ -124,37 +124,41 @@ function fullRoi(img: RGBAImage): Roi {
   return { cx: img.width / 2, cy: img.height / 2, size: Math.max(img.width, img.height) };
 }
 
-/** Map a 256×256 ROI map back onto the image (outside the ROI → 0). */
+/** Map a 256×256 ROI map back onto the image (outside the ROI → 0); separable bilinear. */
 function roiMapToImage(m: Float32Array, roi: Roi, width: number, height: number, logits: boolean): FloatMap {
-  const src: FloatMap = { width: 256, height: 256, data: logits ? m.map(sigmoid) : m };
+  const src = logits ? m.map(sigmoid) : m;
   const out = createMap(width, height);
   const s = 256 / roi.size;
-  const x0 = roi.cx - roi.size / 2;
-  const y0 = roi.cy - roi.size / 2;
+  const ox = roi.cx - roi.size / 2;
+  const oy = roi.cy - roi.size / 2;
+  const xi = new Int32Array(width);
+  const xf = new Float32Array(width);
+  const xin = new Uint8Array(width);
+  for (let x = 0; x < width; x++) {
+    const mx = (x + 0.5 - ox) * s - 0.5;
+    xin[x] = mx >= -0.5 && mx <= 255.5 ? 1 : 0;
+    const c = Math.min(255, Math.max(0, mx));
+    const i = Math.min(254, Math.floor(c));
+    xi[x] = i;
+    xf[x] = c - i;
+  }
   for (let y = 0; y < height; y++) {
-    const my = (y + 0.5 - y0) * s - 0.5;
+    const my = (y + 0.5 - oy) * s - 0.5;
     if (my < -0.5 || my > 255.5) continue;
+    const c = Math.min(255, Math.max(0, my));
+    const j = Math.min(254, Math.floor(c));
+    const fy = c - j;
+    const r0 = j * 256;
+    const r1 = r0 + 256;
+    const row = y * width;
     for (let x = 0; x < width; x++) {
-      const mx = (x + 0.5 - x0) * s - 0.5;
-      if (mx < -0.5 || mx > 255.5) continue;
-      out.data[y * width + x] = sampleMapClamp(src, mx, my);
+      if (!xin[x]) continue;
+      const i = xi[x]!;
+      const fx = xf[x]!;
+      out.data[row + x] = (src[r0 + i]! * (1 - fx) + src[r0 + i + 1]! * fx) * (1 - fy) + (src[r1 + i]! * (1 - fx) + src[r1 + i + 1]! * fx) * fy;
     }
   }
   return out;
-}
-
-function sampleMapClamp(m: FloatMap, x: number, y: number): number {
-  const cx = Math.min(m.width - 1, Math.max(0, x));
-  const cy = Math.min(m.height - 1, Math.max(0, y));
-  const x0 = Math.floor(cx);
-  const y0 = Math.floor(cy);
-  const x1 = Math.min(x0 + 1, m.width - 1);
-  const y1 = Math.min(y0 + 1, m.height - 1);
-  const fx = cx - x0;
-  const fy = cy - y0;
-  const d = m.data;
-  const w = m.width;
-  return (d[y0 * w + x0]! * (1 - fx) + d[y0 * w + x1]! * fx) * (1 - fy) + (d[y1 * w + x0]! * (1 - fx) + d[y1 * w + x1]! * fx) * fy;
 }
 
 /** Count large connected blobs in a thresholded mask (4-connected, on a coarse grid). */

@@ -2,7 +2,7 @@
  * Thin-plate-spline warp. `fitTps(from, to)` returns a smooth map that sends every
  * `from` point (approximately, with regularisation) to its `to` point.
  */
-import { createImage, sampleBilinear, type FloatMap, type RGBAImage, sampleMap } from './image.js';
+import { createImage, type FloatMap, type RGBAImage } from './image.js';
 import type { Point } from './garment.js';
 
 export interface Tps {
@@ -106,56 +106,83 @@ export interface Box {
 }
 
 /**
- * Backward-warp `src` (RGBA + alpha map) into a `width`×`height` canvas: for every
- * destination pixel inside `box`, `inverse` gives the source position. The map is
- * evaluated on a coarse grid and interpolated bilinearly.
+ * Backward-warp `src` (RGBA + alpha map) onto the destination rectangle `box`
+ * (integer pixel bounds, inclusive): for every destination pixel `inverse` gives the
+ * source position. The map is evaluated on a coarse grid and interpolated bilinearly.
+ * Returns box-sized images; (x0, y0) is the box's top-left in destination pixels.
  */
 export function warpImage(
   src: RGBAImage,
   srcAlpha: FloatMap,
   inverse: Tps,
-  width: number,
-  height: number,
   box: Box,
   step = 4,
-): { image: RGBAImage; alpha: FloatMap } {
+  part?: { id: number; forward?: Tps; tolerance?: number },
+): { image: RGBAImage; alpha: FloatMap; x0: number; y0: number } {
+  const x0 = Math.floor(box.x0);
+  const y0 = Math.floor(box.y0);
+  const width = Math.max(1, Math.ceil(box.x1) - x0 + 1);
+  const height = Math.max(1, Math.ceil(box.y1) - y0 + 1);
   const out = createImage(width, height);
   const alpha: FloatMap = { width, height, data: new Float32Array(width * height) };
-  const x0 = Math.max(0, Math.floor(box.x0));
-  const y0 = Math.max(0, Math.floor(box.y0));
-  const x1 = Math.min(width - 1, Math.ceil(box.x1));
-  const y1 = Math.min(height - 1, Math.ceil(box.y1));
-  if (x1 < x0 || y1 < y0) return { image: out, alpha };
-  const gw = Math.ceil((x1 - x0) / step) + 2;
-  const gh = Math.ceil((y1 - y0) / step) + 2;
+  const gw = Math.ceil(width / step) + 2;
+  const gh = Math.ceil(height / step) + 2;
   const gx = new Float32Array(gw * gh);
   const gy = new Float32Array(gw * gh);
   for (let j = 0; j < gh; j++)
     for (let i = 0; i < gw; i++) {
-      const p = applyTps(inverse, x0 + i * step, y0 + j * step);
+      const bx = x0 + i * step;
+      const by = y0 + j * step;
+      const p = applyTps(inverse, bx, by);
       gx[j * gw + i] = p.x;
       gy[j * gw + i] = p.y;
+      if (part?.forward) {
+        // Where the map folds over, the garment point does not come back here: drop it.
+        const q = applyTps(part.forward, p.x, p.y);
+        if (Math.hypot(q.x - bx, q.y - by) > (part.tolerance ?? 8)) {
+          gx[j * gw + i] = -1e9;
+          gy[j * gw + i] = -1e9;
+        }
+      }
     }
-  for (let y = y0; y <= y1; y++) {
-    const fj = (y - y0) / step;
+  const sw = src.width;
+  const sh = src.height;
+  const sd = src.data;
+  const ad = srcAlpha.data;
+  for (let y = 0; y < height; y++) {
+    const fj = y / step;
     const j = Math.floor(fj);
     const ty = fj - j;
-    for (let x = x0; x <= x1; x++) {
-      const fi = (x - x0) / step;
+    for (let x = 0; x < width; x++) {
+      const fi = x / step;
       const i = Math.floor(fi);
       const tx = fi - i;
       const k = j * gw + i;
+      if (gx[k]! < -1e8 || gx[k + 1]! < -1e8 || gx[k + gw]! < -1e8 || gx[k + gw + 1]! < -1e8) continue;
       const sx = (gx[k]! * (1 - tx) + gx[k + 1]! * tx) * (1 - ty) + (gx[k + gw]! * (1 - tx) + gx[k + gw + 1]! * tx) * ty;
       const sy = (gy[k]! * (1 - tx) + gy[k + 1]! * tx) * (1 - ty) + (gy[k + gw]! * (1 - tx) + gy[k + gw + 1]! * tx) * ty;
-      const a = sampleMap(srcAlpha, sx, sy, 0);
+      if (sx < 0 || sy < 0 || sx > sw - 1 || sy > sh - 1) continue;
+      const xa = Math.floor(sx);
+      const ya = Math.floor(sy);
+      const xb = xa + 1 < sw ? xa + 1 : xa;
+      const yb = ya + 1 < sh ? ya + 1 : ya;
+      const fx = sx - xa;
+      const fy = sy - ya;
+      const w00 = (1 - fx) * (1 - fy);
+      const w10 = fx * (1 - fy);
+      const w01 = (1 - fx) * fy;
+      const w11 = fx * fy;
+      const i00 = ya * sw + xa;
+      const i10 = ya * sw + xb;
+      const i01 = yb * sw + xa;
+      const i11 = yb * sw + xb;
+      if (part && sd[(fx < 0.5 ? (fy < 0.5 ? i00 : i01) : fy < 0.5 ? i10 : i11) * 4 + 3] !== part.id) continue;
+      const a = ad[i00]! * w00 + ad[i10]! * w10 + ad[i01]! * w01 + ad[i11]! * w11;
       if (a <= 0.003) continue;
       const o = (y * width + x) * 4;
       alpha.data[y * width + x] = a;
-      out.data[o] = sampleBilinear(src, sx, sy, 0);
-      out.data[o + 1] = sampleBilinear(src, sx, sy, 1);
-      out.data[o + 2] = sampleBilinear(src, sx, sy, 2);
-      out.data[o + 3] = sampleBilinear(src, sx, sy, 3);
+      for (let c = 0; c < 3; c++) out.data[o + c] = sd[i00 * 4 + c]! * w00 + sd[i10 * 4 + c]! * w10 + sd[i01 * 4 + c]! * w01 + sd[i11 * 4 + c]! * w11;
     }
   }
-  return { image: out, alpha };
+  return { image: out, alpha, x0, y0 };
 }

@@ -4,7 +4,7 @@
  */
 import type { Category } from '@aidressup/contract';
 import { loadModels } from './models.js';
-import { runTryOn } from './pipeline.js';
+import { runTryOn, warmUp } from './pipeline.js';
 import { isEngineError } from './types.js';
 
 export type WorkerTask =
@@ -17,7 +17,10 @@ export type WorkerResult =
   | { ok: false; code: string; message: string; detail?: string };
 
 const started = performance.now();
-const models = loadModels();
+const models = loadModels().then(async (m) => {
+  await warmUp(m);
+  return m;
+});
 // Keep an early load failure from becoming an unhandled rejection; tasks report it.
 models.catch(() => undefined);
 

@@ -1,0 +1,252 @@
+/**
+ * Local engine benchmark: every fitting person × garment pair from a fixtures folder.
+ * Prints per-pair and summary figures and writes a contact sheet
+ * (person | garment | result) to bench/out/engine-contact-sheet.png.
+ *
+ *   npm run bench:engine -- [--fixtures DIR] [--threads N] [--limit N]
+ *   BENCH_FIXTURES=DIR npm run bench:engine
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import type { Category } from '@aidressup/contract';
+import { createLocalEngine, isEngineError, scoreTryOnBytes, type TryOnScores } from '@aidressup/engine';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '..', '..');
+
+export interface EngineBenchOptions {
+  fixtures?: string;
+  threads?: number;
+  limit?: number;
+  outDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface PairResult {
+  person: string;
+  garment: string;
+  category: Category;
+  ms: number;
+  error?: string;
+  scores?: TryOnScores;
+  image?: Uint8Array;
+}
+
+export interface EngineBenchSummary {
+  pairs: number;
+  refused: number;
+  p50: number;
+  p95: number;
+  max: number;
+  coldStartMs: number;
+  peakRssMb: number;
+  transferRate: number;
+  preservationRate: number;
+  placementRate: number;
+  contactSheet: string;
+  results: PairResult[];
+}
+
+const CATEGORY_DIRS: Record<string, Category> = { upper_body: 'upper_body', lower_body: 'lower_body', dresses: 'dresses' };
+
+interface Fixture {
+  persons: { file: string; framing: 'full_body' | 'upper_body' }[];
+  garments: { file: string; category: Category }[];
+}
+
+/** Read MANIFEST.tsv when present (framing of each person), else infer from the folders and names. */
+export function loadFixtures(dir: string): Fixture {
+  const persons: Fixture['persons'] = [];
+  const garments: Fixture['garments'] = [];
+  const manifest = join(dir, 'MANIFEST.tsv');
+  const framing = new Map<string, string>();
+  if (existsSync(manifest)) {
+    const [head, ...lines] = readFileSync(manifest, 'utf8').trim().split('\n');
+    const cols = head!.split('\t');
+    const fi = cols.indexOf('file');
+    const ki = cols.indexOf('kind');
+    const ci = cols.indexOf('category');
+    for (const l of lines) {
+      const c = l.split('\t');
+      if (c[ki] === 'person') framing.set(c[fi]!, c[ci]!);
+    }
+  }
+  const isImage = (f: string) => /\.(jpe?g|png|webp)$/i.test(f);
+  for (const f of readdirSync(join(dir, 'person')).filter(isImage).sort()) {
+    const rel = `person/${f}`;
+    const fr = framing.get(rel) ?? (/upper/i.test(f) ? 'upper_body' : 'full_body');
+    persons.push({ file: rel, framing: fr === 'upper_body' ? 'upper_body' : 'full_body' });
+  }
+  for (const [sub, category] of Object.entries(CATEGORY_DIRS)) {
+    const d = join(dir, 'garment', sub);
+    if (!existsSync(d)) continue;
+    for (const f of readdirSync(d).filter(isImage).sort()) garments.push({ file: `garment/${sub}/${f}`, category });
+  }
+  return { persons, garments };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function thumb(bytes: Uint8Array | Buffer, w: number, h: number): Promise<Buffer> {
+  return sharp(bytes).rotate().resize(w, h, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
+}
+
+async function label(text: string, w: number, h: number, colour: string): Promise<Buffer> {
+  const esc = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"><rect width="100%" height="100%" fill="#ffffff"/><text x="4" y="${h - 5}" font-family="sans-serif" font-size="11" fill="${colour}">${esc}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+/** Contact sheet: one cell per pair (person | garment | result + a label), `perRow` cells per row. */
+export async function contactSheet(fixtures: string, results: PairResult[], file: string, perRow = 4, cellH = 200): Promise<void> {
+  const tw = Math.round(cellH * 0.75);
+  const labelH = 16;
+  const cellW = tw * 3 + 8;
+  const rows = Math.ceil(results.length / perRow);
+  const comps: sharp.OverlayOptions[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    const x = (i % perRow) * cellW;
+    const y = Math.floor(i / perRow) * (cellH + labelH);
+    comps.push({ input: await thumb(readFileSync(join(fixtures, r.person)), tw, cellH), left: x, top: y });
+    comps.push({ input: await thumb(readFileSync(join(fixtures, r.garment)), tw, cellH), left: x + tw, top: y });
+    if (r.image) comps.push({ input: await thumb(r.image, tw, cellH), left: x + tw * 2, top: y });
+    const s = r.scores;
+    const flags = s ? `${s.transfer.pass ? 'T' : 't'}${s.preservation.pass ? 'P' : 'p'}${s.placement.pass ? 'L' : 'l'}` : (r.error ?? '');
+    const name = `${r.person.split('/').pop()!.slice(0, 12)} ${r.garment.split('/').pop()!.slice(0, 12)} ${flags}`;
+    comps.push({ input: await label(name, cellW - 8, labelH, s && s.transfer.pass && s.preservation.pass && s.placement.pass ? '#222' : '#c00'), left: x, top: y + cellH });
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  await sharp({ create: { width: cellW * Math.min(perRow, results.length), height: Math.max(1, rows) * (cellH + labelH), channels: 3, background: '#ffffff' } })
+    .composite(comps)
+    .png({ compressionLevel: 6 })
+    .toFile(file);
+}
+
+export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<EngineBenchSummary> {
+  const log = opts.log ?? ((l: string) => console.log(l));
+  const fixtures = resolve(opts.fixtures ?? process.env.BENCH_FIXTURES ?? join(repoRoot, '..', 'shared', 'fixtures', 'tryon'));
+  const outDir = opts.outDir ?? join(repoRoot, 'bench', 'out');
+  const fx = loadFixtures(fixtures);
+  let pairs: { person: string; garment: string; category: Category }[] = [];
+  for (const p of fx.persons)
+    for (const g of fx.garments) if (p.framing === 'full_body' || g.category === 'upper_body') pairs.push({ person: p.file, garment: g.file, category: g.category });
+  if (opts.limit) pairs = pairs.slice(0, opts.limit);
+  log(`fixtures: ${fixtures}`);
+  log(`${fx.persons.length} people (${fx.persons.filter((p) => p.framing === 'full_body').length} full-body), ${fx.garments.length} garments → ${pairs.length} pairs`);
+
+  const engine = createLocalEngine(opts.threads ? { threads: opts.threads } : {});
+  const t0 = performance.now();
+  await engine.warm();
+  const coldStartMs = performance.now() - t0;
+  log(`cold start (pool + models + warm-up): ${coldStartMs.toFixed(0)} ms`);
+
+  const bytes = new Map<string, Uint8Array>();
+  const load = (f: string) => {
+    let b = bytes.get(f);
+    if (!b) {
+      b = readFileSync(join(fixtures, f));
+      bytes.set(f, b);
+    }
+    return b;
+  };
+  const results: PairResult[] = new Array(pairs.length);
+  const keypoints: ({ x: number; y: number; score: number }[] | undefined)[] = new Array(pairs.length);
+  const threads = opts.threads ?? (await import('node:os')).availableParallelism();
+  let next = 0;
+  // Keep exactly one request per worker in flight, so each timing is one try-on, not queueing.
+  await Promise.all(
+    Array.from({ length: threads }, async () => {
+      while (next < pairs.length) {
+        const i = next++;
+        const p = pairs[i]!;
+        const t = performance.now();
+        try {
+          const r = await engine.tryOnWithInfo({ person: load(p.person), garment: load(p.garment), category: p.category });
+          results[i] = { ...p, ms: performance.now() - t, image: r.image };
+          keypoints[i] = r.info.keypoints;
+        } catch (e) {
+          results[i] = { ...p, ms: performance.now() - t, error: isEngineError(e) ? e.code : String(e) };
+        }
+      }
+    }),
+  );
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  await engine.close();
+
+  // Scores (after timing, so scoring does not compete with the workers).
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (r.image && keypoints[i]) r.scores = await scoreTryOnBytes(load(r.person), load(r.garment), r.image, r.category, keypoints[i]!);
+    const s = r.scores;
+    log(
+      [
+        r.person.split('/').pop()!.padEnd(28).slice(0, 28),
+        r.garment.split('/').pop()!.padEnd(28).slice(0, 28),
+        r.category.padEnd(10),
+        `${r.ms.toFixed(0).padStart(5)} ms`,
+        s
+          ? `transfer ${s.transfer.result.toFixed(2)} vs ${s.transfer.original.toFixed(2)} ${s.transfer.pass ? 'ok' : 'FAIL'} | preserve mad ${(s.preservation.meanAbsDiff * 255).toFixed(2)} head ${(s.preservation.headChanged * 100).toFixed(1)}% ${s.preservation.pass ? 'ok' : 'FAIL'} | place ${(s.placement.inBand * 100).toFixed(0)}% ${s.placement.pass ? 'ok' : 'FAIL'}`
+          : `refused ${r.error}`,
+      ].join('  '),
+    );
+  }
+  const done = results.filter((r) => r.scores);
+  const times = done.map((r) => r.ms).sort((a, b) => a - b);
+  const rate = (f: (s: TryOnScores) => boolean) => (results.length ? results.filter((r) => r.scores && f(r.scores)).length / results.length : 0);
+  const contactFile = join(outDir, 'engine-contact-sheet.png');
+  await contactSheet(fixtures, results, contactFile);
+  const summary: EngineBenchSummary = {
+    pairs: results.length,
+    refused: results.length - done.length,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    max: times[times.length - 1] ?? 0,
+    coldStartMs,
+    peakRssMb,
+    transferRate: rate((s) => s.transfer.pass),
+    preservationRate: rate((s) => s.preservation.pass),
+    placementRate: rate((s) => s.placement.pass),
+    contactSheet: contactFile,
+    results,
+  };
+  const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+  log('');
+  log('| figure | value | target |');
+  log('|---|---|---|');
+  log(`| pairs (refused) | ${summary.pairs} (${summary.refused}) | |`);
+  log(`| time per try-on p50 | ${summary.p50.toFixed(0)} ms | ≤ 400 ms |`);
+  log(`| time per try-on p95 | ${summary.p95.toFixed(0)} ms | ≤ 800 ms |`);
+  log(`| time per try-on max | ${summary.max.toFixed(0)} ms | |`);
+  log(`| cold start | ${summary.coldStartMs.toFixed(0)} ms | ≤ 3000 ms |`);
+  log(`| peak RSS | ${summary.peakRssMb.toFixed(0)} MB | ≤ 600 MB |`);
+  log(`| transfer better than original | ${pct(summary.transferRate)} | ≥ 90 % |`);
+  log(`| preservation | ${pct(summary.preservationRate)} | 100 % |`);
+  log(`| placement | ${pct(summary.placementRate)} | ≥ 95 % |`);
+  log(`contact sheet: ${contactFile}`);
+  return summary;
+}
+
+function argValue(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const threads = argValue('--threads');
+  const limit = argValue('--limit');
+  const fixtures = argValue('--fixtures');
+  runEngineBench({
+    ...(fixtures ? { fixtures } : {}),
+    ...(threads ? { threads: Number(threads) } : {}),
+    ...(limit ? { limit: Number(limit) } : {}),
+  }).catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });
+}
