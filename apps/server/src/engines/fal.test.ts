@@ -48,8 +48,7 @@ afterAll(async () => {
   await standIn.close();
 });
 beforeEach(() => {
-  standIn.fallbackSubmit = { kind: 'accept' };
-  standIn.requests.length = 0;
+  standIn.reset();
   logs = [];
 });
 
@@ -67,7 +66,7 @@ describe('fal request', () => {
     const images = [body.model_image, body.garment_image];
     for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
     const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
-    expect([p!.width, p!.height]).toEqual([1024, 1536]);
+    expect([p!.width, p!.height]).toEqual([683, 1024]);
     // a 1000 px garment is brought up to the 1024 px floor
     expect([g!.width, g!.height]).toEqual([1024, 1024]);
 
@@ -192,19 +191,19 @@ describe('fal failures', () => {
 
   it('a submit that hangs past the deadline times out and is aborted', async () => {
     standIn.enqueueSubmit({ kind: 'hang' });
-    const e = await failure(engine({ deadlineMs: 1_500 }).tryOn({ person, garment, category: 'upper_body' }));
+    const e = await failure(engine({ deadlineMs: 4_000 }).tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('ENGINE_TIMEOUT');
     expect(e.message).toBe(MESSAGES.engineTimeout);
-    await expect.poll(() => standIn.submitCalls()[0]?.abortedByClient).toBe(true);
+    await expect.poll(() => standIn.submitCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
   });
 
   it('a request that never completes times out at our deadline and is cancelled at fal', async () => {
     standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'in-progress-forever' } });
-    const e = await failure(engine({ deadlineMs: 2_000 }).tryOn({ person, garment, category: 'upper_body' }));
+    const e = await failure(engine({ deadlineMs: 6_000 }).tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('ENGINE_TIMEOUT');
     const id = standIn.requestIds.at(-1)!;
     expect(e.detail).toContain(id);
-    await expect.poll(() => standIn.cancelCalls().map((r) => r.url)).toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
+    await expect.poll(() => standIn.cancelCalls().map((r) => r.url), { timeout: 15_000 }).toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
     expect(standIn.cancelCalls()[0]!.headers.authorization).toBe(`Key ${KEY}`);
   });
 
@@ -212,11 +211,11 @@ describe('fal failures', () => {
     standIn.enqueuePollFault({ kind: 'hang' });
     const ac = new AbortController();
     const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
-    await expect.poll(() => standIn.statusCalls().length).toBe(1);
+    await expect.poll(() => standIn.statusCalls().length, { timeout: 15_000 }).toBe(1);
     ac.abort();
     const e = await pending;
     expect(e.code).toBe('ENGINE_TIMEOUT');
-    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient).toBe(true);
+    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
   });
 
   it('a wrong key fails without revealing it; logs carry the request id and never the key', async () => {

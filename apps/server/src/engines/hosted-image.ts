@@ -6,9 +6,16 @@ import sharp from 'sharp';
 import { EngineError, type TryOnOutput } from '@aidressup/engine';
 import { HOSTED_ENGINE_MESSAGES } from '@aidressup/contract';
 
-/** Longest side of an image sent to a hosted engine is brought into this range. */
+/** The band the longest side of an image sent to a hosted engine must fall in. */
 export const HOSTED_MIN_SIDE = 1024;
 export const HOSTED_MAX_SIDE = 1536;
+/**
+ * The longest side photos are brought to. The providers work at about one megapixel
+ * (Gemini 2.5 Flash Image answers at 1K, FASHN v1.6 at 864×1296), so more pixels only add
+ * upload time and cost; 1024 also lets the JPEG decoder shrink a 12 MP phone photo while
+ * decoding, which keeps the reduction cheap.
+ */
+export const HOSTED_TARGET_SIDE = 1024;
 export const HOSTED_JPEG_QUALITY = 90;
 /** Largest result we accept from a provider. */
 export const MAX_RESULT_BYTES = 25 * 1024 * 1024;
@@ -22,11 +29,11 @@ export interface ReducedImage {
 }
 
 /**
- * Re-encode a photo as JPEG (quality ~90) with EXIF orientation applied and all metadata
- * dropped; the longest side ends up between 1024 and 1536 px (larger photos are scaled
- * down, small ones up), proportions kept.
+ * Re-encode a photo as JPEG (quality 90) with EXIF orientation applied and all metadata
+ * dropped, its longest side scaled to `targetSide` (1024–1536, default 1024), proportions kept.
  */
-export async function reduceImage(input: Uint8Array, maxSide = HOSTED_MAX_SIDE, minSide = HOSTED_MIN_SIDE): Promise<ReducedImage> {
+export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_SIDE): Promise<ReducedImage> {
+  if (targetSide < HOSTED_MIN_SIDE || targetSide > HOSTED_MAX_SIDE) throw new RangeError(`targetSide must be within ${HOSTED_MIN_SIDE}–${HOSTED_MAX_SIDE}`);
   let meta: sharp.Metadata;
   try {
     meta = await sharp(input, { failOn: 'error' }).metadata();
@@ -40,16 +47,14 @@ export async function reduceImage(input: Uint8Array, maxSide = HOSTED_MAX_SIDE, 
   const swapped = (meta.orientation ?? 1) >= 5;
   const w = swapped ? meta.height : meta.width;
   const h = swapped ? meta.width : meta.height;
-  const longest = Math.max(w, h);
-  const target = Math.min(maxSide, Math.max(minSide, longest));
-  const scale = target / longest;
+  const scale = targetSide / Math.max(w, h);
   const width = Math.max(1, Math.round(w * scale));
   const height = Math.max(1, Math.round(h * scale));
 
   let pipeline = sharp(input, { failOn: 'error' }).rotate();
   if (width !== w || height !== h) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' });
+  if (meta.hasAlpha) pipeline = pipeline.flatten({ background: '#ffffff' });
   const data = await pipeline
-    .flatten({ background: '#ffffff' })
     .jpeg({ quality: HOSTED_JPEG_QUALITY, mozjpeg: false, chromaSubsampling: '4:2:0' })
     .toBuffer();
   return { data, width, height, mimeType: 'image/jpeg' };

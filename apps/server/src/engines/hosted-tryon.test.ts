@@ -51,7 +51,7 @@ beforeAll(async () => {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     ...(await freshDatabaseEnv('sqlite')),
-    ENGINE_DEADLINE_MS: '2500',
+    ENGINE_DEADLINE_MS: '6000',
     GEMINI_API_KEY: GEMINI_KEY,
     GEMINI_BASE_URL: gemini.url,
     FASHN_API_KEY: FASHN_KEY,

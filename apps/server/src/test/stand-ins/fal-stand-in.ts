@@ -26,6 +26,8 @@ export type FalSubmitBehaviour =
 export type FalPollFault = { kind: 'http'; status: number } | { kind: 'malformed' } | { kind: 'hang' };
 
 export interface FalStandIn extends StandInServer {
+  /** Forget queued behaviours and recorded requests; back to plain success. */
+  reset(): void;
   enqueueSubmit(...b: FalSubmitBehaviour[]): void;
   enqueuePollFault(...f: FalPollFault[]): void;
   fallbackSubmit: FalSubmitBehaviour;
@@ -44,7 +46,9 @@ interface QueuedRequest {
   output: Buffer;
 }
 
-export async function startFalStandIn(opts: { key: string; model?: string }): Promise<FalStandIn> {
+/** `instant`: every request returns the output made for the first one (benchmarks). */
+export async function startFalStandIn(opts: { key: string; model?: string; instant?: boolean }): Promise<FalStandIn> {
+  let cachedOutput: Buffer | undefined;
   const model = opts.model ?? 'fal-ai/fashn/tryon/v1.6';
   const appId = model.split('/').slice(0, 2).join('/');
   const submitQueue: FalSubmitBehaviour[] = [];
@@ -76,11 +80,14 @@ export async function startFalStandIn(opts: { key: string; model?: string }): Pr
       const id = randomUUID();
       requestIds.push(id);
       const personB64 = body!.model_image!.slice(body!.model_image!.indexOf(',') + 1);
-      const output = await sharp(Buffer.from(personB64, 'base64'))
-        .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
-        .modulate({ hue: 180 })
-        .png({ compressionLevel: 1 })
-        .toBuffer();
+      const output =
+        (opts.instant ? cachedOutput : undefined) ??
+        (await sharp(Buffer.from(personB64, 'base64'))
+          .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
+          .modulate({ hue: 180 })
+          .png({ compressionLevel: 1 })
+          .toBuffer());
+      if (opts.instant) cachedOutput = output;
       requests.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output });
       const r = `${base}/${appId}/requests/${id}`;
       return sendJson(res, 200, { request_id: id, response_url: r, status_url: `${r}/status`, cancel_url: `${r}/cancel`, queue_position: 0 }, { 'x-fal-request-id': id });
@@ -141,6 +148,12 @@ export async function startFalStandIn(opts: { key: string; model?: string }): Pr
   const byPath = (test: (r: RecordedRequest) => boolean) => () => server.requests.filter(test);
   return {
     ...server,
+    reset: () => {
+      submitQueue.length = 0;
+      pollFaults.length = 0;
+      server.requests.length = 0;
+      state.fallbackSubmit = { kind: 'accept' };
+    },
     get url() {
       return server.url;
     },

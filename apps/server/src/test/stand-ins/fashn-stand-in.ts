@@ -28,6 +28,8 @@ export type FashnRunBehaviour =
 export type FashnPollFault = { kind: 'http'; status: number; error?: string } | { kind: 'malformed' } | { kind: 'hang' };
 
 export interface FashnStandIn extends StandInServer {
+  /** Forget queued behaviours and recorded requests; back to plain success. */
+  reset(): void;
   enqueueRun(...b: FashnRunBehaviour[]): void;
   enqueuePollFault(...f: FashnPollFault[]): void;
   /** What /v1/run does once the queue is empty. */
@@ -56,7 +58,9 @@ async function fashnOutput(modelImage: string): Promise<Buffer> {
     .toBuffer();
 }
 
-export async function startFashnStandIn(opts: { apiKey: string }): Promise<FashnStandIn> {
+/** `instant`: every prediction returns the output made for the first one (benchmarks). */
+export async function startFashnStandIn(opts: { apiKey: string; instant?: boolean }): Promise<FashnStandIn> {
+  let cachedOutput: Buffer | undefined;
   const runQueue: FashnRunBehaviour[] = [];
   const pollFaults: FashnPollFault[] = [];
   const predictions = new Map<string, Prediction>();
@@ -89,7 +93,9 @@ export async function startFashnStandIn(opts: { apiKey: string }): Promise<Fashn
       if (b.kind === 'http') return sendJson(res, b.status, { error: b.error, message: b.message ?? b.error });
       const id = `${randomUUID()}-u1`;
       predictionIds.push(id);
-      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output: await fashnOutput(body.inputs.model_image) });
+      const output = (opts.instant ? cachedOutput : undefined) ?? (await fashnOutput(body.inputs.model_image));
+      if (opts.instant) cachedOutput = output;
+      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output });
       return sendJson(res, 200, { id, error: null });
     }
 
@@ -139,6 +145,12 @@ export async function startFashnStandIn(opts: { apiKey: string }): Promise<Fashn
 
   return {
     ...server,
+    reset: () => {
+      runQueue.length = 0;
+      pollFaults.length = 0;
+      server.requests.length = 0;
+      state.fallbackRun = { kind: 'accept' };
+    },
     get url() {
       return server.url;
     },

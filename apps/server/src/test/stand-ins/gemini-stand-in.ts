@@ -34,6 +34,8 @@ export const GEMINI_OUTPUT_SIZES: Record<string, [number, number]> = {
 };
 
 export interface GeminiStandIn extends StandInServer {
+  /** Forget queued behaviours and recorded requests; back to plain success. */
+  reset(): void;
   /** Answers for the next generateContent calls, in order; afterwards `fallback` applies. */
   enqueue(...behaviours: GeminiBehaviour[]): void;
   fallback: GeminiBehaviour;
@@ -48,7 +50,12 @@ interface GenerateBody {
   generationConfig?: { responseModalities?: string[]; imageConfig?: { aspectRatio?: string } };
 }
 
-export async function startGeminiStandIn(opts: { apiKey: string; model?: string }): Promise<GeminiStandIn> {
+/**
+ * `instant`: answer from a result image made once per aspect ratio (benchmarks measure
+ * the adapter, not the stand-in).
+ */
+export async function startGeminiStandIn(opts: { apiKey: string; model?: string; instant?: boolean }): Promise<GeminiStandIn> {
+  const cache = new Map<string, Buffer>();
   const model = opts.model ?? 'gemini-2.5-flash-image';
   const queue: GeminiBehaviour[] = [];
   const path = `/v1beta/models/${model}:generateContent`;
@@ -113,7 +120,11 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
         if (!size) return error(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio: ${ratio}`);
         const personData = images[0]?.inlineData?.data;
         const format = behaviour.format ?? 'png';
-        const out = await makeResultImage(size[0], size[1], format, personData ? Buffer.from(personData, 'base64') : undefined);
+        const cacheKey = `${ratio}/${format}`;
+        const out =
+          (opts.instant ? cache.get(cacheKey) : undefined) ??
+          (await makeResultImage(size[0], size[1], format, personData ? Buffer.from(personData, 'base64') : undefined));
+        if (opts.instant) cache.set(cacheKey, out);
         state.lastResponseId = responseId;
         return sendJson(res, 200, {
           candidates: [
@@ -133,6 +144,11 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
 
   return {
     ...server,
+    reset: () => {
+      queue.length = 0;
+      server.requests.length = 0;
+      state.fallback = { kind: 'image' };
+    },
     get url() {
       return server.url;
     },

@@ -3,10 +3,10 @@ import sharp from 'sharp';
 
 /**
  * A noisy JPEG of `width`×`height` (noise keeps the file size close to a real photo's).
- * `orientation` writes an EXIF orientation tag; `withGps` adds EXIF metadata that must
- * never reach a provider.
+ * `orientation` writes an EXIF orientation tag; every photo carries EXIF fields that must
+ * never reach a provider. `noise` (default 64) sets the grain, and with it the file size.
  */
-export async function syntheticPhoto(width: number, height: number, opts: { orientation?: number; quality?: number; seed?: number } = {}): Promise<Buffer> {
+export async function syntheticPhoto(width: number, height: number, opts: { orientation?: number; quality?: number; seed?: number; noise?: number } = {}): Promise<Buffer> {
   const channels = 3;
   const raw = Buffer.alloc(width * height * channels);
   let x = (opts.seed ?? 7) >>> 0 || 7;
@@ -17,7 +17,7 @@ export async function syntheticPhoto(width: number, height: number, opts: { orie
     x ^= x << 5;
     const px = (i / channels) % width;
     const py = Math.floor(i / channels / width);
-    const n = (x >>> 0) % 64;
+    const n = (x >>> 0) % (opts.noise ?? 64);
     raw[i] = Math.min(255, Math.round((px / width) * 190) + n);
     raw[i + 1] = Math.min(255, Math.round((py / height) * 190) + n);
     raw[i + 2] = Math.min(255, 90 + n);
