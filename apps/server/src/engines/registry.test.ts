@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { createEngineDouble } from '../test/engine-double.js';
+import { createEngineRegistry } from './registry.js';
+
+describe('engine registry', () => {
+  it('enables only the built-in engine on embedded defaults', () => {
+    const reg = createEngineRegistry(loadConfig({}));
+    expect(reg.list().map((e) => e.id)).toEqual(['local']);
+    expect(reg.defaultEngine).toBe('local');
+    expect(reg.has('nano-banana')).toBe(false);
+  });
+
+  it('makes nano-banana the default when Gemini is configured, unless DEFAULT_ENGINE says otherwise', () => {
+    const gemini = createEngineRegistry(loadConfig({ GEMINI_API_KEY: 'k', FASHN_API_KEY: 'f' }));
+    expect(gemini.list().map((e) => e.id)).toEqual(['local', 'nano-banana', 'fashn']);
+    expect(gemini.defaultEngine).toBe('nano-banana');
+    expect(createEngineRegistry(loadConfig({ GEMINI_API_KEY: 'k', DEFAULT_ENGINE: 'local' })).defaultEngine).toBe('local');
+  });
+
+  it('uses injected engines instead of configured ones, and creates each once', async () => {
+    const double = createEngineDouble({ id: 'double' });
+    const reg = createEngineRegistry(loadConfig({}), { double });
+    expect(reg.list()).toEqual([{ id: 'double', label: double.label }]);
+    expect(reg.defaultEngine).toBe('double');
+    expect(await reg.get('double')).toBe(double);
+    await expect(reg.get('local')).rejects.toThrow(/not enabled/);
+    await reg.warmAll();
+    expect(reg.status()).toEqual({ double: { status: 'ok', warmed: true } });
+  });
+
+  it('reports an engine that fails to warm up as down', async () => {
+    const double = createEngineDouble({ id: 'broken' });
+    double.warm = async () => {
+      throw new Error('model missing');
+    };
+    const reg = createEngineRegistry(loadConfig({}), { broken: double });
+    const failures: string[] = [];
+    await reg.warmAll((id) => failures.push(id));
+    expect(failures).toEqual(['broken']);
+    expect(reg.status().broken?.status).toBe('down');
+  });
+});
