@@ -67,11 +67,13 @@ describe('upload validation', () => {
   it('reduces the longest side to 2048 and keeps transparency lossless', async () => {
     const wide = await validateAndNormalise(await png(3000, 1000, '#336699'), 'userImage');
     expect([wide.width, wide.height]).toEqual([2048, 683]);
-    // A JPEG under 4096 pixels is halved (decoded at half scale).
+    // A large JPEG is reduced to a third (decoded at half scale), keeping ≥ 1000 pixels.
     const phone = await validateAndNormalise(await jpeg(4032, 3024), 'userImage');
-    expect([phone.width, phone.height]).toEqual([2016, 1512]);
+    expect([phone.width, phone.height]).toEqual([1344, 1008]);
     const huge = await validateAndNormalise(await jpeg(6000, 1000), 'userImage');
-    expect([huge.width, huge.height]).toEqual([2048, 341]);
+    expect([huge.width, huge.height]).toEqual([2000, 333]);
+    const modest = await validateAndNormalise(await jpeg(2500, 1000), 'userImage');
+    expect([modest.width, modest.height]).toEqual([2048, 819]);
     const clear = await validateAndNormalise(await png(500, 700, '#ffffff00'), 'clothingImage');
     expect([clear.mimeType, clear.width, clear.height]).toEqual(['image/png', 500, 700]);
     const small = await validateAndNormalise(await jpeg(300, 400), 'userImage');
