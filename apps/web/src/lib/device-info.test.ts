@@ -21,6 +21,8 @@ const UA = {
     'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 EdgA/131.0.2903.87',
   chromeCros:
     'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  headlessChrome:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
   curl: 'curl/8.5.0',
 };
 
@@ -36,6 +38,7 @@ describe('device info parsing (spec §3)', () => {
     [UA.chromeAndroid, 'Chrome', 'Android'],
     [UA.edgeAndroid, 'Edge', 'Android'],
     [UA.chromeCros, 'Chrome', 'Linux'],
+    [UA.headlessChrome, 'Chrome', 'Linux'],
     [UA.curl, 'Unknown', 'Unknown'],
   ])('%s → %s on %s', (ua, browser, os) => {
     expect(parseBrowser(ua)).toBe(browser);

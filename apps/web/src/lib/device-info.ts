@@ -12,7 +12,7 @@ export function parseBrowser(userAgent: string): Browser {
   const ua = userAgent;
   if (/\bEdg(e|A|iOS)?\//.test(ua)) return 'Edge';
   if (/\b(Firefox|FxiOS)\//.test(ua)) return 'Firefox';
-  if (/\b(Chrome|CriOS|Chromium)\//.test(ua)) return 'Chrome';
+  if (/(HeadlessChrome|\bChrome|\bCriOS|\bChromium)\//.test(ua)) return 'Chrome';
   if (/\bSafari\//.test(ua) && /\bVersion\//.test(ua)) return 'Safari';
   return 'Unknown';
 }

@@ -29,7 +29,7 @@ export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: Pla
         <span
           className={cn(
             'absolute -top-3 left-1/2 -translate-x-1/2 rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap text-white shadow',
-            plan.popular ? 'bg-gradient-to-r from-brand-600 to-fuchsia-600' : 'bg-emerald-600',
+            plan.popular ? 'bg-gradient-to-r from-brand-600 to-fuchsia-600' : 'bg-emerald-700',
           )}
         >
           {plan.badge}

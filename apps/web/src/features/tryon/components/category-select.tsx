@@ -141,7 +141,7 @@ export function CategorySelect({ value, onChange, disabled }: CategorySelectProp
                 </span>
                 <span className="min-w-0 flex-1">
                   <span className="block font-semibold text-ink-950">{c.label}</span>
-                  <span className="block text-sm text-ink-500">{c.description}</span>
+                  <span className="block text-sm text-ink-600">{c.description}</span>
                 </span>
                 {selected ? <CheckIcon className="size-5 text-brand-600" /> : null}
               </li>

@@ -44,7 +44,7 @@ const SAMPLES: Sample[] = [
 /** Three feature showcase cards with before/after samples (spec §2). */
 export function Showcase() {
   return (
-    <ul className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-2 md:mx-0 md:grid md:grid-cols-3 md:gap-5 md:overflow-visible md:px-0 md:pb-0" data-testid="showcase" aria-label="Before and after examples">
+    <ul className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-2 md:mx-0 md:grid md:grid-cols-3 md:gap-5 md:overflow-visible md:px-0 md:pb-0" data-testid="showcase" aria-label="Before and after examples" tabIndex={0}>
       {SAMPLES.map((s) => (
         <li key={s.title} className="group w-[82%] shrink-0 snap-center rounded-3xl sm:w-[60%] md:w-auto border border-ink-200 bg-white p-3 shadow-sm transition-shadow hover:shadow-lg">
           <div className="relative grid grid-cols-2 gap-2">

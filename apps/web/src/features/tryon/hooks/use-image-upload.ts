@@ -10,7 +10,17 @@ export interface ImageUpload {
   remove: () => void;
 }
 
-function decodes(url: string): Promise<boolean> {
+/** True when the browser can decode the file as an image. */
+async function decodes(file: File, url: string): Promise<boolean> {
+  if (typeof createImageBitmap === 'function') {
+    try {
+      const bitmap = await createImageBitmap(file);
+      bitmap.close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
   return new Promise((resolve) => {
     const img = new Image();
     img.onload = () => resolve(true);
@@ -50,7 +60,7 @@ export function useImageUpload(maxBytes: number): ImageUpload {
         setError(MESSAGES.uploadFailed);
         return;
       }
-      void decodes(url).then((ok) => {
+      void decodes(picked, url).then((ok) => {
         if (mine !== seq.current) {
           URL.revokeObjectURL(url);
           return;

@@ -1,0 +1,88 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test as base, expect, type Page } from '@playwright/test';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const PHOTOS = {
+  person: path.join(here, 'fixtures/person.jpg'),
+  upper: path.join(here, 'fixtures/garment-upper.jpg'),
+  lower: path.join(here, 'fixtures/garment-lower.jpg'),
+};
+
+export interface Options {
+  /**
+   * Use the browser's real FingerprintJS device id. Chromium gives every test context the same
+   * fingerprint, hence the same account; by default tests set the documented test hook
+   * `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true` so each test gets its own
+   * fallback device id (and account).
+   */
+  realFingerprint: boolean;
+  /** Console errors a test expects (for example the browser's log line for an HTTP 402). */
+  allowedConsoleErrors: RegExp[];
+}
+
+export const test = base.extend<Options>({
+  realFingerprint: [false, { option: true }],
+  allowedConsoleErrors: [[], { option: true }],
+  page: async ({ page, realFingerprint, allowedConsoleErrors }, use) => {
+    if (!realFingerprint) {
+      await page.addInitScript(() => {
+        window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true;
+      });
+    }
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+    await use(page);
+    const unexpected = errors.filter((e) => !allowedConsoleErrors.some((re) => re.test(e)));
+    expect(unexpected, 'no console errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+declare global {
+  interface Window {
+    __AIDRESSUP_TEST_FAIL_FINGERPRINT__?: boolean;
+  }
+}
+
+/** Opens a page and waits until the anonymous sign-in has put a user in the user box. */
+export async function openSignedIn(page: Page, url = '/'): Promise<string> {
+  const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous') && r.request().method() === 'POST');
+  await page.goto(url);
+  const res = await signIn;
+  expect(res.status()).toBe(200);
+  const body = (await res.json()) as { user: { id: string } };
+  await expect(page.getByTestId('user-id')).toHaveText(body.user.id.slice(0, 8));
+  return body.user.id;
+}
+
+export async function uploadBoth(page: Page, garment: string = PHOTOS.upper): Promise<void> {
+  await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+  await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+  await page.getByTestId('upload-clothing-input').setInputFiles(garment);
+  await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+}
+
+/** Runs one try-on through the real engine and waits for the result. */
+export async function tryOnce(page: Page): Promise<void> {
+  const done = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
+  await page.getByTestId('try-with-ai').click();
+  const res = await done;
+  expect(res.status(), await res.text()).toBe(200);
+  await expect(page.getByTestId('result-image')).toBeVisible();
+}
+
+export function userBox(page: Page) {
+  return {
+    id: page.getByTestId('user-id'),
+    segment: page.getByTestId('user-segment'),
+    credits: page.getByTestId('user-credits'),
+    trials: page.getByTestId('user-trials'),
+    hasFreeTrial: page.getByTestId('user-has-free-trial'),
+    hasCredits: page.getByTestId('user-has-credits'),
+  };
+}

@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests against the REAL built server (`node apps/server/dist/server.js`), which also
+ * serves the built web app, with a fresh data folder per run and the built-in local engine.
+ * Run `npm run test:e2e` from the repository root (it builds first).
+ *
+ * Environment:
+ * - E2E_PORT (default 3100): the port the server listens on.
+ * - E2E_SERVER_ENV: extra server environment as JSON, e.g. '{"DEFAULT_ENGINE":"local"}'.
+ * - CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// The config is evaluated in the runner and in every worker: create the data folder once.
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-'));
+}
+
+const extraEnv = process.env.E2E_SERVER_ENV ? (JSON.parse(process.env.E2E_SERVER_ENV) as Record<string, string>) : {};
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [['list'], ['html', { outputFolder: '../playwright-report', open: 'never' }]] : [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1366, height: 900 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'node apps/server/dist/server.js',
+    cwd: repoRoot,
+    url: `${baseURL}/api/config`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      FREE_TRIALS_LIMIT: '2',
+      LOG_LEVEL: 'warn',
+      // Every test starts as a new anonymous user from the same address.
+      NEW_USERS_PER_IP_PER_DAY: '100000',
+      RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
+      RATE_LIMIT_TRYON_PER_MINUTE: '100000',
+      RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
+      ...extraEnv,
+    },
+  },
+});

@@ -1,0 +1,42 @@
+import { expect, openSignedIn, test } from '../fixtures';
+
+/*
+ * Device id (spec §4, §8). Fingerprinting is made to fail with the documented test hook
+ * `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true`, set before the page loads with
+ * page.addInitScript (the default in fixtures.ts; `realFingerprint: true` turns it off).
+ */
+test.describe('when fingerprinting fails', () => {
+  test('a fallback device id is generated, stored, and reused after a reload', async ({ page }) => {
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+    const id = await openSignedIn(page);
+    const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
+    expect(deviceId).toMatch(/^fb_[a-f0-9]{32}$/);
+    expect(await page.evaluate(() => localStorage.getItem('aidressup.deviceId'))).toBe(deviceId);
+
+    const again = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+    const response = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+    await page.reload();
+    expect(((await again).postDataJSON() as { deviceId: string }).deviceId).toBe(deviceId);
+    expect(((await (await response).json()) as { user: { id: string } }).user.id).toBe(id);
+  });
+
+  test('a stored fallback id is used when one exists', async ({ page }) => {
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('aidressup.deviceId')) localStorage.setItem('aidressup.deviceId', 'fb_preset_device_0001');
+    });
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+    await openSignedIn(page);
+    expect(((await request).postDataJSON() as { deviceId: string }).deviceId).toBe('fb_preset_device_0001');
+  });
+});
+
+test.describe('when fingerprinting works', () => {
+  test.use({ realFingerprint: true });
+  test('the FingerprintJS visitor id is the device id and no fallback is stored', async ({ page }) => {
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+    await openSignedIn(page);
+    const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
+    expect(deviceId).toMatch(/^[a-f0-9]{32}$/);
+    expect(await page.evaluate(() => localStorage.getItem('aidressup.deviceId'))).toBeNull();
+  });
+});

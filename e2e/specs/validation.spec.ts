@@ -1,0 +1,112 @@
+import { MESSAGES } from '@aidressup/contract';
+import type { Page } from '@playwright/test';
+import { expect, openSignedIn, PHOTOS, test } from '../fixtures';
+
+/** Accepts window.alert dialogs and records their messages. */
+function collectAlerts(page: Page): string[] {
+  const messages: string[] = [];
+  page.on('dialog', (d) => {
+    if (d.type() === 'alert') messages.push(d.message());
+    void d.accept();
+  });
+  return messages;
+}
+
+test.describe('upload validation (spec §5)', () => {
+  test('refuses an unsupported format', async ({ page }) => {
+    await openSignedIn(page);
+    await page.getByTestId('upload-person-input').setInputFiles({ name: 'photo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.unsupportedFormat);
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+  });
+
+  test('refuses a file over 10 MB', async ({ page }) => {
+    await openSignedIn(page);
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0);
+    await page.getByTestId('upload-clothing-input').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    await expect(page.getByTestId('upload-clothing-error')).toHaveText(MESSAGES.fileTooLarge);
+  });
+
+  test('shows the generic failure for an image that cannot be read', async ({ page }) => {
+    await openSignedIn(page);
+    await page.getByTestId('upload-person-input').setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not really a jpeg') });
+    await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.uploadFailed);
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+  });
+
+  test('a valid photo clears the error; replace and remove work', async ({ page }) => {
+    await openSignedIn(page);
+    await page.getByTestId('upload-person-input').setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await expect(page.getByTestId('upload-person-error')).toBeVisible();
+    await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+    await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+    await expect(page.getByTestId('upload-person-error')).toHaveCount(0);
+    const first = await page.getByTestId('upload-person-preview').getAttribute('src');
+
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Replace person photo' }).click();
+    await (await chooser).setFiles(PHOTOS.lower);
+    await expect(page.getByTestId('upload-person-preview')).not.toHaveAttribute('src', first ?? '');
+
+    await page.getByRole('button', { name: 'Remove person photo' }).click();
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+    await expect(page.getByTestId('step-indicator')).toHaveAttribute('data-current-step', '1');
+  });
+
+  test('the upload card opens the file picker from the keyboard and accepts a dropped file', async ({ page }) => {
+    await openSignedIn(page);
+    const dropzone = page.getByTestId('upload-person-dropzone');
+    await dropzone.focus();
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles(PHOTOS.person);
+    await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+
+    // Drag and drop onto the clothing card.
+    const bytes = (await import('node:fs')).readFileSync(PHOTOS.upper).toString('base64');
+    const dataTransfer = await page.evaluateHandle((b64) => {
+      const bin = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bin], 'shirt.jpg', { type: 'image/jpeg' }));
+      return dt;
+    }, bytes);
+    const target = page.getByTestId('upload-clothing-dropzone');
+    await target.dispatchEvent('dragenter', { dataTransfer });
+    await target.dispatchEvent('dragover', { dataTransfer });
+    await target.dispatchEvent('drop', { dataTransfer });
+    await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+    await expect(page.getByTestId('step-indicator')).toHaveAttribute('data-current-step', '3');
+  });
+});
+
+test.describe('Try with AI alerts (spec §5)', () => {
+  test('asks for both photos', async ({ page }) => {
+    await openSignedIn(page);
+    await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+    await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+    const alerts = collectAlerts(page);
+    await page.getByTestId('try-with-ai').click({ force: true });
+    await expect.poll(() => alerts).toEqual([MESSAGES.uploadBothPhotos]);
+    await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
+  });
+
+  test('asks to wait while the user is loading', async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/auth/anonymous', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(page.getByTestId('user-info-box')).toContainText('Signing you in');
+    await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+    await page.getByTestId('upload-clothing-input').setInputFiles(PHOTOS.upper);
+    await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+    const alerts = collectAlerts(page);
+    await page.getByTestId('try-with-ai').click();
+    await expect.poll(() => alerts).toEqual([MESSAGES.userLoading]);
+    await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
+    release();
+    await expect(page.getByTestId('user-id')).toHaveText(/^.{8}$/);
+  });
+});
