@@ -57,7 +57,7 @@ function boxDown(img: RGBAImage, f: number): { w: number; h: number; rgb: Float3
 }
 
 /** k-means on RGB samples; returns cluster centres with their share of the samples. */
-function kmeans(samples: Float32Array, k: number, iters = 6): { c: number[]; share: number; spread: number }[] {
+function kmeans(samples: Float32Array, k: number, iters = 5): { c: number[]; share: number; spread: number }[] {
   const n = samples.length / 3;
   const centres: number[][] = [];
   for (let j = 0; j < k; j++) {
@@ -212,12 +212,22 @@ export function largestComponent(m: BinaryMask): BinaryMask {
       const p = stack.pop()!;
       size++;
       const x = p % w;
-      const nb = [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p >= w ? p - w : -1, p < w * (h - 1) ? p + w : -1];
-      for (const q of nb)
-        if (q >= 0 && m.data[q] && !label[q]) {
-          label[q] = id;
-          stack.push(q);
-        }
+      if (x > 0 && m.data[p - 1] && !label[p - 1]) {
+        label[p - 1] = id;
+        stack.push(p - 1);
+      }
+      if (x < w - 1 && m.data[p + 1] && !label[p + 1]) {
+        label[p + 1] = id;
+        stack.push(p + 1);
+      }
+      if (p >= w && m.data[p - w] && !label[p - w]) {
+        label[p - w] = id;
+        stack.push(p - w);
+      }
+      if (p < w * (h - 1) && m.data[p + w] && !label[p + w]) {
+        label[p + w] = id;
+        stack.push(p + w);
+      }
     }
     if (size > bestSize) {
       bestSize = size;
@@ -237,6 +247,96 @@ export function fillHoles(m: BinaryMask): BinaryMask {
   const out = new Uint8Array(inv.length);
   for (let i = 0; i < inv.length; i++) out[i] = outside[i] ? 0 : 1;
   return { width: m.width, height: m.height, data: out };
+}
+
+/** Least-squares quadratic surface through background samples (per channel), one robust refit. */
+function fitBackgroundSurface(pos: number[], rgb: number[]): { at: (x: number, y: number) => [number, number, number]; spread: number } {
+  const n = pos.length / 2;
+  const basis = (x: number, y: number) => [1, x, y, x * x, y * y, x * y];
+  let use = new Uint8Array(n).fill(1);
+  let coef: number[][] = [];
+  let spread = Infinity;
+  for (let pass = 0; pass < 2; pass++) {
+    coef = [];
+    for (let c = 0; c < 3; c++) {
+      const A: Float64Array[] = Array.from({ length: 6 }, () => new Float64Array(6));
+      const b = new Float64Array(6);
+      for (let i = 0; i < n; i++) {
+        if (!use[i]) continue;
+        const f = basis(pos[i * 2]!, pos[i * 2 + 1]!);
+        const v = rgb[i * 3 + c]!;
+        for (let r = 0; r < 6; r++) {
+          b[r]! += f[r]! * v;
+          for (let k = 0; k < 6; k++) A[r]![k]! += f[r]! * f[k]!;
+        }
+      }
+      for (let r = 0; r < 6; r++) A[r]![r]! += 1e-6;
+      coef.push(solveSmall(A, b));
+    }
+    const res: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const f = basis(pos[i * 2]!, pos[i * 2 + 1]!);
+      let d = 0;
+      for (let c = 0; c < 3; c++) {
+        let p = 0;
+        for (let k = 0; k < 6; k++) p += coef[c]![k]! * f[k]!;
+        d += (rgb[i * 3 + c]! - p) ** 2;
+      }
+      res.push(Math.sqrt(d));
+    }
+    const sorted = res.filter((_, i) => use[i]).sort((a, b) => a - b);
+    const med = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    // Garment pixels that touch the border are outliers: drop them and refit.
+    const next = new Uint8Array(n);
+    let kept = 0;
+    let sum = 0;
+    for (let i = 0; i < n; i++)
+      if (res[i]! <= Math.max(6, med * 3)) {
+        next[i] = 1;
+        kept++;
+        sum += res[i]!;
+      }
+    use = next;
+    spread = kept > n * 0.6 ? sum / kept : Infinity;
+  }
+  return {
+    at: (x, y) => {
+      const f = basis(x, y);
+      const out: [number, number, number] = [0, 0, 0];
+      for (let c = 0; c < 3; c++) {
+        let p = 0;
+        for (let k = 0; k < 6; k++) p += coef[c]![k]! * f[k]!;
+        out[c] = p;
+      }
+      return out;
+    },
+    spread,
+  };
+}
+
+function solveSmall(a: Float64Array[], b: Float64Array): number[] {
+  const n = b.length;
+  const m = a.map((r) => Float64Array.from(r));
+  const v = Float64Array.from(b);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    [m[c], m[p]] = [m[p]!, m[c]!];
+    [v[c], v[p]] = [v[p]!, v[c]!];
+    const piv = m[c]![c]! || 1e-12;
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r]![c]! / piv;
+      for (let k = c; k < n; k++) m[r]![k]! -= f * m[c]![k]!;
+      v[r]! -= f * v[c]!;
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let acc = v[r]!;
+    for (let k = r + 1; k < n; k++) acc -= m[r]![k]! * x[k]!;
+    x[r] = acc / (m[r]![r]! || 1e-12);
+  }
+  return x;
 }
 
 export interface GarmentCutout {
@@ -264,38 +364,70 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     // Background colour model from a band along the border.
     const band = Math.max(2, Math.round(Math.min(w, h) * 0.03));
     const samples: number[] = [];
+    const positions: number[] = [];
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) {
         if (x >= band && x < w - band && y >= band && y < h - band) continue;
         if ((x + y) % 3) continue;
         const i = y * w + x;
         samples.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+        positions.push(x / w, y / h);
       }
-    const clusters = kmeans(Float32Array.from(samples), 4).filter((c) => c.share >= 0.08);
-    const bgShare = clusters.reduce((s, c) => s + c.share, 0);
-    const spread = clusters.reduce((s, c) => s + c.spread * c.share, 0) / Math.max(bgShare, 1e-6);
-    if (spread > 40) throw new GarmentSeparationError('background is not plain');
+    // Smooth background (studio backdrops, vignetting): a quadratic surface per channel.
+    const poly = fitBackgroundSurface(positions, samples);
     const dist = new Float32Array(w * h);
     let maxD = 1;
-    for (let i = 0; i < w * h; i++) {
-      let best = Infinity;
-      for (const c of clusters) {
-        const d = Math.sqrt((rgb[i * 3]! - c.c[0]!) ** 2 + (rgb[i * 3 + 1]! - c.c[1]!) ** 2 + (rgb[i * 3 + 2]! - c.c[2]!) ** 2);
-        if (d < best) best = d;
+    let spread: number;
+    if (poly.spread < 6) {
+      spread = poly.spread;
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          const i = y * w + x;
+          const bg = poly.at(x / w, y / h);
+          const d = Math.sqrt((rgb[i * 3]! - bg[0]) ** 2 + (rgb[i * 3 + 1]! - bg[1]) ** 2 + (rgb[i * 3 + 2]! - bg[2]) ** 2);
+          dist[i] = d;
+          if (d > maxD) maxD = d;
+        }
+    } else {
+      // Textured background (floor, wall): the nearest of a few background colours.
+      const clusters = kmeans(Float32Array.from(samples), 4).filter((c) => c.share >= 0.08);
+      const bgShare = clusters.reduce((acc, c) => acc + c.share, 0);
+      spread = clusters.reduce((acc, c) => acc + c.spread * c.share, 0) / Math.max(bgShare, 1e-6);
+      if (spread > 40) throw new GarmentSeparationError('background is not plain');
+      for (let i = 0; i < w * h; i++) {
+        let best = Infinity;
+        for (const c of clusters) {
+          const d = Math.sqrt((rgb[i * 3]! - c.c[0]!) ** 2 + (rgb[i * 3 + 1]! - c.c[1]!) ** 2 + (rgb[i * 3 + 2]! - c.c[2]!) ** 2);
+          if (d < best) best = d;
+        }
+        dist[i] = best;
+        if (best > maxD) maxD = best;
       }
-      dist[i] = best;
-      if (best > maxD) maxD = best;
     }
-    const t = Math.min(90, Math.max(16 + spread * 1.5, Math.min(otsu(dist, maxD) * 0.6, 60)));
+    const floor = spread < 4 ? 7 + spread * 2 : 16 + spread * 1.5;
+    const t = spread < 4 ? Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 12)) : Math.min(90, Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 60)));
     const pass = new Uint8Array(w * h);
     for (let i = 0; i < w * h; i++) pass[i] = dist[i]! < t ? 1 : 0;
+    if (spread < 4) {
+      // Studio white: a light garment differs from the background mostly by its texture and
+      // shading, so the background must also be flat (low local gradient).
+      const lum = new Float32Array(w * h);
+      for (let i = 0; i < w * h; i++) lum[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
+      for (let y = 1; y < h - 1; y++)
+        for (let x = 1; x < w - 1; x++) {
+          const i = y * w + x;
+          if (!pass[i]) continue;
+          const g = Math.abs(lum[i + 1]! - lum[i - 1]!) + Math.abs(lum[i + w]! - lum[i - w]!);
+          if (g > 5 + spread * 2) pass[i] = 0;
+        }
+    }
     const bg = floodFromBorder(w, h, pass);
     for (let i = 0; i < w * h; i++) fg[i] = bg[i] ? 0 : 1;
     // Second look with a garment colour model: pixels enclosed by the garment that look
     // like the background (the floor between trouser legs) become background.
     const strong: number[] = [];
-    for (let i = 0; i < w * h; i += 2) if (fg[i] && dist[i]! > t * 1.5) strong.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
-    if (strong.length / 3 > (w * h) / 100) {
+    for (let i = 0; i < w * h; i += 5) if (fg[i] && dist[i]! > t * 1.5) strong.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+    if (strong.length / 3 > (w * h) / 500) {
       const fgModel = kmeans(Float32Array.from(strong), 5);
       for (let i = 0; i < w * h; i++) {
         if (!fg[i]) continue;
@@ -551,8 +683,21 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
   // Shoulders: top edge straight above the torso sides (pulled in a little).
   const sLx = tL + tw * 0.04;
   const sRx = tR - tw * 0.04;
-  const shoulderLeft = { x: sLx, y: topAt(m, sLx) };
-  const shoulderRight = { x: sRx, y: topAt(m, sRx) };
+  // Highest point of the top edge near each side (straps and halter necks included).
+  const topNear = (x0: number, x1: number, fallbackX: number): Point => {
+    let best = { x: fallbackX, y: topAt(m, fallbackX) };
+    if (best.y < 0) best.y = m.height;
+    for (let x = Math.round(Math.min(x0, x1)); x <= Math.max(x0, x1); x++) {
+      const y = topAt(m, x);
+      if (y >= 0 && y < best.y - 1) best = { x, y };
+    }
+    return best;
+  };
+  const sTopL = topAt(m, sLx);
+  const sTopR = topAt(m, sRx);
+  const H0 = rows.bottom - rows.top;
+  const shoulderLeft = sTopL >= 0 && sTopL < rows.top + H0 * 0.25 ? { x: sLx, y: sTopL } : topNear(sLx, sLx + tw * 0.3, sLx);
+  const shoulderRight = sTopR >= 0 && sTopR < rows.top + H0 * 0.25 ? { x: sRx, y: sTopR } : topNear(sRx, sRx - tw * 0.3, sRx);
   const nLx = cx - tw * 0.18;
   const nRx = cx + tw * 0.18;
   // Collar corners: the top edge, but never far above the shoulders (hoods, hanger bars).

@@ -94,12 +94,14 @@ export interface BodyBands {
 export function bodyBands(kps: KeypointLike[]): BodyBands {
   const k = (i: number) => kps[i]!;
   const shoulderY = (k(11).y + k(12).y) / 2;
-  const hipY = (k(23).y + k(24).y) / 2;
-  const torso = Math.max(1, hipY - shoulderY);
+  const sw = Math.abs(k(11).x - k(12).x);
+  // A torso shorter than the shoulder width means the hips were guessed too high
+  // (head-to-hips framings): use the shoulder width instead.
+  const torso = Math.max(1, (k(23).y + k(24).y) / 2 - shoulderY, sw);
+  const hipY = shoulderY + torso;
   const face = [0, 2, 5, 7, 8, 9, 10].map(k);
   const fx = face.reduce((s, p) => s + p.x, 0) / face.length;
   const fy = face.reduce((s, p) => s + p.y, 0) / face.length;
-  const sw = Math.abs(k(11).x - k(12).x);
   const visible = face.filter((p) => p.score > 0.5).length >= 3;
   return { shoulderY, hipY, torso, head: visible ? { x: fx, y: fy, r: Math.max(Math.abs(k(7).x - k(8).x) * 0.5, sw * 0.2) } : null };
 }
@@ -174,7 +176,13 @@ export function scoreTryOn(person: RGBAImage, garment: RGBAImage, garmentAlpha: 
 
 /** Score from encoded images (the person photo, the garment photo, the engine's result). */
 export async function scoreTryOnBytes(personBytes: Uint8Array, garmentBytes: Uint8Array, resultBytes: Uint8Array, category: Category, keypoints: KeypointLike[]): Promise<TryOnScores> {
-  const [p, g, r] = await Promise.all([decodeImage(personBytes, 1 << 14), decodeImage(garmentBytes, 768), decodeImage(resultBytes, 1 << 14)]);
-  const cut = segmentGarment(g.image, g.hasAlpha);
-  return scoreTryOn(p.image, g.image, cut.alpha.data, r.image, category, keypoints);
+  const [p, g, r] = await Promise.all([decodeImage(personBytes, 1 << 14), decodeImage(garmentBytes, 512), decodeImage(resultBytes, 1 << 14)]);
+  let alpha: ArrayLike<number>;
+  try {
+    alpha = segmentGarment(g.image, g.hasAlpha).alpha.data;
+  } catch {
+    // No clean cut-out: compare with the whole garment photo.
+    alpha = new Float32Array(g.image.width * g.image.height).fill(1);
+  }
+  return scoreTryOn(p.image, g.image, alpha, r.image, category, keypoints);
 }

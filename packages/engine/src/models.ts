@@ -72,8 +72,6 @@ function fileHandler(jsonPath: string): tf.io.IOHandler {
 
 export interface Models {
   pose: GraphModel;
-  /** Smaller pose model for the whole-frame locating pass. */
-  poseLite: GraphModel;
   selfie: GraphModel;
 }
 
@@ -85,12 +83,10 @@ export function loadModels(): Promise<Models> {
     modelsReady = (async () => {
       await initBackend();
       const pose = await loadGraphModel(fileHandler(join(MODELS_DIR, 'blazepose-full.json')));
-      const poseLite = await loadGraphModel(fileHandler(join(MODELS_DIR, 'blazepose-lite.json')));
       const selfie = await loadGraphModel(fileHandler(join(MODELS_DIR, 'selfie.json')));
-      const models = { pose, poseLite, selfie };
+      const models = { pose, selfie };
       // One dry run each compiles the kernels so the first real request is fast.
       runPoseModel(models, new Float32Array(256 * 256 * 3));
-      runPoseModel(models, new Float32Array(256 * 256 * 3), true);
       runSelfieModel(models, new Float32Array(256 * 256 * 3));
       return models;
     })();
@@ -108,9 +104,9 @@ export interface PoseRaw {
 }
 
 /** `input`: 256×256×3 RGB in [0, 1]. */
-export function runPoseModel(models: Models, input: Float32Array, lite = false): PoseRaw {
+export function runPoseModel(models: Models, input: Float32Array): PoseRaw {
   const x = tf.tensor4d(input, [1, 256, 256, 3]);
-  const out = (lite ? models.poseLite : models.pose).execute(x, ['Identity_2:0', 'Identity_3:0', 'Identity_1:0']) as tf.Tensor[];
+  const out = models.pose.execute(x, ['Identity_2:0', 'Identity_3:0', 'Identity_1:0']) as tf.Tensor[];
   x.dispose();
   const [ld, flag, seg] = out as [tf.Tensor, tf.Tensor, tf.Tensor];
   const result = {

@@ -2,7 +2,7 @@
  * Person analysis: body keypoints, a person mask and the protected regions (face,
  * hair, hands) that a garment must never cover.
  */
-import { createMap, resizeMap, sampleBilinear, type FloatMap, type RGBAImage } from './image.js';
+import { createMap, sampleBilinear, type FloatMap, type RGBAImage } from './image.js';
 import { runPoseModel, runSelfieModel, type Models } from './models.js';
 
 export interface Keypoint {
@@ -100,26 +100,6 @@ function decodeLandmarks(ld: Float32Array, roi: Roi): Keypoint[] {
   return kps;
 }
 
-/** Square ROI around the body the keypoints describe (MediaPipe style: centred on the hips). */
-function roiFromKeypoints(kps: Keypoint[], img: RGBAImage): Roi {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const k of kps) {
-    if (k.score < 0.3) continue;
-    minX = Math.min(minX, k.x);
-    maxX = Math.max(maxX, k.x);
-    minY = Math.min(minY, k.y);
-    maxY = Math.max(maxY, k.y);
-  }
-  if (!Number.isFinite(minX)) return fullRoi(img);
-  const cx = (minX + maxX) / 2;
-  const cy = (minY + maxY) / 2;
-  const size = Math.max(maxX - minX, maxY - minY) * 1.35;
-  return { cx, cy, size: Math.max(size, 64) };
-}
-
 function fullRoi(img: RGBAImage): Roi {
   return { cx: img.width / 2, cy: img.height / 2, size: Math.max(img.width, img.height) };
 }
@@ -199,36 +179,92 @@ export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): 
   return { count, sizes };
 }
 
-/** Run pose (two passes: whole frame, then a body-centred crop) and segmentation. */
+/** Bounding box (in map cells) of the largest blob above `threshold`, 4-connected. */
+export function largestBlobBox(m: FloatMap, threshold = 0.5): { x0: number; y0: number; x1: number; y1: number; area: number } | null {
+  const { width: w, height: h, data } = m;
+  const label = new Int32Array(w * h);
+  const stack: number[] = [];
+  let best: { x0: number; y0: number; x1: number; y1: number; area: number } | null = null;
+  let id = 0;
+  for (let i = 0; i < w * h; i++) {
+    if (data[i]! <= threshold || label[i]) continue;
+    id++;
+    const box = { x0: w, y0: h, x1: -1, y1: -1, area: 0 };
+    label[i] = id;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w;
+      const y = (p - x) / w;
+      box.area++;
+      if (x < box.x0) box.x0 = x;
+      if (x > box.x1) box.x1 = x;
+      if (y < box.y0) box.y0 = y;
+      if (y > box.y1) box.y1 = y;
+      if (x > 0 && data[p - 1]! > threshold && !label[p - 1]) {
+        label[p - 1] = id;
+        stack.push(p - 1);
+      }
+      if (x < w - 1 && data[p + 1]! > threshold && !label[p + 1]) {
+        label[p + 1] = id;
+        stack.push(p + 1);
+      }
+      if (y > 0 && data[p - w]! > threshold && !label[p - w]) {
+        label[p - w] = id;
+        stack.push(p - w);
+      }
+      if (y < h - 1 && data[p + w]! > threshold && !label[p + w]) {
+        label[p + w] = id;
+        stack.push(p + w);
+      }
+    }
+    if (!best || box.area > best.area) best = box;
+  }
+  return best;
+}
+
+/**
+ * Person analysis: whole-frame selfie segmentation finds the person (and counts
+ * people); the full BlazePose model then runs on a square crop around them.
+ */
 export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
   const full = fullRoi(img);
-  const first = runPoseModel(models, roiInput(img, full), true);
-  let kps = decodeLandmarks(first.landmarks, full);
-  let poseScore = first.poseFlag;
+  const selfie = runSelfieModel(models, roiInput(img, full));
+  const selfie256: FloatMap = { width: 256, height: 256, data: selfie };
+  const { count } = countBlobs(selfie256, 0.6, 0.25);
+  const blob = largestBlobBox(selfie256, 0.5);
   let roi = full;
-  let seg = first.segmentation;
-  // The whole-frame pass only locates the body; the score comes from the body-centred pass.
-  const anyVisible = kps.some((k) => k.score > 0.3);
-  poseScore = 0;
-  if (anyVisible) {
-    roi = roiFromKeypoints(kps, img);
-    const second = runPoseModel(models, roiInput(img, roi));
-    poseScore = second.poseFlag;
-    if (second.poseFlag >= 0.3 || first.poseFlag < 0.3) {
-      kps = decodeLandmarks(second.landmarks, roi);
-      seg = second.segmentation;
-    } else {
-      poseScore = first.poseFlag;
+  if (blob && blob.area > 256 * 256 * 0.01) {
+    const cell = full.size / 256;
+    const ox = full.cx - full.size / 2;
+    const oy = full.cy - full.size / 2;
+    const bx0 = ox + blob.x0 * cell;
+    const bx1 = ox + (blob.x1 + 1) * cell;
+    const by0 = oy + blob.y0 * cell;
+    const by1 = oy + (blob.y1 + 1) * cell;
+    roi = { cx: (bx0 + bx1) / 2, cy: (by0 + by1) / 2, size: Math.max(bx1 - bx0, by1 - by0) * 1.15 };
+  }
+  let pose = runPoseModel(models, roiInput(img, roi));
+  let kps = decodeLandmarks(pose.landmarks, roi);
+  if (pose.poseFlag < 0.5 && roi !== full) {
+    // The crop may have missed: one more look at the whole frame.
+    const again = runPoseModel(models, roiInput(img, full));
+    if (again.poseFlag > pose.poseFlag) {
+      pose = again;
       roi = full;
+      kps = decodeLandmarks(again.landmarks, full);
     }
   }
-  const poseMask = roiMapToImage(seg, roi, img.width, img.height, true);
-  // Whole-frame selfie segmentation finds people outside the pose crop (several people).
-  const selfie = runSelfieModel(models, roiInput(img, full));
+  const poseMask = roiMapToImage(pose.segmentation, roi, img.width, img.height, true);
   const selfieMask = roiMapToImage(selfie, full, img.width, img.height, false);
   const mask = createMap(img.width, img.height);
-  for (let i = 0; i < mask.data.length; i++) mask.data[i] = Math.max(poseMask.data[i]!, selfieMask.data[i]! > 0.5 ? Math.min(poseMask.data[i]! + 0.35, selfieMask.data[i]!) : 0);
-  const { count } = countBlobs(selfieMask, 0.6, 0.25);
-  void resizeMap;
-  return { width: img.width, height: img.height, keypoints: kps, poseScore, mask: poseMask.data.some((v) => v > 0.5) ? mask : selfieMask, peopleCount: count };
+  let any = false;
+  for (let i = 0; i < mask.data.length; i++) {
+    const p = poseMask.data[i]!;
+    const q = selfieMask.data[i]!;
+    const v = Math.max(p, q > 0.5 ? Math.min(p + 0.35, q) : 0);
+    mask.data[i] = v;
+    if (p > 0.5) any = true;
+  }
+  return { width: img.width, height: img.height, keypoints: kps, poseScore: pose.poseFlag, mask: any ? mask : selfieMask, peopleCount: count };
 }

@@ -100,8 +100,10 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
     if (hipY > p.height * 1.15) throw new EngineError('PERSON_TOO_SMALL');
   }
   if (category === 'lower_body' || category === 'dresses') {
+    // The knees must really be in the photo (the model also guesses hidden ones).
     const kneeY = Math.min(k[KP.leftKnee]!.y, k[KP.rightKnee]!.y);
-    if (kneeY > p.height * 1.02) throw new EngineError('PERSON_TOO_SMALL');
+    const kneeSeen = Math.max(vis(KP.leftKnee), vis(KP.rightKnee));
+    if (kneeY > p.height * 1.02 || kneeSeen < 0.5) throw new EngineError('PERSON_TOO_SMALL');
   }
 }
 

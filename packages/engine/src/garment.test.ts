@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import type { RGBAImage } from './image.js';
+import { GarmentSeparationError, lowerLandmarks, partLabels, segmentGarment, upperLandmarks, type BinaryMask } from './garment.js';
+import { syntheticGarment } from './pipeline.js';
+
+function canvas(w: number, h: number, bg: [number, number, number]): RGBAImage {
+  const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };
+  for (let i = 0; i < w * h; i++) {
+    img.data[i * 4] = bg[0];
+    img.data[i * 4 + 1] = bg[1];
+    img.data[i * 4 + 2] = bg[2];
+    img.data[i * 4 + 3] = 255;
+  }
+  return img;
+}
+
+function fill(img: RGBAImage, inside: (x: number, y: number) => boolean, c: [number, number, number, number?]): void {
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++) {
+      if (!inside(x, y)) continue;
+      const o = (y * img.width + x) * 4;
+      img.data[o] = c[0];
+      img.data[o + 1] = c[1];
+      img.data[o + 2] = c[2];
+      img.data[o + 3] = c[3] ?? 255;
+    }
+}
+
+/** Trousers: waistband 0.3–0.7 × w at 0.1 h, legs split from 0.45 h, hems at 0.9 h. */
+function trousers(w = 400, h = 500): RGBAImage {
+  const img = canvas(w, h, [245, 245, 240]);
+  fill(
+    img,
+    (x, y) => {
+      if (y < h * 0.1 || y > h * 0.9) return false;
+      if (x < w * 0.3 || x > w * 0.7) return false;
+      if (y > h * 0.45 && x > w * 0.47 && x < w * 0.53) return false;
+      return true;
+    },
+    [40, 50, 90],
+  );
+  return img;
+}
+
+const near = (a: number, b: number, tol: number) => expect(Math.abs(a - b)).toBeLessThanOrEqual(tol);
+
+describe('garment segmentation', () => {
+  it('cuts a garment out of a plain white background with the drawn area', () => {
+    const img = syntheticGarment(400, 480);
+    let drawn = 0;
+    for (let i = 0; i < 400 * 480; i++) if (img.data[i * 4] === 30) drawn++;
+    const cut = segmentGarment(img);
+    let area = 0;
+    for (const a of cut.alpha.data) area += a;
+    expect(Math.abs(area - drawn) / drawn).toBeLessThan(0.04);
+    expect(cut.alpha.data[240 * 400 + 200]).toBe(1); // garment centre
+    expect(cut.alpha.data[5 * 400 + 5]).toBe(0); // corner
+    expect(cut.alpha.data[470 * 400 + 200]).toBe(0); // below the hem
+  });
+
+  it('keeps a white print inside the garment (holes are filled)', () => {
+    const img = syntheticGarment(400, 480);
+    fill(img, (x, y) => x > 170 && x < 230 && y > 200 && y < 260, [255, 255, 255]);
+    const cut = segmentGarment(img);
+    expect(cut.alpha.data[230 * 400 + 200]).toBe(1);
+  });
+
+  it('removes a thin hanger hook above the garment', () => {
+    const img = syntheticGarment(400, 480);
+    fill(img, (x, y) => x >= 198 && x <= 201 && y >= 5 && y < 50, [20, 20, 20]);
+    const cut = segmentGarment(img);
+    expect(cut.alpha.data[25 * 400 + 200]).toBe(0);
+  });
+
+  it('uses the alpha channel of a transparent PNG', () => {
+    const img = canvas(300, 300, [255, 255, 255]);
+    for (let i = 0; i < 300 * 300; i++) img.data[i * 4 + 3] = 0;
+    // Same colour as the (transparent) background: only alpha can separate it.
+    fill(img, (x, y) => x >= 100 && x < 200 && y >= 60 && y < 240, [255, 255, 255, 255]);
+    const cut = segmentGarment(img, true);
+    expect(cut.alpha.data[150 * 300 + 150]).toBeGreaterThan(0.99);
+    expect(cut.alpha.data[150 * 300 + 40]).toBe(0);
+    expect(cut.alpha.data[20 * 300 + 150]).toBe(0);
+  });
+
+  it('refuses a photo without a plain background', () => {
+    const img = canvas(200, 200, [0, 0, 0]);
+    let seed = 7;
+    for (let i = 0; i < img.data.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      if (i % 4 !== 3) img.data[i] = seed & 255;
+    }
+    expect(() => segmentGarment(img)).toThrow(GarmentSeparationError);
+  });
+
+  it('refuses an empty photo (nothing to cut out)', () => {
+    expect(() => segmentGarment(canvas(200, 200, [250, 250, 250]))).toThrow(GarmentSeparationError);
+  });
+});
+
+describe('garment landmarks', () => {
+  it('finds the shoulders, armpits, sleeve ends and hem of a T-shirt', () => {
+    const w = 400;
+    const h = 480;
+    const cut = segmentGarment(syntheticGarment(w, h));
+    const lm = upperLandmarks(cut.mask, cut.scale);
+    const tol = w * 0.04;
+    // Body column 0.28–0.72 w, top 0.1 h, hem 0.9 h; sleeves reach 0.1 / 0.9 w down to 0.3 h.
+    near(lm.shoulderLeft.x, w * 0.28, tol);
+    near(lm.shoulderRight.x, w * 0.72, tol);
+    near(lm.shoulderLeft.y, h * 0.1, tol);
+    near(lm.armpitLeft.y, h * 0.3, tol);
+    near(lm.armpitRight.y, h * 0.3, tol);
+    near(lm.hemLeft.y, h * 0.9, h * 0.05);
+    near(lm.hemLeft.x, w * 0.28, tol);
+    near(lm.hemRight.x, w * 0.72, tol);
+    expect(lm.sleeveLeft).not.toBeNull();
+    expect(lm.sleeveRight).not.toBeNull();
+    const cuffL = (lm.sleeveLeft!.outer.x + lm.sleeveLeft!.inner.x) / 2;
+    const cuffR = (lm.sleeveRight!.outer.x + lm.sleeveRight!.inner.x) / 2;
+    expect(cuffL).toBeLessThan(w * 0.2);
+    expect(cuffR).toBeGreaterThan(w * 0.8);
+    // Neckline sits between the shoulders.
+    expect(lm.neckLeft.x).toBeGreaterThan(lm.shoulderLeft.x);
+    expect(lm.neckRight.x).toBeLessThan(lm.shoulderRight.x);
+  });
+
+  it('reports no sleeves for a sleeveless top', () => {
+    const img = canvas(300, 400, [255, 255, 255]);
+    fill(img, (x, y) => x >= 90 && x <= 210 && y >= 40 && y <= 360, [200, 30, 30]);
+    const cut = segmentGarment(img);
+    const lm = upperLandmarks(cut.mask, cut.scale);
+    expect(lm.sleeveLeft).toBeNull();
+    expect(lm.sleeveRight).toBeNull();
+  });
+
+  it('finds the waistband, crotch and leg openings of trousers', () => {
+    const w = 400;
+    const h = 500;
+    const cut = segmentGarment(trousers(w, h));
+    const lm = lowerLandmarks(cut.mask, cut.scale);
+    const tol = w * 0.03;
+    near(lm.waistLeft.x, w * 0.3, tol);
+    near(lm.waistRight.x, w * 0.7, tol);
+    expect(lm.crotch).not.toBeNull();
+    near(lm.crotch!.y, h * 0.45, h * 0.03);
+    near(lm.crotch!.x, w * 0.5, tol);
+    expect(lm.legLeft).not.toBeNull();
+    near(lm.legLeft!.outer.x, w * 0.3, tol);
+    near(lm.legLeft!.inner.x, w * 0.47, tol);
+    near(lm.legRight!.outer.x, w * 0.7, tol);
+    near(lm.legRight!.inner.x, w * 0.53, tol);
+    near(lm.legLeft!.outer.y, h * 0.9, h * 0.05);
+  });
+
+  it('treats a skirt (no gap between legs) as one piece', () => {
+    const img = canvas(400, 400, [250, 250, 250]);
+    fill(img, (x, y) => y >= 50 && y <= 300 && x >= 120 - (y - 50) * 0.2 && x <= 280 + (y - 50) * 0.2, [200, 60, 120]);
+    const cut = segmentGarment(img);
+    const lm = lowerLandmarks(cut.mask, cut.scale);
+    expect(lm.crotch).toBeNull();
+    expect(lm.hemRight.x - lm.hemLeft.x).toBeGreaterThan(lm.waistRight.x - lm.waistLeft.x);
+  });
+
+  it('labels sleeves and legs as separate parts', () => {
+    const cut = segmentGarment(syntheticGarment(400, 480));
+    const lm = upperLandmarks(cut.mask, cut.scale);
+    const labels = partLabels(cut.mask, cut.scale, lm);
+    const at = (m: BinaryMask, x: number, y: number) => labels[Math.floor(y / cut.scale) * m.width + Math.floor(x / cut.scale)];
+    expect(at(cut.mask, 60, 100)).toBe(80); // left sleeve
+    expect(at(cut.mask, 340, 100)).toBe(160); // right sleeve
+    expect(at(cut.mask, 200, 300)).toBe(255); // body
+    const t = segmentGarment(trousers());
+    const tl = lowerLandmarks(t.mask, t.scale);
+    const tLabels = partLabels(t.mask, t.scale, tl);
+    const tAt = (x: number, y: number) => tLabels[Math.floor(y / t.scale) * t.mask.width + Math.floor(x / t.scale)];
+    expect(tAt(150, 400)).toBe(80);
+    expect(tAt(250, 400)).toBe(160);
+    expect(tAt(200, 100)).toBe(255);
+  });
+});
