@@ -85,8 +85,8 @@ export async function signInAnonymous(db: Db, input: SignInInput): Promise<{ use
   }
   const ipHash = hashIp(input.ip, input.secret);
   const since = new Date(input.now.getTime() - 24 * 60 * 60 * 1000);
-  const fromIp = await countUsersFromIpSince(db, ipHash, since);
-  const overCap = fromIp >= input.newUsersPerIpPerDay;
+  const cap = input.newUsersPerIpPerDay;
+  const overCap = cap === 0 || (await countUsersFromIpSince(db, ipHash, since, cap)) >= cap;
   const { user, created } = await createUser(db, {
     deviceId: input.deviceId,
     deviceInfo: input.deviceInfo,
