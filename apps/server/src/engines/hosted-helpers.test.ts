@@ -152,3 +152,17 @@ describe('health and logging', () => {
     expect(lines).toHaveLength(1);
   });
 });
+
+describe('reduceImage pass-through', () => {
+  it('sends a clean upright 1024 px JPEG as it is, and re-encodes one that carries metadata', async () => {
+    const clean = await sharp({ create: { width: 1024, height: 700, channels: 3, background: '#336699' } }).jpeg({ quality: 80 }).toBuffer();
+    const same = await reduceImage(clean);
+    expect(same.data.equals(clean)).toBe(true);
+    expect([same.width, same.height]).toEqual([1024, 700]);
+
+    const tagged = await sharp(clean).withMetadata({ exif: { IFD0: { Copyright: 'someone' } } }).jpeg().toBuffer();
+    const stripped = await reduceImage(tagged);
+    expect(stripped.data.equals(tagged)).toBe(false);
+    expect((await sharp(stripped.data).metadata()).exif).toBeUndefined();
+  });
+});

@@ -47,6 +47,20 @@ export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_
   const swapped = (meta.orientation ?? 1) >= 5;
   const w = swapped ? meta.height : meta.width;
   const h = swapped ? meta.width : meta.height;
+  // Already what we would produce (a clean, upright JPEG of the right size): send as is.
+  if (
+    meta.format === 'jpeg' &&
+    Math.max(w, h) === targetSide &&
+    (meta.orientation ?? 1) === 1 &&
+    !meta.exif &&
+    !meta.icc &&
+    !meta.xmp &&
+    !meta.iptc &&
+    !meta.comments?.length &&
+    (meta.channels ?? 3) === 3
+  ) {
+    return { data: Buffer.from(input.buffer, input.byteOffset, input.byteLength), width: w, height: h, mimeType: 'image/jpeg' };
+  }
   const scale = targetSide / Math.max(w, h);
   const width = Math.max(1, Math.round(w * scale));
   const height = Math.max(1, Math.round(h * scale));
