@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -78,5 +80,17 @@ describe('configuration', () => {
     expect(problemsOf({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })[0]).toMatch(/S3 storage .* not supported in this build/);
     expect(problemsOf({ S3_BUCKET: 'b' })[0]).toMatch(/S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
     expect(problemsOf({ REDIS_URL: 'redis://localhost:6379' })[0]).toMatch(/REDIS_URL: the job queue is not supported in this build/);
+  });
+
+  it('makes the server print the problems and exit 1 on a bad configuration', () => {
+    const server = fileURLToPath(new URL('./server.ts', import.meta.url));
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', server], {
+      env: { ...process.env, PORT: 'eighty', FREE_TRIALS_LIMIT: 'lots', DATA_DIR: '/nonexistent/never-created' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^Invalid configuration:\n {2}- PORT: .*\n {2}- FREE_TRIALS_LIMIT: /);
+    expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 });

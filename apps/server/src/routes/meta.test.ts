@@ -89,6 +89,18 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     expect(down.json()).toMatchObject({ status: 'down', checks: { storage: { status: 'down' } } });
   });
 
+  it('reports health 503 when the database is down', async () => {
+    const { app } = await make();
+    await app.db.destroy();
+    const res = await app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ status: 'down', checks: { database: { status: 'down' }, storage: { status: 'ok' } } });
+    // Other calls fail with a clean 500, no internals.
+    const signIn = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId: 'device-after-db-down' } });
+    expect(signIn.statusCode).toBe(500);
+    expect(signIn.json()).toEqual({ success: false, code: 'INTERNAL_ERROR', error: 'Something went wrong on our side. Please try again.' });
+  });
+
   it('answers unknown /api routes with JSON 404 and sends security headers', async () => {
     const { app } = await make();
     const res = await app.inject({ method: 'GET', url: '/api/nope' });
