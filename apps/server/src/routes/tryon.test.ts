@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
@@ -48,7 +50,8 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
   });
 
   it('runs the whole flow: trials, NO_CREDITS, demo purchase, paid try-on, gallery', async () => {
-    const { app, engine, clock } = await make();
+    const t = await make();
+    const { app, engine, clock } = t;
     const { cookie, user } = await signIn(app);
     expect(user.segment).toBe('trial');
 
@@ -93,6 +96,11 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     expect(items.map((i) => i.category)).toEqual(['lower_body', 'dresses', 'upper_body']);
     expect(items[2]?.imageUrl).toBe(r1.imageUrl);
     expect(items.every((i) => i.engine === 'test-double' && i.expiresAt !== null)).toBe(true);
+
+    // Uploads were never stored: the files folder holds the three results only.
+    const files = path.join(t.config.dataDir, 'files');
+    expect(fs.readdirSync(files).filter((f) => !f.startsWith('.'))).toEqual(['results']);
+    expect(fs.readdirSync(path.join(files, 'results')).sort()).toEqual(items.map((i) => i.imageUrl.split('/').pop()).sort());
 
     // Another user sees none of them.
     const other = await signIn(app);
