@@ -62,7 +62,7 @@ const CATEGORY_WORDING: Record<Category, { region: string; garment: string; chan
 export function buildTryOnInstruction(category: Category): string {
   const w = CATEGORY_WORDING[category];
   return [
-    `Virtual try-on, ${w.region} (category: ${w.region}).`,
+    `Virtual try-on (category: ${w.region}).`,
     `The first image is a photo of a person. The second image shows ${w.garment}.`,
     `Edit the first image so that the person is wearing the garment from the second image. ${w.change}`,
     w.keep,
