@@ -131,7 +131,13 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const down = norm({ x: b.hipMid.x - sMid.x, y: b.hipMid.y - sMid.y });
   const gCentre = mid(g.shoulderLeft, g.shoulderRight);
   // Positions down the body axis keep the garment's own proportions.
-  const gDown = (p: Point) => (p.y - gCentre.y) * scale;
+  // Tops end around the hips: a garment longer than hip + 0.45 torso is shortened (flat-lay
+  // photos and loose shoulders make some look longer than they are worn).
+  const gHemDrop = (Math.max(g.hemLeft.y, g.hemRight.y) - gCentre.y) * scale;
+  const torsoLen = Math.max(b.torso, b.sw);
+  const maxDrop = torsoLen * 1.45;
+  const sv = category === 'upper_body' && gHemDrop > maxDrop ? maxDrop / gHemDrop : 1;
+  const gDown = (p: Point) => (p.y - gCentre.y) * scale * sv;
   const gAcross = (p: Point) => (p.x - gCentre.x) * scale;
   const topMid = mid(sL, sR);
   const place = (p: Point) => add(add(topMid, down, gDown(p)), out, gAcross(p));
@@ -190,44 +196,42 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const parts: FitPart[] = [torso];
   // Sleeves go down the arms, each warped on its own.
   let longSleeves = false;
-  const sleeve = (id: number, sl: UpperLandmarks['sleeveLeft'], shoulderJoint: Point, elbow: Point, wrist: Point, gShoulder: Point, gArmpit: Point) => {
+  const sleeve = (id: number, sl: UpperLandmarks['sleeveLeft'], shoulderJoint: Point, elbow: Point, wrist: Point, gShoulder: Point, gArmpit: Point, sTarget: Point, aTarget: Point) => {
     if (!sl) return;
-    // The sleeve is a tube: stations along its axis in the garment go to the same
-    // stations along the arm (shoulder → elbow → wrist), so it bends with the arm.
+    // A sleeve moves rigidly (rotation + the garment's scale): its axis, from the middle of
+    // the armhole to the middle of the cuff, is turned onto the arm. Rigid pieces never fold.
     const part: FitPart = { id, body: [], garment: [], isBody: false };
     const gRoot = mid(gShoulder, gArmpit);
     const gEnd = mid(sl.outer, sl.inner);
     const gLen = dist(gRoot, gEnd);
-    const gAxis = norm({ x: gEnd.x - gRoot.x, y: gEnd.y - gRoot.y });
-    const gN = { x: -gAxis.y, y: gAxis.x };
-    const gRootHalf = dist(gShoulder, gArmpit) / 2;
-    const gCuffHalf = dist(sl.outer, sl.inner) / 2;
     const len = gLen * scale;
-    const arm = [shoulderJoint, elbow, wrist];
     const upper = dist(shoulderJoint, elbow);
     const fore = dist(elbow, wrist);
-    const reach = Math.min(len, upper + fore * 1.05);
     if (len > upper * 1.15) longSleeves = true;
-    const bRootHalf = Math.min(gRootHalf * scale, b.sw * 0.2);
-    const bCuffHalf = Math.max(Math.min(gCuffHalf * scale, b.sw * 0.2), b.sw * 0.12);
-    // Which garment side (±gN) is the outer (shoulder) side of the sleeve.
-    const gOuterSign = (gShoulder.x - gRoot.x) * gN.x + (gShoulder.y - gRoot.y) * gN.y >= 0 ? 1 : -1;
-    const stations = reach > upper * 0.9 ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1];
-    for (const t of stations) {
-      const gC = add(gRoot, gAxis, gLen * t);
-      const gHalf = gRootHalf + (gCuffHalf - gRootHalf) * t;
-      const a = along(arm, reach * t);
-      const n = { x: -a.dir.y, y: a.dir.x };
-      // Outer side of the arm = away from the body centre.
-      const awaySign = (n.x * (shoulderJoint.x - b.hipMid.x) >= 0 ? 1 : -1);
-      const bHalf = bRootHalf + (bCuffHalf - bRootHalf) * t;
-      pair(part, add(gC, gN, gHalf * gOuterSign), add(a.p, n, bHalf * awaySign));
-      pair(part, add(gC, gN, -gHalf * gOuterSign), add(a.p, n, -bHalf * awaySign));
-    }
+    const reach = Math.min(len, upper + fore);
+    // Direction: from the shoulder joint to where the cuff falls on the arm.
+    const target = along([shoulderJoint, elbow, wrist], Math.max(reach, upper * 0.5)).p;
+    const bAxis = norm({ x: target.x - shoulderJoint.x, y: target.y - shoulderJoint.y });
+    const gAxis = norm({ x: gEnd.x - gRoot.x, y: gEnd.y - gRoot.y });
+    const gPerp = { x: -gAxis.y, y: gAxis.x };
+    const bPerp = { x: -bAxis.y, y: bAxis.x };
+    // Across the arm the flat sleeve is narrowed to the arm's width plus ease.
+    const gRootWidth = Math.abs((gShoulder.x - gArmpit.x) * gPerp.x + (gShoulder.y - gArmpit.y) * gPerp.y);
+    const across = Math.min(scale, (b.sw * 0.4) / Math.max(1, gRootWidth));
+    // The tube starts at the shoulder joint, raised a little to cover the top of the shoulder.
+    const bRoot = add(shoulderJoint, bAxis, -b.sw * 0.04);
+    const map = (p: Point): Point => {
+      const a = (p.x - gRoot.x) * gAxis.x + (p.y - gRoot.y) * gAxis.y;
+      const c = (p.x - gRoot.x) * gPerp.x + (p.y - gRoot.y) * gPerp.y;
+      return add(add(bRoot, bAxis, a * scale), bPerp, c * across);
+    };
+    void sTarget;
+    void aTarget;
+    for (const gp of [gShoulder, gArmpit, sl.outer, sl.inner, gEnd]) pair(part, gp, map(gp));
     parts.push(part);
   };
-  sleeve(PART.left, g.sleeveLeft, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft);
-  sleeve(PART.right, g.sleeveRight, b.shoulderR, b.elbowR, b.wristR, g.shoulderRight, g.armpitRight);
+  sleeve(PART.left, g.sleeveLeft, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft, sL, aL);
+  sleeve(PART.right, g.sleeveRight, b.shoulderR, b.elbowR, b.wristR, g.shoulderRight, g.armpitRight, sR, aR);
   return {
     parts,
     box: boxOf(parts, b.sw * 0.3),

@@ -239,6 +239,83 @@ export function largestComponent(m: BinaryMask): BinaryMask {
   return { width: w, height: h, data: out };
 }
 
+/**
+ * The largest component, plus any other large piece (≥ 15 % of it). When a background-
+ * coloured band splits the garment (a white stripe on a white backdrop), the pieces are
+ * joined by filling each row between its outermost garment pixels.
+ */
+export function mainComponents(m: BinaryMask): BinaryMask {
+  const { width: w, height: h } = m;
+  const label = new Int32Array(w * h);
+  const sizes: number[] = [0];
+  const stack: number[] = [];
+  for (let i = 0; i < w * h; i++) {
+    if (!m.data[i] || label[i]) continue;
+    const id = sizes.length;
+    let size = 0;
+    label[i] = id;
+    stack.push(i);
+    while (stack.length) {
+      const p = stack.pop()!;
+      size++;
+      const x = p % w;
+      if (x > 0 && m.data[p - 1] && !label[p - 1]) {
+        label[p - 1] = id;
+        stack.push(p - 1);
+      }
+      if (x < w - 1 && m.data[p + 1] && !label[p + 1]) {
+        label[p + 1] = id;
+        stack.push(p + 1);
+      }
+      if (p >= w && m.data[p - w] && !label[p - w]) {
+        label[p - w] = id;
+        stack.push(p - w);
+      }
+      if (p < w * (h - 1) && m.data[p + w] && !label[p + w]) {
+        label[p + w] = id;
+        stack.push(p + w);
+      }
+    }
+    sizes.push(size);
+  }
+  const largest = Math.max(0, ...sizes);
+  const keep = sizes.map((s) => s > 0 && s >= largest * 0.15);
+  const out = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) out[i] = keep[label[i]!] ? 1 : 0;
+  if (keep.filter(Boolean).length > 1) {
+    for (let y = 0; y < h; y++) {
+      let a = -1;
+      let b = -1;
+      for (let x = 0; x < w; x++)
+        if (out[y * w + x]) {
+          if (a < 0) a = x;
+          b = x;
+        }
+      for (let x = a; x >= 0 && x <= b; x++) out[y * w + x] = 1;
+    }
+    // Rows between pieces with no garment pixel at all: bridge from the rows above and below.
+    let last = -1;
+    for (let y = 0; y < h; y++) {
+      let any = false;
+      for (let x = 0; x < w && !any; x++) if (out[y * w + x]) any = true;
+      if (!any) continue;
+      if (last >= 0 && y - last > 1) {
+        let a = w;
+        let b = -1;
+        for (const yy of [last, y])
+          for (let x = 0; x < w; x++)
+            if (out[yy * w + x]) {
+              a = Math.min(a, x);
+              b = Math.max(b, x);
+            }
+        for (let yy = last + 1; yy < y; yy++) for (let x = a; x <= b; x++) out[yy * w + x] = 1;
+      }
+      last = y;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
 /** Fill holes: background = what the border reaches through background. */
 export function fillHoles(m: BinaryMask): BinaryMask {
   const inv = new Uint8Array(m.data.length);
@@ -445,7 +522,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   // Opening removes hanger hooks, strings and speckles; then keep the garment itself.
   const r = Math.max(1, Math.round(Math.max(w, h) * 0.012));
   mask = morph(morph(mask, r), -r);
-  mask = fillHoles(largestComponent(mask));
+  mask = fillHoles(mainComponents(mask));
   fg = mask.data;
   let count = 0;
   let borderTouch = 0;

@@ -246,7 +246,7 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
   }
   let pose = runPoseModel(models, roiInput(img, roi));
   let kps = decodeLandmarks(pose.landmarks, roi);
-  if (pose.poseFlag < 0.5 && roi !== full) {
+  if (pose.poseFlag < 0.75 && roi !== full) {
     // The crop may have missed: one more look at the whole frame.
     const again = runPoseModel(models, roiInput(img, full));
     if (again.poseFlag > pose.poseFlag) {

@@ -10,7 +10,7 @@ import { analysePerson, KP, type PersonAnalysis } from './person.js';
 import { garmentLandmarks, GarmentSeparationError, partLabels, segmentGarment, type GarmentLandmarks } from './garment.js';
 import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
-import { composite, protectedRegions } from './composite.js';
+import { composite, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 
 export const GARMENT_MAX_SIDE = 512;
@@ -82,7 +82,7 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
   const areaFrac = area / Math.max(1, n);
   const shouldersSeen = vis(KP.leftShoulder) > 0.5 && vis(KP.rightShoulder) > 0.5;
   const hipsSeen = vis(KP.leftHip) > 0.35 || vis(KP.rightHip) > 0.35;
-  if (p.poseScore < 0.5 || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
+  if (p.poseScore < 0.75 || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
   if (p.peopleCount >= 2) throw new EngineError('MULTIPLE_PEOPLE');
   const b = bodyFrame(k);
   const minSide = Math.min(p.width, p.height);
@@ -156,10 +156,10 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const bodyPart = createMap(cw, ch);
   for (const part of fit.parts) {
     if (part.body.length < 3) continue;
-    const lambda = part.isBody ? 0.001 : 0.01;
+    const lambda = 0.001;
     const inverse = fitTps(part.body, part.garment, lambda);
     const forward = fitTps(part.garment, part.body, lambda);
-    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1 }, 4, { id: part.id, forward, tolerance: body.sw * 0.06 });
+    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1 }, 4, { id: part.id, forward, tolerance: body.sw * 0.1 });
     for (let i = 0; i < cw * ch; i++) {
       const a = warped.alpha.data[i]!;
       if (a <= 0) continue;
@@ -174,9 +174,11 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const kps = analysis.keypoints.map(shift);
   const bodyC = bodyFrame(kps);
   const maskC = cropMap(analysis.mask, x0, y0, cw, ch);
-  const protection = protectedRegions(kps, bodyC, maskC, fit.neckY - y0);
+  const hairColours = category === 'lower_body' ? null : sampleHairColours(person, analysis.mask, analysis.keypoints, body.sw);
+  const personC = cropImage(person, x0, y0, cw, ch);
+  const protection = protectedRegions(kps, bodyC, maskC, fit.neckY - y0, hairColours ? { image: personC, colours: hairColours } : null);
   const out = composite({
-    person: cropImage(person, x0, y0, cw, ch),
+    person: personC,
     personMask: maskC,
     garment: layer,
     alpha: layerAlpha,
