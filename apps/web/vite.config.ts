@@ -17,5 +17,19 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // React, zod and the contract in one chunk with the zod set-up that must run before any
+          // schema is built (src/lib/zod-config.ts); its modules keep their import order inside it.
+          groups: [
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|zod)[\\/]|packages[\\/]contract[\\/]|src[\\/]lib[\\/]zod-config/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

@@ -106,7 +106,8 @@ async function runLighthouse(urls: string[]) {
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
       });
       if (!result) throw new Error(`no Lighthouse result for ${url}`);
-      const { categories, audits } = result.lhr;
+      const { categories, audits, environment } = result.lhr;
+      if (url === urls[0]) console.log(`  (Chromium benchmarkIndex ${environment.benchmarkIndex}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
       const score = (id: string) => String(Math.round((categories[id]?.score ?? 0) * 100)).padStart(5);
       const audit = (id: string) => (audits[id]?.displayValue ?? '-').toString().padEnd(8);
       console.log(
@@ -117,6 +118,10 @@ async function runLighthouse(urls: string[]) {
           .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
           .map((ref) => ref.id);
         if (failing.length) console.log(`      ${id} audits not passed: ${failing.join(', ')}`);
+        for (const f of failing) {
+          const items = ((audits[f]?.details as { items?: unknown[] } | undefined)?.items ?? []).slice(0, 3);
+          for (const item of items) console.log(`        ${f}: ${JSON.stringify(item).slice(0, 240)}`);
+        }
       }
     }
   } finally {

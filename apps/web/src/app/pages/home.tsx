@@ -67,7 +67,10 @@ export function HomePage() {
           ) : null}
         </section>
 
-        <section aria-label="Examples" className="mx-auto max-w-6xl px-4 sm:px-6">
+        <section aria-labelledby="examples-title" className="mx-auto max-w-6xl px-4 sm:px-6">
+          <h2 id="examples-title" className="sr-only">
+            Before and after examples
+          </h2>
           <Showcase />
         </section>
       </div>

@@ -52,7 +52,7 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
         </div>
       </div>
       <div className="border-t border-ink-100">
-        <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-ink-500 sm:px-6">
+        <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-ink-500 sm:px-6 sm:text-right">
           © {new Date().getFullYear()} AI Dress Up. All rights reserved.
         </p>
       </div>

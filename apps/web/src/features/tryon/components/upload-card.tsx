@@ -125,6 +125,7 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
       <input
         ref={inputRef}
         type="file"
+        name={`${kind}-photo`}
         accept={ALLOWED_IMAGE_TYPES.join(',')}
         className="hidden"
         tabIndex={-1}
