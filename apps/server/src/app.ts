@@ -3,14 +3,12 @@
  * then routes, then the web app. `server.ts` listens; tests use `app.inject`.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { Config } from './config.js';
-import type { Database } from './db/schema.js';
-import { openDatabase, type DatabaseKind } from './db/database.js';
-import { createStorage } from './storage/create-storage.js';
 import type { Storage } from './storage/storage.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
+import dbPlugin from './plugins/db.js';
+import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
@@ -20,16 +18,12 @@ import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
-import { refundStuckTryOns } from './ledger/ledger.js';
 import { scheduleRetention } from './services/retention.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     clock: () => Date;
-    db: Kysely<Database>;
-    dbKind: DatabaseKind;
-    storage: Storage;
     engines: EngineRegistry;
     sessionSecret: string;
   }
@@ -57,24 +51,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 64 * 1024,
   });
 
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
-  app.decorate('db', database.db);
-  app.decorate('dbKind', database.kind);
-  app.decorate('storage', options.storage ?? createStorage(config));
   app.decorate('engines', createEngineRegistry(config, options.engines));
   app.decorate('sessionSecret', resolveSessionSecret(config));
-  // After a crash: try-ons left processing past the engine deadline are failed and refunded.
-  const now = app.clock();
-  const refunded = await refundStuckTryOns(database.db, new Date(now.getTime() - config.engines.deadlineMs), now);
-  if (refunded > 0) app.log.warn({ refunded }, 'refunded try-ons interrupted by a restart');
-
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
-    await database.close();
   });
 
+  await app.register(dbPlugin, { config, clock: app.clock });
+  await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(errorHandlerPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
