@@ -1,9 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, defaultClientConditions } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The showcase uses the before/after photos made with our engine when all six are present, else drawings. */
+const SHOWCASE_FILES = ['casual', 'swap', 'pro'].flatMap((n) => [`${n}-before.webp`, `${n}-after.webp`]);
+const hasShowcasePhotos = SHOWCASE_FILES.every((f) => fs.existsSync(path.join(here, 'public/showcase', f)));
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  define: { __SHOWCASE_PHOTOS__: JSON.stringify(hasShowcasePhotos) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     port: 5173,

@@ -42,8 +42,10 @@ function bundleFigures() {
 
   console.log('== Web bundle (apps/web/dist) ==');
   for (const r of initialRows) console.log(`  initial  ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
-  for (const href of css) console.log(`  css      ${href.padEnd(44)} ${kb(fs.statSync(file(href)).size).padStart(10)}  gzip ${kb(gz(file(href))).padStart(9)}`);
-  for (const r of lazyRows.sort((a, b) => b.gzip - a.gzip)) console.log(`  lazy     ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
+  for (const href of css)
+    console.log(`  css      ${href.padEnd(44)} ${kb(fs.statSync(file(href)).size).padStart(10)}  gzip ${kb(gz(file(href))).padStart(9)}`);
+  for (const r of lazyRows.sort((a, b) => b.gzip - a.gzip))
+    console.log(`  lazy     ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
   console.log(`Initial JS gzipped: ${kb(initialGzip)} (budget ${BUDGET_KB} KB: ${initialGzip <= BUDGET_KB * 1024 ? 'within' : 'OVER'})`);
   return initialGzip;
 }
@@ -107,7 +109,13 @@ async function runLighthouse(urls: string[]) {
       });
       if (!result) throw new Error(`no Lighthouse result for ${url}`);
       const { categories, audits, environment } = result.lhr;
-      if (url === urls[0]) console.log(`  (Chromium benchmarkIndex ${environment.benchmarkIndex}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+      if (url === urls[0])
+        console.log(
+          `  (Chromium benchmarkIndex ${environment.benchmarkIndex}; load average ${os
+            .loadavg()
+            .map((l) => l.toFixed(1))
+            .join(' ')})`,
+        );
       const score = (id: string) => String(Math.round((categories[id]?.score ?? 0) * 100)).padStart(5);
       const audit = (id: string) => (audits[id]?.displayValue ?? '-').toString().padEnd(8);
       console.log(

@@ -80,6 +80,9 @@ test('a shopper tries on a garment with real photos through the built-in engine'
   await expect(items).toHaveCount(1);
   await expect(items.first().getByRole('img')).toHaveAttribute('src', body.imageUrl);
   const galleryDownload = page.waitForEvent('download');
-  await items.first().getByRole('link', { name: /Download/ }).click();
+  await items
+    .first()
+    .getByRole('link', { name: /Download/ })
+    .click();
   expect(fs.statSync(await (await galleryDownload).path()).size).toBeGreaterThan(5_000);
 });

@@ -25,7 +25,12 @@ const PAGES = [
   {
     path: '/privacy-policy',
     title: 'Privacy Policy',
-    facts: [/never later than about 30 minutes/, /Results are kept for 30 days/, /Transaction records are kept for 7 years/, /18 or over, or the age of majority/],
+    facts: [
+      /never later than about 30 minutes/,
+      /Results are kept for 30 days/,
+      /Transaction records are kept for 7 years/,
+      /18 or over, or the age of majority/,
+    ],
   },
   {
     path: '/refund-policy',

@@ -40,7 +40,10 @@ test.describe('no horizontal scrolling at 360 px', () => {
     test(`${path}`, async ({ page }) => {
       await openSignedIn(page, path);
       await expect(page.locator('main')).toBeVisible();
-      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     });
   }

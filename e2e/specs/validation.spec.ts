@@ -15,7 +15,9 @@ function collectAlerts(page: Page): string[] {
 test.describe('upload validation (spec §5)', () => {
   test('refuses an unsupported format', async ({ page }) => {
     await openSignedIn(page);
-    await page.getByTestId('upload-person-input').setInputFiles({ name: 'photo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await page
+      .getByTestId('upload-person-input')
+      .setInputFiles({ name: 'photo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.unsupportedFormat);
     await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
   });
@@ -29,7 +31,9 @@ test.describe('upload validation (spec §5)', () => {
 
   test('shows the generic failure for an image that cannot be read', async ({ page }) => {
     await openSignedIn(page);
-    await page.getByTestId('upload-person-input').setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not really a jpeg') });
+    await page
+      .getByTestId('upload-person-input')
+      .setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not really a jpeg') });
     await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.uploadFailed);
     await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
   });

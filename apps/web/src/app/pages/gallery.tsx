@@ -30,7 +30,10 @@ export function GalleryPage() {
 
       <div className="mt-8">
         {error || (!loading && sessionError) ? (
-          <div role="alert" className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-red-200 bg-red-50 p-5 text-red-800">
+          <div
+            role="alert"
+            className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-red-200 bg-red-50 p-5 text-red-800"
+          >
             <p className="flex items-center gap-2">
               <AlertIcon className="size-5" />
               {error ?? sessionError}
@@ -47,12 +50,17 @@ export function GalleryPage() {
             Loading your gallery…
           </p>
         ) : items.length === 0 ? (
-          <div className="flex flex-col items-center rounded-3xl border-2 border-dashed border-ink-200 bg-white px-6 py-16 text-center" data-testid="gallery-empty">
+          <div
+            className="flex flex-col items-center rounded-3xl border-2 border-dashed border-ink-200 bg-white px-6 py-16 text-center"
+            data-testid="gallery-empty"
+          >
             <span className="grid size-16 place-items-center rounded-2xl bg-brand-50 text-brand-600">
               <GalleryIcon className="size-8" />
             </span>
             <h2 className="mt-5 text-xl font-bold text-ink-950">No try-ons yet</h2>
-            <p className="mt-2 max-w-md text-ink-600">Your results will appear here. Upload a photo of yourself and a garment to create your first look.</p>
+            <p className="mt-2 max-w-md text-ink-600">
+              Your results will appear here. Upload a photo of yourself and a garment to create your first look.
+            </p>
             <Link to="/#try-on" className={buttonClasses('primary', 'lg', 'mt-6')}>
               Create your first try-on
             </Link>

@@ -5,7 +5,10 @@ import { usePublicConfig } from '../../lib/public-config';
 export function RefundPolicyPage() {
   const { config } = usePublicConfig();
   return (
-    <LegalPage title="Refund Policy" intro="We want you to be happy with every purchase. Here is how refunds work for AI Dress Up credits and plans.">
+    <LegalPage
+      title="Refund Policy"
+      intro="We want you to be happy with every purchase. Here is how refunds work for AI Dress Up credits and plans."
+    >
       <RefundContent supportEmail={config?.supportEmail ?? null} />
     </LegalPage>
   );

@@ -32,9 +32,7 @@ export function GalleryGrid({ items }: { items: TryOnItem[] }) {
                 <p className="text-ink-500">
                   <time dateTime={item.createdAt}>{dateFormat.format(created)}</time>
                 </p>
-                {item.expiresAt ? (
-                  <p className="text-xs text-ink-500">Kept until {dayFormat.format(new Date(item.expiresAt))}</p>
-                ) : null}
+                {item.expiresAt ? <p className="text-xs text-ink-500">Kept until {dayFormat.format(new Date(item.expiresAt))}</p> : null}
               </div>
               <a
                 href={item.imageUrl}
@@ -42,7 +40,11 @@ export function GalleryGrid({ items }: { items: TryOnItem[] }) {
                 className="inline-flex h-10 shrink-0 items-center gap-1.5 rounded-xl bg-ink-950 px-3 text-sm font-semibold text-white hover:bg-ink-800"
               >
                 <DownloadIcon className="size-4" />
-                Download<span className="sr-only"> {cat.label} result from {dateFormat.format(created)}</span>
+                Download
+                <span className="sr-only">
+                  {' '}
+                  {cat.label} result from {dateFormat.format(created)}
+                </span>
               </a>
             </div>
           </li>

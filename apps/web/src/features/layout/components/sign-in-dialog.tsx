@@ -35,14 +35,17 @@ export function SignInDialog({ open, onClose, user, supportEmail }: SignInDialog
     >
       <div className="mt-6 space-y-4 text-sm leading-6 text-ink-700">
         <p>
-          Your free try-ons, credits and plan belong to this device and browser. If you clear this site&apos;s data or switch to
-          another device, you start with a new account.
+          Your free try-ons, credits and plan belong to this device and browser. If you clear this site&apos;s data or switch to another
+          device, you start with a new account.
         </p>
         <div className="rounded-2xl border border-ink-200 bg-ink-50 p-4">
           <p className="text-xs font-semibold tracking-wide text-ink-500 uppercase">Your account id</p>
           {user ? (
             <div className="mt-2 flex flex-wrap items-center gap-2">
-              <code className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-ink-900 ring-1 ring-ink-200" data-testid="account-id">
+              <code
+                className="min-w-0 flex-1 rounded-lg bg-white px-3 py-2 font-mono text-sm break-all text-ink-900 ring-1 ring-ink-200"
+                data-testid="account-id"
+              >
                 {user.id}
               </code>
               <Button variant="secondary" size="sm" onClick={copy}>

@@ -8,17 +8,16 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
         <h2>1. What we collect</h2>
         <ul>
           <li>
-            <strong>Device information</strong> when you open the site: an anonymous device identifier computed in your browser,
-            browser family, operating system, screen resolution, time zone, language and device type (mobile, tablet or desktop).
-            We do not ask for your name, e-mail address or password.
+            <strong>Device information</strong> when you open the site: an anonymous device identifier computed in your browser, browser
+            family, operating system, screen resolution, time zone, language and device type (mobile, tablet or desktop). We do not ask for
+            your name, e-mail address or password.
           </li>
           <li>
-            <strong>Photos you upload</strong> (a person photo and a clothing photo) and the <strong>results</strong> we generate from
-            them.
+            <strong>Photos you upload</strong> (a person photo and a clothing photo) and the <strong>results</strong> we generate from them.
           </li>
           <li>
-            <strong>Purchase records</strong>: the plan or credits you bought, amounts, dates and the reference our payment provider
-            gives us. Card details are handled by the payment provider and never reach us.
+            <strong>Purchase records</strong>: the plan or credits you bought, amounts, dates and the reference our payment provider gives
+            us. Card details are handled by the payment provider and never reach us.
           </li>
           <li>Technical logs (such as IP address and request times) used to keep the service secure and prevent abuse.</li>
         </ul>
@@ -26,7 +25,10 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
       <section>
         <h2>2. How long we keep it</h2>
         <ul>
-          <li>Uploaded photos are deleted as soon as your try-on ends, and never later than about {UPLOAD_RETENTION_MINUTES} minutes after upload.</li>
+          <li>
+            Uploaded photos are deleted as soon as your try-on ends, and never later than about {UPLOAD_RETENTION_MINUTES} minutes after
+            upload.
+          </li>
           <li>Results are kept for {RESULT_RETENTION_DAYS} days so you can see and download them in My Gallery, then deleted.</li>
           <li>Transaction records are kept for {TRANSACTION_RETENTION_YEARS} years, as tax and accounting law requires.</li>
           <li>Your anonymous account stays until you ask us to delete it.</li>
@@ -46,23 +48,26 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
         <h2>4. Who we share it with</h2>
         <ul>
           <li>Our payment provider, to take payments and handle refunds.</li>
-          <li>Hosting and, where enabled, AI processing providers that act on our instructions and may not use your photos for their own purposes.</li>
+          <li>
+            Hosting and, where enabled, AI processing providers that act on our instructions and may not use your photos for their own
+            purposes.
+          </li>
           <li>Authorities, only where the law requires it.</li>
         </ul>
       </section>
       <section>
         <h2>5. Cookies and local storage</h2>
         <p>
-          We use one essential session cookie that keeps your browser connected to your account, and your browser&apos;s local
-          storage to remember your account between visits. We use no advertising or tracking cookies.
+          We use one essential session cookie that keeps your browser connected to your account, and your browser&apos;s local storage to
+          remember your account between visits. We use no advertising or tracking cookies.
         </p>
       </section>
       <section>
         <h2>6. Your rights</h2>
         <p>
           You may ask for a copy of your data, its correction or its deletion, and you may object to its processing. Write to{' '}
-          <SupportLink email={supportEmail} /> and quote the account id shown under Sign In. Where the law gives you the right, you may
-          also complain to your data-protection authority.
+          <SupportLink email={supportEmail} /> and quote the account id shown under Sign In. Where the law gives you the right, you may also
+          complain to your data-protection authority.
         </p>
       </section>
       <section>

@@ -33,10 +33,7 @@ type View =
 
 function changed(before: User | null, after: User | null): boolean {
   if (!before || !after) return false;
-  return (
-    before.credits !== after.credits ||
-    JSON.stringify(before.subscription ?? null) !== JSON.stringify(after.subscription ?? null)
-  );
+  return before.credits !== after.credits || JSON.stringify(before.subscription ?? null) !== JSON.stringify(after.subscription ?? null);
 }
 
 export function PaywallModal({ open, reason, onClose, config, user, setUser, refreshUser }: PaywallModalProps) {
@@ -232,39 +229,42 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
     testId = 'paywall';
     body = (
       <>
-      <fieldset className="mt-8">
-        <legend className="sr-only">Choose a plan</legend>
-        <div className="grid gap-5 pt-2 sm:grid-cols-2 lg:grid-cols-4">
-          {plans.map((plan) => (
-            <PlanCard
-              key={plan.id}
-              plan={plan}
-              name={groupName}
-              selected={plan.id === selected}
-              onSelect={() => setSelected(plan.id)}
-              onChoose={() => startCheckout(plan)}
-              busy={false}
-            />
-          ))}
+        <fieldset className="mt-8">
+          <legend className="sr-only">Choose a plan</legend>
+          <div className="grid gap-5 pt-2 sm:grid-cols-2 lg:grid-cols-4">
+            {plans.map((plan) => (
+              <PlanCard
+                key={plan.id}
+                plan={plan}
+                name={groupName}
+                selected={plan.id === selected}
+                onSelect={() => setSelected(plan.id)}
+                onChoose={() => startCheckout(plan)}
+                busy={false}
+              />
+            ))}
+          </div>
+        </fieldset>
+        <div className="mt-8 flex flex-col items-center gap-4">
+          <Button size="lg" className="w-full sm:w-auto sm:min-w-80" onClick={() => startCheckout(selectedPlan)} disabled={!selectedPlan}>
+            Continue to Payment
+            <ArrowRightIcon className="size-5" />
+          </Button>
+          {selectedPlan ? (
+            <p className="text-sm text-ink-500" aria-live="polite">
+              Selected: <span className="font-semibold text-ink-800">{selectedPlan.name}</span> · {selectedPlan.price}{' '}
+              {periodLabel(selectedPlan)}
+            </p>
+          ) : null}
+          <TrustBadges />
+          {config.billing.provider === 'demo' ? (
+            <p className="text-xs text-ink-500">Demo mode: card payments are not set up here, and no card is ever charged.</p>
+          ) : (
+            <p className="text-xs text-ink-500">
+              Subscriptions renew automatically until cancelled. Subscription credits expire at the end of each period.
+            </p>
+          )}
         </div>
-      </fieldset>
-      <div className="mt-8 flex flex-col items-center gap-4">
-        <Button size="lg" className="w-full sm:w-auto sm:min-w-80" onClick={() => startCheckout(selectedPlan)} disabled={!selectedPlan}>
-          Continue to Payment
-          <ArrowRightIcon className="size-5" />
-        </Button>
-        {selectedPlan ? (
-          <p className="text-sm text-ink-500" aria-live="polite">
-            Selected: <span className="font-semibold text-ink-800">{selectedPlan.name}</span> · {selectedPlan.price} {periodLabel(selectedPlan)}
-          </p>
-        ) : null}
-        <TrustBadges />
-        {config.billing.provider === 'demo' ? (
-          <p className="text-xs text-ink-500">Demo mode: card payments are not set up here, and no card is ever charged.</p>
-        ) : (
-          <p className="text-xs text-ink-500">Subscriptions renew automatically until cancelled. Subscription credits expire at the end of each period.</p>
-        )}
-      </div>
       </>
     );
   }

@@ -79,7 +79,9 @@ describe('session start (spec §4)', () => {
         <Probe />
       </SessionProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('none|ready|Too many requests. Please wait a moment and try again.'));
+    await waitFor(() =>
+      expect(screen.getByTestId('probe').textContent).toBe('none|ready|Too many requests. Please wait a moment and try again.'),
+    );
     cleanup();
 
     render(

@@ -64,11 +64,14 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     cacheUser(next);
   }, []);
 
-  const updateUser = useCallback((change: (u: User) => User) => {
-    const current = userRef.current;
-    if (!current) return;
-    setUser(change(current));
-  }, [setUser]);
+  const updateUser = useCallback(
+    (change: (u: User) => User) => {
+      const current = userRef.current;
+      if (!current) return;
+      setUser(change(current));
+    },
+    [setUser],
+  );
 
   const refreshUser = useCallback(async () => {
     const current = userRef.current;

@@ -32,7 +32,12 @@ export function CategorySelect({ value, onChange, disabled }: CategorySelectProp
   }, [open]);
 
   const openList = () => {
-    setActive(Math.max(0, CATEGORIES.findIndex((c) => c.value === value)));
+    setActive(
+      Math.max(
+        0,
+        CATEGORIES.findIndex((c) => c.value === value),
+      ),
+    );
     setOpen(true);
   };
   const choose = (i: number) => {

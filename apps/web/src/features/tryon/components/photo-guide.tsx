@@ -8,7 +8,11 @@ export function PhotoGuide() {
     { Icon: ImageIcon, title: 'Best size', text: '768x1024 pixels, as JPG or PNG.' },
   ];
   return (
-    <section aria-labelledby="photo-guide-title" className="rounded-3xl border border-brand-100 bg-gradient-to-br from-brand-50 to-fuchsia-50 p-5 sm:p-6" data-testid="photo-guide">
+    <section
+      aria-labelledby="photo-guide-title"
+      className="rounded-3xl border border-brand-100 bg-gradient-to-br from-brand-50 to-fuchsia-50 p-5 sm:p-6"
+      data-testid="photo-guide"
+    >
       <h2 id="photo-guide-title" className="text-base font-bold text-ink-950">
         Photo guide for the best results
       </h2>

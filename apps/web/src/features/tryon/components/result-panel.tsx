@@ -57,7 +57,11 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
       ) : null}
 
       {state.status === 'processing' ? (
-        <div className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center" role="status" aria-live="polite">
+        <div
+          className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center"
+          role="status"
+          aria-live="polite"
+        >
           <Spinner className="size-12 text-brand-600" />
           <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
             {state.message}
@@ -79,7 +83,10 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
             </div>
             <p className="mt-2 inline-flex items-center gap-1.5 text-xs font-medium text-ink-500">
               <ClockIcon className="size-3.5" />
-              Elapsed <span className="font-mono" data-testid="elapsed">{formatElapsed(now - (state.startedAt ?? now))}</span>
+              Elapsed{' '}
+              <span className="font-mono" data-testid="elapsed">
+                {formatElapsed(now - (state.startedAt ?? now))}
+              </span>
             </p>
           </div>
         </div>
@@ -92,10 +99,20 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
             {state.message}
           </p>
           <div className="mt-4 overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
-            <img src={state.resultUrl} alt="Your try-on result" className="mx-auto max-h-[70vh] w-auto object-contain" data-testid="result-image" />
+            <img
+              src={state.resultUrl}
+              alt="Your try-on result"
+              className="mx-auto max-h-[70vh] w-auto object-contain"
+              data-testid="result-image"
+            />
           </div>
           <div className="mt-5 flex flex-col gap-3 sm:flex-row">
-            <a href={state.resultUrl} download={fileNameFor(state.resultUrl)} className={buttonClasses('primary', 'lg', 'flex-1')} data-testid="download-result">
+            <a
+              href={state.resultUrl}
+              download={fileNameFor(state.resultUrl)}
+              className={buttonClasses('primary', 'lg', 'flex-1')}
+              data-testid="download-result"
+            >
               <DownloadIcon className="size-5" />
               Download
             </a>

@@ -41,7 +41,11 @@ export function Reviews() {
       </div>
       <ul className="mt-10 grid gap-5 md:grid-cols-2 lg:grid-cols-4">
         {REVIEWS.map((r, i) => (
-          <li key={r.name} className={cn('flex flex-col rounded-3xl border border-ink-200 bg-white p-6 shadow-sm', i === 4 && 'md:hidden')} data-testid="review">
+          <li
+            key={r.name}
+            className={cn('flex flex-col rounded-3xl border border-ink-200 bg-white p-6 shadow-sm', i === 4 && 'md:hidden')}
+            data-testid="review"
+          >
             <div className="flex gap-0.5 text-amber-500" role="img" aria-label="Rated 5 out of 5">
               {Array.from({ length: 5 }, (_, k) => (
                 <StarIcon key={k} className="size-4" />
@@ -49,7 +53,10 @@ export function Reviews() {
             </div>
             <blockquote className="mt-4 flex-1 text-sm leading-6 text-ink-700">“{r.text}”</blockquote>
             <p className="mt-5 flex items-center gap-3">
-              <span aria-hidden="true" className="grid size-9 place-items-center rounded-full bg-gradient-to-br from-brand-500 to-fuchsia-500 text-sm font-bold text-white">
+              <span
+                aria-hidden="true"
+                className="grid size-9 place-items-center rounded-full bg-gradient-to-br from-brand-500 to-fuchsia-500 text-sm font-bold text-white"
+              >
                 {r.name[0]}
               </span>
               <span className="text-sm">

@@ -30,7 +30,9 @@ export function StepIndicator({ current }: { current: Step }) {
               >
                 {done ? <CheckIcon className="size-5" /> : step}
               </span>
-              <span className={cn('mt-2 text-xs font-semibold sm:text-sm', active ? 'text-brand-700' : done ? 'text-ink-800' : 'text-ink-500')}>
+              <span
+                className={cn('mt-2 text-xs font-semibold sm:text-sm', active ? 'text-brand-700' : done ? 'text-ink-800' : 'text-ink-500')}
+              >
                 {label}
                 <span className="sr-only">{done ? ' (done)' : active ? ' (current step)' : ''}</span>
               </span>

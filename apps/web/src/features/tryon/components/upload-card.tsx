@@ -63,12 +63,7 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
 
       <div className="mt-4 flex-1" {...dragProps}>
         {upload.previewUrl ? (
-          <div
-            className={cn(
-              'relative overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200',
-              dragging && 'ring-2 ring-brand-500',
-            )}
-          >
+          <div className={cn('relative overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200', dragging && 'ring-2 ring-brand-500')}>
             <img
               src={upload.previewUrl}
               alt={`${title} preview`}
@@ -111,9 +106,7 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
             <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
               <UploadIcon className="size-7" />
             </span>
-            <span className="font-semibold text-ink-900">
-              Upload {noun}
-            </span>
+            <span className="font-semibold text-ink-900">Upload {noun}</span>
             <span className="text-sm text-ink-500">
               Click to choose or drag and drop
               <br />
@@ -137,7 +130,12 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
         }}
       />
       {upload.error ? (
-        <p id={errorId} role="alert" className="mt-3 flex items-start gap-2 rounded-xl bg-red-50 p-3 text-sm font-medium text-red-800" data-testid={`upload-${kind}-error`}>
+        <p
+          id={errorId}
+          role="alert"
+          className="mt-3 flex items-start gap-2 rounded-xl bg-red-50 p-3 text-sm font-medium text-red-800"
+          data-testid={`upload-${kind}-error`}
+        >
           <AlertIcon className="mt-0.5 size-4 shrink-0" />
           {upload.error}
         </p>

@@ -36,9 +36,7 @@ export interface TryOnDeps {
 
 /** Local counter update after a successful try-on (spec §4). */
 export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining'>): User {
-  return res.usedFreeTrial
-    ? { ...user, free_trials_used: user.free_trials_used + 1 }
-    : { ...user, credits: res.creditsRemaining };
+  return res.usedFreeTrial ? { ...user, free_trials_used: user.free_trials_used + 1 } : { ...user, credits: res.creditsRemaining };
 }
 
 const idle: TryOnState = { status: 'idle', message: null, error: null, errorCode: null, resultUrl: null, startedAt: null };
