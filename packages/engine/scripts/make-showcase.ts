@@ -24,8 +24,8 @@ interface Sample {
 
 export const SAMPLES: Sample[] = [
   { name: 'casual', person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/dress_blue_sleeves.jpg', category: 'dresses' },
-  { name: 'swap', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/tshirt_womens_blue.jpg', category: 'upper_body' },
-  { name: 'pro', person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/skirt_pink_denim.jpg', category: 'lower_body' },
+  { name: 'swap', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/tshirt_black.jpg', category: 'upper_body' },
+  { name: 'pro', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/tshirt_womens_blue.jpg', category: 'upper_body' },
 ];
 
 const HEIGHT = 600;
@@ -33,7 +33,7 @@ const MAX_BYTES = 80 * 1024;
 
 /** Same crop for before and after: the middle of the frame at 3:4, 600 px tall, WebP ≤ 80 KB. */
 async function toWebp(bytes: Uint8Array): Promise<Buffer> {
-  for (let q = 82; q >= 40; q -= 6) {
+  for (let q = 90; q >= 40; q -= 6) {
     const out = await sharp(bytes).rotate().resize({ width: 450, height: HEIGHT, fit: 'cover', position: 'centre' }).webp({ quality: q }).toBuffer();
     if (out.length <= MAX_BYTES) return out;
   }
@@ -71,8 +71,8 @@ async function main(): Promise<void> {
     '## Attribution',
     '',
     '- People (`woman_*.jpg`): Image from the Bagisto project (https://github.com/bagisto/bagisto), © 2010-2025 Webkul Software, MIT License. These people look AI-generated, not photographs of real models.',
-    '- `tshirt_womens_blue.jpg`: Product image from the Solidus sample store (https://github.com/solidusio/solidus), Copyright (c) 2007-2014 Spree Commerce, Inc. and other contributors, BSD 3-Clause License. The Solidus logo on it is a trademark of its owner; no endorsement is implied.',
-    '- `dress_blue_sleeves.jpg`, `skirt_pink_denim.jpg`: Image from the Clothing Dataset by Alexey Grigorev and contributors (https://github.com/alexeygrigorev/clothing-dataset), CC0 1.0.',
+    '- `tshirt_black.jpg`, `tshirt_womens_blue.jpg`: Product images from the Solidus sample store (https://github.com/solidusio/solidus), Copyright (c) 2007-2014 Spree Commerce, Inc. and other contributors, BSD 3-Clause License. The Solidus logo on them is a trademark of its owner; no endorsement is implied.',
+    '- `dress_blue_sleeves.jpg`: Image from the Clothing Dataset by Alexey Grigorev and contributors (https://github.com/alexeygrigorev/clothing-dataset), CC0 1.0.',
     '',
     'The full licence texts are in `packages/engine/test-fixtures/LICENSES.md`.',
     '',

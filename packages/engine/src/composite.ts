@@ -193,9 +193,12 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   const h = person.height;
   const n = w * h;
   const alpha = createMap(w, h);
+  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
+  const reach = blurMap(c.personMask, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1);
   for (let i = 0; i < n; i++) {
     let a = c.alpha.data[i]!;
     if (a <= 0) continue;
+    a *= Math.min(1, reach.data[i]! * 8);
     a *= 1 - protection.hard.data[i]!;
     // Garment body goes behind arms that are in front of it; sleeves stay on top.
     a *= 1 - protection.arms.data[i]! * c.bodyPart.data[i]!;

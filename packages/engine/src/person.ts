@@ -55,6 +55,39 @@ export interface PersonAnalysis {
   mask: FloatMap;
   /** Number of separate large person blobs found in the mask (≥ 2 → several people). */
   peopleCount: number;
+  /** How many of face, left hand, right hand show skin-coloured pixels (0..3). */
+  skin: number;
+}
+
+/** Share of skin-coloured pixels (YCbCr rule) in a square patch. */
+export function skinShare(img: RGBAImage, cx: number, cy: number, r: number): number {
+  let n = 0;
+  let hit = 0;
+  for (let y = Math.max(0, Math.round(cy - r)); y <= Math.min(img.height - 1, Math.round(cy + r)); y++)
+    for (let x = Math.max(0, Math.round(cx - r)); x <= Math.min(img.width - 1, Math.round(cx + r)); x++) {
+      const o = (y * img.width + x) * 4;
+      const R = img.data[o]!;
+      const G = img.data[o + 1]!;
+      const B = img.data[o + 2]!;
+      const cr = 128 + 0.5 * R - 0.419 * G - 0.081 * B;
+      const cb = 128 - 0.169 * R - 0.331 * G + 0.5 * B;
+      n++;
+      if (cr >= 138 && cr <= 178 && cb >= 77 && cb <= 127 && R > G && R > 50) hit++;
+    }
+  return n ? hit / n : 0;
+}
+
+function skinEvidence(img: RGBAImage, k: Keypoint[]): number {
+  const sw = Math.hypot(k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x, k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y);
+  const r = Math.max(3, sw * 0.06);
+  const at = (ids: number[]) => {
+    const x = ids.reduce((acc, i) => acc + k[i]!.x, 0) / ids.length;
+    const y = ids.reduce((acc, i) => acc + k[i]!.y, 0) / ids.length;
+    return skinShare(img, x, y, r) > 0.3 ? 1 : 0;
+  };
+  // Face (or the neck just under it when the photo is cropped at the chin), and both hands.
+  const face = Math.max(at([KP.nose, KP.leftEye, KP.rightEye]), at([KP.mouthLeft, KP.mouthRight]));
+  return face + at([KP.leftWrist, KP.leftIndex, KP.leftPinky]) + at([KP.rightWrist, KP.rightIndex, KP.rightPinky]);
 }
 
 const sigmoid = (v: number) => 1 / (1 + Math.exp(-v));
@@ -255,7 +288,7 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
       kps = decodeLandmarks(again.landmarks, full);
     }
   }
-  const poseMask = roiMapToImage(pose.segmentation, roi, img.width, img.height, true);
+  const poseMask = roiMapToImage(pose.segmentation, roi, img.width, img.height, false);
   const selfieMask = roiMapToImage(selfie, full, img.width, img.height, false);
   const mask = createMap(img.width, img.height);
   let any = false;
@@ -266,5 +299,5 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
     mask.data[i] = v;
     if (p > 0.5) any = true;
   }
-  return { width: img.width, height: img.height, keypoints: kps, poseScore: pose.poseFlag, mask: any ? mask : selfieMask, peopleCount: count };
+  return { width: img.width, height: img.height, keypoints: kps, poseScore: pose.poseFlag, mask: any ? mask : selfieMask, peopleCount: count, skin: skinEvidence(img, kps) };
 }

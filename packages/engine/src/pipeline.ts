@@ -82,7 +82,10 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
   const areaFrac = area / Math.max(1, n);
   const shouldersSeen = vis(KP.leftShoulder) > 0.5 && vis(KP.rightShoulder) > 0.5;
   const hipsSeen = vis(KP.leftHip) > 0.35 || vis(KP.rightHip) > 0.35;
-  if (p.poseScore < 0.75 || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
+  // The pose model's own score is not enough on its own (a dress on a hanger can score
+  // high, a real person low): a person also shows skin at the face or the hands.
+  const found = (p.poseScore >= 0.95 && p.skin >= 1) || (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
+  if (!found || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
   if (p.peopleCount >= 2) throw new EngineError('MULTIPLE_PEOPLE');
   const b = bodyFrame(k);
   const minSide = Math.min(p.width, p.height);
@@ -331,7 +334,7 @@ export async function warmUp(models: Models): Promise<void> {
   analysePerson(models, person);
   const mask = createMap(w, h);
   for (let y = Math.round(h * 0.05); y < h * 0.97; y++) for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
-  const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1 };
+  const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1, skin: 3 };
   for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
     const g = prepareGarment(syntheticGarment(), false, category);
     const r = fitAndComposite(person, analysis, g, category);
