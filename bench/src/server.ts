@@ -60,6 +60,11 @@ export async function runServerBench(): Promise<void> {
   });
   const engine = createEngineDouble({ id: 'instant', instant: true });
   const app = await buildApp({ config, engines: { instant: engine }, background: false });
+  // The server's own measure: from the first byte of the request to the response sent.
+  const serverTimes: number[] = [];
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.url === '/api/process-image') serverTimes.push(reply.elapsedTime);
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -118,15 +123,18 @@ export async function runServerBench(): Promise<void> {
       return elapsed;
     };
     for (let i = 0; i < 3; i++) await tryOn();
+    serverTimes.length = 0;
     const times: number[] = [];
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < RUNS; i++) times.push(await tryOn());
     const cpu = process.cpuUsage(cpu0);
-    const s = stats(times);
+    const s = stats(serverTimes);
+    const c = stats(times);
     console.log(
       `try-on, server time without the engine (two ~3 MB uploads, ${RUNS} runs): p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)}, mean ${ms(s.mean)} ` +
         `(target p95 < ${TARGET_P95_MS} ms: ${s.p95 < TARGET_P95_MS ? 'met' : 'NOT met'})`,
     );
+    console.log(`  as the client sees it (plus building and sending the form): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)}`);
     // CPU time is steadier than wall time on a busy machine; it includes the in-process HTTP client.
     console.log(`  CPU per try-on (server and in-process client, all threads): ${ms((cpu.user + cpu.system) / 1000 / RUNS)}`);
 
@@ -139,6 +147,7 @@ export async function runServerBench(): Promise<void> {
     }
     const n = stats(norm);
     console.log(`  of which image validation + normalisation (both, in parallel): p50 ${ms(n.p50)}, p95 ${ms(n.p95)}`);
+    console.log(`load average at the end: ${os.loadavg()[0]!.toFixed(1)} (figures on a busy machine are upper bounds)`);
   } finally {
     await app.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
