@@ -14,6 +14,7 @@ import type { Category } from '@aidressup/contract';
 import { createLocalEngine, isEngineError, scoreTryOnBytes, type TryOnScores } from '@aidressup/engine';
 
 const here = dirname(fileURLToPath(import.meta.url));
+sharp.cache(false);
 const repoRoot = resolve(here, '..', '..');
 
 export interface EngineBenchOptions {

@@ -21,6 +21,7 @@ const read = (f: string) => new Uint8Array(readFileSync(join(fixtures, f)));
 const CASES: { person: string; garment: string; category: Category }[] = [
   { person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/tshirt_womens_blue.jpg', category: 'upper_body' },
   { person: 'person/man_leather_jacket_upper.jpg', garment: 'garment/tshirt_womens_blue.jpg', category: 'upper_body' },
+  { person: 'person/woman_blouse_skirt.jpg', garment: 'garment/tshirt_black.jpg', category: 'upper_body' },
   { person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/jeans_dark_straight.jpg', category: 'lower_body' },
   { person: 'person/woman_croptop_skirt.jpg', garment: 'garment/skirt_pink_denim.jpg', category: 'lower_body' },
   { person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/dress_blue_sleeves.jpg', category: 'dresses' },

@@ -22,6 +22,13 @@ export interface TryOnEngine {
   /** Load models / check configuration ahead of the first request. */
   warm?(): Promise<void>;
   close?(): Promise<void>;
+  /** The engine's own view of its state, from real calls only (never spends money). */
+  health?(): EngineHealth;
+}
+
+export interface EngineHealth {
+  status: 'ok' | 'degraded' | 'down';
+  [detail: string]: unknown;
 }
 
 const DEFAULT_MESSAGE: Record<EngineErrorCode, string> = {

@@ -2,6 +2,7 @@
  * Worker-thread entry for the local engine pool. Each worker loads the models once
  * (starting as soon as the worker starts) and runs one try-on at a time.
  */
+import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
 import { loadModels } from './models.js';
 import { runTryOn, warmUp } from './pipeline.js';
@@ -15,6 +16,11 @@ export type WorkerResult =
   | { ok: true; kind: 'warm'; loadMs: number }
   | { ok: true; kind: 'tryOn'; image: Uint8Array; mimeType: 'image/jpeg'; info: unknown }
   | { ok: false; code: string; message: string; detail?: string };
+
+// One image operation at a time per worker and no libvips cache: the pool is the
+// parallelism, and memory stays flat.
+sharp.cache(false);
+sharp.concurrency(1);
 
 const started = performance.now();
 const models = loadModels().then(async (m) => {
