@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { DEFAULT_CATEGORY, MAX_UPLOAD_BYTES, categoryInfo, hasFreeTrial, type Category } from '@aidressup/contract';
+import { useEffect, useRef, useState } from 'react';
+import { DEFAULT_CATEGORY, MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial, type Category } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
 import { UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -26,7 +26,7 @@ export function HomePage() {
   const person = useImageUpload(maxBytes);
   const clothing = useImageUpload(maxBytes);
   const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
-  const { state, run } = useTryOn({
+  const { state, run, reset } = useTryOn({
     user,
     engine: config?.defaultEngine,
     updateUser,
@@ -36,6 +36,25 @@ export function HomePage() {
   });
 
   const processing = state.status === 'processing';
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  // Bring the result panel into view when a try-on starts (it sits below the upload cards on phones).
+  useEffect(() => {
+    if (!processing) return;
+    const el = resultRef.current;
+    if (!el) return;
+    const rect = el.getBoundingClientRect();
+    if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
+      const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+    }
+  }, [processing]);
+
+  // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
+  const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
+  useEffect(() => {
+    if (state.errorCode === 'NO_CREDITS' && canPay) reset();
+  }, [state.errorCode, canPay, reset]);
   const flags = { hasPerson: !!person.file, hasClothing: !!clothing.file, processing, hasResult: state.status === 'success' };
   const step = currentStep(flags);
   const enabled = canTryOn(flags);
@@ -131,7 +150,7 @@ export function HomePage() {
             <p className="text-xs text-ink-500">Each try-on uses one free trial or one credit.</p>
           </div>
 
-          <div className="mt-8">
+          <div className="mt-8 scroll-mt-20" ref={resultRef}>
             <ResultPanel state={state} onShowPlans={() => openPaywall('no_credits')} />
           </div>
 

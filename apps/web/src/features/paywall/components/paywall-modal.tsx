@@ -245,7 +245,8 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
             ))}
           </div>
         </fieldset>
-        <div className="mt-8 flex flex-col items-center gap-4">
+        {/* On phones the button stays in reach while the plans scroll. */}
+        <div className="sticky bottom-0 z-10 -mx-5 mt-6 flex flex-col items-center gap-2 border-t border-ink-100 bg-white/95 px-5 pt-3 pb-3 backdrop-blur sm:static sm:mx-0 sm:mt-8 sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none">
           <Button size="lg" className="w-full sm:w-auto sm:min-w-80" onClick={() => startCheckout(selectedPlan)} disabled={!selectedPlan}>
             Continue to Payment
             <ArrowRightIcon className="size-5" />
@@ -256,6 +257,8 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
               {periodLabel(selectedPlan)}
             </p>
           ) : null}
+        </div>
+        <div className="mt-4 flex flex-col items-center gap-4">
           <TrustBadges />
           {config.billing.provider === 'demo' ? (
             <p className="text-xs text-ink-500">Demo mode: card payments are not set up here, and no card is ever charged.</p>

@@ -101,5 +101,8 @@ export function useTryOn(deps: TryOnDeps) {
     }
   }, []);
 
-  return { state, run };
+  /** Back to idle (for example once credits were bought after a NO_CREDITS refusal). */
+  const reset = useCallback(() => setState((s) => (s.status === 'processing' ? s : idle)), []);
+
+  return { state, run, reset };
 }
