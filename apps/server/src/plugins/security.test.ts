@@ -31,6 +31,8 @@ describe('abuse limits and cross-origin access', () => {
     expect(codes).toEqual([200, 200, 200, 429, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' });
     expect(res.json()).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests. Please wait a moment and try again.' });
+    // The web app's pages are not counted.
+    expect((await t.app.inject({ method: 'GET', url: '/privacy-policy', remoteAddress: '192.0.2.5' })).statusCode).toBe(200);
   });
 
   it('answers CORS preflights for the configured origin only', async () => {

@@ -52,6 +52,8 @@ export default fp(
       max: config.rateLimits.globalPerMinute,
       timeWindow: 60_000,
       keyGenerator: (req: FastifyRequest) => req.ip,
+      // The web app's own files are cheap and cached: only the API counts.
+      allowList: (req: FastifyRequest) => !req.url.startsWith('/api/'),
       errorResponseBuilder: () => new AppError('RATE_LIMITED'),
     });
 
