@@ -26,9 +26,9 @@ export interface TryOnEngine {
   health?(): EngineHealth;
 }
 
+/** An engine's health; implementations add their own details (last success, error rate, …). */
 export interface EngineHealth {
   status: 'ok' | 'degraded' | 'down';
-  [detail: string]: unknown;
 }
 
 const DEFAULT_MESSAGE: Record<EngineErrorCode, string> = {

@@ -137,5 +137,19 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(await trialsUsed(cookie, user.id)).toBe(0);
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
     });
+
+    it('reports its own recent successes and failures in /api/health, without calling the provider', async () => {
+      const callsBefore = [gemini, fashn, fal].map((s) => s.requests.length);
+      const res = await app.inject({ method: 'GET', url: '/api/health' });
+      const engine = (res.json() as { checks: { engines: Record<string, Record<string, unknown>> } }).checks.engines[id]!;
+      // the three try-ons above: a success, a safety refusal (the service worked) and a timeout
+      expect(engine).toMatchObject({ configured: true, recentCalls: 3 });
+      expect(engine.lastSuccessAt).toEqual(expect.any(String));
+      expect(engine.lastFailureAt).toEqual(expect.any(String));
+      expect(engine.errorRate).toBeCloseTo(1 / 3, 2);
+      for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
+      expect(callsBefore.every((n) => n > 0)).toBe(true);
+      expect([gemini, fashn, fal].map((s) => s.requests.length)).toEqual(callsBefore);
+    });
   });
 });

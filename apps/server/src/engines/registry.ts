@@ -88,6 +88,8 @@ export function createEngineRegistry(config: Config, injected?: Record<string, T
   const defaultEngine = chooseDefaultEngine(config, ids);
   const created = new Map<string, Promise<TryOnEngine>>();
   const health = new Map<string, { status: 'ok' | 'degraded' | 'down'; warmed: boolean }>();
+  /** Engines created so far; hosted ones report their own health (no provider call). */
+  const resolved = new Map<string, TryOnEngine>();
 
   const get = (id: string): Promise<TryOnEngine> => {
     const factory = factories.get(id);
@@ -96,6 +98,7 @@ export function createEngineRegistry(config: Config, injected?: Record<string, T
     if (!p) {
       p = factory.create();
       created.set(id, p);
+      p.then((e) => resolved.set(id, e)).catch(() => undefined);
       // A failed creation may be retried on the next call.
       p.catch(() => created.delete(id));
     }
@@ -121,7 +124,14 @@ export function createEngineRegistry(config: Config, injected?: Record<string, T
         }),
       );
     },
-    status: () => Object.fromEntries(ids.map((id) => [id, health.get(id) ?? { status: 'ok' as const, warmed: false }])),
+    status: () =>
+      Object.fromEntries(
+        ids.map((id) => {
+          const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
+          const own = resolved.get(id)?.health?.();
+          return [id, own ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status } : base];
+        }),
+      ),
     async closeAll() {
       await Promise.all(
         [...created.values()].map(async (p) => {
