@@ -148,7 +148,8 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(engine.lastFailureAt).toEqual(expect.any(String));
       expect(engine.errorRate).toBeCloseTo(1 / 3, 2);
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
-      expect(callsBefore.every((n) => n > 0)).toBe(true);
+      const own = { 'nano-banana': gemini, fashn, fal }[id]!;
+      expect(own.requests.length).toBeGreaterThan(0);
       expect([gemini, fashn, fal].map((s) => s.requests.length)).toEqual(callsBefore);
     });
   });
