@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import { MESSAGES, WEB_MESSAGES, type User } from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { applyTryOnResult, useTryOn, type TryOnDeps } from './use-try-on';
+
+const user: User = {
+  id: 'user-0001',
+  credits: 4,
+  free_trials_used: 1,
+  free_trials_limit: 2,
+  segment: 'trial',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
+
+function setup(over: Partial<TryOnDeps> = {}) {
+  const deps: TryOnDeps = {
+    user,
+    engine: 'local',
+    updateUser: vi.fn(),
+    setUser: vi.fn(),
+    refreshUser: vi.fn(async () => null),
+    onNoCredits: vi.fn(),
+    ...over,
+  };
+  return { deps, hook: renderHook(() => useTryOn(deps)) };
+}
+
+let alert: ReturnType<typeof vi.fn>;
+beforeEach(() => {
+  alert = vi.fn();
+  vi.stubGlobal('alert', alert);
+  window.alert = alert as unknown as typeof window.alert;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('local counters after a try-on (spec §4)', () => {
+  it('a free trial raises free_trials_used by one and leaves credits alone', () => {
+    expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 99 })).toMatchObject({ free_trials_used: 2, credits: 4 });
+  });
+  it('a paid try-on sets credits to creditsRemaining', () => {
+    expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 3 })).toMatchObject({ free_trials_used: 1, credits: 3 });
+  });
+});
+
+describe('try-on states (spec §4, §5, §8)', () => {
+  it('alerts when a photo is missing or the user is loading, without calling the server', async () => {
+    const process = vi.fn();
+    const { hook } = setup({ process });
+    await act(() => hook.result.current.run(file('p.jpg'), null, 'upper_body'));
+    expect(alert).toHaveBeenLastCalledWith(MESSAGES.uploadBothPhotos);
+    const loading = setup({ user: null, process });
+    await act(() => loading.hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(alert).toHaveBeenLastCalledWith(MESSAGES.userLoading);
+    expect(process).not.toHaveBeenCalled();
+  });
+
+  it('goes idle → processing → success and sends the form fields', async () => {
+    let resolve!: (v: { success: true; imageUrl: string; usedFreeTrial: boolean; creditsRemaining: number }) => void;
+    const process = vi.fn(() => new Promise<Parameters<typeof resolve>[0]>((r) => (resolve = r)));
+    const { hook, deps } = setup({ process });
+    expect(hook.result.current.state.status).toBe('idle');
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'dresses');
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'processing', message: MESSAGES.initializing });
+    expect(process).toHaveBeenCalledWith(expect.objectContaining({ category: 'dresses', userId: 'user-0001', api: 'local' }));
+    await act(async () => {
+      resolve({ success: true, imageUrl: '/api/results/x.png', usedFreeTrial: true, creditsRemaining: 4 });
+      await done;
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/x.png' });
+    expect(deps.updateUser).toHaveBeenCalledTimes(1);
+  });
+
+  it('on NO_CREDITS shows the spec message, takes the server user and opens the paywall', async () => {
+    const serverUser = { ...user, credits: 0, free_trials_used: 2, segment: 'trial_exhausted' as const };
+    const process = vi.fn(async () => {
+      throw new ApiError(MESSAGES.noCredits, 402, 'NO_CREDITS', { success: false, code: 'NO_CREDITS', error: 'x', user: serverUser });
+    });
+    const { hook, deps } = setup({ process });
+    await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS' });
+    expect(deps.setUser).toHaveBeenCalledWith(serverUser);
+    expect(deps.onNoCredits).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the server's error, else the network error, else 'Unknown error occurred'", async () => {
+    const server = setup({
+      process: vi.fn(async () => Promise.reject(new ApiError(MESSAGES.personNotFound, 422, 'PERSON_NOT_FOUND', {}))),
+    });
+    await act(() => server.hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(server.hook.result.current.state.error).toBe(MESSAGES.personNotFound);
+
+    const network = setup({ process: vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))) });
+    await act(() => network.hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(network.hook.result.current.state.error).toBe('Failed to fetch');
+
+    const unknown = setup({ process: vi.fn(async () => Promise.reject('boom')) });
+    await act(() => unknown.hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(unknown.hook.result.current.state.error).toBe(MESSAGES.unknownError);
+  });
+
+  it('aborts after the client timeout', async () => {
+    const process = vi.fn(
+      ({ signal }: { signal: AbortSignal }) =>
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    );
+    const { hook } = setup({ process: process as unknown as TryOnDeps['process'], timeoutMs: 20 });
+    await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(hook.result.current.state).toMatchObject({ status: 'error', error: WEB_MESSAGES.requestTimedOut });
+  });
+});
