@@ -184,6 +184,8 @@ export interface CompositeInput {
   shadingRadius: number;
   /** Strength of the person's shading on the garment (0..1). */
   shading?: number;
+  /** Above this row the garment must stay near the body (skirts below it hang free). */
+  bodyClipUntilY?: number;
 }
 
 /** Returns the final alpha (what was changed) and writes the composite into a copy of the person. */
@@ -195,10 +197,11 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   const alpha = createMap(w, h);
   // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
   const reach = blurMap(c.personMask, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1);
+  const clipEnd = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) * w;
   for (let i = 0; i < n; i++) {
     let a = c.alpha.data[i]!;
     if (a <= 0) continue;
-    a *= Math.min(1, reach.data[i]! * 8);
+    if (i < clipEnd) a *= Math.min(1, reach.data[i]! * 8);
     a *= 1 - protection.hard.data[i]!;
     // Garment body goes behind arms that are in front of it; sleeves stay on top.
     a *= 1 - protection.arms.data[i]! * c.bodyPart.data[i]!;

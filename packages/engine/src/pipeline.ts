@@ -188,6 +188,8 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     bodyPart,
     protection,
     shadingRadius: body.sw,
+    // Tops and the bodice of a dress stay on the body; skirts and trouser legs hang free.
+    bodyClipUntilY: category === 'lower_body' ? 0 : category === 'upper_body' ? ch : body.hipMid.y - y0,
   });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
