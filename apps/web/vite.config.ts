@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, defaultClientConditions } from 'vite';
+import zlib from 'node:zlib';
+import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -10,8 +11,36 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const SHOWCASE_FILES = ['casual', 'swap', 'pro'].flatMap((n) => [`${n}-before.webp`, `${n}-after.webp`]);
 const hasShowcasePhotos = SHOWCASE_FILES.every((f) => fs.existsSync(path.join(here, 'public/showcase', f)));
 
+/**
+ * Writes `.br` and `.gz` next to every text asset of the build, so a static server that serves
+ * precompressed files (for example @fastify/static with `preCompressed: true`) sends them compressed.
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'aidressup-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const walk = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { withFileTypes: true })
+          .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json|md)$/.test(file)) continue;
+        const data = fs.readFileSync(file);
+        if (data.length < 1024) continue;
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+        fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   define: { __SHOWCASE_PHOTOS__: JSON.stringify(hasShowcasePhotos) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {

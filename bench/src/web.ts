@@ -143,6 +143,12 @@ const pages = (process.env.BENCH_WEB_PAGES ?? '/,/terms-of-service').split(',');
 bundleFigures();
 const server = await startServer(port);
 try {
+  const entry = fs.readFileSync(path.join(dist, 'index.html'), 'utf8').match(/<script[^>]+src="([^"]+\.js)"/)?.[1];
+  if (entry) {
+    const res = await fetch(`http://127.0.0.1:${port}${entry}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    await res.arrayBuffer();
+    console.log(`Server compression of the entry script: ${res.headers.get('content-encoding') ?? 'none'}`);
+  }
   await runLighthouse(pages.map((p) => `http://127.0.0.1:${port}${p}`));
 } finally {
   server.kill();
