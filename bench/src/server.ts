@@ -110,8 +110,8 @@ export async function runServerBench(): Promise<void> {
 
     const tryOn = async () => {
       const form = new FormData();
-      form.append('userImage', new Blob([person], { type: 'image/jpeg' }), 'person.jpg');
-      form.append('clothingImage', new Blob([garment], { type: 'image/jpeg' }), 'garment.jpg');
+      form.append('userImage', new Blob([new Uint8Array(person)], { type: 'image/jpeg' }), 'person.jpg');
+      form.append('clothingImage', new Blob([new Uint8Array(garment)], { type: 'image/jpeg' }), 'garment.jpg');
       form.append('category', 'upper_body');
       form.append('userId', user.id);
       form.append('api', 'instant');
