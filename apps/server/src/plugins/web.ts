@@ -35,6 +35,8 @@ export default fp(
         prefix: '/',
         wildcard: false,
         index: false,
+        // The web build writes .br and .gz siblings of every text asset.
+        preCompressed: true,
         cacheControl: false,
         setHeaders(res, filePath) {
           if (filePath.includes(`${path.sep}assets${path.sep}`)) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HealthResponseSchema, PLANS, PublicConfigSchema } from '@aidressup/contract';
@@ -132,6 +133,24 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await app.inject({ method: 'GET', url: '/assets/missing-123.js' })).statusCode).toBe(404);
+  });
+
+  it('serves the pre-compressed copy of an asset to a browser that accepts it', async () => {
+    const dist = tempDir('aidressup-web-');
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    const source = 'console.log("AI Dress Up");'.repeat(50);
+    fs.writeFileSync(path.join(dist, 'assets', 'index-def456.js'), source);
+    fs.writeFileSync(path.join(dist, 'assets', 'index-def456.js.br'), zlib.brotliCompressSync(source));
+    const { app } = await make({ webDistDir: dist });
+    const br = await app.inject({ method: 'GET', url: '/assets/index-def456.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(source);
+    const plain = await app.inject({ method: 'GET', url: '/assets/index-def456.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(source);
   });
 
   it('says so when the web app is not built', async () => {
