@@ -13,6 +13,7 @@ import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
+import queuePlugin from './queue/plugin.js';
 import authRoutes from './routes/auth.js';
 import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
@@ -61,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(dbPlugin, { config, clock: app.clock });
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
+  await app.register(queuePlugin);
   await app.register(errorHandlerPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });

@@ -76,10 +76,14 @@ describe('configuration', () => {
     expect(problemsOf({ ENGINE_DEADLINE_MS: '130000' })[0]).toMatch(/ENGINE_DEADLINE_MS/);
   });
 
-  it('refuses S3 and queue settings this build does not support', () => {
+  it('refuses S3 settings this build does not support; takes the queue settings', () => {
     expect(problemsOf({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })[0]).toMatch(/S3 storage .* not supported in this build/);
     expect(problemsOf({ S3_BUCKET: 'b' })[0]).toMatch(/S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
-    expect(problemsOf({ REDIS_URL: 'redis://localhost:6379' })[0]).toMatch(/REDIS_URL: the job queue is not supported in this build/);
+    expect(problemsOf({ REDIS_URL: 'localhost:6379' })[0]).toMatch(/REDIS_URL must start with redis:\/\/ or rediss:\/\//);
+    const queued = loadConfig({ REDIS_URL: 'redis://localhost:6379' });
+    expect([queued.redisUrl, queued.workerInProcess]).toEqual(['redis://localhost:6379', false]);
+    expect(loadConfig({ REDIS_URL: 'redis://localhost:6379', WORKER_IN_PROCESS: 'true' }).workerInProcess).toBe(true);
+    expect(problemsOf({ WORKER_IN_PROCESS: 'true' })[0]).toMatch(/WORKER_IN_PROCESS needs REDIS_URL/);
   });
 
   it('makes the server print the problems and exit 1 on a bad configuration', () => {

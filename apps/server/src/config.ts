@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
+  /** With REDIS_URL: also process queued try-ons inside the API process (default: only `npm run worker` does). */
+  WORKER_IN_PROCESS: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'SESSION_SECRET must be at least 32 characters',
   }),
@@ -96,6 +98,8 @@ export interface Config {
     | { bucket: string; region: string | undefined; endpoint: string | undefined; accessKeyId: string; secretAccessKey: string }
     | undefined;
   redisUrl: string | undefined;
+  /** With a queue (redisUrl): the API process also runs queued try-ons. */
+  workerInProcess: boolean;
   sessionSecret: string | undefined;
   corsOrigin: string | undefined;
   publicUrl: string | undefined;
@@ -184,8 +188,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (s3) {
     problems.push('S3 storage (S3_*) is not supported in this build: unset S3_* to keep files on local disk under DATA_DIR/files');
   }
-  if (e.REDIS_URL) {
-    problems.push('REDIS_URL: the job queue is not supported in this build: unset it to run try-ons in-process');
+  if (e.WORKER_IN_PROCESS && !e.REDIS_URL) {
+    problems.push('WORKER_IN_PROCESS needs REDIS_URL: without a queue every try-on already runs in the API process');
   }
 
   if (e.DEFAULT_ENGINE) {
@@ -207,6 +211,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     s3,
     redisUrl: e.REDIS_URL,
+    workerInProcess: e.WORKER_IN_PROCESS,
     sessionSecret: e.SESSION_SECRET,
     corsOrigin: e.CORS_ORIGIN,
     publicUrl: e.PUBLIC_URL,

@@ -40,6 +40,17 @@ async function timed(check: () => Promise<void>, timeoutMs = 3000): Promise<{ st
   }
 }
 
+/** In-process jobs: disabled; with REDIS_URL: the queue's waiting and active jobs, or down. */
+async function queueCheck(app: FastifyInstance): Promise<HealthResponse['checks']['queue']> {
+  const queue = app.tryOnQueue;
+  if (!queue) return { status: 'disabled', mode: 'in-process' };
+  let counts = { waiting: 0, active: 0 };
+  const check = await timed(async () => {
+    counts = await queue.counts();
+  });
+  return check.status === 'ok' ? { ...check, mode: 'redis', ...counts } : { status: 'down', mode: 'redis' };
+}
+
 export default async function metaRoutes(app: FastifyInstance): Promise<void> {
   const started = Date.now();
   const cached = publicConfig(app);
@@ -50,10 +61,14 @@ export default async function metaRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/api/health', async (_request, reply) => {
-    const [database, storage] = await Promise.all([timed(() => pingDatabase(app.db)), timed(() => app.storage.check())]);
+    const [database, storage, queue] = await Promise.all([
+      timed(() => pingDatabase(app.db)),
+      timed(() => app.storage.check()),
+      queueCheck(app),
+    ]);
     const engines = app.engines.status();
     const engineDown = Object.values(engines).some((e) => e.status !== 'ok');
-    const down = database.status === 'down' || storage.status === 'down';
+    const down = database.status === 'down' || storage.status === 'down' || queue.status === 'down';
     const body: HealthResponse = {
       status: down ? 'down' : engineDown ? 'degraded' : 'ok',
       version: VERSION,
@@ -62,7 +77,7 @@ export default async function metaRoutes(app: FastifyInstance): Promise<void> {
         database: { ...database, kind: app.dbKind },
         storage: { ...storage, kind: app.storage.kind },
         engines,
-        queue: { status: 'disabled', mode: 'in-process' },
+        queue,
       },
     };
     reply.header('cache-control', 'no-store');

@@ -65,6 +65,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
     clock: app.clock,
     log: app.log,
     limiters,
+    queue: app.tryOnQueue,
   });
 
   app.post(

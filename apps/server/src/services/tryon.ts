@@ -19,6 +19,7 @@ import { findUserById } from '../repositories/users.js';
 import { toApiUser } from './users.js';
 import { EXTENSION_OF, cleanEngineOutput, type NormalisedImage } from './images.js';
 import { JobLimiter } from './job-limiter.js';
+import type { TryOnQueue } from '../queue/tryon-queue.js';
 
 /** Result names: 32 random bytes in base64url, then the extension. */
 export const RESULT_NAME_PATTERN = /^[A-Za-z0-9_-]{43}\.(jpg|png|webp)$/;
@@ -35,6 +36,8 @@ export interface TryOnDeps {
   clock: () => Date;
   log: FastifyBaseLogger;
   limiters: Map<string, JobLimiter>;
+  /** With REDIS_URL: run the engine in a worker through this queue instead of in-process. */
+  queue?: TryOnQueue | undefined;
 }
 
 export interface TryOnRequest {
@@ -58,7 +61,7 @@ export function limiterFor(deps: Pick<TryOnDeps, 'config' | 'limiters'>, engineI
 }
 
 /** Runs the engine under the signal: an engine that ignores the signal still loses the race. */
-function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new EngineError('ENGINE_TIMEOUT'));
     if (signal.aborted) return onAbort();
@@ -96,6 +99,18 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     throw new AppError('NO_CREDITS', undefined, { user });
   }
   const tryonId = reservation.tryon.id;
+  if (deps.queue) {
+    return deps.queue.run(deps, {
+      tryonId,
+      userId: req.userId,
+      charge: reservation.charge,
+      category: req.category,
+      engineId: req.engineId,
+      person: req.person,
+      garment: req.garment,
+      deadlineAt: Date.now() + config.engines.deadlineMs,
+    });
+  }
   const signal = AbortSignal.timeout(config.engines.deadlineMs);
   let storedKey: string | null = null;
   try {

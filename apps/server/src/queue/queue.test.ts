@@ -1,0 +1,240 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { FastifyInstance } from 'fastify';
+import { MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
+import { EngineError } from '@aidressup/engine';
+import { DATABASE_KINDS } from '../test/databases.js';
+import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
+import { jpeg, multipart, png } from '../test/images.js';
+import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { findTryOn } from '../repositories/tryons.js';
+import { findUserById } from '../repositories/users.js';
+import { runWorker, type WorkerProcess } from './worker-main.js';
+import { newUploadKey, processTryOnJob } from './tryon-job.js';
+import { createEngineRegistry } from '../engines/registry.js';
+
+const REDIS = redisServerAvailable();
+
+let PERSON: Buffer;
+let GARMENT: Buffer;
+let redis: TestRedis | undefined;
+beforeAll(async () => {
+  PERSON = await jpeg(480, 640, '#c08060');
+  GARMENT = await png(300, 300, '#2040ff');
+  if (REDIS) redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+function tryOnRequest(app: FastifyInstance, cookie: string, userId: string) {
+  const body = multipart({
+    userImage: { data: PERSON },
+    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+    category: 'upper_body',
+    userId,
+  });
+  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+}
+
+/** Stored uploads left under DATA_DIR/files/uploads. */
+function uploadsLeft(t: TestApp): string[] {
+  const dir = path.join(t.config.dataDir, 'files', 'uploads');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+async function refundEvents(app: FastifyInstance, tryonId: string): Promise<number> {
+  const rows = await app.db
+    .selectFrom('credit_events')
+    .select('id')
+    .where('tryon_id', '=', tryonId)
+    .where('type', 'in', ['trial_refund', 'refund'])
+    .execute();
+  return rows.length;
+}
+
+async function latestTryOnId(app: FastifyInstance, userId: string): Promise<string> {
+  const row = await app.db.selectFrom('tryons').select('id').where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+// Each app gets its own Redis database (0–15), so queues of different tests never meet.
+let redisDb = 0;
+
+describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (kind) => {
+  const apps: TestApp[] = [];
+  const workers: WorkerProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(apps.map((t) => t.app.close()));
+  });
+
+  async function make(engine: EngineDouble, env: Record<string, string> = {}): Promise<TestApp> {
+    const t = await createTestApp(kind, { engine, env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ...env } });
+    apps.push(t);
+    return t;
+  }
+  /** A worker like `npm run worker`: its own database, storage and Redis connections. */
+  async function startWorker(t: TestApp, engine: EngineDouble): Promise<WorkerProcess> {
+    const worker = await runWorker(t.config, { engines: { [engine.id]: engine } });
+    workers.push(worker);
+    return worker;
+  }
+
+  it('runs a try-on in a worker process and answers as before; the uploads are gone afterwards', async () => {
+    const engine = createEngineDouble();
+    const t = await make(engine);
+    await startWorker(t, engine);
+    const { cookie, user } = await signIn(t.app);
+
+    const res = await tryOnRequest(t.app, cookie, user.id);
+    expect(res.statusCode).toBe(200);
+    const body = TryOnResponseSchema.parse(res.json());
+    expect([body.usedFreeTrial, body.creditsRemaining]).toEqual([true, 0]);
+    expect(body.imageUrl).toMatch(/^\/api\/results\/[A-Za-z0-9_-]{43}\.png$/);
+    expect(engine.calls).toHaveLength(1);
+    // The worker got the normalised photos from storage, not the raw uploads.
+    expect((await sharp(engine.calls[0]!.person).metadata()).format).toBe('jpeg');
+
+    const image = await t.app.inject({ method: 'GET', url: body.imageUrl });
+    expect(image.statusCode).toBe(200);
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(64);
+    expect((await findTryOn(t.app.db, body.tryonId))?.status).toBe('succeeded');
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(1);
+    expect(uploadsLeft(t)).toEqual([]);
+
+    const health = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json().checks.queue).toMatchObject({ status: 'ok', mode: 'redis', waiting: 0, active: 0 });
+  });
+
+  it('refunds when the engine in the worker refuses or fails, and answers its code and message', async () => {
+    const engine = createEngineDouble({ failWith: new EngineError('PERSON_NOT_FOUND') });
+    const t = await make(engine);
+    await startWorker(t, engine);
+    const { cookie, user } = await signIn(t.app);
+
+    const refused = await tryOnRequest(t.app, cookie, user.id);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({ success: false, code: 'PERSON_NOT_FOUND', error: MESSAGES.personNotFound });
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    const first = await latestTryOnId(t.app, user.id);
+    expect(await findTryOn(t.app.db, first)).toMatchObject({ status: 'failed', error_code: 'PERSON_NOT_FOUND' });
+    expect(await refundEvents(t.app, first)).toBe(1);
+
+    engine.failWith = new Error('connection reset by /internal/secret-host:5432');
+    const failed = await tryOnRequest(t.app, cookie, user.id);
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expect(failed.body).not.toMatch(/secret-host/);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    expect(uploadsLeft(t)).toEqual([]);
+  });
+
+  it('times out when no worker takes the job, refunds once, and a worker coming late changes nothing', async () => {
+    const engine = createEngineDouble();
+    const t = await make(engine, { ENGINE_DEADLINE_MS: '2000' });
+    const { cookie, user } = await signIn(t.app);
+
+    const pending = tryOnRequest(t.app, cookie, user.id);
+    // While the API waits, the health check sees the job waiting.
+    let waiting = 0;
+    for (let i = 0; i < 40 && waiting === 0; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
+    }
+    expect(waiting).toBe(1);
+
+    const res = await pending;
+    expect(res.statusCode).toBe(504);
+    expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+    const tryonId = await latestTryOnId(t.app, user.id);
+    expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed', error_code: 'ENGINE_TIMEOUT' });
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    expect(await refundEvents(t.app, tryonId)).toBe(1);
+    expect(uploadsLeft(t)).toEqual([]);
+
+    // A worker starting now finds nothing to run (or a settled row): no engine call, no second refund.
+    await startWorker(t, engine);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(engine.calls).toHaveLength(0);
+    expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed' });
+    expect(await refundEvents(t.app, tryonId)).toBe(1);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    const health = (await t.app.inject({ method: 'GET', url: '/api/health' })).json();
+    expect(health.checks.queue).toMatchObject({ status: 'ok', waiting: 0, active: 0 });
+  });
+
+  it('a job finishing after the API has refunded neither completes nor refunds again, and deletes its files', async () => {
+    const engine = createEngineDouble({ delayMs: 400 });
+    const t = await make(engine);
+    const { user } = await signIn(t.app);
+    const reservation = await reserveTryOn(t.app.db, { userId: user.id, freeTrialsLimit: 2, category: 'upper_body', engine: engine.id, now: new Date() });
+    if (!reservation.ok) throw new Error('reservation failed');
+    const tryonId = reservation.tryon.id;
+    const person = { data: PERSON, mimeType: 'image/jpeg' as const, width: 480, height: 640 };
+    const garment = { data: GARMENT, mimeType: 'image/png' as const, width: 300, height: 300 };
+    const data = {
+      tryonId,
+      userId: user.id,
+      personKey: newUploadKey(person),
+      garmentKey: newUploadKey(garment),
+      category: 'upper_body' as const,
+      engine: engine.id,
+      deadlineAt: Date.now() + 60_000,
+    };
+    await t.app.storage.put(data.personKey, PERSON, 'image/jpeg');
+    await t.app.storage.put(data.garmentKey, GARMENT, 'image/png');
+    expect(uploadsLeft(t)).toHaveLength(2);
+
+    const job = processTryOnJob({ db: t.app.db, storage: t.app.storage, engines: createEngineRegistry(t.config, { [engine.id]: engine }) }, data);
+    // The API gives up while the engine is still running.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(engine.calls).toHaveLength(1);
+    expect(await refundTryOn(t.app.db, { tryonId, errorCode: 'ENGINE_TIMEOUT' })).toBe(true);
+
+    expect(await job).toMatchObject({ ok: false, code: 'ENGINE_TIMEOUT' });
+    expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed', error_code: 'ENGINE_TIMEOUT', result_name: null });
+    expect(await refundEvents(t.app, tryonId)).toBe(1);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    expect(uploadsLeft(t)).toEqual([]);
+    const results = path.join(t.config.dataDir, 'files', 'results');
+    expect(fs.existsSync(results) ? fs.readdirSync(results) : []).toEqual([]);
+  });
+});
+
+describe.skipIf(!REDIS)('queue health and the worker command', () => {
+  it('reports the queue down (503) when Redis cannot be reached', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (server.address() as net.AddressInfo).port;
+        server.close(() => resolve(p));
+      });
+    });
+    const t = await createTestApp('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().status).toBe('down');
+      expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
+    } finally {
+      await t.app.close();
+    }
+  });
+
+  it('the worker refuses to start without REDIS_URL', () => {
+    const worker = fileURLToPath(new URL('../worker.ts', import.meta.url));
+    const env = { ...process.env, DATA_DIR: '/nonexistent/never-created' };
+    delete env.REDIS_URL;
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', worker], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/REDIS_URL is not set: the worker needs a queue/);
+  });
+});

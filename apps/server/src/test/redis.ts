@@ -1,0 +1,74 @@
+/**
+ * A throwaway redis-server for the queue tests: started on a free port without persistence,
+ * stopped afterwards. Missing redis-server fails loudly on CI and skips (with a warning) elsewhere.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
+
+export function redisServerAvailable(): boolean {
+  const probe = spawnSync(BINARY, ['--version'], { encoding: 'utf8' });
+  const ok = probe.status === 0;
+  if (!ok) {
+    const message = `${BINARY} is not installed: the queue tests need it (Debian package redis-server)`;
+    if (process.env.CI) throw new Error(message);
+    console.warn(`\n*** WARNING: ${message}; SKIPPING the queue tests ***\n`);
+  }
+  return ok;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const child = spawn(BINARY, ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await waitForPort(port, child);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async stop() {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    },
+  };
+}
