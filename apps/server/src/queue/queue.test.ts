@@ -115,6 +115,18 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect(health.json().checks.queue).toMatchObject({ status: 'ok', mode: 'redis', waiting: 0, active: 0 });
   });
 
+  it('with WORKER_IN_PROCESS=true the API process runs the queued jobs itself', async () => {
+    const engine = createEngineDouble();
+    const t = await make(engine, { WORKER_IN_PROCESS: 'true' });
+    const { cookie, user } = await signIn(t.app);
+    const res = await tryOnRequest(t.app, cookie, user.id);
+    expect(res.statusCode).toBe(200);
+    const body = TryOnResponseSchema.parse(res.json());
+    expect((await findTryOn(t.app.db, body.tryonId))?.status).toBe('succeeded');
+    expect(engine.calls).toHaveLength(1);
+    expect(uploadsLeft(t)).toEqual([]);
+  });
+
   it('refunds when the engine in the worker refuses or fails, and answers its code and message', async () => {
     const engine = createEngineDouble({ failWith: new EngineError('PERSON_NOT_FOUND') });
     const t = await make(engine);
