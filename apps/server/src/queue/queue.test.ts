@@ -236,6 +236,17 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json().status).toBe('down');
       expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
+
+      // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
+      const { cookie, user } = await signIn(t.app);
+      const started = Date.now();
+      const tryOn = await tryOnRequest(t.app, cookie, user.id);
+      expect(tryOn.statusCode).toBe(502);
+      expect(tryOn.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+      expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
+      expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+      expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
+      expect(uploadsLeft(t)).toEqual([]);
     } finally {
       await t.app.close();
     }

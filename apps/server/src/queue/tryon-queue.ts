@@ -21,6 +21,9 @@ import {
   type TryOnJobResult,
 } from './tryon-job.js';
 
+/** How long putting a job on the queue may take before the try-on fails (Redis unreachable). */
+const ENQUEUE_TIMEOUT_MS = 5_000;
+
 export interface QueueOptions {
   /** Redis key prefix (default BullMQ's `bull`); lets tests keep queues apart. */
   prefix?: string;
@@ -114,9 +117,10 @@ export async function createTryOnQueue(config: Config, options: QueueOptions = {
         deps.storage.put(data.personKey, t.person.data, t.person.mimeType),
         deps.storage.put(data.garmentKey, t.garment.data, t.garment.mimeType),
       ]);
-      await withTimeout(eventsReady, remaining(), 'connecting to the queue');
-      const job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), remaining(), 'enqueueing');
+      // Enqueueing takes milliseconds; when Redis is down it fails fast instead of using up the deadline.
+      const job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), Math.min(remaining(), ENQUEUE_TIMEOUT_MS), 'enqueueing');
       jobId = job.id;
+      await withTimeout(eventsReady, remaining(), 'connecting to the queue events');
       result = await job.waitUntilFinished(events, Math.max(1, remaining()));
     } catch (err) {
       const timedOut = remaining() <= 0;
