@@ -1,3 +1,5 @@
+import { MESSAGES } from './messages.js';
+
 /** Error codes the API answers with, and the HTTP status for each (one table). */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -42,3 +44,33 @@ export const ENGINE_ERROR_CODES = [
   'ENGINE_TIMEOUT',
 ] as const satisfies readonly ErrorCode[];
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
+
+/** The message each code is answered with when no more specific one is given. */
+export const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  VALIDATION_ERROR: MESSAGES.invalidRequest,
+  MISSING_FILE: MESSAGES.uploadBothPhotos,
+  UNSUPPORTED_FORMAT: MESSAGES.unsupportedFormat,
+  FILE_TOO_LARGE: MESSAGES.fileTooLarge,
+  IMAGE_UNREADABLE: MESSAGES.imageUnreadable,
+  IMAGE_TOO_MANY_PIXELS: MESSAGES.imageTooManyPixels,
+  INVALID_CATEGORY: MESSAGES.invalidCategory,
+  INVALID_DEVICE_ID: MESSAGES.invalidDeviceId,
+  INVALID_PLAN: MESSAGES.invalidPlan,
+  ENGINE_UNAVAILABLE: MESSAGES.engineUnavailable,
+  UNAUTHORIZED: MESSAGES.notSignedIn,
+  NO_CREDITS: MESSAGES.noCredits,
+  FORBIDDEN: MESSAGES.forbidden,
+  NOT_FOUND: MESSAGES.notFound,
+  BILLING_DISABLED: MESSAGES.demoBillingDisabled,
+  RATE_LIMITED: MESSAGES.rateLimited,
+  PERSON_NOT_FOUND: MESSAGES.personNotFound,
+  MULTIPLE_PEOPLE: MESSAGES.multiplePeople,
+  PERSON_TOO_SMALL: MESSAGES.personTooSmall,
+  GARMENT_NOT_SEPARABLE: MESSAGES.garmentNotSeparable,
+  CONTENT_BLOCKED: MESSAGES.contentBlocked,
+  ENGINE_FAILED: MESSAGES.engineFailed,
+  ENGINE_TIMEOUT: MESSAGES.engineTimeout,
+  INVALID_SIGNATURE: MESSAGES.invalidSignature,
+  INTERNAL_ERROR: MESSAGES.internalError,
+  SERVICE_UNAVAILABLE: MESSAGES.serviceUnavailable,
+};

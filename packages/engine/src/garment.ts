@@ -194,57 +194,8 @@ export function morph(m: BinaryMask, r: number): BinaryMask {
   return { width: w, height: h, data: out };
 }
 
-/** Keep only the largest 4-connected component. */
-export function largestComponent(m: BinaryMask): BinaryMask {
-  const { width: w, height: h } = m;
-  const label = new Int32Array(w * h);
-  let bestId = 0;
-  let bestSize = 0;
-  let id = 0;
-  const stack: number[] = [];
-  for (let i = 0; i < w * h; i++) {
-    if (!m.data[i] || label[i]) continue;
-    id++;
-    let size = 0;
-    label[i] = id;
-    stack.push(i);
-    while (stack.length) {
-      const p = stack.pop()!;
-      size++;
-      const x = p % w;
-      if (x > 0 && m.data[p - 1] && !label[p - 1]) {
-        label[p - 1] = id;
-        stack.push(p - 1);
-      }
-      if (x < w - 1 && m.data[p + 1] && !label[p + 1]) {
-        label[p + 1] = id;
-        stack.push(p + 1);
-      }
-      if (p >= w && m.data[p - w] && !label[p - w]) {
-        label[p - w] = id;
-        stack.push(p - w);
-      }
-      if (p < w * (h - 1) && m.data[p + w] && !label[p + w]) {
-        label[p + w] = id;
-        stack.push(p + w);
-      }
-    }
-    if (size > bestSize) {
-      bestSize = size;
-      bestId = id;
-    }
-  }
-  const out = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) out[i] = label[i] === bestId && bestId ? 1 : 0;
-  return { width: w, height: h, data: out };
-}
-
-/**
- * The largest component, plus any other large piece (≥ 15 % of it). When a background-
- * coloured band splits the garment (a white stripe on a white backdrop), the pieces are
- * joined by filling each row between its outermost garment pixels.
- */
-export function mainComponents(m: BinaryMask): BinaryMask {
+/** Labels the 4-connected components of a mask: `label[i]` is 0 or a component id; `sizes[id]` its pixel count. */
+export function labelComponents(m: BinaryMask): { label: Int32Array; sizes: number[] } {
   const { width: w, height: h } = m;
   const label = new Int32Array(w * h);
   const sizes: number[] = [0];
@@ -278,6 +229,28 @@ export function mainComponents(m: BinaryMask): BinaryMask {
     }
     sizes.push(size);
   }
+  return { label, sizes };
+}
+
+/** Keep only the largest 4-connected component. */
+export function largestComponent(m: BinaryMask): BinaryMask {
+  const { width: w, height: h } = m;
+  const { label, sizes } = labelComponents(m);
+  let bestId = 0;
+  for (let id = 1; id < sizes.length; id++) if (sizes[id]! > sizes[bestId]!) bestId = id;
+  const out = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) out[i] = label[i] === bestId && bestId ? 1 : 0;
+  return { width: w, height: h, data: out };
+}
+
+/**
+ * The largest component, plus any other large piece (≥ 15 % of it). When a background-
+ * coloured band splits the garment (a white stripe on a white backdrop), the pieces are
+ * joined by filling each row between its outermost garment pixels.
+ */
+export function mainComponents(m: BinaryMask): BinaryMask {
+  const { width: w, height: h } = m;
+  const { label, sizes } = labelComponents(m);
   const largest = Math.max(0, ...sizes);
   const keep = sizes.map((s) => s > 0 && s >= largest * 0.15);
   const out = new Uint8Array(w * h);

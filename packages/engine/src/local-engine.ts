@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import type { EngineErrorCode } from '@aidressup/contract';
+import { ENGINE_ERROR_CODES, type EngineErrorCode } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
 
@@ -42,18 +42,8 @@ export function workerLocation(moduleUrl: string = import.meta.url): { filename:
   return { filename, execArgv: ['--conditions=source', '--import', tsx] };
 }
 
-const ENGINE_CODES: readonly string[] = [
-  'PERSON_NOT_FOUND',
-  'MULTIPLE_PEOPLE',
-  'PERSON_TOO_SMALL',
-  'GARMENT_NOT_SEPARABLE',
-  'CONTENT_BLOCKED',
-  'ENGINE_FAILED',
-  'ENGINE_TIMEOUT',
-];
-
 function toError(r: Extract<WorkerResult, { ok: false }>): EngineError {
-  const code = (ENGINE_CODES.includes(r.code) ? r.code : 'ENGINE_FAILED') as EngineErrorCode;
+  const code = ((ENGINE_ERROR_CODES as readonly string[]).includes(r.code) ? r.code : 'ENGINE_FAILED') as EngineErrorCode;
   return new EngineError(code, r.message || undefined, r.detail);
 }
 

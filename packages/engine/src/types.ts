@@ -1,5 +1,5 @@
 import type { Category, EngineErrorCode } from '@aidressup/contract';
-import { MESSAGES } from '@aidressup/contract';
+import { ERROR_MESSAGES } from '@aidressup/contract';
 
 /** What every try-on engine receives (DESIGN §4). Images are encoded JPEG/PNG/WEBP bytes. */
 export interface TryOnInput {
@@ -31,16 +31,6 @@ export interface EngineHealth {
   status: 'ok' | 'degraded' | 'down';
 }
 
-const DEFAULT_MESSAGE: Record<EngineErrorCode, string> = {
-  PERSON_NOT_FOUND: MESSAGES.personNotFound,
-  MULTIPLE_PEOPLE: MESSAGES.multiplePeople,
-  PERSON_TOO_SMALL: MESSAGES.personTooSmall,
-  GARMENT_NOT_SEPARABLE: MESSAGES.garmentNotSeparable,
-  CONTENT_BLOCKED: MESSAGES.contentBlocked,
-  ENGINE_FAILED: MESSAGES.engineFailed,
-  ENGINE_TIMEOUT: MESSAGES.engineTimeout,
-};
-
 /**
  * A refusal or failure the shopper may see. `message` is safe to show; `detail`
  * (provider request ids, raw errors) is for logs only.
@@ -49,7 +39,7 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   readonly detail: string | undefined;
   constructor(code: EngineErrorCode, message?: string, detail?: string) {
-    super(message ?? DEFAULT_MESSAGE[code]);
+    super(message ?? ERROR_MESSAGES[code]);
     this.name = 'EngineError';
     this.code = code;
     this.detail = detail;
