@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../../lib/storage';
-import { getDeviceId } from './device-id';
+import { FINGERPRINT_IDLE_TIMEOUT_MS, getDeviceId, whenIdle } from './device-id';
 
 beforeEach(() => {
   localStorage.clear();
@@ -26,5 +26,33 @@ describe('device id (spec §4, §8)', () => {
   it('uses an already stored fallback id', async () => {
     localStorage.setItem(STORAGE_KEYS.fallbackDeviceId, 'fb_stored_device_1');
     expect(await getDeviceId(async () => 'bad id!')).toBe('fb_stored_device_1');
+  });
+});
+
+describe('fingerprinting waits for an idle page', () => {
+  it('resolves only from an idle callback, asked with the time-out', async () => {
+    const calls: Array<{ cb: () => void; timeout?: number }> = [];
+    vi.stubGlobal('requestIdleCallback', (cb: () => void, opts?: { timeout?: number }) => {
+      calls.push({ cb, timeout: opts?.timeout });
+      return 1;
+    });
+    let done = false;
+    const idle = whenIdle().then(() => {
+      done = true;
+    });
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]!.timeout).toBe(FINGERPRINT_IDLE_TIMEOUT_MS);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    calls[0]!.cb();
+    await idle;
+    expect(done).toBe(true);
+    vi.unstubAllGlobals();
+  });
+
+  it('falls back to a timer without requestIdleCallback', async () => {
+    vi.stubGlobal('requestIdleCallback', undefined);
+    await expect(whenIdle(50)).resolves.toBeUndefined();
+    vi.unstubAllGlobals();
   });
 });
