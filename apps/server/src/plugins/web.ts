@@ -23,6 +23,13 @@ const NOT_BUILT_PAGE = `<!doctype html>
 <p><a href="/api/health">API health</a></p>
 </body></html>`;
 
+const HOME_SHELL = /<!-- shell:home\b[\s\S]*?<!-- \/shell:home -->/;
+
+/** index.html without the part of the static first paint that belongs to the home page. */
+export function withoutHomeShell(html: string): string {
+  return html.replace(HOME_SHELL, '');
+}
+
 export default fp(
   async function web(app: FastifyInstance, opts: { distDir?: string }) {
     const distDir = opts.distDir ?? DEFAULT_WEB_DIST;
@@ -48,12 +55,14 @@ export default fp(
       });
     }
 
-    const sendIndex = async (reply: import('fastify').FastifyReply) => {
-      if (!built) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(NOT_BUILT_PAGE);
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // The page's static first paint holds the home page's hero; other routes get it without.
+    const otherRoutesIndex = built ? withoutHomeShell(fs.readFileSync(indexFile, 'utf8')) : NOT_BUILT_PAGE;
+    const sendIndex = async (reply: import('fastify').FastifyReply, home: boolean) => {
+      if (built && home) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(otherRoutesIndex);
     };
 
-    app.get('/', async (_request, reply) => sendIndex(reply));
+    app.get('/', async (_request, reply) => sendIndex(reply, true));
 
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
@@ -61,7 +70,7 @@ export default fp(
       if (request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('NOT_FOUND');
       // A missing file with an extension (e.g. /assets/x.js) is a 404, not the app.
       if (path.extname(url) !== '') throw new AppError('NOT_FOUND');
-      return sendIndex(reply);
+      return sendIndex(reply, false);
     });
   },
   { name: 'web' },

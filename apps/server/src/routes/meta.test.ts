@@ -135,6 +135,24 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     expect((await app.inject({ method: 'GET', url: '/assets/missing-123.js' })).statusCode).toBe(404);
   });
 
+  it("sends the static first paint's home hero on / only", async () => {
+    const dist = tempDir('aidressup-web-');
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><div id="root"><nav>AI Dress Up</nav><main><!-- shell:home (for / only) --><h1>See yourself</h1><!-- /shell:home --></main></div>',
+    );
+    const { app } = await make({ webDistDir: dist });
+    const home = await app.inject({ method: 'GET', url: '/' });
+    expect(home.body).toContain('<h1>See yourself</h1>');
+    for (const url of ['/terms-of-service', '/gallery', '/no-such-page']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<nav>AI Dress Up</nav><main></main>');
+      expect(res.body).not.toContain('See yourself');
+    }
+  });
+
   it('serves the pre-compressed copy of an asset to a browser that accepts it', async () => {
     const dist = tempDir('aidressup-web-');
     fs.mkdirSync(path.join(dist, 'assets'));
