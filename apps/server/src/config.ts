@@ -234,3 +234,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
   };
 }
+
+/** Loads the configuration for a process entry point: on a problem, prints the readable list and exits 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,17 +1,8 @@
 /** Loads the configuration and listens. Building the app is `app.ts`'s job. */
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { buildApp } from './app.js';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const app = await buildApp({ config });
 try {

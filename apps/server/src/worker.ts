@@ -3,19 +3,10 @@
  * ENGINE_CONCURRENCY jobs at a time (default: the number of cores). Run as many as needed,
  * on any machines that reach the same database, storage and Redis.
  */
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { runWorker } from './queue/worker-main.js';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 if (!config.redisUrl) {
   console.error('REDIS_URL is not set: the worker needs a queue. Without REDIS_URL try-ons run inside the API server (npm start).');
   process.exit(1);

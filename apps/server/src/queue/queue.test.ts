@@ -106,7 +106,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const image = await t.app.inject({ method: 'GET', url: body.imageUrl });
     expect(image.statusCode).toBe(200);
     expect((await sharp(image.rawPayload).metadata()).width).toBe(64);
-    expect((await findTryOn(t.app.db, body.tryonId))?.status).toBe('succeeded');
+    expect((await findTryOn(t.app.db, body.tryonId!))?.status).toBe('succeeded');
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(1);
     expect(uploadsLeft(t)).toEqual([]);
 
@@ -122,7 +122,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const res = await tryOnRequest(t.app, cookie, user.id);
     expect(res.statusCode).toBe(200);
     const body = TryOnResponseSchema.parse(res.json());
-    expect((await findTryOn(t.app.db, body.tryonId))?.status).toBe('succeeded');
+    expect((await findTryOn(t.app.db, body.tryonId!))?.status).toBe('succeeded');
     expect(engine.calls).toHaveLength(1);
     expect(uploadsLeft(t)).toEqual([]);
   });
@@ -254,7 +254,7 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
 
   it('the worker refuses to start without REDIS_URL', () => {
     const worker = fileURLToPath(new URL('../worker.ts', import.meta.url));
-    const env = { ...process.env, DATA_DIR: '/nonexistent/never-created' };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: '/nonexistent/never-created' };
     delete env.REDIS_URL;
     const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', worker], { env, encoding: 'utf8', timeout: 60_000 });
     expect(run.status).toBe(1);

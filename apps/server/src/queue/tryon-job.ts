@@ -11,10 +11,10 @@ import { EngineError, isEngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { completeTryOn, refundTryOn } from '../ledger/ledger.js';
+import { refundTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
-import { EXTENSION_OF, cleanEngineOutput, type NormalisedImage } from '../services/images.js';
-import { newResultName, raceDeadline } from '../services/tryon.js';
+import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
+import { raceDeadline, storeResult } from '../services/tryon.js';
 
 export const TRYON_QUEUE_NAME = 'tryon';
 
@@ -58,7 +58,6 @@ export interface TryOnJobDeps {
  */
 export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData): Promise<TryOnJobResult> {
   const now = deps.clock ?? (() => new Date());
-  let storedKey: string | null = null;
   try {
     const row = await findTryOn(deps.db, data.tryonId);
     // Settled already (the API gave up waiting and refunded): nothing to do.
@@ -72,18 +71,9 @@ export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData): P
       engine.tryOn({ person: person.body, garment: garment.body, category: data.category, signal }),
       signal,
     );
-    const clean = await cleanEngineOutput(output.image);
-    if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
-    if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
-    const name = newResultName(EXTENSION_OF[clean.mimeType]);
-    storedKey = `results/${name}`;
-    await deps.storage.put(storedKey, clean.data, clean.mimeType);
-    const completed = await completeTryOn(deps.db, { tryonId: data.tryonId, resultName: name, now: now() });
-    if (!completed) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
-    storedKey = null;
+    const name = await storeResult(deps, data.tryonId, output.image, signal, now());
     return { ok: true, resultName: name };
   } catch (err) {
-    if (storedKey) await deps.storage.delete(storedKey).catch(() => undefined);
     const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
     const refunded = await refundTryOn(deps.db, { tryonId: data.tryonId, errorCode: engineErr.code, now: now() });
     deps.log?.warn(

@@ -112,7 +112,6 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     });
   }
   const signal = AbortSignal.timeout(config.engines.deadlineMs);
-  let storedKey: string | null = null;
   try {
     const engine: TryOnEngine = await deps.engines.get(req.engineId);
     const output = await limiterFor(deps, req.engineId).run(
@@ -124,14 +123,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
       signal,
       () => new EngineError('ENGINE_TIMEOUT'),
     );
-    const clean = await cleanEngineOutput(output.image);
-    if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
-    if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
-    const name = newResultName(EXTENSION_OF[clean.mimeType]);
-    storedKey = `results/${name}`;
-    await deps.storage.put(storedKey, clean.data, clean.mimeType);
-    const completed = await completeTryOn(db, { tryonId, resultName: name, now: deps.clock() });
-    if (!completed) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
+    const name = await storeResult({ db, storage: deps.storage }, tryonId, output.image, signal, deps.clock());
     const creditsRemaining = await balance(db, req.userId, deps.clock());
     return {
       success: true,
@@ -141,10 +133,38 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
       tryonId,
     };
   } catch (err) {
-    if (storedKey) await deps.storage.delete(storedKey).catch(() => undefined);
     const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
     deps.log.warn({ tryonId, engine: req.engineId, code: engineErr.code, detail: engineErr.detail ?? (err as Error)?.message }, 'try-on failed; refunding');
     await refundTryOn(db, { tryonId, errorCode: engineErr.code, now: deps.clock() });
     throw new AppError(engineErr.code, engineErr.message);
   }
+}
+
+/**
+ * Stores an engine's output as the try-on's result and marks the row succeeded. Throws
+ * ENGINE_FAILED when the output is not an image, ENGINE_TIMEOUT when the deadline passed or the
+ * row was settled elsewhere; the stored file is removed whenever the row was not completed.
+ * Returns the result's name.
+ */
+export async function storeResult(
+  deps: { db: Kysely<Database>; storage: Storage },
+  tryonId: string,
+  image: Uint8Array,
+  signal: AbortSignal,
+  now: Date,
+): Promise<string> {
+  const clean = await cleanEngineOutput(image);
+  if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
+  if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
+  const name = newResultName(EXTENSION_OF[clean.mimeType]);
+  const key = `results/${name}`;
+  await deps.storage.put(key, clean.data, clean.mimeType);
+  try {
+    const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });
+    if (!completed) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
+  } catch (err) {
+    await deps.storage.delete(key).catch(() => undefined);
+    throw err;
+  }
+  return name;
 }
