@@ -1,6 +1,6 @@
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PublicConfig, PublicPlan } from '@aidressup/contract';
+import { findPlan, type PublicConfig, type PublicPlan } from '@aidressup/contract';
 import type { InitializePaddleOptions, Paddle, PaddleEventData } from '@paddle/paddle-js';
 
 // A stand-in for the @paddle/paddle-js module: records initialisation and checkout calls.
@@ -33,20 +33,7 @@ const paddleJs = await import('@paddle/paddle-js');
 
 const PADDLE_BILLING: PublicConfig['billing'] = { provider: 'paddle', environment: 'sandbox', clientToken: 'test_abc123' };
 const DEMO_BILLING: PublicConfig['billing'] = { provider: 'demo', environment: null, clientToken: null };
-const MONTHLY: PublicPlan = {
-  id: 'monthly',
-  name: 'Monthly Pro',
-  price: '$9.99',
-  priceValue: 9.99,
-  currency: 'USD',
-  credits: 50,
-  period: 'month',
-  validityDays: 30,
-  badge: 'Most Popular',
-  features: [],
-  popular: true,
-  paddlePriceId: 'pri_01monthly',
-};
+const MONTHLY: PublicPlan = { ...findPlan('monthly')!, paddlePriceId: 'pri_01monthly' };
 
 beforeEach(() => {
   calls.initialize.length = 0;
