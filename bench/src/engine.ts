@@ -141,7 +141,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   log(`fixtures: ${fixtures}`);
   log(`${fx.persons.length} people (${fx.persons.filter((p) => p.framing === 'full_body').length} full-body), ${fx.garments.length} garments → ${pairs.length} pairs`);
 
-  const engine = createLocalEngine(opts.threads ? { threads: opts.threads } : {});
+  // The compiled worker, as the production server runs it (`npm run bench` builds first).
+  const engine = createLocalEngine({ compiledWorker: true, ...(opts.threads ? { threads: opts.threads } : {}) });
   const t0 = performance.now();
   await engine.warm();
   const coldStartMs = performance.now() - t0;

@@ -158,6 +158,10 @@ describe('local engine worker location', () => {
     const dist = workerLocation(pathToFileURL(join(here, '..', 'dist', 'local-engine.js')).href);
     expect(dist.filename).toBe(join(here, '..', 'dist', 'worker.js'));
     expect(dist.execArgv).toEqual([]);
+    // Benchmarks loaded from source ask for the compiled worker, as production runs it.
+    const compiled = workerLocation(pathToFileURL(join(here, 'local-engine.ts')).href, true);
+    expect(compiled.filename).toBe(join(here, '..', 'dist', 'worker.js'));
+    expect(compiled.execArgv).toEqual([]);
   });
 
   it('runs from the built dist/ (as the production server does)', async () => {

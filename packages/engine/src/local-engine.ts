@@ -13,6 +13,11 @@ import type { WorkerResult, WorkerTask } from './worker.js';
 export interface LocalEngineOptions {
   /** Worker threads (default: the number of cores). */
   threads?: number;
+  /**
+   * Run the compiled `dist/worker.js` even when this module is loaded from source, as the
+   * production server does (benchmarks use it; it must have been built).
+   */
+  compiledWorker?: boolean;
 }
 
 /** Diagnostics the pipeline reports with each result (benchmarks, tests). */
@@ -34,8 +39,9 @@ export interface LocalEngine extends TryOnEngine {
 export const LOCAL_ENGINE_LABEL = 'Built-in preview (fast)';
 
 /** Where the worker lives: next to this module, as `.ts` under tsx/Vitest or `.js` in `dist/`. */
-export function workerLocation(moduleUrl: string = import.meta.url): { filename: string; execArgv: string[] } {
+export function workerLocation(moduleUrl: string = import.meta.url, compiled = false): { filename: string; execArgv: string[] } {
   const fromSource = moduleUrl.endsWith('.ts');
+  if (fromSource && compiled) return { filename: fileURLToPath(new URL('../dist/worker.js', moduleUrl)), execArgv: [] };
   const filename = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', moduleUrl));
   if (!fromSource) return { filename, execArgv: [] };
   const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx')).href;
@@ -47,9 +53,9 @@ function toError(r: Extract<WorkerResult, { ok: false }>): EngineError {
   return new EngineError(code, r.message || undefined, r.detail);
 }
 
-export function createLocalEngine(options: { threads?: number } = {}): LocalEngine {
+export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine {
   const threads = Math.max(1, options.threads ?? availableParallelism());
-  const { filename, execArgv } = workerLocation();
+  const { filename, execArgv } = workerLocation(import.meta.url, options.compiledWorker);
   let pool: Piscina<WorkerTask, WorkerResult> | undefined;
   const getPool = () => {
     pool ??= new Piscina<WorkerTask, WorkerResult>({

@@ -99,20 +99,19 @@ export interface PoseRaw {
   landmarks: Float32Array;
   /** Probability that a person is present. */
   poseFlag: number;
-  /** 256×256 segmentation logits. */
-  segmentation: Float32Array;
 }
 
-/** `input`: 256×256×3 RGB in [0, 1]. */
+/**
+ * `input`: 256×256×3 RGB in [0, 1]. Only the landmark and presence outputs are asked
+ * for, so the graph executor skips the segmentation head (about a third of the model).
+ */
 export function runPoseModel(models: Models, input: Float32Array): PoseRaw {
   const x = tf.tensor4d(input, [1, 256, 256, 3]);
-  const out = models.pose.execute(x, ['Identity_2:0', 'Identity_3:0', 'Identity_1:0']) as tf.Tensor[];
+  const out = models.pose.execute(x, ['Identity_2:0', 'Identity_3:0']) as tf.Tensor[];
   x.dispose();
-  const [ld, flag, seg] = out as [tf.Tensor, tf.Tensor, tf.Tensor];
-  const result = {
-    landmarks: ld.dataSync() as Float32Array,
-    poseFlag: (flag.dataSync() as Float32Array)[0] ?? 0,
-    segmentation: seg.dataSync() as Float32Array,
+  const result: PoseRaw = {
+    landmarks: out[0]!.dataSync() as Float32Array,
+    poseFlag: (out[1]!.dataSync() as Float32Array)[0] ?? 0,
   };
   for (const t of out) t.dispose();
   return result;

@@ -202,12 +202,128 @@ export interface TryOnTask {
   category: Category;
 }
 
-async function decodeOrRefuse(bytes: Uint8Array, maxSide: number) {
+/** The person photo at its own size (RGB, EXIF-upright) and at the working size (RGBA). */
+interface PersonPhoto {
+  full: { data: Buffer; width: number; height: number };
+  work: RGBAImage;
+}
+
+/**
+ * Every per-pixel stage runs on the person photo reduced to this long side; only the
+ * garment layer is scaled back up and laid over the photo at its own resolution, so the
+ * face, hair and background keep every original pixel.
+ */
+export const WORK_MAX_SIDE = 640;
+
+function unreadable(e: unknown): EngineError {
+  return new EngineError('ENGINE_FAILED', 'The image could not be read.', (e as Error).message);
+}
+
+async function decodePerson(bytes: Uint8Array): Promise<PersonPhoto> {
   try {
-    return await decodeImage(bytes, maxSide);
+    const { data, info } = await sharp(bytes, { failOn: 'error' }).rotate().toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const full = { data, width: info.width, height: info.height };
+    const scale = Math.min(1, WORK_MAX_SIDE / Math.max(info.width, info.height));
+    const w = Math.max(1, Math.round(info.width * scale));
+    const h = Math.max(1, Math.round(info.height * scale));
+    const raw = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+      .resize(w, h, { fit: 'fill', kernel: 'lanczos3' })
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
+    return { full, work: { width: w, height: h, data: new Uint8ClampedArray(raw.buffer, raw.byteOffset, raw.byteLength) } };
   } catch (e) {
-    throw new EngineError('ENGINE_FAILED', 'The image could not be read.', (e as Error).message);
+    throw unreadable(e);
   }
+}
+
+async function decodeGarment(bytes: Uint8Array) {
+  try {
+    return await decodeImage(bytes, GARMENT_MAX_SIDE);
+  } catch (e) {
+    throw unreadable(e);
+  }
+}
+
+/**
+ * Lay the working-size result over the photo at its own size: the garment layer (the
+ * changed pixels and their alpha, premultiplied) is scaled up bilinearly inside its
+ * bounding box; every other pixel is the original.
+ */
+async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alpha: FloatMap }): Promise<Uint8Array> {
+  const { work, full } = photo;
+  const ww = work.width;
+  const wh = work.height;
+  const src = result.image.data;
+  const al = result.alpha.data;
+  // Premultiplied layer at working size, and its bounding box.
+  const layer = new Float32Array(ww * wh * 4);
+  let bx0 = ww;
+  let by0 = wh;
+  let bx1 = -1;
+  let by1 = -1;
+  for (let y = 0; y < wh; y++)
+    for (let x = 0; x < ww; x++) {
+      const i = y * ww + x;
+      const a = al[i]!;
+      if (a <= 0) continue;
+      const o = i * 4;
+      layer[o] = src[o]! * a;
+      layer[o + 1] = src[o + 1]! * a;
+      layer[o + 2] = src[o + 2]! * a;
+      layer[o + 3] = a;
+      if (x < bx0) bx0 = x;
+      if (x > bx1) bx1 = x;
+      if (y < by0) by0 = y;
+      if (y > by1) by1 = y;
+    }
+  const out = Buffer.from(full.data);
+  if (bx1 >= 0) {
+    const W = full.width;
+    const H = full.height;
+    const sx = ww / W;
+    const sy = wh / H;
+    // Full-size pixels whose sample point falls within one pixel of the box.
+    const X0 = Math.max(0, Math.floor((bx0 - 1 + 0.5) / sx - 0.5));
+    const X1 = Math.min(W - 1, Math.ceil((bx1 + 1 + 0.5) / sx - 0.5));
+    const Y0 = Math.max(0, Math.floor((by0 - 1 + 0.5) / sy - 0.5));
+    const Y1 = Math.min(H - 1, Math.ceil((by1 + 1 + 0.5) / sy - 0.5));
+    const xi = new Int32Array(X1 - X0 + 1);
+    const xf = new Float32Array(X1 - X0 + 1);
+    for (let X = X0; X <= X1; X++) {
+      const fx = Math.min(ww - 1, Math.max(0, (X + 0.5) * sx - 0.5));
+      const i = Math.min(ww - 2, Math.floor(fx));
+      xi[X - X0] = Math.max(0, i);
+      xf[X - X0] = ww > 1 ? fx - Math.max(0, i) : 0;
+    }
+    const step = ww > 1 ? 4 : 0;
+    for (let Y = Y0; Y <= Y1; Y++) {
+      const fy = Math.min(wh - 1, Math.max(0, (Y + 0.5) * sy - 0.5));
+      const j = Math.max(0, Math.min(wh - 2, Math.floor(fy)));
+      const ty = wh > 1 ? fy - j : 0;
+      const r0 = j * ww * 4;
+      const r1 = wh > 1 ? r0 + ww * 4 : r0;
+      for (let X = X0; X <= X1; X++) {
+        const k = X - X0;
+        const tx = xf[k]!;
+        const c = xi[k]! * 4;
+        const w00 = (1 - tx) * (1 - ty);
+        const w10 = tx * (1 - ty);
+        const w01 = (1 - tx) * ty;
+        const w11 = tx * ty;
+        const a = layer[r0 + c + 3]! * w00 + layer[r0 + c + step + 3]! * w10 + layer[r1 + c + 3]! * w01 + layer[r1 + c + step + 3]! * w11;
+        if (a <= 0.002) continue;
+        const o = (Y * W + X) * 3;
+        const keep = 1 - Math.min(1, a);
+        for (let ch = 0; ch < 3; ch++) {
+          const v = layer[r0 + c + ch]! * w00 + layer[r0 + c + step + ch]! * w10 + layer[r1 + c + ch]! * w01 + layer[r1 + c + step + ch]! * w11;
+          out[o + ch] = Math.min(255, out[o + ch]! * keep + v + 0.5);
+        }
+      }
+    }
+  }
+  const buf = await sharp(out, { raw: { width: full.width, height: full.height, channels: 3 } }).jpeg({ quality: 94, chromaSubsampling: '4:4:4' }).toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
 export async function runTryOn(models: Models, task: TryOnTask): Promise<PipelineResult> {
@@ -218,49 +334,28 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
     timings[name] = Math.round((now - t) * 10) / 10;
     t = now;
   };
-  const [p, g] = await Promise.all([decodeOrRefuse(task.person, 1024), decodeOrRefuse(task.garment, GARMENT_MAX_SIDE)]);
+  const [photo, g] = await Promise.all([decodePerson(task.person), decodeGarment(task.garment)]);
+  const p = photo.work;
   lap('decode');
-  const analysis = analysePerson(models, p.image);
+  const analysis = analysePerson(models, p);
   lap('person');
   checkPerson(analysis, task.category);
   const garment = prepareGarment(g.image, g.hasAlpha, task.category);
   lap('garment');
-  const result = fitAndComposite(p.image, analysis, garment, task.category);
+  const result = fitAndComposite(p, analysis, garment, task.category);
   lap('fit+composite');
-  let bytes: Uint8Array;
-  if (p.originalWidth === p.image.width && p.originalHeight === p.image.height) {
-    const buf = await sharp(Buffer.from(result.image.data.buffer, result.image.data.byteOffset, result.image.data.byteLength), {
-      raw: { width: p.image.width, height: p.image.height, channels: 4 },
-    })
-      .removeAlpha()
-      .jpeg({ quality: 94, chromaSubsampling: '4:4:4' })
-      .toBuffer();
-    bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-  } else {
-    // Keep the original resolution: only the garment layer is scaled up and laid over the original.
-    const layer = Buffer.alloc(p.image.width * p.image.height * 4);
-    for (let i = 0; i < p.image.width * p.image.height; i++) {
-      layer[i * 4] = result.image.data[i * 4]!;
-      layer[i * 4 + 1] = result.image.data[i * 4 + 1]!;
-      layer[i * 4 + 2] = result.image.data[i * 4 + 2]!;
-      layer[i * 4 + 3] = Math.round(Math.min(1, result.alpha.data[i]! * 1.0) * 255);
-    }
-    const up = await sharp(layer, { raw: { width: p.image.width, height: p.image.height, channels: 4 } })
-      .resize(p.originalWidth, p.originalHeight, { fit: 'fill' })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
-    const buf = await sharp(task.person).rotate().composite([{ input: up }]).jpeg({ quality: 94, chromaSubsampling: '4:4:4' }).toBuffer();
-    bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-  }
+  const bytes = await renderOutput(photo, result);
   lap('encode');
+  const sx = photo.full.width / p.width;
+  const sy = photo.full.height / p.height;
   return {
     image: bytes,
     mimeType: 'image/jpeg',
     info: {
       timings,
-      width: p.originalWidth,
-      height: p.originalHeight,
-      keypoints: analysis.keypoints.map((k) => ({ x: (k.x * p.originalWidth) / p.image.width, y: (k.y * p.originalHeight) / p.image.height, score: k.score })),
+      width: photo.full.width,
+      height: photo.full.height,
+      keypoints: analysis.keypoints.map((k) => ({ x: k.x * sx, y: k.y * sy, score: k.score })),
     },
   };
 }
@@ -328,18 +423,22 @@ export function syntheticKeypoints(w: number, h: number): { x: number; y: number
   return k;
 }
 
-/** Run every per-pixel stage once on synthetic data so the first real request is not slowed by the JIT. */
+/**
+ * Run every per-pixel stage once on small synthetic data, so that the code is loaded
+ * and compiled before the first request. Kept small: it is part of the cold start.
+ */
 export async function warmUp(models: Models): Promise<void> {
-  const w = 384;
-  const h = 512;
+  const w = 96;
+  const h = 128;
   const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(180) };
   analysePerson(models, person);
   const mask = createMap(w, h);
   for (let y = Math.round(h * 0.05); y < h * 0.97; y++) for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
   const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1, skin: 3 };
+  const full = { data: Buffer.alloc(w * 2 * h * 2 * 3, 180), width: w * 2, height: h * 2 };
   for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
-    const g = prepareGarment(syntheticGarment(), false, category);
+    const g = prepareGarment(syntheticGarment(100, 120), false, category);
     const r = fitAndComposite(person, analysis, g, category);
-    await sharp(Buffer.from(r.image.data.buffer), { raw: { width: w, height: h, channels: 4 } }).removeAlpha().jpeg({ quality: 94 }).toBuffer();
+    await renderOutput({ full, work: person }, r);
   }
 }

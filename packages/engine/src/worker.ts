@@ -23,12 +23,13 @@ sharp.cache(false);
 sharp.concurrency(1);
 
 const started = performance.now();
-const models = loadModels().then(async (m) => {
-  await warmUp(m);
-  return m;
-});
+const models = loadModels();
 // Keep an early load failure from becoming an unhandled rejection; tasks report it.
 models.catch(() => undefined);
+// The worker is ready once the models are loaded and have run once. The per-pixel stages
+// are then run once on small synthetic data so that their code is compiled before the
+// first real request (a request that arrives meanwhile runs alongside it).
+models.then((m) => warmUp(m)).catch(() => undefined);
 
 export default async function handle(task: WorkerTask): Promise<WorkerResult> {
   try {
