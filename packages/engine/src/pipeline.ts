@@ -12,6 +12,7 @@ import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
 import { composite, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
+import { revealLimbs, skinTone } from './reveal.js';
 
 export const GARMENT_MAX_SIDE = 512;
 
@@ -193,6 +194,11 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
+  // Limbs the new garment leaves bare lose the old sleeve or trouser leg (anywhere in the
+  // photo: bare legs under a short dress reach below the garment's box).
+  const hard = createMap(person.width, person.height);
+  pasteMap(hard, protection.hard, x0, y0);
+  revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
   return { image, alpha, fit, body };
 }
 

@@ -1,0 +1,208 @@
+/**
+ * Reducing the old garment where the new one leaves the body bare: an old long sleeve
+ * below a new short sleeve, old trousers below a new dress or shorts. Those limb parts are
+ * repainted in the person's own skin tone (sampled from the face and hands), keeping the
+ * light and shadow of the photo.
+ */
+import type { Category } from '@aidressup/contract';
+import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { KP, type Keypoint } from './person.js';
+import type { Point } from './garment.js';
+
+export type Rgb = [number, number, number];
+
+/** The YCbCr skin rule used for the person checks, on one pixel. */
+export function isSkin(r: number, g: number, b: number): boolean {
+  const cr = 128 + 0.5 * r - 0.419 * g - 0.081 * b;
+  const cb = 128 - 0.169 * r - 0.331 * g + 0.5 * b;
+  return cr >= 138 && cr <= 178 && cb >= 77 && cb <= 127 && r > g && r > 50;
+}
+
+/**
+ * The person's skin tone: the mean of skin-coloured pixels around the face and the hands
+ * (whole working image, keypoints in its pixels). Null when too little skin shows.
+ */
+export function skinTone(img: RGBAImage, kps: Keypoint[], sw: number): Rgb | null {
+  const spots: { ids: number[]; r: number }[] = [
+    { ids: [KP.nose, KP.mouthLeft, KP.mouthRight], r: sw * 0.1 },
+    { ids: [KP.leftWrist, KP.leftIndex, KP.leftPinky], r: sw * 0.07 },
+    { ids: [KP.rightWrist, KP.rightIndex, KP.rightPinky], r: sw * 0.07 },
+  ];
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  let n = 0;
+  for (const s of spots) {
+    if (s.ids.some((i) => kps[i]!.score < 0.5)) continue;
+    const cx = s.ids.reduce((acc, i) => acc + kps[i]!.x, 0) / s.ids.length;
+    const cy = s.ids.reduce((acc, i) => acc + kps[i]!.y, 0) / s.ids.length;
+    const rad = Math.max(3, s.r);
+    for (let y = Math.max(0, Math.round(cy - rad)); y <= Math.min(img.height - 1, Math.round(cy + rad)); y++)
+      for (let x = Math.max(0, Math.round(cx - rad)); x <= Math.min(img.width - 1, Math.round(cx + rad)); x++) {
+        const o = (y * img.width + x) * 4;
+        const R = img.data[o]!;
+        const G = img.data[o + 1]!;
+        const B = img.data[o + 2]!;
+        if (!isSkin(R, G, B)) continue;
+        r += R;
+        g += G;
+        b += B;
+        n++;
+      }
+  }
+  return n >= 40 ? [r / n, g / n, b / n] : null;
+}
+
+export interface RevealInput {
+  /** The composite so far (modified in place). */
+  image: RGBAImage;
+  /**
+   * The new garment's coverage, i.e. where the composite changed the photo; raised in
+   * place where limbs are repainted.
+   */
+  alpha: FloatMap;
+  /** The original photo (same frame). */
+  person: RGBAImage;
+  personMask: FloatMap;
+  /** Face, hair and hands: never repainted. */
+  hard: FloatMap;
+  /** Keypoints in this frame. */
+  keypoints: Keypoint[];
+  sw: number;
+  category: Category;
+  skin: Rgb | null;
+}
+
+interface Limb {
+  a: Point;
+  b: Point;
+  r: number;
+  leg: boolean;
+}
+
+function distToSegment(x: number, y: number, a: Point, b: Point): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / (dx * dx + dy * dy || 1e-6)));
+  return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
+}
+
+const ARMS: [number, number, number][] = [
+  [KP.leftShoulder, KP.leftElbow, 0.17],
+  [KP.leftElbow, KP.leftWrist, 0.14],
+  [KP.rightShoulder, KP.rightElbow, 0.17],
+  [KP.rightElbow, KP.rightWrist, 0.14],
+];
+
+function limbs(k: Keypoint[], sw: number, category: Category): { paint: Limb[]; arms: Limb[] } {
+  const p = (i: number): Point | null => (k[i]!.score >= 0.5 ? { x: k[i]!.x, y: k[i]!.y } : null);
+  const seg = (i: number, j: number, r: number, leg: boolean, shorten = 1): Limb[] => {
+    const a = p(i);
+    const b = p(j);
+    if (!a || !b) return [];
+    return [{ a, b: { x: a.x + (b.x - a.x) * shorten, y: a.y + (b.y - a.y) * shorten }, r: r * sw, leg }];
+  };
+  const arms = ARMS.flatMap(([i, j, r]) => seg(i, j, r, false));
+  const paint: Limb[] = category === 'lower_body' ? [] : [...arms];
+  if (category !== 'upper_body')
+    // Stop above the ankle: shoes stay.
+    paint.push(
+      ...seg(KP.leftHip, KP.leftKnee, 0.26, true),
+      ...seg(KP.leftKnee, KP.leftAnkle, 0.18, true, 0.88),
+      ...seg(KP.rightHip, KP.rightKnee, 0.26, true),
+      ...seg(KP.rightKnee, KP.rightAnkle, 0.18, true, 0.88),
+    );
+  return { paint, arms };
+}
+
+/**
+ * Repaint each limb segment that the new garment leaves uncovered and that is clothed in
+ * the photo (less than half of its visible pixels look like skin). Only the non-skin
+ * pixels of such a segment change; bare limbs are left alone.
+ */
+/** Inside the quadrilateral shoulders → hips (the torso: the old garment there is not a limb). */
+function torsoTest(k: Keypoint[]): (x: number, y: number) => boolean {
+  const q = [KP.leftShoulder, KP.rightShoulder, KP.rightHip, KP.leftHip].map((i) => k[i]!);
+  return (x, y) => {
+    let sign = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = q[i]!;
+      const b = q[(i + 1) % 4]!;
+      const cr = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x);
+      if (cr === 0) continue;
+      const s = cr > 0 ? 1 : -1;
+      if (sign && s !== sign) return false;
+      sign = s;
+    }
+    return true;
+  };
+}
+
+export function revealLimbs(c: RevealInput): void {
+  if (!c.skin) return;
+  const inTorso = torsoTest(c.keypoints);
+  const { width: w, height: h } = c.image;
+  const skin = c.skin;
+  const pd = c.person.data;
+  const paint = createMap(w, h);
+  const shade = createMap(w, h);
+  const near = (r: number, g: number, b: number) => Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
+  const { paint: segments, arms } = limbs(c.keypoints, c.sw, c.category);
+  // An arm hanging beside the hips is not a leg.
+  const onArm = (x: number, y: number) => arms.some((a) => distToSegment(x, y, a.a, a.b) <= a.r);
+  for (const l of segments) {
+    const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r));
+    const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r));
+    const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r));
+    const y1 = Math.min(h - 1, Math.ceil(Math.max(l.a.y, l.b.y) + l.r));
+    if (x1 < x0 || y1 < y0) continue;
+    const dx = l.b.x - l.a.x;
+    const dy = l.b.y - l.a.y;
+    const l2 = dx * dx + dy * dy || 1e-6;
+    const r2 = l.r * l.r;
+    const cells: number[] = [];
+    let skinCount = 0;
+    let lum = 0;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++) {
+        const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
+        const ex = x - (l.a.x + t * dx);
+        const ey = y - (l.a.y + t * dy);
+        if (ex * ex + ey * ey > r2) continue;
+        const i = y * w + x;
+        if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y) || (l.leg && onArm(x, y))) continue;
+        const o = i * 4;
+        if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
+          skinCount++;
+          continue;
+        }
+        cells.push(i);
+        lum += 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]!;
+      }
+    const total = cells.length + skinCount;
+    // Too little uncovered, or already bare.
+    if (cells.length < 30 || skinCount >= total * 0.5) continue;
+    const mean = lum / cells.length + 4;
+    for (const i of cells) {
+      const o = i * 4;
+      const v = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 4;
+      paint.data[i] = 1;
+      // Folds and light of the old sleeve, softened.
+      shade.data[i] = Math.min(1.18, Math.max(0.72, 1 + (v / mean - 1) * 0.45));
+    }
+  }
+  // Soft edge, and never beyond the person.
+  const soft = blurMap(paint, 1, 1);
+  const out = c.image.data;
+  for (let i = 0; i < w * h; i++) {
+    let a = soft.data[i]!;
+    if (a <= 0.01) continue;
+    a = Math.min(a, c.personMask.data[i]! * 2, 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
+    if (a <= 0.01) continue;
+    // Pixels on the rim of the painted area borrow the shading of their painted neighbour.
+    const s = shade.data[i]! || 1;
+    const o = i * 4;
+    for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + Math.min(255, skin[ch]! * s) * a;
+    if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
+  }
+}
