@@ -194,8 +194,8 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
-  // Limbs the new garment leaves bare lose the old sleeve or trouser leg (anywhere in the
-  // photo: bare legs under a short dress reach below the garment's box).
+  // Arms the new garment leaves bare lose the old sleeve (anywhere in the photo: a forearm
+  // may reach beyond the garment's box).
   const hard = createMap(person.width, person.height);
   pasteMap(hard, protection.hard, x0, y0);
   revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });

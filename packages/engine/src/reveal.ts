@@ -1,6 +1,6 @@
 /**
  * Reducing the old garment where the new one leaves the body bare: an old long sleeve
- * below a new short sleeve, old trousers below a new dress or shorts. Those limb parts are
+ * below a new short sleeve or beside a sleeveless top or dress. Those arm parts are
  * repainted in the person's own skin tone (sampled from the face and hands), keeping the
  * light and shadow of the photo.
  */
@@ -77,49 +77,27 @@ interface Limb {
   a: Point;
   b: Point;
   r: number;
-  leg: boolean;
-}
-
-function distToSegment(x: number, y: number, a: Point, b: Point): number {
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / (dx * dx + dy * dy || 1e-6)));
-  return Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
-}
-
-const ARMS: [number, number, number][] = [
-  [KP.leftShoulder, KP.leftElbow, 0.17],
-  [KP.leftElbow, KP.leftWrist, 0.14],
-  [KP.rightShoulder, KP.rightElbow, 0.17],
-  [KP.rightElbow, KP.rightWrist, 0.14],
-];
-
-function limbs(k: Keypoint[], sw: number, category: Category): { paint: Limb[]; arms: Limb[] } {
-  const p = (i: number): Point | null => (k[i]!.score >= 0.5 ? { x: k[i]!.x, y: k[i]!.y } : null);
-  const seg = (i: number, j: number, r: number, leg: boolean, shorten = 1): Limb[] => {
-    const a = p(i);
-    const b = p(j);
-    if (!a || !b) return [];
-    return [{ a, b: { x: a.x + (b.x - a.x) * shorten, y: a.y + (b.y - a.y) * shorten }, r: r * sw, leg }];
-  };
-  const arms = ARMS.flatMap(([i, j, r]) => seg(i, j, r, false));
-  const paint: Limb[] = category === 'lower_body' ? [] : [...arms];
-  if (category !== 'upper_body')
-    // Stop above the ankle: shoes stay.
-    paint.push(
-      ...seg(KP.leftHip, KP.leftKnee, 0.26, true),
-      ...seg(KP.leftKnee, KP.leftAnkle, 0.18, true, 0.88),
-      ...seg(KP.rightHip, KP.rightKnee, 0.26, true),
-      ...seg(KP.rightKnee, KP.rightAnkle, 0.18, true, 0.88),
-    );
-  return { paint, arms };
 }
 
 /**
- * Repaint each limb segment that the new garment leaves uncovered and that is clothed in
- * the photo (less than half of its visible pixels look like skin). Only the non-skin
- * pixels of such a segment change; bare limbs are left alone.
+ * Upper arms and forearms with a visible joint at each end. Only arms: repainted legs
+ * (trousers under a short dress) cover too much of the photo for a flat skin tone to
+ * look right.
  */
+function arms(k: Keypoint[], sw: number): Limb[] {
+  const out: Limb[] = [];
+  for (const [i, j, r] of [
+    [KP.leftShoulder, KP.leftElbow, 0.17],
+    [KP.leftElbow, KP.leftWrist, 0.14],
+    [KP.rightShoulder, KP.rightElbow, 0.17],
+    [KP.rightElbow, KP.rightWrist, 0.14],
+  ] as const) {
+    if (k[i]!.score < 0.5 || k[j]!.score < 0.5) continue;
+    out.push({ a: { x: k[i]!.x, y: k[i]!.y }, b: { x: k[j]!.x, y: k[j]!.y }, r: r * sw });
+  }
+  return out;
+}
+
 /** Inside the quadrilateral shoulders → hips (the torso: the old garment there is not a limb). */
 function torsoTest(k: Keypoint[]): (x: number, y: number) => boolean {
   const q = [KP.leftShoulder, KP.rightShoulder, KP.rightHip, KP.leftHip].map((i) => k[i]!);
@@ -147,10 +125,8 @@ export function revealLimbs(c: RevealInput): void {
   const paint = createMap(w, h);
   const shade = createMap(w, h);
   const near = (r: number, g: number, b: number) => Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
-  const { paint: segments, arms } = limbs(c.keypoints, c.sw, c.category);
-  // An arm hanging beside the hips is not a leg.
-  const onArm = (x: number, y: number) => arms.some((a) => distToSegment(x, y, a.a, a.b) <= a.r);
-  for (const l of segments) {
+  if (c.category === 'lower_body') return;
+  for (const l of arms(c.keypoints, c.sw)) {
     const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r));
     const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r));
     const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r));
@@ -170,7 +146,7 @@ export function revealLimbs(c: RevealInput): void {
         const ey = y - (l.a.y + t * dy);
         if (ex * ex + ey * ey > r2) continue;
         const i = y * w + x;
-        if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y) || (l.leg && onArm(x, y))) continue;
+        if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y)) continue;
         const o = i * 4;
         if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
           skinCount++;
