@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
-import { ENGINE_ERROR_CODES, type EngineErrorCode } from '@aidressup/contract';
+// The error tables only: the worker threads need not load the API schemas.
+import { ENGINE_ERROR_CODES, type EngineErrorCode } from '@aidressup/contract/errors';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
 

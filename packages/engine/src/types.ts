@@ -1,5 +1,6 @@
 import type { Category, EngineErrorCode } from '@aidressup/contract';
-import { ERROR_MESSAGES } from '@aidressup/contract';
+// The error tables only: the worker threads need not load the API schemas (zod).
+import { ERROR_MESSAGES } from '@aidressup/contract/errors';
 
 /** What every try-on engine receives (DESIGN §4). Images are encoded JPEG/PNG/WEBP bytes. */
 export interface TryOnInput {
