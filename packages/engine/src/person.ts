@@ -284,6 +284,30 @@ export function largestBlobBox(m: FloatMap, threshold = 0.5): { x0: number; y0: 
 }
 
 /**
+ * The pose model places hidden hips (under a long jacket, at the bottom edge of a
+ * head-to-hips photo) too high with full confidence. On the full-body fixture photos a
+ * frontal torso measures 1.45–1.85 shoulder widths (shoulder joints to hip joints); a torso
+ * under 1.2 is moved down along the body's axis to 1.45.
+ */
+export function plausibleHips(kps: Keypoint[]): Keypoint[] {
+  const ls = kps[KP.leftShoulder]!;
+  const rs = kps[KP.rightShoulder]!;
+  const lh = kps[KP.leftHip]!;
+  const rh = kps[KP.rightHip]!;
+  const sw = Math.hypot(ls.x - rs.x, ls.y - rs.y);
+  const sx = (ls.x + rs.x) / 2;
+  const sy = (ls.y + rs.y) / 2;
+  const hx = (lh.x + rh.x) / 2;
+  const hy = (lh.y + rh.y) / 2;
+  const torso = Math.hypot(hx - sx, hy - sy);
+  if (sw <= 0 || torso >= sw * 1.2 || hy <= sy) return kps;
+  const k = (sw * 1.45) / torso;
+  const dx = (hx - sx) * (k - 1);
+  const dy = (hy - sy) * (k - 1);
+  return kps.map((p, i) => (i === KP.leftHip || i === KP.rightHip ? { ...p, x: p.x + dx, y: p.y + dy } : p));
+}
+
+/**
  * Person analysis: whole-frame selfie segmentation finds the person (and counts
  * people); the full BlazePose model then runs on a square crop around them.
  */
@@ -318,5 +342,6 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
   // The selfie mask is the person mask: at the working size its cells are as fine as the
   // pose model's own segmentation of the crop, which would cost another third of its time.
   const mask = roiMapToImage(selfie, full, img.width, img.height);
+  kps = plausibleHips(kps);
   return { width: img.width, height: img.height, keypoints: kps, poseScore: pose.poseFlag, mask, peopleCount: count, skin: skinEvidence(img, kps) };
 }
