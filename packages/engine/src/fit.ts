@@ -125,8 +125,22 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const upV = { x: out.y, y: -out.x };
   const targetSW = b.sw * 1.22;
   const scale = targetSW / Math.max(1, gShoulderW);
-  const sL = add(add(b.shoulderL, out, -b.sw * 0.11), upV, b.sw * 0.06);
-  const sR = add(add(b.shoulderR, out, b.sw * 0.11), upV, b.sw * 0.06);
+  // The seams sit on top of the shoulders: the shoulder joint is inside the body, as far
+  // below the shoulder's outline as the person mask shows (within 0.04–0.3 shoulder widths).
+  const topAbove = (p: Point) => {
+    let d = 0;
+    const step = Math.max(1, b.sw * 0.01);
+    while (d < b.sw * 0.3) {
+      const q = add(p, upV, d + step);
+      const xi = Math.round(q.x);
+      const yi = Math.round(q.y);
+      if (xi < 0 || yi < 0 || xi >= mask.width || yi >= mask.height || mask.data[yi * mask.width + xi]! < 0.5) break;
+      d += step;
+    }
+    return Math.max(b.sw * 0.04, d);
+  };
+  const sL = add(add(b.shoulderL, out, -b.sw * 0.11), upV, topAbove(b.shoulderL));
+  const sR = add(add(b.shoulderR, out, b.sw * 0.11), upV, topAbove(b.shoulderR));
   const sMid = mid(b.shoulderL, b.shoulderR);
   const down = norm({ x: b.hipMid.x - sMid.x, y: b.hipMid.y - sMid.y });
   const gCentre = mid(g.shoulderLeft, g.shoulderRight);
@@ -225,9 +239,12 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
       const c = (p.x - gRoot.x) * gPerp.x + (p.y - gRoot.y) * gPerp.y;
       return add(add(bRoot, bAxis, a * scale), bPerp, c * across);
     };
-    void sTarget;
     void aTarget;
-    for (const gp of [gShoulder, gArmpit, sl.outer, sl.inner, gEnd]) pair(part, gp, map(gp));
+    // The flat sleeve's armhole is slanted: turned onto a hanging arm, its top corner would
+    // stick up and out like a wing. That corner is pinned to the shoulder seam instead, so
+    // the sleeve cap folds down onto the shoulder.
+    pair(part, gShoulder, sTarget);
+    for (const gp of [gArmpit, sl.outer, sl.inner, gEnd]) pair(part, gp, map(gp));
     parts.push(part);
   };
   sleeve(PART.left, g.sleeveLeft, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft, sL, aL);
