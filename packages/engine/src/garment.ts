@@ -491,6 +491,85 @@ function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
   }
 }
 
+/** Grow a region `steps` times (4-connected) into pixels where `into` is 1. */
+function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number): void {
+  const N = w * h;
+  let front: number[] = [];
+  for (let i = 0; i < N; i++) {
+    if (!region[i]) continue;
+    const x = i % w;
+    if ((x > 0 && !region[i - 1]) || (x < w - 1 && !region[i + 1]) || (i >= w && !region[i - w]) || (i < N - w && !region[i + w])) front.push(i);
+  }
+  for (let s = 0; s < steps && front.length; s++) {
+    const next: number[] = [];
+    for (const p of front) {
+      const x = p % w;
+      if (x > 0 && !region[p - 1] && into[p - 1]) {
+        region[p - 1] = 1;
+        next.push(p - 1);
+      }
+      if (x < w - 1 && !region[p + 1] && into[p + 1]) {
+        region[p + 1] = 1;
+        next.push(p + 1);
+      }
+      if (p >= w && !region[p - w] && into[p - w]) {
+        region[p - w] = 1;
+        next.push(p - w);
+      }
+      if (p < N - w && !region[p + w] && into[p + w]) {
+        region[p + w] = 1;
+        next.push(p + w);
+      }
+    }
+    front = next;
+  }
+}
+
+/**
+ * Luminance gradient at full resolution (|∂x| + |∂y|, central differences), max-pooled
+ * onto the f×f analysis grid (w×h).
+ */
+function edgeMap(img: RGBAImage, f: number, w: number, h: number): Float32Array {
+  const W = img.width;
+  const H = img.height;
+  const d = img.data;
+  const lum = new Int32Array(W * H);
+  for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
+  const e = new Float32Array(w * h);
+  const col = new Int32Array(W);
+  for (let x = 0; x < W; x++) col[x] = Math.floor(x / f) < w ? Math.floor(x / f) : -1;
+  const xEnd = Math.min(W - 1, w * f);
+  for (let y = 1; y < Math.min(H - 1, h * f); y++) {
+    const row = y * W;
+    const grow = Math.floor(y / f) * w;
+    for (let x = 1; x < xEnd; x++) {
+      const i = row + x;
+      const gx = lum[i + 1]! - lum[i - 1]!;
+      const gy = lum[i + W]! - lum[i - W]!;
+      const g = (gx < 0 ? -gx : gx) + (gy < 0 ? -gy : gy);
+      const j = grow + col[x]!;
+      if (g > e[j]!) e[j] = g;
+    }
+  }
+  for (let j = 0; j < w * h; j++) e[j] = e[j]! / 256;
+  return e;
+}
+
+/** Edge strength that counts as a barrier: well above the backdrop's own noise (border band, background-coloured pixels). */
+function edgeThreshold(edge: Float32Array, dist: Float32Array, t: number, w: number, h: number, band: number): number {
+  const v: number[] = [];
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      if (x >= band && x < w - band && y >= band && y < h - band) continue;
+      const i = y * w + x;
+      if (dist[i]! < t) v.push(edge[i]!);
+    }
+  if (!v.length) return 8;
+  const a = Float32Array.from(v).sort();
+  const p99 = a[Math.floor(0.99 * (a.length - 1))]!;
+  return Math.max(4, Math.min(16, p99 + 2));
+}
+
 export interface GarmentCutout {
   /** Soft alpha 0..1 at the garment image's resolution. */
   alpha: FloatMap;
@@ -584,28 +663,53 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     const t = spread < 4 ? Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 12)) : Math.min(90, Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 60)));
     const pass = new Uint8Array(N);
     for (let i = 0; i < N; i++) pass[i] = dist[i]! < t ? 1 : 0;
-    if (spread < 4) {
-      // Studio white: a light garment differs from the background mostly by its texture and
-      // shading, so the background must also be flat (low local gradient).
-      const lum = new Float32Array(N);
-      for (let i = 0; i < N; i++) lum[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
-      const gMax = 5 + spread * 2;
-      for (let y = 1; y < h - 1; y++)
-        for (let x = 1; x < w - 1; x++) {
-          const i = y * w + x;
-          if (!pass[i]) continue;
-          const g = Math.abs(lum[i + 1]! - lum[i - 1]!) + Math.abs(lum[i + w]! - lum[i - w]!);
-          if (g > gMax) pass[i] = 0;
+    // Plain backdrop: the background is also flat, and a light garment's outline (a seam, a
+    // thin shadow) is an edge at full resolution even where its colour is close to the
+    // backdrop. Edges are a barrier for the background flood.
+    let edge: Float32Array | null = null;
+    let eT = Infinity;
+    let bg: Uint8Array;
+    if (spread < 6) {
+      edge = edgeMap(img, f, w, h);
+      eT = edgeThreshold(edge, dist, t, w, h, band);
+      // Barrier: an edge at full resolution, or a step in colour distance to the backdrop
+      // (a faint hem line on a light garment).
+      const bar: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      const dT = 5;
+      for (let y = 0; y < h; y++)
+        for (let x = 0, i = y * w; x < w; x++, i++) {
+          if (edge[i]! >= eT) bar.data[i] = 1;
+          else if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+            const gx = dist[i + 1]! - dist[i - 1]!;
+            const gy = dist[i + w]! - dist[i - w]!;
+            if ((gx < 0 ? -gx : gx) >= dT || (gy < 0 ? -gy : gy) >= dT) bar.data[i] = 1;
+          }
         }
-    }
-    const bg = floodFromBorder(w, h, pass);
+      // Flood with the barrier thickened by one pixel (no slipping through a one-pixel gap
+      // or a diagonal), then give back what the thickening took.
+      const thick = morph(bar, -1).data;
+      const open = new Uint8Array(N);
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !thick[i] ? 1 : 0;
+      bg = floodFromBorder(w, h, open);
+      // Clearly-background pixels (the floor between trouser legs) come back whole, the rest
+      // only near the background already found.
+      const tClear = t / 3;
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] && dist[i]! < tClear ? 1 : 0;
+      growInto(bg, open, w, h, Infinity);
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] ? 1 : 0;
+      growInto(bg, open, w, h, 2);
+      // The outline is a pixel or two wide on the backdrop side: let the background take
+      // background-coloured barrier pixels next to it.
+      for (let i = 0; i < N; i++) open[i] = pass[i] && bar.data[i] ? 1 : 0;
+      growInto(bg, open, w, h, 3);
+    } else bg = floodFromBorder(w, h, pass);
     let nStrong = 0;
     for (let i = 0; i < N; i++) fg[i] = bg[i] ? 0 : 1;
     // Second look with a garment colour model: pixels enclosed by the garment that look
     // like the background (the floor between trouser legs) become background.
     const t15 = t * 1.5;
     for (let i = 0; i < N; i += 5) if (fg[i] && dist[i]! > t15) nStrong++;
-    if (nStrong > N / 500) {
+    if (!edge && nStrong > N / 500) {
       const strong = new Float32Array(nStrong * 3);
       for (let i = 0, j = 0; i < N; i += 5)
         if (fg[i] && dist[i]! > t15) {
@@ -622,6 +726,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
         if (!fg[i]) continue;
         const di = dist[i]!;
         if (!(di < t2)) continue;
+        if (edge && edge[i]! >= eT) continue;
         const r = rgb[i * 3]!;
         const g = rgb[i * 3 + 1]!;
         const b = rgb[i * 3 + 2]!;
