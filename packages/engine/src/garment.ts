@@ -691,6 +691,10 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       const open = new Uint8Array(N);
       for (let i = 0; i < N; i++) open[i] = pass[i] && !thick[i] ? 1 : 0;
       bg = floodFromBorder(w, h, open);
+      // Smooth backdrop features a little off the fitted surface (a floor line, a soft
+      // shadow) belong to it as long as no edge separates them from the background.
+      for (let i = 0; i < N; i++) open[i] = !thick[i] && dist[i]! < 2 * t ? 1 : 0;
+      growInto(bg, open, w, h, Infinity);
       // Clearly-background pixels (the floor between trouser legs) come back whole, the rest
       // only near the background already found.
       const tClear = t / 3;
@@ -741,7 +745,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   }
   let mask: BinaryMask = { width: w, height: h, data: fg };
   // Opening removes hanger hooks, strings and speckles; then keep the garment itself.
-  const r = Math.max(1, Math.round(Math.max(w, h) * 0.012));
+  const r = Math.max(1, Math.round(Math.max(w, h) * 0.008));
   mask = morph(morph(mask, r), -r);
   mask = fillHoles(mainComponents(mask));
   fg = mask.data;
