@@ -695,11 +695,22 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       // shadow) belong to it as long as no edge separates them from the background.
       for (let i = 0; i < N; i++) open[i] = !thick[i] && dist[i]! < 2 * t ? 1 : 0;
       growInto(bg, open, w, h, Infinity);
-      // Clearly-background pixels (the floor between trouser legs) come back whole, the rest
-      // only near the background already found.
+      // Give back what the thickening took: clearly-background places (the floor between
+      // trouser legs) whole; narrow background-coloured places (a thin gap between legs, a
+      // fringe along the outline) whole even across edges; wide ones (the inside of a light
+      // garment reached through a gap in its outline) only right next to the background.
       const tClear = t / 3;
       for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] && dist[i]! < tClear ? 1 : 0;
       growInto(bg, open, w, h, Infinity);
+      const full = bg.slice();
+      growInto(full, pass, w, h, Infinity);
+      const added: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      for (let i = 0; i < N; i++) added.data[i] = full[i] && !bg[i] ? 1 : 0;
+      const core = morph(added, 2).data;
+      const { label, sizes } = labelComponents(added);
+      const wide = new Uint8Array(sizes.length);
+      for (let i = 0; i < N; i++) if (core[i]) wide[label[i]!] = 1;
+      for (let i = 0; i < N; i++) if (added.data[i] && !wide[label[i]!]) bg[i] = 1;
       for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] ? 1 : 0;
       growInto(bg, open, w, h, 2);
       // The outline is a pixel or two wide on the backdrop side: let the background take
