@@ -491,67 +491,73 @@ function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
   }
 }
 
-/** Grow a region `steps` times (4-connected) into pixels where `into` is 1. */
+/** Grow a region `steps` times (4-connected, breadth first) into pixels where `into` is 1. */
 function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number): void {
   const N = w * h;
-  let front: number[] = [];
+  const queue = new Int32Array(N);
+  let tail = 0;
   for (let i = 0; i < N; i++) {
     if (!region[i]) continue;
     const x = i % w;
-    if ((x > 0 && !region[i - 1]) || (x < w - 1 && !region[i + 1]) || (i >= w && !region[i - w]) || (i < N - w && !region[i + w])) front.push(i);
+    if ((x > 0 && !region[i - 1] && into[i - 1]) || (x < w - 1 && !region[i + 1] && into[i + 1]) || (i >= w && !region[i - w] && into[i - w]) || (i < N - w && !region[i + w] && into[i + w]))
+      queue[tail++] = i;
   }
-  for (let s = 0; s < steps && front.length; s++) {
-    const next: number[] = [];
-    for (const p of front) {
+  let head = 0;
+  for (let s = 0; s < steps && head < tail; s++) {
+    const end = tail;
+    for (; head < end; head++) {
+      const p = queue[head]!;
       const x = p % w;
       if (x > 0 && !region[p - 1] && into[p - 1]) {
         region[p - 1] = 1;
-        next.push(p - 1);
+        queue[tail++] = p - 1;
       }
       if (x < w - 1 && !region[p + 1] && into[p + 1]) {
         region[p + 1] = 1;
-        next.push(p + 1);
+        queue[tail++] = p + 1;
       }
       if (p >= w && !region[p - w] && into[p - w]) {
         region[p - w] = 1;
-        next.push(p - w);
+        queue[tail++] = p - w;
       }
       if (p < N - w && !region[p + w] && into[p + w]) {
         region[p + w] = 1;
-        next.push(p + w);
+        queue[tail++] = p + w;
       }
     }
-    front = next;
   }
 }
 
 /**
  * Luminance gradient at full resolution (|∂x| + |∂y|, central differences), max-pooled
- * onto the f×f analysis grid (w×h).
+ * onto the f×f analysis grid (w×h); only on the cells where `need` is 1 (0 elsewhere).
  */
-function edgeMap(img: RGBAImage, f: number, w: number, h: number): Float32Array {
+function edgeMap(img: RGBAImage, f: number, w: number, h: number, need: Uint8Array): Float32Array {
   const W = img.width;
   const H = img.height;
   const d = img.data;
   const lum = new Int32Array(W * H);
   for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
   const e = new Float32Array(w * h);
-  const col = new Int32Array(W);
-  for (let x = 0; x < W; x++) col[x] = Math.floor(x / f) < w ? Math.floor(x / f) : -1;
-  const xEnd = Math.min(W - 1, w * f);
-  for (let y = 1; y < Math.min(H - 1, h * f); y++) {
-    const row = y * W;
-    const grow = Math.floor(y / f) * w;
-    for (let x = 1; x < xEnd; x++) {
-      const i = row + x;
-      const gx = lum[i + 1]! - lum[i - 1]!;
-      const gy = lum[i + W]! - lum[i - W]!;
-      const g = (gx < 0 ? -gx : gx) + (gy < 0 ? -gy : gy);
-      const j = grow + col[x]!;
-      if (g > e[j]!) e[j] = g;
+  for (let gy = 0; gy < h; gy++) {
+    const ya = Math.max(1, gy * f);
+    const yb = Math.min(H - 2, gy * f + f - 1);
+    for (let gx = 0; gx < w; gx++) {
+      const j = gy * w + gx;
+      if (!need[j]) continue;
+      const xa = Math.max(1, gx * f);
+      const xb = Math.min(W - 2, gx * f + f - 1);
+      let best = 0;
+      for (let y = ya; y <= yb; y++)
+        for (let x = xa, i = y * W + xa; x <= xb; x++, i++) {
+          const gxv = lum[i + 1]! - lum[i - 1]!;
+          const gyv = lum[i + W]! - lum[i - W]!;
+          const g = (gxv < 0 ? -gxv : gxv) + (gyv < 0 ? -gyv : gyv);
+          if (g > best) best = g;
+        }
+      e[j] = best / 256;
     }
   }
-  for (let j = 0; j < w * h; j++) e[j] = e[j]! / 256;
   return e;
 }
 
@@ -670,7 +676,10 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     let eT = Infinity;
     let bg: Uint8Array;
     if (spread < 6) {
-      edge = edgeMap(img, f, w, h);
+      // Edges only matter next to pixels the background flood may enter.
+      const near: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      for (let i = 0; i < N; i++) near.data[i] = dist[i]! < 2 * t ? 1 : 0;
+      edge = edgeMap(img, f, w, h, morph(near, -1).data);
       eT = edgeThreshold(edge, dist, t, w, h, band);
       // Barrier: an edge at full resolution, or a step in colour distance to the backdrop
       // (a faint hem line on a light garment).
@@ -706,11 +715,15 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       growInto(full, pass, w, h, Infinity);
       const added: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
       for (let i = 0; i < N; i++) added.data[i] = full[i] && !bg[i] ? 1 : 0;
-      const core = morph(added, 2).data;
-      const { label, sizes } = labelComponents(added);
-      const wide = new Uint8Array(sizes.length);
-      for (let i = 0; i < N; i++) if (core[i]) wide[label[i]!] = 1;
-      for (let i = 0; i < N; i++) if (added.data[i] && !wide[label[i]!]) bg[i] = 1;
+      let nAdded = 0;
+      for (let i = 0; i < N; i++) nAdded += added.data[i]!;
+      if (nAdded > 0) {
+        const core = nAdded >= 25 ? morph(added, 2).data : new Uint8Array(N);
+        const { label, sizes } = labelComponents(added);
+        const wide = new Uint8Array(sizes.length);
+        for (let i = 0; i < N; i++) if (core[i]) wide[label[i]!] = 1;
+        for (let i = 0; i < N; i++) if (added.data[i] && !wide[label[i]!]) bg[i] = 1;
+      }
       for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] ? 1 : 0;
       growInto(bg, open, w, h, 2);
       // The outline is a pixel or two wide on the backdrop side: let the background take
@@ -772,26 +785,31 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
 }
 
 /** 3×3 box blur with clamped edges (one pass of blurMap(m, 1, 1)); flat runs are copied. */
-function box3(m: FloatMap): FloatMap {
+function box3(m: FloatMap, bx0 = 0, bx1 = m.width - 1, by0 = 0, by1 = m.height - 1): FloatMap {
+  // Outside [bx0, bx1] × [by0, by1] the map is 0 (and stays 0 one pixel beyond).
   const { width: w, height: h } = m;
   const src = m.data;
   const tmp = new Float32Array(w * h);
   const out = new Float32Array(w * h);
   const third = 1 / 3;
-  for (let y = 0; y < h; y++) {
+  const x0 = Math.max(0, bx0 - 1);
+  const x1 = Math.min(w - 1, bx1 + 1);
+  const y0 = Math.max(0, by0 - 1);
+  const y1 = Math.min(h - 1, by1 + 1);
+  for (let y = y0; y <= y1; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) {
+    for (let x = x0; x <= x1; x++) {
       const l = src[row + (x > 0 ? x - 1 : 0)]!;
       const c = src[row + x]!;
       const r = src[row + (x < w - 1 ? x + 1 : x)]!;
       tmp[row + x] = l === c && c === r ? c : (l + c + r) * third;
     }
   }
-  for (let y = 0; y < h; y++) {
+  for (let y = y0; y <= y1; y++) {
     const row = y * w;
     const up = (y > 0 ? y - 1 : 0) * w;
     const dn = (y < h - 1 ? y + 1 : y) * w;
-    for (let x = 0; x < w; x++) {
+    for (let x = x0; x <= x1; x++) {
       const a = tmp[up + x]!;
       const c = tmp[row + x]!;
       const b = tmp[dn + x]!;
@@ -813,14 +831,45 @@ function softAlpha(img: RGBAImage, fg: Uint8Array, w: number, h: number, f: numb
     xf[x] = w > 1 ? sx - Math.max(0, i) : 0;
   }
   const i1off = w > 1 ? 1 : 0;
+  // Only the garment's bounding box (plus the interpolation reach) can be non-zero.
+  let gx0 = w;
+  let gx1 = -1;
+  let gy0 = h;
+  let gy1 = -1;
+  for (let y = 0; y < h; y++)
+    for (let x = 0, i = y * w; x < w; x++, i++)
+      if (fg[i]) {
+        if (x < gx0) gx0 = x;
+        if (x > gx1) gx1 = x;
+        if (y < gy0) gy0 = y;
+        gy1 = y;
+      }
+  if (gx1 < 0) return createMap(img.width, img.height);
+  let X0 = img.width;
+  let X1 = -1;
+  for (let x = 0; x < img.width; x++)
+    if (xi[x]! + i1off >= gx0 && xi[x]! <= gx1) {
+      if (x < X0) X0 = x;
+      X1 = x;
+    }
+  let Y0 = img.height;
+  let Y1 = -1;
   for (let y = 0; y < img.height; y++) {
+    const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
+    const j = Math.max(0, Math.min(h - 2, Math.floor(sy)));
+    if (j + (h > 1 ? 1 : 0) >= gy0 && j <= gy1) {
+      if (y < Y0) Y0 = y;
+      Y1 = y;
+    }
+  }
+  for (let y = Y0; y <= Y1; y++) {
     const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
     const j = Math.max(0, Math.min(h - 2, Math.floor(sy)));
     const fy = h > 1 ? sy - j : 0;
     const r0 = j * w;
     const r1 = h > 1 ? r0 + w : r0;
     const row = y * img.width;
-    for (let x = 0; x < img.width; x++) {
+    for (let x = X0; x <= X1; x++) {
       const i = xi[x]!;
       const fx = xf[x]!;
       const i1 = i + i1off;
@@ -837,7 +886,7 @@ function softAlpha(img: RGBAImage, fg: Uint8Array, w: number, h: number, f: numb
       alpha.data[row + x] = v <= 0.25 ? 0 : v >= 0.75 ? 1 : (v - 0.25) * 2;
     }
   }
-  const soft = box3(alpha);
+  const soft = box3(alpha, X0, X1, Y0, Y1);
   if (clampToAlpha) {
     const n = img.width * img.height;
     for (let i = 0; i < n; i++) soft.data[i] = Math.min(soft.data[i]!, img.data[i * 4 + 3]! / 255);
