@@ -83,6 +83,50 @@ describe('garment segmentation', () => {
     expect(cut.alpha.data[20 * 300 + 150]).toBe(0);
   });
 
+  it('keeps a white garment on a light backdrop whole when only a faint outline separates them', () => {
+    // Backdrop 238; the garment's inside is exactly the backdrop's colour (a white tee whose
+    // fabric reads as the backdrop), separated only by a 1-px outline 10 levels darker.
+    const w = 400;
+    const h = 480;
+    const img = canvas(w, h, [238, 238, 238]);
+    const inside = (x: number, y: number) => x >= 120 && x <= 280 && y >= 60 && y <= 420;
+    const onOutline = (x: number, y: number) => inside(x, y) && !(x > 120 && x < 280 && y > 60 && y < 420);
+    fill(img, onOutline, [228, 228, 228]);
+    // Some print so the garment is not only outline.
+    fill(img, (x, y) => (x - 200) ** 2 + (y - 200) ** 2 < 40 ** 2, [200, 40, 40]);
+    const cut = segmentGarment(img);
+    for (const [x, y] of [
+      [200, 330], // plain fabric below the print
+      [140, 80], // near a corner
+      [260, 400],
+    ] as const)
+      expect(cut.alpha.data[y * w + x]).toBe(1);
+    expect(cut.alpha.data[30 * w + 200]).toBe(0);
+    expect(cut.alpha.data[240 * w + 60]).toBe(0);
+    let area = 0;
+    for (const a of cut.alpha.data) area += a;
+    expect(Math.abs(area - 161 * 361) / (161 * 361)).toBeLessThan(0.05);
+  });
+
+  it('leaves a soft shadow beside the garment in the background', () => {
+    const w = 400;
+    const h = 480;
+    const img = syntheticGarment(w, h);
+    // A smooth shadow right of the body: up to 12 levels darker, fading over 40 px.
+    for (let y = 80; y < 440; y++)
+      for (let x = 289; x < 340; x++) {
+        if (img.data[(y * w + x) * 4] !== 255) continue;
+        const v = 255 - Math.round(12 * Math.max(0, 1 - (x - 289) / 40));
+        img.data[(y * w + x) * 4] = v;
+        img.data[(y * w + x) * 4 + 1] = v;
+        img.data[(y * w + x) * 4 + 2] = v;
+      }
+    const cut = segmentGarment(img);
+    expect(cut.alpha.data[300 * w + 300]).toBe(0);
+    expect(cut.alpha.data[300 * w + 310]).toBe(0);
+    expect(cut.alpha.data[300 * w + 250]).toBe(1);
+  });
+
   it('refuses a photo without a plain background', () => {
     const img = canvas(200, 200, [0, 0, 0]);
     let seed = 7;

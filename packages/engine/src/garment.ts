@@ -491,8 +491,11 @@ function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
   }
 }
 
-/** Grow a region `steps` times (4-connected, breadth first) into pixels where `into` is 1. */
-function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number): void {
+/**
+ * Grow a region `steps` times (4-connected, breadth first) into pixels where `into` is 1;
+ * with `uphill`, only into pixels whose value is at least that of the pixel grown from.
+ */
+function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number, uphill?: Float32Array): void {
   const N = w * h;
   const queue = new Int32Array(N);
   let tail = 0;
@@ -508,21 +511,26 @@ function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, st
     for (; head < end; head++) {
       const p = queue[head]!;
       const x = p % w;
-      if (x > 0 && !region[p - 1] && into[p - 1]) {
-        region[p - 1] = 1;
-        queue[tail++] = p - 1;
+      const floor = uphill ? uphill[p]! : -Infinity;
+      let q = p - 1;
+      if (x > 0 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
       }
-      if (x < w - 1 && !region[p + 1] && into[p + 1]) {
-        region[p + 1] = 1;
-        queue[tail++] = p + 1;
+      q = p + 1;
+      if (x < w - 1 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
       }
-      if (p >= w && !region[p - w] && into[p - w]) {
-        region[p - w] = 1;
-        queue[tail++] = p - w;
+      q = p - w;
+      if (p >= w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
       }
-      if (p < N - w && !region[p + w] && into[p + w]) {
-        region[p + w] = 1;
-        queue[tail++] = p + w;
+      q = p + w;
+      if (p < N - w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
       }
     }
   }
@@ -539,6 +547,28 @@ function edgeMap(img: RGBAImage, f: number, w: number, h: number, need: Uint8Arr
   const lum = new Int32Array(W * H);
   for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
   const e = new Float32Array(w * h);
+  if (f === 2 && W >= 2 * w + 1 && H >= 2 * h + 1) {
+    // Every cell's 2×2 pixels, the image's outer pixel ring excluded.
+    for (let gy = 0; gy < h; gy++) {
+      const y0 = gy * 2;
+      for (let gx = 0; gx < w; gx++) {
+        const j = gy * w + gx;
+        if (!need[j]) continue;
+        let best = 0;
+        for (let y = y0 === 0 ? 1 : y0; y <= y0 + 1; y++) {
+          const x0 = gx === 0 ? 1 : gx * 2;
+          for (let i = y * W + x0, end = y * W + gx * 2 + 1; i <= end; i++) {
+            const gxv = lum[i + 1]! - lum[i - 1]!;
+            const gyv = lum[i + W]! - lum[i - W]!;
+            const g = (gxv < 0 ? -gxv : gxv) + (gyv < 0 ? -gyv : gyv);
+            if (g > best) best = g;
+          }
+        }
+        e[j] = best / 256;
+      }
+    }
+    return e;
+  }
   for (let gy = 0; gy < h; gy++) {
     const ya = Math.max(1, gy * f);
     const yb = Math.min(H - 2, gy * f + f - 1);
@@ -726,10 +756,10 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       }
       for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] ? 1 : 0;
       growInto(bg, open, w, h, 2);
-      // The outline is a pixel or two wide on the backdrop side: let the background take
-      // background-coloured barrier pixels next to it.
+      // The outline's edge reaches a pixel or two onto the backdrop: let the background
+      // climb background-coloured barrier pixels up to the edge's ridge, not beyond.
       for (let i = 0; i < N; i++) open[i] = pass[i] && bar.data[i] ? 1 : 0;
-      growInto(bg, open, w, h, 3);
+      growInto(bg, open, w, h, 3, edge);
     } else bg = floodFromBorder(w, h, pass);
     let nStrong = 0;
     for (let i = 0; i < N; i++) fg[i] = bg[i] ? 0 : 1;
