@@ -544,8 +544,15 @@ function edgeMap(img: RGBAImage, f: number, w: number, h: number, need: Uint8Arr
   const W = img.width;
   const H = img.height;
   const d = img.data;
-  const lum = new Int32Array(W * H);
-  for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
+  const lum = new Uint16Array(W * H);
+  if (d.byteOffset % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
+    // One 32-bit read per pixel (little-endian RGBA).
+    const u = new Uint32Array(d.buffer, d.byteOffset, W * H);
+    for (let i = 0; i < W * H; i++) {
+      const v = u[i]!;
+      lum[i] = 77 * (v & 255) + 150 * ((v >>> 8) & 255) + 29 * ((v >>> 16) & 255);
+    }
+  } else for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
   const e = new Float32Array(w * h);
   if (f === 2 && W >= 2 * w + 1 && H >= 2 * h + 1) {
     // Every cell's 2×2 pixels, the image's outer pixel ring excluded.
