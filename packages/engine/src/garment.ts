@@ -716,7 +716,8 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       // Edges only matter next to pixels the background flood may enter.
       const near: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
       for (let i = 0; i < N; i++) near.data[i] = dist[i]! < 2 * t ? 1 : 0;
-      edge = edgeMap(img, f, w, h, morph(near, -1).data);
+      const need = morph(near, -1).data;
+      edge = edgeMap(img, f, w, h, need);
       eT = edgeThreshold(edge, dist, t, w, h, band);
       // Barrier: an edge at full resolution, or a step in colour distance to the backdrop
       // (a faint hem line on a light garment).
@@ -724,6 +725,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       const dT = 5;
       for (let y = 0; y < h; y++)
         for (let x = 0, i = y * w; x < w; x++, i++) {
+          if (!need[i]) continue; // no enterable pixel within reach: the barrier cannot matter
           if (edge[i]! >= eT) bar.data[i] = 1;
           else if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
             const gx = dist[i + 1]! - dist[i - 1]!;
@@ -821,13 +823,13 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   return { alpha: softAlpha(img, fg, w, h, f, useAlpha && transparent > N * 0.05), mask, scale: f };
 }
 
-/** 3×3 box blur with clamped edges (one pass of blurMap(m, 1, 1)); flat runs are copied. */
+/** 3×3 box blur with clamped edges (one pass of blurMap(m, 1, 1)), in place; flat runs are copied. */
 function box3(m: FloatMap, bx0 = 0, bx1 = m.width - 1, by0 = 0, by1 = m.height - 1): FloatMap {
   // Outside [bx0, bx1] × [by0, by1] the map is 0 (and stays 0 one pixel beyond).
   const { width: w, height: h } = m;
   const src = m.data;
   const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
+  const out = src; // the vertical pass reads only tmp
   const third = 1 / 3;
   const x0 = Math.max(0, bx0 - 1);
   const x1 = Math.min(w - 1, bx1 + 1);
