@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
-import { GarmentSeparationError, lowerLandmarks, partLabels, segmentGarment, upperLandmarks, type BinaryMask } from './garment.js';
+import { fillHoles, GarmentSeparationError, lowerLandmarks, morph, partLabels, segmentGarment, upperLandmarks, type BinaryMask } from './garment.js';
 import { syntheticGarment } from './pipeline.js';
 
 function canvas(w: number, h: number, bg: [number, number, number]): RGBAImage {
@@ -81,6 +81,50 @@ describe('garment segmentation', () => {
     expect(cut.alpha.data[150 * 300 + 150]).toBeGreaterThan(0.99);
     expect(cut.alpha.data[150 * 300 + 40]).toBe(0);
     expect(cut.alpha.data[20 * 300 + 150]).toBe(0);
+  });
+
+  it('keeps a white garment on a light backdrop whole when only a faint outline separates them', () => {
+    // Backdrop 238; the garment's inside is exactly the backdrop's colour (a white tee whose
+    // fabric reads as the backdrop), separated only by a 1-px outline 10 levels darker.
+    const w = 400;
+    const h = 480;
+    const img = canvas(w, h, [238, 238, 238]);
+    const inside = (x: number, y: number) => x >= 120 && x <= 280 && y >= 60 && y <= 420;
+    const onOutline = (x: number, y: number) => inside(x, y) && !(x > 120 && x < 280 && y > 60 && y < 420);
+    fill(img, onOutline, [228, 228, 228]);
+    // Some print so the garment is not only outline.
+    fill(img, (x, y) => (x - 200) ** 2 + (y - 200) ** 2 < 40 ** 2, [200, 40, 40]);
+    const cut = segmentGarment(img);
+    for (const [x, y] of [
+      [200, 330], // plain fabric below the print
+      [140, 80], // near a corner
+      [260, 400],
+    ] as const)
+      expect(cut.alpha.data[y * w + x]).toBe(1);
+    expect(cut.alpha.data[30 * w + 200]).toBe(0);
+    expect(cut.alpha.data[240 * w + 60]).toBe(0);
+    let area = 0;
+    for (const a of cut.alpha.data) area += a;
+    expect(Math.abs(area - 161 * 361) / (161 * 361)).toBeLessThan(0.05);
+  });
+
+  it('leaves a soft shadow beside the garment in the background', () => {
+    const w = 400;
+    const h = 480;
+    const img = syntheticGarment(w, h);
+    // A smooth shadow right of the body: up to 12 levels darker, fading over 40 px.
+    for (let y = 80; y < 440; y++)
+      for (let x = 289; x < 340; x++) {
+        if (img.data[(y * w + x) * 4] !== 255) continue;
+        const v = 255 - Math.round(12 * Math.max(0, 1 - (x - 289) / 40));
+        img.data[(y * w + x) * 4] = v;
+        img.data[(y * w + x) * 4 + 1] = v;
+        img.data[(y * w + x) * 4 + 2] = v;
+      }
+    const cut = segmentGarment(img);
+    expect(cut.alpha.data[300 * w + 300]).toBe(0);
+    expect(cut.alpha.data[300 * w + 310]).toBe(0);
+    expect(cut.alpha.data[300 * w + 250]).toBe(1);
   });
 
   it('refuses a photo without a plain background', () => {
@@ -177,5 +221,61 @@ describe('garment landmarks', () => {
     expect(tAt(150, 400)).toBe(80);
     expect(tAt(250, 400)).toBe(160);
     expect(tAt(200, 100)).toBe(255);
+  });
+});
+
+describe('mask morphology', () => {
+  /** Brute-force square erosion / dilation (outside the image is background). */
+  function naive(m: BinaryMask, r: number): Uint8Array {
+    const k = Math.abs(r);
+    const out = new Uint8Array(m.width * m.height);
+    for (let y = 0; y < m.height; y++)
+      for (let x = 0; x < m.width; x++) {
+        let all = 1;
+        let any = 0;
+        for (let dy = -k; dy <= k; dy++)
+          for (let dx = -k; dx <= k; dx++) {
+            const xx = x + dx;
+            const yy = y + dy;
+            const v = xx >= 0 && yy >= 0 && xx < m.width && yy < m.height ? m.data[yy * m.width + xx]! : 0;
+            all &= v;
+            any |= v;
+          }
+        out[y * m.width + x] = r > 0 ? all : any;
+      }
+    return out;
+  }
+
+  it('erodes and dilates a square by exactly the radius', () => {
+    const m: BinaryMask = { width: 30, height: 20, data: new Uint8Array(600) };
+    for (let y = 5; y < 15; y++) for (let x = 10; x < 20; x++) m.data[y * 30 + x] = 1;
+    const count = (d: Uint8Array) => d.reduce((a, v) => a + v, 0);
+    expect(count(morph(m, 2).data)).toBe(6 * 6);
+    expect(count(morph(m, -2).data)).toBe(14 * 14);
+    expect(morph(m, 2).data[7 * 30 + 12]).toBe(1);
+    expect(morph(m, 2).data[6 * 30 + 12]).toBe(0);
+    expect(morph(m, -2).data[3 * 30 + 8]).toBe(1);
+    expect(morph(m, -2).data[2 * 30 + 8]).toBe(0);
+  });
+
+  it('matches a brute-force erosion and dilation on a random mask, borders included', () => {
+    let seed = 11;
+    const m: BinaryMask = { width: 37, height: 23, data: new Uint8Array(37 * 23) };
+    for (let i = 0; i < m.data.length; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      m.data[i] = seed % 7 < 5 ? 1 : 0;
+    }
+    for (const r of [1, 2, 3, -1, -2, -4]) expect(Array.from(morph(m, r).data)).toEqual(Array.from(naive(m, r)));
+  });
+
+  it('fills enclosed holes but keeps a notch open to the border', () => {
+    const m: BinaryMask = { width: 20, height: 20, data: new Uint8Array(400) };
+    for (let y = 2; y < 18; y++) for (let x = 2; x < 18; x++) m.data[y * 20 + x] = 1;
+    for (let y = 8; y < 12; y++) for (let x = 8; x < 12; x++) m.data[y * 20 + x] = 0; // hole
+    for (let y = 2; y < 6; y++) m.data[y * 20 + 10] = 0; // notch from the top edge
+    const f = fillHoles(m);
+    expect(f.data[10 * 20 + 10]).toBe(1);
+    expect(f.data[3 * 20 + 10]).toBe(0);
+    expect(f.data[0]).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * alpha channel), clean the mask, and find category landmarks.
  */
 import type { Category } from '@aidressup/contract';
-import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { createMap, type FloatMap, type RGBAImage } from './image.js';
 
 export interface Point {
   x: number;
@@ -31,80 +31,114 @@ function boxDown(img: RGBAImage, f: number): { w: number; h: number; rgb: Float3
   const rgb = new Float32Array(w * h * 3);
   const a = new Float32Array(w * h);
   const n = f * f;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      let al = 0;
-      for (let dy = 0; dy < f; dy++) {
-        const row = (y * f + dy) * img.width;
-        for (let dx = 0; dx < f; dx++) {
-          const o = (row + x * f + dx) * 4;
-          r += img.data[o]!;
-          g += img.data[o + 1]!;
-          b += img.data[o + 2]!;
-          al += img.data[o + 3]!;
+  const src = img.data;
+  const W = img.width;
+  if (f === 2) {
+    for (let y = 0; y < h; y++) {
+      let o0 = y * 2 * W * 4;
+      let o1 = o0 + W * 4;
+      for (let x = 0, i = y * w; x < w; x++, i++, o0 += 8, o1 += 8) {
+        rgb[i * 3] = (src[o0]! + src[o0 + 4]! + src[o1]! + src[o1 + 4]!) / 4;
+        rgb[i * 3 + 1] = (src[o0 + 1]! + src[o0 + 5]! + src[o1 + 1]! + src[o1 + 5]!) / 4;
+        rgb[i * 3 + 2] = (src[o0 + 2]! + src[o0 + 6]! + src[o1 + 2]! + src[o1 + 6]!) / 4;
+        a[i] = (src[o0 + 3]! + src[o0 + 7]! + src[o1 + 3]! + src[o1 + 7]!) / 4 / 255;
+      }
+    }
+    return { w, h, rgb, a };
+  }
+  // Integer sums per output column of the current output row (exact, order-free).
+  const acc = new Int32Array(w * 4);
+  for (let y = 0; y < h; y++) {
+    acc.fill(0);
+    for (let dy = 0; dy < f; dy++) {
+      let o = (y * f + dy) * W * 4;
+      for (let x = 0; x < w; x++) {
+        const j = x * 4;
+        for (let dx = 0; dx < f; dx++, o += 4) {
+          acc[j]! += src[o]!;
+          acc[j + 1]! += src[o + 1]!;
+          acc[j + 2]! += src[o + 2]!;
+          acc[j + 3]! += src[o + 3]!;
         }
       }
-      const i = y * w + x;
-      rgb[i * 3] = r / n;
-      rgb[i * 3 + 1] = g / n;
-      rgb[i * 3 + 2] = b / n;
-      a[i] = al / n / 255;
     }
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const j = x * 4;
+      rgb[i * 3] = acc[j]! / n;
+      rgb[i * 3 + 1] = acc[j + 1]! / n;
+      rgb[i * 3 + 2] = acc[j + 2]! / n;
+      a[i] = acc[j + 3]! / n / 255;
+    }
+  }
   return { w, h, rgb, a };
 }
 
+interface Cluster {
+  c: [number, number, number];
+  share: number;
+  spread: number;
+}
+
 /** k-means on RGB samples; returns cluster centres with their share of the samples. */
-function kmeans(samples: Float32Array, k: number, iters = 5): { c: number[]; share: number; spread: number }[] {
+function kmeans(samples: Float32Array, k: number, iters = 5): Cluster[] {
   const n = samples.length / 3;
-  const centres: number[][] = [];
+  const cen = new Float64Array(k * 3);
   for (let j = 0; j < k; j++) {
     const i = Math.floor(((j + 0.5) / k) * n);
-    centres.push([samples[i * 3]!, samples[i * 3 + 1]!, samples[i * 3 + 2]!]);
+    cen[j * 3] = samples[i * 3]!;
+    cen[j * 3 + 1] = samples[i * 3 + 1]!;
+    cen[j * 3 + 2] = samples[i * 3 + 2]!;
   }
   const assign = new Int32Array(n);
+  const sums = new Float64Array(k * 4);
   for (let it = 0; it < iters; it++) {
-    const sums = centres.map(() => [0, 0, 0, 0]);
+    sums.fill(0);
     for (let i = 0; i < n; i++) {
+      const r = samples[i * 3]!;
+      const g = samples[i * 3 + 1]!;
+      const b = samples[i * 3 + 2]!;
       let best = 0;
       let bd = Infinity;
       for (let j = 0; j < k; j++) {
-        const c = centres[j]!;
-        const d = (samples[i * 3]! - c[0]!) ** 2 + (samples[i * 3 + 1]! - c[1]!) ** 2 + (samples[i * 3 + 2]! - c[2]!) ** 2;
+        const d = (r - cen[j * 3]!) ** 2 + (g - cen[j * 3 + 1]!) ** 2 + (b - cen[j * 3 + 2]!) ** 2;
         if (d < bd) {
           bd = d;
           best = j;
         }
       }
       assign[i] = best;
-      const s = sums[best]!;
-      s[0]! += samples[i * 3]!;
-      s[1]! += samples[i * 3 + 1]!;
-      s[2]! += samples[i * 3 + 2]!;
-      s[3]! += 1;
+      sums[best * 4]! += r;
+      sums[best * 4 + 1]! += g;
+      sums[best * 4 + 2]! += b;
+      sums[best * 4 + 3]! += 1;
     }
     for (let j = 0; j < k; j++) {
-      const s = sums[j]!;
-      if (s[3]! > 0) centres[j] = [s[0]! / s[3]!, s[1]! / s[3]!, s[2]! / s[3]!];
+      const c = sums[j * 4 + 3]!;
+      if (c > 0) {
+        cen[j * 3] = sums[j * 4]! / c;
+        cen[j * 3 + 1] = sums[j * 4 + 1]! / c;
+        cen[j * 3 + 2] = sums[j * 4 + 2]! / c;
+      }
     }
   }
-  const counts = new Array<number>(k).fill(0);
-  const spread = new Array<number>(k).fill(0);
+  const counts = new Float64Array(k);
+  const spread = new Float64Array(k);
   for (let i = 0; i < n; i++) {
     const j = assign[i]!;
-    const c = centres[j]!;
     counts[j]!++;
-    spread[j]! += Math.sqrt((samples[i * 3]! - c[0]!) ** 2 + (samples[i * 3 + 1]! - c[1]!) ** 2 + (samples[i * 3 + 2]! - c[2]!) ** 2);
+    spread[j]! += Math.sqrt((samples[i * 3]! - cen[j * 3]!) ** 2 + (samples[i * 3 + 1]! - cen[j * 3 + 1]!) ** 2 + (samples[i * 3 + 2]! - cen[j * 3 + 2]!) ** 2);
   }
-  return centres.map((c, j) => ({ c, share: counts[j]! / n, spread: counts[j]! ? spread[j]! / counts[j]! : 0 }));
+  const out: Cluster[] = [];
+  for (let j = 0; j < k; j++)
+    out.push({ c: [cen[j * 3]!, cen[j * 3 + 1]!, cen[j * 3 + 2]!], share: counts[j]! / n, spread: counts[j] ? spread[j]! / counts[j]! : 0 });
+  return out;
 }
 
 function otsu(values: Float32Array, maxV: number): number {
   const bins = 128;
   const hist = new Float64Array(bins);
-  for (const v of values) hist[Math.min(bins - 1, Math.floor((v / maxV) * bins))]! += 1;
+  for (let i = 0; i < values.length; i++) hist[Math.min(bins - 1, Math.floor((values[i]! / maxV) * bins))]! += 1;
   const total = values.length;
   let sumAll = 0;
   for (let i = 0; i < bins; i++) sumAll += i * hist[i]!;
@@ -129,102 +163,133 @@ function otsu(values: Float32Array, maxV: number): number {
   return ((bestT + 1) / bins) * maxV;
 }
 
-/** Flood-fill from every border pixel through pixels where `pass[i]` is 1; returns the reached set. */
-function floodFromBorder(w: number, h: number, pass: Uint8Array): Uint8Array {
+/**
+ * Flood-fill from every border pixel through pixels where `pass[i]` is truthy (or, with
+ * `through = 0`, where it is 0); returns the reached set.
+ */
+function floodFromBorder(w: number, h: number, pass: Uint8Array, through: 0 | 1 = 1): Uint8Array {
+  // `seen` starts as 1 on every pixel that may not be entered, then marks reached pixels 2.
   const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const push = (i: number) => {
-    if (!seen[i] && pass[i]) {
-      seen[i] = 1;
-      stack.push(i);
+  const n = w * h;
+  if (through) for (let i = 0; i < n; i++) seen[i] = pass[i] ? 0 : 1;
+  else for (let i = 0; i < n; i++) seen[i] = pass[i] ? 1 : 0;
+  const stack = new Int32Array(n);
+  let sp = 0;
+  const seed = (i: number): void => {
+    if (!seen[i]) {
+      seen[i] = 2;
+      stack[sp++] = i;
     }
   };
   for (let x = 0; x < w; x++) {
-    push(x);
-    push((h - 1) * w + x);
+    seed(x);
+    seed((h - 1) * w + x);
   }
   for (let y = 0; y < h; y++) {
-    push(y * w);
-    push(y * w + w - 1);
+    seed(y * w);
+    seed(y * w + w - 1);
   }
-  while (stack.length) {
-    const p = stack.pop()!;
+  const last = w * (h - 1);
+  while (sp > 0) {
+    const p = stack[--sp]!;
     const x = p % w;
-    if (x > 0) push(p - 1);
-    if (x < w - 1) push(p + 1);
-    if (p >= w) push(p - w);
-    if (p < w * (h - 1)) push(p + w);
+    let q = p - 1;
+    if (x > 0 && !seen[q]) {
+      seen[q] = 2;
+      stack[sp++] = q;
+    }
+    q = p + 1;
+    if (x < w - 1 && !seen[q]) {
+      seen[q] = 2;
+      stack[sp++] = q;
+    }
+    q = p - w;
+    if (p >= w && !seen[q]) {
+      seen[q] = 2;
+      stack[sp++] = q;
+    }
+    q = p + w;
+    if (p < last && !seen[q]) {
+      seen[q] = 2;
+      stack[sp++] = q;
+    }
   }
+  for (let i = 0; i < n; i++) seen[i] = seen[i] === 2 ? 1 : 0;
   return seen;
 }
 
-/** Morphological erosion (r > 0) or dilation (r < 0) with a square of radius |r| (separable). */
+/**
+ * Morphological erosion (r > 0) or dilation (r < 0) with a square of radius |r| (separable,
+ * windowed counts: O(1) per pixel). Outside the image counts as background.
+ */
 export function morph(m: BinaryMask, r: number): BinaryMask {
   const { width: w, height: h } = m;
   const erode = r > 0;
   const k = Math.abs(r);
+  const full = 2 * k + 1;
+  const src = m.data;
   const tmp = new Uint8Array(w * h);
   const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let v = erode ? 1 : 0;
-      for (let d = -k; d <= k; d++) {
-        const xx = x + d;
-        const s = xx < 0 || xx >= w ? (erode ? 0 : 0) : m.data[y * w + xx]!;
-        if (erode ? !s : s) {
-          v = erode ? 0 : 1;
-          break;
-        }
-      }
-      tmp[y * w + x] = v;
+  const pre = new Int32Array(Math.max(w, h) + 1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) pre[x + 1] = pre[x]! + src[row + x]!;
+    if (erode) {
+      for (let x = k; x < w - k; x++) tmp[row + x] = pre[x + k + 1]! - pre[x - k]! === full ? 1 : 0;
+    } else {
+      for (let x = 0; x < w; x++) tmp[row + x] = pre[Math.min(w, x + k + 1)]! - pre[Math.max(0, x - k)]! > 0 ? 1 : 0;
     }
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let v = erode ? 1 : 0;
-      for (let d = -k; d <= k; d++) {
-        const yy = y + d;
-        const s = yy < 0 || yy >= h ? 0 : tmp[yy * w + x]!;
-        if (erode ? !s : s) {
-          v = erode ? 0 : 1;
-          break;
-        }
-      }
-      out[y * w + x] = v;
-    }
+  }
+  // Vertical: running column counts over the window, row by row.
+  const cnt = new Int32Array(w);
+  for (let y = 0; y < Math.min(k, h); y++) for (let x = 0; x < w; x++) cnt[x]! += tmp[y * w + x]!;
+  for (let y = 0; y < h; y++) {
+    const add = y + k;
+    if (add < h) for (let x = 0, o = add * w; x < w; x++) cnt[x]! += tmp[o + x]!;
+    const row = y * w;
+    if (erode) {
+      if (y - k >= 0 && add < h) for (let x = 0; x < w; x++) out[row + x] = cnt[x] === full ? 1 : 0;
+    } else for (let x = 0; x < w; x++) out[row + x] = cnt[x]! > 0 ? 1 : 0;
+    const sub = y - k;
+    if (sub >= 0) for (let x = 0, o = sub * w; x < w; x++) cnt[x]! -= tmp[o + x]!;
+  }
   return { width: w, height: h, data: out };
 }
 
 /** Labels the 4-connected components of a mask: `label[i]` is 0 or a component id; `sizes[id]` its pixel count. */
 export function labelComponents(m: BinaryMask): { label: Int32Array; sizes: number[] } {
   const { width: w, height: h } = m;
+  const data = m.data;
   const label = new Int32Array(w * h);
   const sizes: number[] = [0];
-  const stack: number[] = [];
+  const stack = new Int32Array(w * h);
+  const last = w * (h - 1);
   for (let i = 0; i < w * h; i++) {
-    if (!m.data[i] || label[i]) continue;
+    if (!data[i] || label[i]) continue;
     const id = sizes.length;
     let size = 0;
+    let sp = 0;
     label[i] = id;
-    stack.push(i);
-    while (stack.length) {
-      const p = stack.pop()!;
+    stack[sp++] = i;
+    while (sp > 0) {
+      const p = stack[--sp]!;
       size++;
       const x = p % w;
-      if (x > 0 && m.data[p - 1] && !label[p - 1]) {
+      if (x > 0 && data[p - 1] && !label[p - 1]) {
         label[p - 1] = id;
-        stack.push(p - 1);
+        stack[sp++] = p - 1;
       }
-      if (x < w - 1 && m.data[p + 1] && !label[p + 1]) {
+      if (x < w - 1 && data[p + 1] && !label[p + 1]) {
         label[p + 1] = id;
-        stack.push(p + 1);
+        stack[sp++] = p + 1;
       }
-      if (p >= w && m.data[p - w] && !label[p - w]) {
+      if (p >= w && data[p - w] && !label[p - w]) {
         label[p - w] = id;
-        stack.push(p - w);
+        stack[sp++] = p - w;
       }
-      if (p < w * (h - 1) && m.data[p + w] && !label[p + w]) {
+      if (p < last && data[p + w] && !label[p + w]) {
         label[p + w] = id;
-        stack.push(p + w);
+        stack[sp++] = p + w;
       }
     }
     sizes.push(size);
@@ -251,11 +316,18 @@ export function largestComponent(m: BinaryMask): BinaryMask {
 export function mainComponents(m: BinaryMask): BinaryMask {
   const { width: w, height: h } = m;
   const { label, sizes } = labelComponents(m);
-  const largest = Math.max(0, ...sizes);
-  const keep = sizes.map((s) => s > 0 && s >= largest * 0.15);
+  let largest = 0;
+  for (const s of sizes) if (s > largest) largest = s;
+  const keep = new Uint8Array(sizes.length);
+  let kept = 0;
+  for (let id = 1; id < sizes.length; id++)
+    if (sizes[id]! > 0 && sizes[id]! >= largest * 0.15) {
+      keep[id] = 1;
+      kept++;
+    }
   const out = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) out[i] = keep[label[i]!] ? 1 : 0;
-  if (keep.filter(Boolean).length > 1) {
+  for (let i = 0; i < w * h; i++) out[i] = keep[label[i]!]!;
+  if (kept > 1) {
     for (let y = 0; y < h; y++) {
       let a = -1;
       let b = -1;
@@ -291,57 +363,91 @@ export function mainComponents(m: BinaryMask): BinaryMask {
 
 /** Fill holes: background = what the border reaches through background. */
 export function fillHoles(m: BinaryMask): BinaryMask {
-  const inv = new Uint8Array(m.data.length);
-  for (let i = 0; i < inv.length; i++) inv[i] = m.data[i] ? 0 : 1;
-  const outside = floodFromBorder(m.width, m.height, inv);
-  const out = new Uint8Array(inv.length);
-  for (let i = 0; i < inv.length; i++) out[i] = outside[i] ? 0 : 1;
+  const outside = floodFromBorder(m.width, m.height, m.data, 0);
+  const out = new Uint8Array(m.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = outside[i] ? 0 : 1;
   return { width: m.width, height: m.height, data: out };
 }
 
+/** A quadratic colour surface: coefficients of [1, x, y, x², y², xy] per channel (18 numbers). */
+type Surface = Float64Array;
+
+/** Evaluate channel c of the surface at (x, y). */
+function surfaceAt(coef: Surface, c: number, x: number, y: number): number {
+  const o = c * 6;
+  let p = 0;
+  p += coef[o]! * 1;
+  p += coef[o + 1]! * x;
+  p += coef[o + 2]! * y;
+  p += coef[o + 3]! * (x * x);
+  p += coef[o + 4]! * (y * y);
+  p += coef[o + 5]! * (x * y);
+  return p;
+}
+
 /** Least-squares quadratic surface through background samples (per channel), one robust refit. */
-function fitBackgroundSurface(pos: number[], rgb: number[]): { at: (x: number, y: number) => [number, number, number]; spread: number } {
-  const n = pos.length / 2;
-  const basis = (x: number, y: number) => [1, x, y, x * x, y * y, x * y];
+function fitBackgroundSurface(pos: Float64Array, rgb: Float32Array, n: number): { coef: Surface; spread: number } {
+  // Basis rows of every sample, once.
+  const F = new Float64Array(n * 6);
+  for (let i = 0; i < n; i++) {
+    const x = pos[i * 2]!;
+    const y = pos[i * 2 + 1]!;
+    F[i * 6] = 1;
+    F[i * 6 + 1] = x;
+    F[i * 6 + 2] = y;
+    F[i * 6 + 3] = x * x;
+    F[i * 6 + 4] = y * y;
+    F[i * 6 + 5] = x * y;
+  }
   let use = new Uint8Array(n).fill(1);
-  let coef: number[][] = [];
+  const coef = new Float64Array(18);
+  const res = new Float64Array(n);
   let spread = Infinity;
+  const A = new Float64Array(36);
+  const b = new Float64Array(18);
   for (let pass = 0; pass < 2; pass++) {
-    coef = [];
-    for (let c = 0; c < 3; c++) {
-      const A: Float64Array[] = Array.from({ length: 6 }, () => new Float64Array(6));
-      const b = new Float64Array(6);
-      for (let i = 0; i < n; i++) {
-        if (!use[i]) continue;
-        const f = basis(pos[i * 2]!, pos[i * 2 + 1]!);
-        const v = rgb[i * 3 + c]!;
-        for (let r = 0; r < 6; r++) {
-          b[r]! += f[r]! * v;
-          for (let k = 0; k < 6; k++) A[r]![k]! += f[r]! * f[k]!;
-        }
-      }
-      for (let r = 0; r < 6; r++) A[r]![r]! += 1e-6;
-      coef.push(solveSmall(A, b));
-    }
-    const res: number[] = [];
+    // The normal matrix is the same for the three channels.
+    A.fill(0);
+    b.fill(0);
     for (let i = 0; i < n; i++) {
-      const f = basis(pos[i * 2]!, pos[i * 2 + 1]!);
+      if (!use[i]) continue;
+      const o = i * 6;
+      const v0 = rgb[i * 3]!;
+      const v1 = rgb[i * 3 + 1]!;
+      const v2 = rgb[i * 3 + 2]!;
+      for (let r = 0; r < 6; r++) {
+        const fr = F[o + r]!;
+        b[r]! += fr * v0;
+        b[6 + r]! += fr * v1;
+        b[12 + r]! += fr * v2;
+        for (let k = 0; k < 6; k++) A[r * 6 + k]! += fr * F[o + k]!;
+      }
+    }
+    for (let r = 0; r < 6; r++) A[r * 6 + r]! += 1e-6;
+    for (let c = 0; c < 3; c++) solveSmall(A, b.subarray(c * 6, c * 6 + 6), coef.subarray(c * 6, c * 6 + 6));
+    let nUsed = 0;
+    for (let i = 0; i < n; i++) {
+      const o = i * 6;
       let d = 0;
       for (let c = 0; c < 3; c++) {
         let p = 0;
-        for (let k = 0; k < 6; k++) p += coef[c]![k]! * f[k]!;
+        for (let k = 0; k < 6; k++) p += coef[c * 6 + k]! * F[o + k]!;
         d += (rgb[i * 3 + c]! - p) ** 2;
       }
-      res.push(Math.sqrt(d));
+      res[i] = Math.sqrt(d);
+      if (use[i]) nUsed++;
     }
-    const sorted = res.filter((_, i) => use[i]).sort((a, b) => a - b);
-    const med = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    const sorted = new Float64Array(nUsed);
+    for (let i = 0, j = 0; i < n; i++) if (use[i]) sorted[j++] = res[i]!;
+    sorted.sort();
+    const med = nUsed ? sorted[Math.floor(nUsed / 2)]! : 0;
     // Garment pixels that touch the border are outliers: drop them and refit.
     const next = new Uint8Array(n);
+    const lim = Math.max(6, med * 3);
     let kept = 0;
     let sum = 0;
     for (let i = 0; i < n; i++)
-      if (res[i]! <= Math.max(6, med * 3)) {
+      if (res[i]! <= lim) {
         next[i] = 1;
         kept++;
         sum += res[i]!;
@@ -349,44 +455,162 @@ function fitBackgroundSurface(pos: number[], rgb: number[]): { at: (x: number, y
     use = next;
     spread = kept > n * 0.6 ? sum / kept : Infinity;
   }
-  return {
-    at: (x, y) => {
-      const f = basis(x, y);
-      const out: [number, number, number] = [0, 0, 0];
-      for (let c = 0; c < 3; c++) {
-        let p = 0;
-        for (let k = 0; k < 6; k++) p += coef[c]![k]! * f[k]!;
-        out[c] = p;
-      }
-      return out;
-    },
-    spread,
-  };
+  return { coef, spread };
 }
 
-function solveSmall(a: Float64Array[], b: Float64Array): number[] {
+/** Solve the 6×6 system a·x = b (partial pivoting) into x; a and b are left untouched. */
+function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
   const n = b.length;
-  const m = a.map((r) => Float64Array.from(r));
+  const m = Float64Array.from(a);
   const v = Float64Array.from(b);
   for (let c = 0; c < n; c++) {
     let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    [v[c], v[p]] = [v[p]!, v[c]!];
-    const piv = m[c]![c]! || 1e-12;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r * n + c]!) > Math.abs(m[p * n + c]!)) p = r;
+    if (p !== c) {
+      for (let k = 0; k < n; k++) {
+        const t = m[c * n + k]!;
+        m[c * n + k] = m[p * n + k]!;
+        m[p * n + k] = t;
+      }
+      const t = v[c]!;
+      v[c] = v[p]!;
+      v[p] = t;
+    }
+    const piv = m[c * n + c]! || 1e-12;
     for (let r = c + 1; r < n; r++) {
-      const f = m[r]![c]! / piv;
-      for (let k = c; k < n; k++) m[r]![k]! -= f * m[c]![k]!;
+      const f = m[r * n + c]! / piv;
+      for (let k = c; k < n; k++) m[r * n + k]! -= f * m[c * n + k]!;
       v[r]! -= f * v[c]!;
     }
   }
-  const x = new Array<number>(n).fill(0);
+  x.fill(0);
   for (let r = n - 1; r >= 0; r--) {
     let acc = v[r]!;
-    for (let k = r + 1; k < n; k++) acc -= m[r]![k]! * x[k]!;
-    x[r] = acc / (m[r]![r]! || 1e-12);
+    for (let k = r + 1; k < n; k++) acc -= m[r * n + k]! * x[k]!;
+    x[r] = acc / (m[r * n + r]! || 1e-12);
   }
-  return x;
+}
+
+/**
+ * Grow a region `steps` times (4-connected, breadth first) into pixels where `into` is 1;
+ * with `uphill`, only into pixels whose value is at least that of the pixel grown from.
+ */
+function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number, uphill?: Float32Array): void {
+  const N = w * h;
+  const queue = new Int32Array(N);
+  let tail = 0;
+  for (let i = 0; i < N; i++) {
+    if (!region[i]) continue;
+    const x = i % w;
+    if ((x > 0 && !region[i - 1] && into[i - 1]) || (x < w - 1 && !region[i + 1] && into[i + 1]) || (i >= w && !region[i - w] && into[i - w]) || (i < N - w && !region[i + w] && into[i + w]))
+      queue[tail++] = i;
+  }
+  let head = 0;
+  for (let s = 0; s < steps && head < tail; s++) {
+    const end = tail;
+    for (; head < end; head++) {
+      const p = queue[head]!;
+      const x = p % w;
+      const floor = uphill ? uphill[p]! : -Infinity;
+      let q = p - 1;
+      if (x > 0 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
+      }
+      q = p + 1;
+      if (x < w - 1 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
+      }
+      q = p - w;
+      if (p >= w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
+      }
+      q = p + w;
+      if (p < N - w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
+        region[q] = 1;
+        queue[tail++] = q;
+      }
+    }
+  }
+}
+
+/**
+ * Luminance gradient at full resolution (|∂x| + |∂y|, central differences), max-pooled
+ * onto the f×f analysis grid (w×h); only on the cells where `need` is 1 (0 elsewhere).
+ */
+function edgeMap(img: RGBAImage, f: number, w: number, h: number, need: Uint8Array): Float32Array {
+  const W = img.width;
+  const H = img.height;
+  const d = img.data;
+  const lum = new Uint16Array(W * H);
+  if (d.byteOffset % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
+    // One 32-bit read per pixel (little-endian RGBA).
+    const u = new Uint32Array(d.buffer, d.byteOffset, W * H);
+    for (let i = 0; i < W * H; i++) {
+      const v = u[i]!;
+      lum[i] = 77 * (v & 255) + 150 * ((v >>> 8) & 255) + 29 * ((v >>> 16) & 255);
+    }
+  } else for (let i = 0, o = 0; i < W * H; i++, o += 4) lum[i] = 77 * d[o]! + 150 * d[o + 1]! + 29 * d[o + 2]!;
+  const e = new Float32Array(w * h);
+  if (f === 2 && W >= 2 * w + 1 && H >= 2 * h + 1) {
+    // Every cell's 2×2 pixels, the image's outer pixel ring excluded.
+    for (let gy = 0; gy < h; gy++) {
+      const y0 = gy * 2;
+      for (let gx = 0; gx < w; gx++) {
+        const j = gy * w + gx;
+        if (!need[j]) continue;
+        let best = 0;
+        for (let y = y0 === 0 ? 1 : y0; y <= y0 + 1; y++) {
+          const x0 = gx === 0 ? 1 : gx * 2;
+          for (let i = y * W + x0, end = y * W + gx * 2 + 1; i <= end; i++) {
+            const gxv = lum[i + 1]! - lum[i - 1]!;
+            const gyv = lum[i + W]! - lum[i - W]!;
+            const g = (gxv < 0 ? -gxv : gxv) + (gyv < 0 ? -gyv : gyv);
+            if (g > best) best = g;
+          }
+        }
+        e[j] = best / 256;
+      }
+    }
+    return e;
+  }
+  for (let gy = 0; gy < h; gy++) {
+    const ya = Math.max(1, gy * f);
+    const yb = Math.min(H - 2, gy * f + f - 1);
+    for (let gx = 0; gx < w; gx++) {
+      const j = gy * w + gx;
+      if (!need[j]) continue;
+      const xa = Math.max(1, gx * f);
+      const xb = Math.min(W - 2, gx * f + f - 1);
+      let best = 0;
+      for (let y = ya; y <= yb; y++)
+        for (let x = xa, i = y * W + xa; x <= xb; x++, i++) {
+          const gxv = lum[i + 1]! - lum[i - 1]!;
+          const gyv = lum[i + W]! - lum[i - W]!;
+          const g = (gxv < 0 ? -gxv : gxv) + (gyv < 0 ? -gyv : gyv);
+          if (g > best) best = g;
+        }
+      e[j] = best / 256;
+    }
+  }
+  return e;
+}
+
+/** Edge strength that counts as a barrier: well above the backdrop's own noise (border band, background-coloured pixels). */
+function edgeThreshold(edge: Float32Array, dist: Float32Array, t: number, w: number, h: number, band: number): number {
+  const v: number[] = [];
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      if (x >= band && x < w - band && y >= band && y < h - band) continue;
+      const i = y * w + x;
+      if (dist[i]! < t) v.push(edge[i]!);
+    }
+  if (!v.length) return 8;
+  const a = Float32Array.from(v).sort();
+  const p99 = a[Math.floor(0.99 * (a.length - 1))]!;
+  return Math.max(4, Math.min(16, p99 + 2));
 }
 
 export interface GarmentCutout {
@@ -405,49 +629,73 @@ export interface GarmentCutout {
 export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout {
   const f = Math.max(1, Math.round(Math.max(img.width, img.height) / 320));
   const { w, h, rgb, a } = boxDown(img, f);
-  let fg: Uint8Array = new Uint8Array(w * h);
+  const N = w * h;
+  let fg: Uint8Array = new Uint8Array(N);
   let transparent = 0;
-  for (let i = 0; i < w * h; i++) if (a[i]! < 0.5) transparent++;
-  if (useAlpha && transparent > w * h * 0.05) {
-    for (let i = 0; i < w * h; i++) fg[i] = a[i]! >= 0.5 ? 1 : 0;
+  for (let i = 0; i < N; i++) if (a[i]! < 0.5) transparent++;
+  if (useAlpha && transparent > N * 0.05) {
+    for (let i = 0; i < N; i++) fg[i] = a[i]! >= 0.5 ? 1 : 0;
   } else {
     // Background colour model from a band along the border.
     const band = Math.max(2, Math.round(Math.min(w, h) * 0.03));
-    const samples: number[] = [];
-    const positions: number[] = [];
+    let ns = 0;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        if (x >= band && x < w - band && y >= band && y < h - band) continue;
+        if ((x + y) % 3) continue;
+        ns++;
+      }
+    const samples = new Float32Array(ns * 3);
+    const positions = new Float64Array(ns * 2);
+    ns = 0;
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) {
         if (x >= band && x < w - band && y >= band && y < h - band) continue;
         if ((x + y) % 3) continue;
         const i = y * w + x;
-        samples.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
-        positions.push(x / w, y / h);
+        samples[ns * 3] = rgb[i * 3]!;
+        samples[ns * 3 + 1] = rgb[i * 3 + 1]!;
+        samples[ns * 3 + 2] = rgb[i * 3 + 2]!;
+        positions[ns * 2] = x / w;
+        positions[ns * 2 + 1] = y / h;
+        ns++;
       }
     // Smooth background (studio backdrops, vignetting): a quadratic surface per channel.
-    const poly = fitBackgroundSurface(positions, samples);
-    const dist = new Float32Array(w * h);
+    const poly = fitBackgroundSurface(positions, samples, ns);
+    const dist = new Float32Array(N);
     let maxD = 1;
     let spread: number;
     if (poly.spread < 6) {
       spread = poly.spread;
-      for (let y = 0; y < h; y++)
+      const coef = poly.coef;
+      for (let y = 0; y < h; y++) {
+        const yy = y / h;
         for (let x = 0; x < w; x++) {
           const i = y * w + x;
-          const bg = poly.at(x / w, y / h);
-          const d = Math.sqrt((rgb[i * 3]! - bg[0]) ** 2 + (rgb[i * 3 + 1]! - bg[1]) ** 2 + (rgb[i * 3 + 2]! - bg[2]) ** 2);
+          const xx = x / w;
+          const d = Math.sqrt(
+            (rgb[i * 3]! - surfaceAt(coef, 0, xx, yy)) ** 2 + (rgb[i * 3 + 1]! - surfaceAt(coef, 1, xx, yy)) ** 2 + (rgb[i * 3 + 2]! - surfaceAt(coef, 2, xx, yy)) ** 2,
+          );
           dist[i] = d;
           if (d > maxD) maxD = d;
         }
+      }
     } else {
       // Textured background (floor, wall): the nearest of a few background colours.
-      const clusters = kmeans(Float32Array.from(samples), 4).filter((c) => c.share >= 0.08);
+      const clusters = kmeans(samples, 4).filter((c) => c.share >= 0.08);
       const bgShare = clusters.reduce((acc, c) => acc + c.share, 0);
       spread = clusters.reduce((acc, c) => acc + c.spread * c.share, 0) / Math.max(bgShare, 1e-6);
       if (spread > 40) throw new GarmentSeparationError('background is not plain');
-      for (let i = 0; i < w * h; i++) {
+      const cc = new Float64Array(clusters.length * 3);
+      clusters.forEach((c, j) => cc.set(c.c, j * 3));
+      const nc = clusters.length;
+      for (let i = 0; i < N; i++) {
         let best = Infinity;
-        for (const c of clusters) {
-          const d = Math.sqrt((rgb[i * 3]! - c.c[0]!) ** 2 + (rgb[i * 3 + 1]! - c.c[1]!) ** 2 + (rgb[i * 3 + 2]! - c.c[2]!) ** 2);
+        const r = rgb[i * 3]!;
+        const g = rgb[i * 3 + 1]!;
+        const b = rgb[i * 3 + 2]!;
+        for (let j = 0; j < nc; j++) {
+          const d = Math.sqrt((r - cc[j * 3]!) ** 2 + (g - cc[j * 3 + 1]!) ** 2 + (b - cc[j * 3 + 2]!) ** 2);
           if (d < best) best = d;
         }
         dist[i] = best;
@@ -456,56 +704,162 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     }
     const floor = spread < 4 ? 7 + spread * 2 : 16 + spread * 1.5;
     const t = spread < 4 ? Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 12)) : Math.min(90, Math.max(floor, Math.min(otsu(dist, maxD) * 0.6, 60)));
-    const pass = new Uint8Array(w * h);
-    for (let i = 0; i < w * h; i++) pass[i] = dist[i]! < t ? 1 : 0;
-    if (spread < 4) {
-      // Studio white: a light garment differs from the background mostly by its texture and
-      // shading, so the background must also be flat (low local gradient).
-      const lum = new Float32Array(w * h);
-      for (let i = 0; i < w * h; i++) lum[i] = 0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!;
-      for (let y = 1; y < h - 1; y++)
-        for (let x = 1; x < w - 1; x++) {
-          const i = y * w + x;
-          if (!pass[i]) continue;
-          const g = Math.abs(lum[i + 1]! - lum[i - 1]!) + Math.abs(lum[i + w]! - lum[i - w]!);
-          if (g > 5 + spread * 2) pass[i] = 0;
+    const pass = new Uint8Array(N);
+    for (let i = 0; i < N; i++) pass[i] = dist[i]! < t ? 1 : 0;
+    // Plain backdrop: the background is also flat, and a light garment's outline (a seam, a
+    // thin shadow) is an edge at full resolution even where its colour is close to the
+    // backdrop. Edges are a barrier for the background flood.
+    let edge: Float32Array | null = null;
+    let eT = Infinity;
+    let bg: Uint8Array;
+    if (spread < 6) {
+      // Edges only matter next to pixels the background flood may enter.
+      const near: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      for (let i = 0; i < N; i++) near.data[i] = dist[i]! < 2 * t ? 1 : 0;
+      const need = morph(near, -1).data;
+      edge = edgeMap(img, f, w, h, need);
+      eT = edgeThreshold(edge, dist, t, w, h, band);
+      // Barrier: an edge at full resolution, or a step in colour distance to the backdrop
+      // (a faint hem line on a light garment).
+      const bar: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      const dT = 5;
+      for (let y = 0; y < h; y++)
+        for (let x = 0, i = y * w; x < w; x++, i++) {
+          if (!need[i]) continue; // no enterable pixel within reach: the barrier cannot matter
+          if (edge[i]! >= eT) bar.data[i] = 1;
+          else if (x > 0 && y > 0 && x < w - 1 && y < h - 1) {
+            const gx = dist[i + 1]! - dist[i - 1]!;
+            const gy = dist[i + w]! - dist[i - w]!;
+            if ((gx < 0 ? -gx : gx) >= dT || (gy < 0 ? -gy : gy) >= dT) bar.data[i] = 1;
+          }
         }
-    }
-    const bg = floodFromBorder(w, h, pass);
-    for (let i = 0; i < w * h; i++) fg[i] = bg[i] ? 0 : 1;
+      // Flood with the barrier thickened by one pixel (no slipping through a one-pixel gap
+      // or a diagonal), then give back what the thickening took.
+      const thick = morph(bar, -1).data;
+      const open = new Uint8Array(N);
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !thick[i] ? 1 : 0;
+      bg = floodFromBorder(w, h, open);
+      // Smooth backdrop features a little off the fitted surface (a floor line, a soft
+      // shadow) belong to it as long as no edge separates them from the background.
+      for (let i = 0; i < N; i++) open[i] = !thick[i] && dist[i]! < 2 * t ? 1 : 0;
+      growInto(bg, open, w, h, Infinity);
+      // Give back what the thickening took: clearly-background places (the floor between
+      // trouser legs) whole; narrow background-coloured places (a thin gap between legs, a
+      // fringe along the outline) whole even across edges; wide ones (the inside of a light
+      // garment reached through a gap in its outline) only right next to the background.
+      const tClear = t / 3;
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] && dist[i]! < tClear ? 1 : 0;
+      growInto(bg, open, w, h, Infinity);
+      const full = bg.slice();
+      growInto(full, pass, w, h, Infinity);
+      const added: BinaryMask = { width: w, height: h, data: new Uint8Array(N) };
+      for (let i = 0; i < N; i++) added.data[i] = full[i] && !bg[i] ? 1 : 0;
+      let nAdded = 0;
+      for (let i = 0; i < N; i++) nAdded += added.data[i]!;
+      if (nAdded > 0) {
+        const core = nAdded >= 25 ? morph(added, 2).data : new Uint8Array(N);
+        const { label, sizes } = labelComponents(added);
+        const wide = new Uint8Array(sizes.length);
+        for (let i = 0; i < N; i++) if (core[i]) wide[label[i]!] = 1;
+        for (let i = 0; i < N; i++) if (added.data[i] && !wide[label[i]!]) bg[i] = 1;
+      }
+      for (let i = 0; i < N; i++) open[i] = pass[i] && !bar.data[i] ? 1 : 0;
+      growInto(bg, open, w, h, 2);
+      // The outline's edge reaches a pixel or two onto the backdrop: let the background
+      // climb background-coloured barrier pixels up to the edge's ridge, not beyond.
+      for (let i = 0; i < N; i++) open[i] = pass[i] && bar.data[i] ? 1 : 0;
+      growInto(bg, open, w, h, 3, edge);
+    } else bg = floodFromBorder(w, h, pass);
+    let nStrong = 0;
+    for (let i = 0; i < N; i++) fg[i] = bg[i] ? 0 : 1;
     // Second look with a garment colour model: pixels enclosed by the garment that look
     // like the background (the floor between trouser legs) become background.
-    const strong: number[] = [];
-    for (let i = 0; i < w * h; i += 5) if (fg[i] && dist[i]! > t * 1.5) strong.push(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
-    if (strong.length / 3 > (w * h) / 500) {
-      const fgModel = kmeans(Float32Array.from(strong), 5);
-      for (let i = 0; i < w * h; i++) {
+    const t15 = t * 1.5;
+    for (let i = 0; i < N; i += 5) if (fg[i] && dist[i]! > t15) nStrong++;
+    if (!edge && nStrong > N / 500) {
+      const strong = new Float32Array(nStrong * 3);
+      for (let i = 0, j = 0; i < N; i += 5)
+        if (fg[i] && dist[i]! > t15) {
+          strong[j++] = rgb[i * 3]!;
+          strong[j++] = rgb[i * 3 + 1]!;
+          strong[j++] = rgb[i * 3 + 2]!;
+        }
+      const fgModel = kmeans(strong, 5).filter((c) => c.share >= 0.03);
+      const nc = fgModel.length;
+      const cc = new Float64Array(nc * 3);
+      fgModel.forEach((c, j) => cc.set(c.c, j * 3));
+      const t2 = t * 2;
+      for (let i = 0; i < N; i++) {
         if (!fg[i]) continue;
+        const di = dist[i]!;
+        if (!(di < t2)) continue;
+        if (edge && edge[i]! >= eT) continue;
+        const r = rgb[i * 3]!;
+        const g = rgb[i * 3 + 1]!;
+        const b = rgb[i * 3 + 2]!;
         let dF = Infinity;
-        for (const c of fgModel) {
-          if (c.share < 0.03) continue;
-          const d = Math.sqrt((rgb[i * 3]! - c.c[0]!) ** 2 + (rgb[i * 3 + 1]! - c.c[1]!) ** 2 + (rgb[i * 3 + 2]! - c.c[2]!) ** 2);
+        for (let j = 0; j < nc; j++) {
+          const d = Math.sqrt((r - cc[j * 3]!) ** 2 + (g - cc[j * 3 + 1]!) ** 2 + (b - cc[j * 3 + 2]!) ** 2);
           if (d < dF) dF = d;
         }
-        if (dist[i]! < t * 2 && dist[i]! * 1.6 < dF) fg[i] = 0;
+        if (di * 1.6 < dF) fg[i] = 0;
       }
     }
   }
   let mask: BinaryMask = { width: w, height: h, data: fg };
   // Opening removes hanger hooks, strings and speckles; then keep the garment itself.
-  const r = Math.max(1, Math.round(Math.max(w, h) * 0.012));
+  const r = Math.max(1, Math.round(Math.max(w, h) * 0.008));
   mask = morph(morph(mask, r), -r);
   mask = fillHoles(mainComponents(mask));
   fg = mask.data;
   let count = 0;
   let borderTouch = 0;
-  for (let i = 0; i < w * h; i++) count += fg[i]!;
+  for (let i = 0; i < N; i++) count += fg[i]!;
   for (let x = 0; x < w; x++) borderTouch += fg[x]! + fg[(h - 1) * w + x]!;
   for (let y = 0; y < h; y++) borderTouch += fg[y * w]! + fg[y * w + w - 1]!;
-  const frac = count / (w * h);
+  const frac = count / N;
   if (frac < 0.04) throw new GarmentSeparationError('no garment found');
   if (frac > 0.93 || borderTouch > 2 * (w + h) * 0.5) throw new GarmentSeparationError('garment fills the photo');
-  // Soft alpha at full resolution (separable bilinear upsampling of the clean mask).
+  return { alpha: softAlpha(img, fg, w, h, f, useAlpha && transparent > N * 0.05), mask, scale: f };
+}
+
+/** 3×3 box blur with clamped edges (one pass of blurMap(m, 1, 1)), in place; flat runs are copied. */
+function box3(m: FloatMap, bx0 = 0, bx1 = m.width - 1, by0 = 0, by1 = m.height - 1): FloatMap {
+  // Outside [bx0, bx1] × [by0, by1] the map is 0 (and stays 0 one pixel beyond).
+  const { width: w, height: h } = m;
+  const src = m.data;
+  const tmp = new Float32Array(w * h);
+  const out = src; // the vertical pass reads only tmp
+  const third = 1 / 3;
+  const x0 = Math.max(0, bx0 - 1);
+  const x1 = Math.min(w - 1, bx1 + 1);
+  const y0 = Math.max(0, by0 - 1);
+  const y1 = Math.min(h - 1, by1 + 1);
+  for (let y = y0; y <= y1; y++) {
+    const row = y * w;
+    for (let x = x0; x <= x1; x++) {
+      const l = src[row + (x > 0 ? x - 1 : 0)]!;
+      const c = src[row + x]!;
+      const r = src[row + (x < w - 1 ? x + 1 : x)]!;
+      tmp[row + x] = l === c && c === r ? c : (l + c + r) * third;
+    }
+  }
+  for (let y = y0; y <= y1; y++) {
+    const row = y * w;
+    const up = (y > 0 ? y - 1 : 0) * w;
+    const dn = (y < h - 1 ? y + 1 : y) * w;
+    for (let x = x0; x <= x1; x++) {
+      const a = tmp[up + x]!;
+      const c = tmp[row + x]!;
+      const b = tmp[dn + x]!;
+      out[row + x] = a === c && c === b ? c : (a + c + b) * third;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Soft alpha at full resolution: separable bilinear upsampling of the clean mask, a 3×3 box blur. */
+function softAlpha(img: RGBAImage, fg: Uint8Array, w: number, h: number, f: number, clampToAlpha: boolean): FloatMap {
   const alpha = createMap(img.width, img.height);
   const xi = new Int32Array(img.width);
   const xf = new Float32Array(img.width);
@@ -515,27 +869,68 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
     xi[x] = Math.max(0, i);
     xf[x] = w > 1 ? sx - Math.max(0, i) : 0;
   }
+  const i1off = w > 1 ? 1 : 0;
+  // Only the garment's bounding box (plus the interpolation reach) can be non-zero.
+  let gx0 = w;
+  let gx1 = -1;
+  let gy0 = h;
+  let gy1 = -1;
+  for (let y = 0; y < h; y++)
+    for (let x = 0, i = y * w; x < w; x++, i++)
+      if (fg[i]) {
+        if (x < gx0) gx0 = x;
+        if (x > gx1) gx1 = x;
+        if (y < gy0) gy0 = y;
+        gy1 = y;
+      }
+  if (gx1 < 0) return createMap(img.width, img.height);
+  let X0 = img.width;
+  let X1 = -1;
+  for (let x = 0; x < img.width; x++)
+    if (xi[x]! + i1off >= gx0 && xi[x]! <= gx1) {
+      if (x < X0) X0 = x;
+      X1 = x;
+    }
+  let Y0 = img.height;
+  let Y1 = -1;
   for (let y = 0; y < img.height; y++) {
+    const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
+    const j = Math.max(0, Math.min(h - 2, Math.floor(sy)));
+    if (j + (h > 1 ? 1 : 0) >= gy0 && j <= gy1) {
+      if (y < Y0) Y0 = y;
+      Y1 = y;
+    }
+  }
+  for (let y = Y0; y <= Y1; y++) {
     const sy = Math.min(h - 1, Math.max(0, (y + 0.5) / f - 0.5));
     const j = Math.max(0, Math.min(h - 2, Math.floor(sy)));
     const fy = h > 1 ? sy - j : 0;
     const r0 = j * w;
     const r1 = h > 1 ? r0 + w : r0;
     const row = y * img.width;
-    for (let x = 0; x < img.width; x++) {
+    for (let x = X0; x <= X1; x++) {
       const i = xi[x]!;
       const fx = xf[x]!;
-      const i1 = w > 1 ? i + 1 : i;
-      const v = (fg[r0 + i]! * (1 - fx) + fg[r0 + i1]! * fx) * (1 - fy) + (fg[r1 + i]! * (1 - fx) + fg[r1 + i1]! * fx) * fy;
+      const i1 = i + i1off;
+      const a00 = fg[r0 + i]!;
+      const a01 = fg[r0 + i1]!;
+      const a10 = fg[r1 + i]!;
+      const a11 = fg[r1 + i1]!;
+      // Flat neighbourhoods (nearly all pixels) need no interpolation.
+      if (a00 === a01 && a10 === a11 && a00 === a10) {
+        alpha.data[row + x] = a00;
+        continue;
+      }
+      const v = (a00 * (1 - fx) + a01 * fx) * (1 - fy) + (a10 * (1 - fx) + a11 * fx) * fy;
       alpha.data[row + x] = v <= 0.25 ? 0 : v >= 0.75 ? 1 : (v - 0.25) * 2;
     }
   }
-  const soft = blurMap(alpha, 1, 1);
-  if (useAlpha && transparent > w * h * 0.05) {
-    for (let y = 0; y < img.height; y++)
-      for (let x = 0; x < img.width; x++) soft.data[y * img.width + x] = Math.min(soft.data[y * img.width + x]!, img.data[(y * img.width + x) * 4 + 3]! / 255);
+  const soft = box3(alpha, X0, X1, Y0, Y1);
+  if (clampToAlpha) {
+    const n = img.width * img.height;
+    for (let i = 0; i < n; i++) soft.data[i] = Math.min(soft.data[i]!, img.data[i * 4 + 3]! / 255);
   }
-  return { alpha: soft, mask, scale: f };
+  return soft;
 }
 
 // ---------------------------------------------------------------- landmarks
