@@ -41,6 +41,16 @@ function solve(a: Float64Array[], b: Float64Array): Float64Array {
   return x;
 }
 
+/** Normalisation and flat control points kept with a fitted spline (for fast evaluation). */
+interface TpsFast extends Tps {
+  mx: number;
+  my: number;
+  scale: number;
+  /** Normalised control points, flat. */
+  fx: Float64Array;
+  fy: Float64Array;
+}
+
 /**
  * Fit a TPS through point pairs. `lambda` (in units of the point spread squared)
  * trades exactness for smoothness; 0 interpolates exactly.
@@ -78,24 +88,75 @@ export function fitTps(from: Point[], to: Point[], lambda = 0): Tps {
   }
   const wx = solve(build(), bx);
   const wy = solve(build(), by);
-  return { from: f.map((p) => ({ x: p.x * scale + mx, y: p.y * scale + my })), wx, wy, ...{ mx, my, scale } } as Tps & { mx: number; my: number; scale: number };
+  const stored = f.map((p) => ({ x: p.x * scale + mx, y: p.y * scale + my }));
+  // The evaluation uses the control points as they come back from `from` (bit for bit
+  // what the original per-call normalisation computed).
+  const fx = new Float64Array(n);
+  const fy = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    fx[i] = (stored[i]!.x - mx) / scale;
+    fy[i] = (stored[i]!.y - my) / scale;
+  }
+  const t: TpsFast = { from: stored, wx, wy, mx, my, scale, fx, fy };
+  return t;
 }
 
-export function applyTps(t: Tps, x: number, y: number): Point {
-  const { mx, my, scale } = t as Tps & { mx: number; my: number; scale: number };
-  const px = (x - mx) / scale;
-  const py = (y - my) / scale;
+/** The flat evaluation data of a spline (built on the fly for a Tps made elsewhere). */
+function fast(t: Tps): TpsFast {
+  const q = t as Partial<TpsFast> & Tps;
+  if (q.fx && q.fy && q.fx.length === t.from.length && q.mx !== undefined && q.my !== undefined && q.scale !== undefined) return q as TpsFast;
+  const mx = q.mx ?? 0;
+  const my = q.my ?? 0;
+  const scale = q.scale ?? 1;
   const n = t.from.length;
-  let ox = t.wx[n]! + t.wx[n + 1]! * px + t.wx[n + 2]! * py;
-  let oy = t.wy[n]! + t.wy[n + 1]! * px + t.wy[n + 2]! * py;
+  const fx = new Float64Array(n);
+  const fy = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    const fx = (t.from[i]!.x - mx) / scale;
-    const fy = (t.from[i]!.y - my) / scale;
-    const u = U((px - fx) ** 2 + (py - fy) ** 2);
-    ox += t.wx[i]! * u;
-    oy += t.wy[i]! * u;
+    fx[i] = (t.from[i]!.x - mx) / scale;
+    fy[i] = (t.from[i]!.y - my) / scale;
   }
-  return { x: ox, y: oy };
+  return { from: t.from, wx: t.wx, wy: t.wy, mx, my, scale, fx, fy };
+}
+
+/**
+ * Evaluate the spline at (x, y) into out[o] (x) and out[o + 1] (y). Same arithmetic as
+ * `applyTps`, without allocating.
+ */
+function evalInto(t: TpsFast, x: number, y: number, out: Float64Array, o: number): void {
+  const { wx, wy, fx, fy } = t;
+  const n = fx.length;
+  const px = (x - t.mx) / t.scale;
+  const py = (y - t.my) / t.scale;
+  let ox = wx[n]! + wx[n + 1]! * px + wx[n + 2]! * py;
+  let oy = wy[n]! + wy[n + 1]! * px + wy[n + 2]! * py;
+  for (let i = 0; i < n; i++) {
+    const dx = px - fx[i]!;
+    const dy = py - fy[i]!;
+    const r2 = dx * dx + dy * dy;
+    if (r2 <= 1e-12) continue;
+    const u = r2 * Math.log(r2);
+    ox += wx[i]! * u;
+    oy += wy[i]! * u;
+  }
+  out[o] = ox;
+  out[o + 1] = oy;
+}
+
+const scratch = new Float64Array(2);
+
+export function applyTps(t: Tps, x: number, y: number): Point {
+  evalInto(fast(t), x, y, scratch, 0);
+  return { x: scratch[0]!, y: scratch[1]! };
+}
+
+/**
+ * Evaluate the spline at many points: xy holds x0, y0, x1, y1, …; the results go to
+ * `out` in the same layout (out may be xy itself).
+ */
+export function applyTpsInto(t: Tps, xy: ArrayLike<number>, out: Float64Array): Float64Array {
+  const f = fast(t);
+  for (let o = 0; o + 1 < xy.length; o += 2) evalInto(f, xy[o]!, xy[o + 1]!, out, o);
+  return out;
 }
 
 export interface Box {
@@ -110,6 +171,10 @@ export interface Box {
  * (integer pixel bounds, inclusive): for every destination pixel `inverse` gives the
  * source position. The map is evaluated on a coarse grid and interpolated bilinearly.
  * Returns box-sized images; (x0, y0) is the box's top-left in destination pixels.
+ *
+ * Only grid cells that can show the part are scanned: a pixel's source position is a
+ * convex combination of its cell's four corner positions, so a cell whose corners'
+ * bounding box misses the part's source pixels (label and alpha) draws nothing.
  */
 export function warpImage(
   src: RGBAImage,
@@ -125,63 +190,183 @@ export function warpImage(
   const height = Math.max(1, Math.ceil(box.y1) - y0 + 1);
   const out = createImage(width, height);
   const alpha: FloatMap = { width, height, data: new Float32Array(width * height) };
-  const gw = Math.ceil(width / step) + 2;
-  const gh = Math.ceil(height / step) + 2;
-  const gx = new Float32Array(gw * gh);
-  const gy = new Float32Array(gw * gh);
-  for (let j = 0; j < gh; j++)
-    for (let i = 0; i < gw; i++) {
-      const bx = x0 + i * step;
-      const by = y0 + j * step;
-      const p = applyTps(inverse, bx, by);
-      gx[j * gw + i] = p.x;
-      gy[j * gw + i] = p.y;
-      if (part?.forward) {
-        // Where the map folds over, the garment point does not come back here: drop it.
-        const q = applyTps(part.forward, p.x, p.y);
-        if (Math.hypot(q.x - bx, q.y - by) > (part.tolerance ?? 8)) {
-          gx[j * gw + i] = -1e9;
-          gy[j * gw + i] = -1e9;
-        }
-      }
-    }
+  const od = out.data;
+  const oa = alpha.data;
   const sw = src.width;
   const sh = src.height;
   const sd = src.data;
   const ad = srcAlpha.data;
-  for (let y = 0; y < height; y++) {
-    const fj = y / step;
-    const j = Math.floor(fj);
-    const ty = fj - j;
-    for (let x = 0; x < width; x++) {
-      const fi = x / step;
-      const i = Math.floor(fi);
-      const tx = fi - i;
+  // Source pixels a drawn pixel can come from: the nearest of its four neighbours carries
+  // the part's label and has a pixel with alpha > 0 within one step (without a part: one
+  // of the four has alpha > 0). Summed-area table of those pixels, to ask "any such pixel
+  // in this rectangle?" in O(1).
+  const id = part ? part.id : -1;
+  const sw1 = sw + 1;
+  const sat = new Int32Array(sw1 * (sh + 1));
+  let total = 0;
+  if (part) {
+    // Alpha > 0 dilated by one pixel horizontally, then vertically on the fly.
+    const near = new Uint8Array(sw * sh);
+    for (let y = 0; y < sh; y++) {
+      const row = y * sw;
+      for (let x = 0; x < sw; x++)
+        if (ad[row + x]! > 0) {
+          near[row + x] = 1;
+          if (x > 0) near[row + x - 1] = 1;
+          if (x + 1 < sw) near[row + x + 1] = 1;
+        }
+    }
+    for (let y = 0; y < sh; y++) {
+      let run = 0;
+      const row = y * sw;
+      const up = y > 0 ? row - sw : row;
+      const down = y + 1 < sh ? row + sw : row;
+      const o = (y + 1) * sw1;
+      for (let x = 0; x < sw; x++) {
+        if (sd[(row + x) * 4 + 3] === id && (near[row + x]! | near[up + x]! | near[down + x]!)) run++;
+        sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
+      }
+      total += run;
+    }
+  } else {
+    for (let y = 0; y < sh; y++) {
+      let run = 0;
+      const row = y * sw;
+      const o = (y + 1) * sw1;
+      for (let x = 0; x < sw; x++) {
+        if (ad[row + x]! > 0) run++;
+        sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
+      }
+      total += run;
+    }
+  }
+  if (total === 0) return { image: out, alpha, x0, y0 };
+  // Grid: cells (i, j) cover pixels [i·step, (i+1)·step) × [j·step, (j+1)·step).
+  const ci = Math.floor((width - 1) / step) + 1;
+  const cj = Math.floor((height - 1) / step) + 1;
+  const gw = ci + 1;
+  const gh = cj + 1;
+  const gx = new Float32Array(gw * gh);
+  const gy = new Float32Array(gw * gh);
+  const inv = fast(inverse);
+  const p = new Float64Array(2);
+  for (let j = 0; j < gh; j++)
+    for (let i = 0; i < gw; i++) {
+      evalInto(inv, x0 + i * step, y0 + j * step, p, 0);
+      gx[j * gw + i] = p[0]!;
+      gy[j * gw + i] = p[1]!;
+    }
+  // Cells that can reach the source rectangle.
+  const cell = new Uint8Array(ci * cj);
+  let any = false;
+  for (let j = 0; j < cj; j++)
+    for (let i = 0; i < ci; i++) {
       const k = j * gw + i;
-      if (gx[k]! < -1e8 || gx[k + 1]! < -1e8 || gx[k + gw]! < -1e8 || gx[k + gw + 1]! < -1e8) continue;
-      const sx = (gx[k]! * (1 - tx) + gx[k + 1]! * tx) * (1 - ty) + (gx[k + gw]! * (1 - tx) + gx[k + gw + 1]! * tx) * ty;
-      const sy = (gy[k]! * (1 - tx) + gy[k + 1]! * tx) * (1 - ty) + (gy[k + gw]! * (1 - tx) + gy[k + gw + 1]! * tx) * ty;
-      if (sx < 0 || sy < 0 || sx > sw - 1 || sy > sh - 1) continue;
-      const xa = Math.floor(sx);
-      const ya = Math.floor(sy);
-      const xb = xa + 1 < sw ? xa + 1 : xa;
-      const yb = ya + 1 < sh ? ya + 1 : ya;
-      const fx = sx - xa;
-      const fy = sy - ya;
-      const w00 = (1 - fx) * (1 - fy);
-      const w10 = fx * (1 - fy);
-      const w01 = (1 - fx) * fy;
-      const w11 = fx * fy;
-      const i00 = ya * sw + xa;
-      const i10 = ya * sw + xb;
-      const i01 = yb * sw + xa;
-      const i11 = yb * sw + xb;
-      if (part && sd[(fx < 0.5 ? (fy < 0.5 ? i00 : i01) : fy < 0.5 ? i10 : i11) * 4 + 3] !== part.id) continue;
-      const a = ad[i00]! * w00 + ad[i10]! * w10 + ad[i01]! * w01 + ad[i11]! * w11;
-      if (a <= 0.003) continue;
-      const o = (y * width + x) * 4;
-      alpha.data[y * width + x] = a;
-      for (let c = 0; c < 3; c++) out.data[o + c] = sd[i00 * 4 + c]! * w00 + sd[i10 * 4 + c]! * w10 + sd[i01 * 4 + c]! * w01 + sd[i11 * 4 + c]! * w11;
+      const a = gx[k]!;
+      const b = gx[k + 1]!;
+      const c = gx[k + gw]!;
+      const d = gx[k + gw + 1]!;
+      const e = gy[k]!;
+      const f = gy[k + 1]!;
+      const g = gy[k + gw]!;
+      const h = gy[k + gw + 1]!;
+      const minX = Math.min(a, b, c, d);
+      const maxX = Math.max(a, b, c, d);
+      const minY = Math.min(e, f, g, h);
+      const maxY = Math.max(e, f, g, h);
+      if (maxX < 0 || minX > sw - 1 || maxY < 0 || minY > sh - 1) continue;
+      // Nearest pixels of positions in [minX, maxX] × [minY, maxY] (inside the image).
+      const qx0 = minX > 0 ? Math.floor(minX) : 0;
+      const qy0 = minY > 0 ? Math.floor(minY) : 0;
+      const qx1 = maxX < sw - 1 ? Math.floor(maxX) + 2 : sw;
+      const qy1 = maxY < sh - 1 ? Math.floor(maxY) + 2 : sh;
+      if (sat[qy1 * sw1 + qx1]! - sat[qy0 * sw1 + qx1]! - sat[qy1 * sw1 + qx0]! + sat[qy0 * sw1 + qx0]! === 0) continue;
+      cell[j * ci + i] = 1;
+      any = true;
+    }
+  if (!any) return { image: out, alpha, x0, y0 };
+  if (part?.forward) {
+    // Where the map folds over, the garment point does not come back here: drop it
+    // (only corners of cells that can draw anything are checked).
+    const fwd = fast(part.forward);
+    const tol = part.tolerance ?? 8;
+    const tol2 = tol * tol;
+    const state = new Uint8Array(gw * gh); // 0 unchecked, 1 valid, 2 dropped
+    for (let j = 0; j < cj; j++)
+      for (let i = 0; i < ci; i++) {
+        if (!cell[j * ci + i]) continue;
+        const k = j * gw + i;
+        let ok = true;
+        for (let c = 0; c < 4; c++) {
+          const kk = k + (c & 1) + (c >> 1) * gw;
+          let s = state[kk]!;
+          if (s === 0) {
+            evalInto(fwd, gx[kk]!, gy[kk]!, p, 0);
+            const dx = p[0]! - (x0 + (i + (c & 1)) * step);
+            const dy = p[1]! - (y0 + (j + (c >> 1)) * step);
+            s = dx * dx + dy * dy > tol2 ? 2 : 1;
+            state[kk] = s;
+          }
+          if (s === 2) ok = false;
+        }
+        if (!ok) cell[j * ci + i] = 0;
+      }
+  }
+  const sxMax = sw - 1;
+  const syMax = sh - 1;
+  for (let j = 0; j < cj; j++) {
+    const yEnd = Math.min(height, (j + 1) * step);
+    for (let i = 0; i < ci; i++) {
+      if (!cell[j * ci + i]) continue;
+      const k = j * gw + i;
+      const g00x = gx[k]!;
+      const g10x = gx[k + 1]!;
+      const g01x = gx[k + gw]!;
+      const g11x = gx[k + gw + 1]!;
+      const g00y = gy[k]!;
+      const g10y = gy[k + 1]!;
+      const g01y = gy[k + gw]!;
+      const g11y = gy[k + gw + 1]!;
+      const xStart = i * step;
+      const xEnd = Math.min(width, xStart + step);
+      for (let y = j * step; y < yEnd; y++) {
+        const fjy = y / step;
+        const ty = fjy - Math.floor(fjy);
+        for (let x = xStart; x < xEnd; x++) {
+          const fix = x / step;
+          const tx = fix - Math.floor(fix);
+          const sx = (g00x * (1 - tx) + g10x * tx) * (1 - ty) + (g01x * (1 - tx) + g11x * tx) * ty;
+          const sy = (g00y * (1 - tx) + g10y * tx) * (1 - ty) + (g01y * (1 - tx) + g11y * tx) * ty;
+          if (sx < 0 || sy < 0 || sx > sxMax || sy > syMax) continue;
+          const xa = sx | 0;
+          const ya = sy | 0;
+          const xb = xa < sxMax ? xa + 1 : xa;
+          const yb = ya < syMax ? ya + 1 : ya;
+          const fx = sx - xa;
+          const fy = sy - ya;
+          const i00 = ya * sw + xa;
+          const i10 = ya * sw + xb;
+          const i01 = yb * sw + xa;
+          const i11 = yb * sw + xb;
+          if (part && sd[(fx < 0.5 ? (fy < 0.5 ? i00 : i01) : fy < 0.5 ? i10 : i11) * 4 + 3] !== id) continue;
+          const w00 = (1 - fx) * (1 - fy);
+          const w10 = fx * (1 - fy);
+          const w01 = (1 - fx) * fy;
+          const w11 = fx * fy;
+          const a = ad[i00]! * w00 + ad[i10]! * w10 + ad[i01]! * w01 + ad[i11]! * w11;
+          if (a <= 0.003) continue;
+          const di = y * width + x;
+          oa[di] = a;
+          const o = di * 4;
+          const s00 = i00 * 4;
+          const s10 = i10 * 4;
+          const s01 = i01 * 4;
+          const s11 = i11 * 4;
+          od[o] = sd[s00]! * w00 + sd[s10]! * w10 + sd[s01]! * w01 + sd[s11]! * w11;
+          od[o + 1] = sd[s00 + 1]! * w00 + sd[s10 + 1]! * w10 + sd[s01 + 1]! * w01 + sd[s11 + 1]! * w11;
+          od[o + 2] = sd[s00 + 2]! * w00 + sd[s10 + 2]! * w10 + sd[s01 + 2]! * w01 + sd[s11 + 2]! * w11;
+        }
+      }
     }
   }
   return { image: out, alpha, x0, y0 };
