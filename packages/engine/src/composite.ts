@@ -2,7 +2,7 @@
  * Compositing: protected regions (face, hair, hands, arms in front), soft edges and
  * the person's shading carried onto the garment.
  */
-import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { blurMap, blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
 import type { Point } from './garment.js';
 import { KP, type Keypoint } from './person.js';
 import type { BodyFrame } from './fit.js';
@@ -193,40 +193,97 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   const { person, garment, protection } = c;
   const w = person.width;
   const h = person.height;
-  const n = w * h;
   const alpha = createMap(w, h);
-  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
-  const reach = blurMap(c.personMask, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1);
-  const clipEnd = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) * w;
-  for (let i = 0; i < n; i++) {
-    let a = c.alpha.data[i]!;
-    if (a <= 0) continue;
-    if (i < clipEnd) a *= Math.min(1, reach.data[i]! * 8);
-    a *= 1 - protection.hard.data[i]!;
-    // Garment body goes behind arms that are in front of it; sleeves stay on top.
-    a *= 1 - protection.arms.data[i]! * c.bodyPart.data[i]!;
-    alpha.data[i] = a;
-  }
-  // Luminance of the person: fine shading over broad shading.
-  const lum = createMap(w, h);
-  for (let i = 0; i < n; i++) lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
-  const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.03)), 2);
-  const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.35)), 2);
-  const k = c.shading ?? 0.45;
   const out: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(person.data) };
-  for (let i = 0; i < n; i++) {
-    const a = alpha.data[i]!;
-    if (a <= 0.002) continue;
-    let s = 1;
-    if (c.personMask.data[i]! > 0.5) {
-      s = fine.data[i]! / broad.data[i]!;
-      s = Math.min(1.1, Math.max(0.8, s));
-      s = 1 + (s - 1) * k;
+  // Everything happens where the garment has alpha: find that rectangle first.
+  const ga = c.alpha.data;
+  let x0 = w;
+  let x1 = -1;
+  let y0 = h;
+  let y1 = -1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    let first = -1;
+    for (let x = 0; x < w; x++)
+      if (ga[row + x]! > 0) {
+        first = x;
+        break;
+      }
+    if (first < 0) continue;
+    let last = first;
+    for (let x = w - 1; x > first; x--)
+      if (ga[row + x]! > 0) {
+        last = x;
+        break;
+      }
+    if (first < x0) x0 = first;
+    if (last > x1) x1 = last;
+    if (y < y0) y0 = y;
+    y1 = y;
+  }
+  if (x1 < 0) return { image: out, alpha };
+  const rw = x1 - x0 + 1;
+  const mask = c.personMask.data;
+  const hard = protection.hard.data;
+  const arms = protection.arms.data;
+  const bodyPart = c.bodyPart.data;
+  const ad = alpha.data;
+  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
+  const clipRows = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h)));
+  const ry1 = Math.min(y1, clipRows - 1);
+  const reach = ry1 >= y0 ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, x0, y0, x1, ry1) : null;
+  for (let y = y0; y <= y1; y++) {
+    const clip = reach !== null && y <= ry1;
+    const rrow = (y - y0) * rw - x0;
+    for (let x = x0, i = y * w + x0; x <= x1; x++, i++) {
+      let a = ga[i]!;
+      if (a <= 0) continue;
+      if (clip) a *= Math.min(1, reach[rrow + x]! * 8);
+      a *= 1 - hard[i]!;
+      // Garment body goes behind arms that are in front of it; sleeves stay on top.
+      a *= 1 - arms[i]! * bodyPart[i]!;
+      ad[i] = a;
     }
-    const o = i * 4;
-    for (let ch = 0; ch < 3; ch++) {
-      const g = Math.min(255, garment.data[o + ch]! * s);
-      out.data[o + ch] = person.data[o + ch]! * (1 - a) + g * a;
+  }
+  // Luminance of the person: fine shading over broad shading (on the rectangle the
+  // broad blur reaches; the fine one reaches less).
+  const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
+  const rb = Math.max(6, Math.round(c.shadingRadius * 0.35));
+  const g = Math.max(rf, rb) * 2;
+  const ex0 = Math.max(0, x0 - g);
+  const ey0 = Math.max(0, y0 - g);
+  const ex1 = Math.min(w - 1, x1 + g);
+  const ey1 = Math.min(h - 1, y1 + g);
+  const ew = ex1 - ex0 + 1;
+  const lum = new Float32Array(ew * (ey1 - ey0 + 1));
+  const pd = person.data;
+  for (let y = ey0; y <= ey1; y++)
+    for (let x = ex0, o = (y * w + ex0) * 4, j = (y - ey0) * ew; x <= ex1; x++, o += 4, j++) lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
+  const lh = ey1 - ey0 + 1;
+  const fine = blurRect(lum, ew, lh, rf, 2, x0 - ex0, y0 - ey0, x1 - ex0, y1 - ey0);
+  const broad = blurRect(lum, ew, lh, rb, 2, x0 - ex0, y0 - ey0, x1 - ex0, y1 - ey0);
+  const k = c.shading ?? 0.45;
+  const gd = garment.data;
+  const od = out.data;
+  for (let y = y0; y <= y1; y++) {
+    const rrow = (y - y0) * rw - x0;
+    for (let x = x0, i = y * w + x0; x <= x1; x++, i++) {
+      const a = ad[i]!;
+      if (a <= 0.002) continue;
+      let s = 1;
+      if (mask[i]! > 0.5) {
+        s = fine[rrow + x]! / broad[rrow + x]!;
+        s = Math.min(1.1, Math.max(0.8, s));
+        s = 1 + (s - 1) * k;
+      }
+      const o = i * 4;
+      const b = 1 - a;
+      const g0 = gd[o]! * s;
+      const g1 = gd[o + 1]! * s;
+      const g2 = gd[o + 2]! * s;
+      od[o] = pd[o]! * b + (g0 < 255 ? g0 : 255) * a;
+      od[o + 1] = pd[o + 1]! * b + (g1 < 255 ? g1 : 255) * a;
+      od[o + 2] = pd[o + 2]! * b + (g2 < 255 ? g2 : 255) * a;
     }
   }
   return { image: out, alpha };

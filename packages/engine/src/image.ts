@@ -113,46 +113,99 @@ export function sampleMap(m: FloatMap, x: number, y: number, outside = 0): numbe
   );
 }
 
-/** Separable box blur of a float map (radius r), repeated `passes` times (≈ Gaussian). Edges clamp. */
-export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
-  const { width: w, height: h } = m;
-  if (r < 1) return { width: w, height: h, data: m.data.slice() };
-  const src = m.data.slice();
-  const tmp = new Float32Array(w * h);
-  const acc = new Float64Array(w);
+/**
+ * Box blur (radius r, `passes` times, edges clamp) of the w×h array `src` into `dst`
+ * (both w×h; they may be the same array). `tmp` is w×h scratch, `acc` ≥ w.
+ */
+function boxBlur(src: Float32Array, dst: Float32Array, w: number, h: number, r: number, passes: number, tmp: Float32Array, acc: Float64Array): void {
   const inv = 1 / (2 * r + 1);
+  // Where the window leaves the row on either side.
+  const left = Math.min(w, r); // x < left: the outgoing index x − r is < 0
+  const right = Math.max(left, w - r - 1); // x ≥ right: the incoming index x + r + 1 is ≥ w
+  let from = src;
   for (let p = 0; p < passes; p++) {
-    // Horizontal: src → tmp.
+    // Horizontal: from → tmp.
     for (let y = 0; y < h; y++) {
       const row = y * w;
-      const first = src[row]!;
-      const last = src[row + w - 1]!;
+      const first = from[row]!;
+      const last = from[row + w - 1]!;
       let a = first * (r + 1);
-      for (let k = 1; k <= r; k++) a += k < w ? src[row + k]! : last;
-      for (let x = 0; x < w; x++) {
+      for (let k = 1; k <= r; k++) a += k < w ? from[row + k]! : last;
+      let x = 0;
+      for (; x < left; x++) {
         tmp[row + x] = a * inv;
         const ai = x + r + 1;
+        a += (ai < w ? from[row + ai]! : last) - first;
+      }
+      for (; x < right; x++) {
+        tmp[row + x] = a * inv;
+        a += from[row + x + r + 1]! - from[row + x - r]!;
+      }
+      for (; x < w; x++) {
+        tmp[row + x] = a * inv;
         const si = x - r;
-        a += (ai < w ? src[row + ai]! : last) - (si >= 0 ? src[row + si]! : first);
+        a += last - (si >= 0 ? from[row + si]! : first);
       }
     }
-    // Vertical, row by row with a running column sum: tmp → src.
+    // Vertical, row by row with a running column sum: tmp → dst.
     for (let x = 0; x < w; x++) acc[x] = tmp[x]! * (r + 1);
     for (let k = 1; k <= r; k++) {
-      const row = Math.min(k, h - 1) * w;
+      const row = (k < h - 1 ? k : h - 1) * w;
       for (let x = 0; x < w; x++) acc[x]! += tmp[row + x]!;
     }
     for (let y = 0; y < h; y++) {
       const row = y * w;
-      const addRow = Math.min(y + r + 1, h - 1) * w;
-      const subRow = Math.max(y - r, 0) * w;
+      const addRow = (y + r + 1 < h - 1 ? y + r + 1 : h - 1) * w;
+      const subRow = (y - r > 0 ? y - r : 0) * w;
       for (let x = 0; x < w; x++) {
-        src[row + x] = acc[x]! * inv;
+        dst[row + x] = acc[x]! * inv;
         acc[x]! += tmp[addRow + x]! - tmp[subRow + x]!;
       }
     }
+    from = dst;
   }
-  return { width: w, height: h, data: src };
+}
+
+/** Separable box blur of a float map (radius r), repeated `passes` times (≈ Gaussian). Edges clamp. */
+export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
+  const { width: w, height: h } = m;
+  if (r < 1 || passes < 1) return { width: w, height: h, data: m.data.slice() };
+  const out = new Float32Array(w * h);
+  boxBlur(m.data, out, w, h, r, passes, new Float32Array(w * h), new Float64Array(w));
+  return { width: w, height: h, data: out };
+}
+
+/**
+ * `blurMap` evaluated only on the rectangle [x0, x1] × [y0, y1] (inclusive) of the
+ * w×h array `data`: returns the blurred values of that rectangle, row by row
+ * ((x1 − x0 + 1) × (y1 − y0 + 1)). A box blur only reaches r·passes pixels, so the
+ * work is done on the rectangle grown by that much (clamped at the array's edges, which
+ * must be the image's edges there).
+ */
+export function blurRect(data: Float32Array, w: number, h: number, r: number, passes: number, x0: number, y0: number, x1: number, y1: number): Float32Array {
+  const rw = x1 - x0 + 1;
+  const rh = y1 - y0 + 1;
+  const out = new Float32Array(rw * rh);
+  if (rw <= 0 || rh <= 0) return out;
+  if (r < 1 || passes < 1) {
+    for (let y = 0; y < rh; y++) out.set(data.subarray((y0 + y) * w + x0, (y0 + y) * w + x1 + 1), y * rw);
+    return out;
+  }
+  const g = r * passes;
+  const ex0 = Math.max(0, x0 - g);
+  const ey0 = Math.max(0, y0 - g);
+  const ex1 = Math.min(w - 1, x1 + g);
+  const ey1 = Math.min(h - 1, y1 + g);
+  const ew = ex1 - ex0 + 1;
+  const eh = ey1 - ey0 + 1;
+  const buf = new Float32Array(ew * eh);
+  for (let y = 0; y < eh; y++) buf.set(data.subarray((ey0 + y) * w + ex0, (ey0 + y) * w + ex1 + 1), y * ew);
+  boxBlur(buf, buf, ew, eh, r, passes, new Float32Array(ew * eh), new Float64Array(ew));
+  for (let y = 0; y < rh; y++) {
+    const o = (y0 - ey0 + y) * ew + (x0 - ex0);
+    out.set(buf.subarray(o, o + rw), y * rw);
+  }
+  return out;
 }
 
 /** Resize a float map with bilinear sampling. */
