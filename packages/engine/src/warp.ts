@@ -167,97 +167,99 @@ export interface Box {
 }
 
 /**
- * Backward-warp `src` (RGBA + alpha map) onto the destination rectangle `box`
- * (integer pixel bounds, inclusive): for every destination pixel `inverse` gives the
- * source position. The map is evaluated on a coarse grid and interpolated bilinearly.
- * Returns box-sized images; (x0, y0) is the box's top-left in destination pixels.
- *
- * Only grid cells that can show the part are scanned: a pixel's source position is a
- * convex combination of its cell's four corner positions, so a cell whose corners'
- * bounding box misses the part's source pixels (label and alpha) draws nothing.
+ * Summed-area table ((sw + 1) × (sh + 1)) of the source pixels a drawn pixel can come
+ * from: the nearest of its four neighbours carries the part's label and has a pixel with
+ * alpha > 0 within one step (without a part, id < 0: one of the four has alpha > 0).
+ * Returns the number of such pixels.
  */
-export function warpImage(
-  src: RGBAImage,
-  srcAlpha: FloatMap,
-  inverse: Tps,
-  box: Box,
-  step = 4,
-  part?: { id: number; forward?: Tps; tolerance?: number },
-): { image: RGBAImage; alpha: FloatMap; x0: number; y0: number } {
-  const x0 = Math.floor(box.x0);
-  const y0 = Math.floor(box.y0);
-  const width = Math.max(1, Math.ceil(box.x1) - x0 + 1);
-  const height = Math.max(1, Math.ceil(box.y1) - y0 + 1);
-  const out = createImage(width, height);
-  const alpha: FloatMap = { width, height, data: new Float32Array(width * height) };
-  const od = out.data;
-  const oa = alpha.data;
-  const sw = src.width;
-  const sh = src.height;
-  const sd = src.data;
-  const ad = srcAlpha.data;
-  // Source pixels a drawn pixel can come from: the nearest of its four neighbours carries
-  // the part's label and has a pixel with alpha > 0 within one step (without a part: one
-  // of the four has alpha > 0). Summed-area table of those pixels, to ask "any such pixel
-  // in this rectangle?" in O(1).
-  const id = part ? part.id : -1;
+function sourceTable(sd: Uint8ClampedArray, ad: Float32Array, sw: number, sh: number, id: number, sat: Int32Array): number {
+  return id >= 0 ? partTable(sd, ad, sw, sh, id, sat) : alphaTable(ad, sw, sh, sat);
+}
+
+function partTable(sd: Uint8ClampedArray, ad: Float32Array, sw: number, sh: number, id: number, sat: Int32Array): number {
   const sw1 = sw + 1;
-  const sat = new Int32Array(sw1 * (sh + 1));
   let total = 0;
-  if (part) {
-    // Alpha > 0 dilated by one pixel horizontally, then vertically on the fly.
-    const near = new Uint8Array(sw * sh);
-    for (let y = 0; y < sh; y++) {
-      const row = y * sw;
-      for (let x = 0; x < sw; x++)
-        if (ad[row + x]! > 0) {
-          near[row + x] = 1;
-          if (x > 0) near[row + x - 1] = 1;
-          if (x + 1 < sw) near[row + x + 1] = 1;
-        }
-    }
-    for (let y = 0; y < sh; y++) {
-      let run = 0;
-      const row = y * sw;
-      const up = y > 0 ? row - sw : row;
-      const down = y + 1 < sh ? row + sw : row;
-      const o = (y + 1) * sw1;
-      for (let x = 0; x < sw; x++) {
-        if (sd[(row + x) * 4 + 3] === id && (near[row + x]! | near[up + x]! | near[down + x]!)) run++;
-        sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
+  for (let y = 0; y < sh; y++) {
+    let run = 0;
+    const row = y * sw;
+    const up = y > 0 ? row - sw : row;
+    const down = y + 1 < sh ? row + sw : row;
+    const o = (y + 1) * sw1;
+    for (let x = 0; x < sw; x++) {
+      if (sd[(row + x) * 4 + 3] === id) {
+        const l = x > 0 ? x - 1 : x;
+        const r = x + 1 < sw ? x + 1 : x;
+        if (
+          ad[row + x]! > 0 ||
+          ad[row + l]! > 0 ||
+          ad[row + r]! > 0 ||
+          ad[up + l]! > 0 ||
+          ad[up + x]! > 0 ||
+          ad[up + r]! > 0 ||
+          ad[down + l]! > 0 ||
+          ad[down + x]! > 0 ||
+          ad[down + r]! > 0
+        )
+          run++;
       }
-      total += run;
+      sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
     }
-  } else {
-    for (let y = 0; y < sh; y++) {
-      let run = 0;
-      const row = y * sw;
-      const o = (y + 1) * sw1;
-      for (let x = 0; x < sw; x++) {
-        if (ad[row + x]! > 0) run++;
-        sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
+    total += run;
+  }
+  return total;
+}
+
+function alphaTable(ad: Float32Array, sw: number, sh: number, sat: Int32Array): number {
+  const sw1 = sw + 1;
+  let total = 0;
+  for (let y = 0; y < sh; y++) {
+    let run = 0;
+    const row = y * sw;
+    const o = (y + 1) * sw1;
+    for (let x = 0; x < sw; x++) {
+      if (ad[row + x]! > 0) run++;
+      sat[o + x + 1] = sat[o - sw1 + x + 1]! + run;
+    }
+    total += run;
+  }
+  return total;
+}
+
+/** The spline at the grid points (x0 + i·step, y0 + j·step), i < gw, j < gh. */
+function evalGrid(t: TpsFast, x0: number, y0: number, step: number, gw: number, gh: number, gx: Float32Array, gy: Float32Array): void {
+  const { wx, wy, fx, fy } = t;
+  const n = fx.length;
+  const mx = t.mx;
+  const my = t.my;
+  const scale = t.scale;
+  for (let j = 0; j < gh; j++) {
+    const py = (y0 + j * step - my) / scale;
+    for (let i = 0; i < gw; i++) {
+      const px = (x0 + i * step - mx) / scale;
+      let ox = wx[n]! + wx[n + 1]! * px + wx[n + 2]! * py;
+      let oy = wy[n]! + wy[n + 1]! * px + wy[n + 2]! * py;
+      for (let q = 0; q < n; q++) {
+        const dx = px - fx[q]!;
+        const dy = py - fy[q]!;
+        const r2 = dx * dx + dy * dy;
+        if (r2 <= 1e-12) continue;
+        const u = r2 * Math.log(r2);
+        ox += wx[q]! * u;
+        oy += wy[q]! * u;
       }
-      total += run;
+      gx[j * gw + i] = ox;
+      gy[j * gw + i] = oy;
     }
   }
-  if (total === 0) return { image: out, alpha, x0, y0 };
-  // Grid: cells (i, j) cover pixels [i·step, (i+1)·step) × [j·step, (j+1)·step).
-  const ci = Math.floor((width - 1) / step) + 1;
-  const cj = Math.floor((height - 1) / step) + 1;
-  const gw = ci + 1;
-  const gh = cj + 1;
-  const gx = new Float32Array(gw * gh);
-  const gy = new Float32Array(gw * gh);
-  const inv = fast(inverse);
-  const p = new Float64Array(2);
-  for (let j = 0; j < gh; j++)
-    for (let i = 0; i < gw; i++) {
-      evalInto(inv, x0 + i * step, y0 + j * step, p, 0);
-      gx[j * gw + i] = p[0]!;
-      gy[j * gw + i] = p[1]!;
-    }
-  // Cells that can reach the source rectangle.
-  const cell = new Uint8Array(ci * cj);
+}
+
+/**
+ * Mark the cells (ci × cj) whose corners' bounding box (in source pixels) holds a pixel
+ * of the source table. A pixel's source position is a convex combination of its cell's
+ * corners, so unmarked cells draw nothing.
+ */
+function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, sat: Int32Array, sw: number, sh: number, cell: Uint8Array): boolean {
+  const sw1 = sw + 1;
   let any = false;
   for (let j = 0; j < cj; j++)
     for (let i = 0; i < ci; i++) {
@@ -284,36 +286,68 @@ export function warpImage(
       cell[j * ci + i] = 1;
       any = true;
     }
-  if (!any) return { image: out, alpha, x0, y0 };
-  if (part?.forward) {
-    // Where the map folds over, the garment point does not come back here: drop it
-    // (only corners of cells that can draw anything are checked).
-    const fwd = fast(part.forward);
-    const tol = part.tolerance ?? 8;
-    const tol2 = tol * tol;
-    const state = new Uint8Array(gw * gh); // 0 unchecked, 1 valid, 2 dropped
-    for (let j = 0; j < cj; j++)
-      for (let i = 0; i < ci; i++) {
-        if (!cell[j * ci + i]) continue;
-        const k = j * gw + i;
-        let ok = true;
-        for (let c = 0; c < 4; c++) {
-          const kk = k + (c & 1) + (c >> 1) * gw;
-          let s = state[kk]!;
-          if (s === 0) {
-            evalInto(fwd, gx[kk]!, gy[kk]!, p, 0);
-            const dx = p[0]! - (x0 + (i + (c & 1)) * step);
-            const dy = p[1]! - (y0 + (j + (c >> 1)) * step);
-            s = dx * dx + dy * dy > tol2 ? 2 : 1;
-            state[kk] = s;
-          }
-          if (s === 2) ok = false;
+  return any;
+}
+
+/**
+ * Where the map folds over, the garment point does not come back here: unmark cells
+ * with a corner whose forward image lands further than `tol` from it.
+ */
+function dropFolds(fwd: TpsFast, gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, x0: number, y0: number, step: number, tol: number, cell: Uint8Array): void {
+  const tol2 = tol * tol;
+  const state = new Uint8Array(gw * (cj + 1)); // 0 unchecked, 1 valid, 2 dropped
+  const p = new Float64Array(2);
+  for (let j = 0; j < cj; j++)
+    for (let i = 0; i < ci; i++) {
+      if (!cell[j * ci + i]) continue;
+      const k = j * gw + i;
+      let ok = true;
+      for (let c = 0; c < 4; c++) {
+        const dxg = c & 1;
+        const dyg = c >> 1;
+        const kk = k + dxg + dyg * gw;
+        let s = state[kk]!;
+        if (s === 0) {
+          evalInto(fwd, gx[kk]!, gy[kk]!, p, 0);
+          const dx = p[0]! - (x0 + (i + dxg) * step);
+          const dy = p[1]! - (y0 + (j + dyg) * step);
+          s = dx * dx + dy * dy > tol2 ? 2 : 1;
+          state[kk] = s;
         }
-        if (!ok) cell[j * ci + i] = 0;
+        if (s === 2) ok = false;
       }
-  }
+      if (!ok) cell[j * ci + i] = 0;
+    }
+}
+
+/** Bilinear sampling of the marked cells (see `warpImage`). */
+function drawCells(
+  sd: Uint8ClampedArray,
+  ad: Float32Array,
+  sw: number,
+  sh: number,
+  id: number,
+  gx: Float32Array,
+  gy: Float32Array,
+  gw: number,
+  ci: number,
+  cj: number,
+  step: number,
+  cell: Uint8Array,
+  width: number,
+  height: number,
+  od: Uint8ClampedArray,
+  oa: Float32Array,
+): void {
   const sxMax = sw - 1;
   const syMax = sh - 1;
+  const checkId = id >= 0;
+  // Fractions inside a cell, exactly as x / step − ⌊x / step⌋.
+  const txs = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const f = x / step;
+    txs[x] = f - Math.floor(f);
+  }
   for (let j = 0; j < cj; j++) {
     const yEnd = Math.min(height, (j + 1) * step);
     for (let i = 0; i < ci; i++) {
@@ -333,8 +367,7 @@ export function warpImage(
         const fjy = y / step;
         const ty = fjy - Math.floor(fjy);
         for (let x = xStart; x < xEnd; x++) {
-          const fix = x / step;
-          const tx = fix - Math.floor(fix);
+          const tx = txs[x]!;
           const sx = (g00x * (1 - tx) + g10x * tx) * (1 - ty) + (g01x * (1 - tx) + g11x * tx) * ty;
           const sy = (g00y * (1 - tx) + g10y * tx) * (1 - ty) + (g01y * (1 - tx) + g11y * tx) * ty;
           if (sx < 0 || sy < 0 || sx > sxMax || sy > syMax) continue;
@@ -348,7 +381,7 @@ export function warpImage(
           const i10 = ya * sw + xb;
           const i01 = yb * sw + xa;
           const i11 = yb * sw + xb;
-          if (part && sd[(fx < 0.5 ? (fy < 0.5 ? i00 : i01) : fy < 0.5 ? i10 : i11) * 4 + 3] !== id) continue;
+          if (checkId && sd[(fx < 0.5 ? (fy < 0.5 ? i00 : i01) : fy < 0.5 ? i10 : i11) * 4 + 3] !== id) continue;
           const w00 = (1 - fx) * (1 - fy);
           const w10 = fx * (1 - fy);
           const w01 = (1 - fx) * fy;
@@ -369,5 +402,47 @@ export function warpImage(
       }
     }
   }
+}
+
+/**
+ * Backward-warp `src` (RGBA + alpha map) onto the destination rectangle `box`
+ * (integer pixel bounds, inclusive): for every destination pixel `inverse` gives the
+ * source position. The map is evaluated on a coarse grid and interpolated bilinearly.
+ * Returns box-sized images; (x0, y0) is the box's top-left in destination pixels.
+ *
+ * Only grid cells that can show the part are scanned (see `markCells`); the fold check
+ * with `part.forward` is done on the corners of those cells only.
+ */
+export function warpImage(
+  src: RGBAImage,
+  srcAlpha: FloatMap,
+  inverse: Tps,
+  box: Box,
+  step = 4,
+  part?: { id: number; forward?: Tps; tolerance?: number },
+): { image: RGBAImage; alpha: FloatMap; x0: number; y0: number } {
+  const x0 = Math.floor(box.x0);
+  const y0 = Math.floor(box.y0);
+  const width = Math.max(1, Math.ceil(box.x1) - x0 + 1);
+  const height = Math.max(1, Math.ceil(box.y1) - y0 + 1);
+  const out = createImage(width, height);
+  const alpha: FloatMap = { width, height, data: new Float32Array(width * height) };
+  const sw = src.width;
+  const sh = src.height;
+  const id = part ? part.id : -1;
+  const sat = new Int32Array((sw + 1) * (sh + 1));
+  if (sourceTable(src.data, srcAlpha.data, sw, sh, id, sat) === 0) return { image: out, alpha, x0, y0 };
+  // Grid: cells (i, j) cover pixels [i·step, (i+1)·step) × [j·step, (j+1)·step).
+  const ci = Math.floor((width - 1) / step) + 1;
+  const cj = Math.floor((height - 1) / step) + 1;
+  const gw = ci + 1;
+  const gh = cj + 1;
+  const gx = new Float32Array(gw * gh);
+  const gy = new Float32Array(gw * gh);
+  evalGrid(fast(inverse), x0, y0, step, gw, gh, gx, gy);
+  const cell = new Uint8Array(ci * cj);
+  if (!markCells(gx, gy, gw, ci, cj, sat, sw, sh, cell)) return { image: out, alpha, x0, y0 };
+  if (part?.forward) dropFolds(fast(part.forward), gx, gy, gw, ci, cj, x0, y0, step, part.tolerance ?? 8, cell);
+  drawCells(src.data, srcAlpha.data, sw, sh, id, gx, gy, gw, ci, cj, step, cell, width, height, out.data, alpha.data);
   return { image: out, alpha, x0, y0 };
 }
