@@ -323,15 +323,8 @@ export interface CompositeInput {
   bodyClipUntilY?: number;
 }
 
-/** Returns the final alpha (what was changed) and writes the composite into a copy of the person. */
-export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMap } {
-  const { person, garment, protection } = c;
-  const w = person.width;
-  const h = person.height;
-  const alpha = createMap(w, h);
-  const out: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(person.data) };
-  // Everything happens where the garment has alpha: find that rectangle first.
-  const ga = c.alpha.data;
+/** Rectangle of the pixels with a > 0, or null. */
+function positiveBox(a: Float32Array, w: number, h: number): Rect | null {
   let x0 = w;
   let x1 = -1;
   let y0 = h;
@@ -340,14 +333,14 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
     const row = y * w;
     let first = -1;
     for (let x = 0; x < w; x++)
-      if (ga[row + x]! > 0) {
+      if (a[row + x]! > 0) {
         first = x;
         break;
       }
     if (first < 0) continue;
     let last = first;
     for (let x = w - 1; x > first; x--)
-      if (ga[row + x]! > 0) {
+      if (a[row + x]! > 0) {
         last = x;
         break;
       }
@@ -356,53 +349,67 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
     if (y < y0) y0 = y;
     y1 = y;
   }
-  if (x1 < 0) return { image: out, alpha };
-  const rw = x1 - x0 + 1;
-  const mask = c.personMask.data;
-  const hard = protection.hard.data;
-  const arms = protection.arms.data;
-  const bodyPart = c.bodyPart.data;
-  const ad = alpha.data;
-  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
-  const clipRows = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h)));
-  const ry1 = Math.min(y1, clipRows - 1);
-  const reach = ry1 >= y0 ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, x0, y0, x1, ry1) : null;
-  for (let y = y0; y <= y1; y++) {
-    const clip = reach !== null && y <= ry1;
-    const rrow = (y - y0) * rw - x0;
-    for (let x = x0, i = y * w + x0; x <= x1; x++, i++) {
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
+/**
+ * Final alpha on rectangle b: garment alpha, kept near the body above row `clipRow`
+ * (reach: blurred person mask over b's rows up to clipRow, row by row), without the
+ * protected regions, the garment body behind arms in front of it.
+ */
+function finalAlpha(
+  ga: Float32Array,
+  hard: Float32Array,
+  arms: Float32Array,
+  bodyPart: Float32Array,
+  reach: Float32Array | null,
+  clipRow: number,
+  w: number,
+  b: Rect,
+  ad: Float32Array,
+): void {
+  const rw = b.x1 - b.x0 + 1;
+  for (let y = b.y0; y <= b.y1; y++) {
+    const clip = reach !== null && y <= clipRow;
+    const rrow = (y - b.y0) * rw - b.x0;
+    for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
       let a = ga[i]!;
       if (a <= 0) continue;
-      if (clip) a *= Math.min(1, reach[rrow + x]! * 8);
+      if (clip) a *= Math.min(1, reach![rrow + x]! * 8);
       a *= 1 - hard[i]!;
       // Garment body goes behind arms that are in front of it; sleeves stay on top.
       a *= 1 - arms[i]! * bodyPart[i]!;
       ad[i] = a;
     }
   }
-  // Luminance of the person: fine shading over broad shading (on the rectangle the
-  // broad blur reaches; the fine one reaches less).
-  const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
-  const rb = Math.max(6, Math.round(c.shadingRadius * 0.35));
-  const g = Math.max(rf, rb) * 2;
-  const ex0 = Math.max(0, x0 - g);
-  const ey0 = Math.max(0, y0 - g);
-  const ex1 = Math.min(w - 1, x1 + g);
-  const ey1 = Math.min(h - 1, y1 + g);
-  const ew = ex1 - ex0 + 1;
-  const lum = new Float32Array(ew * (ey1 - ey0 + 1));
-  const pd = person.data;
-  for (let y = ey0; y <= ey1; y++)
-    for (let x = ex0, o = (y * w + ex0) * 4, j = (y - ey0) * ew; x <= ex1; x++, o += 4, j++) lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
-  const lh = ey1 - ey0 + 1;
-  const fine = blurRect(lum, ew, lh, rf, 2, x0 - ex0, y0 - ey0, x1 - ex0, y1 - ey0);
-  const broad = blurRect(lum, ew, lh, rb, 2, x0 - ex0, y0 - ey0, x1 - ex0, y1 - ey0);
-  const k = c.shading ?? 0.45;
-  const gd = garment.data;
-  const od = out.data;
-  for (let y = y0; y <= y1; y++) {
-    const rrow = (y - y0) * rw - x0;
-    for (let x = x0, i = y * w + x0; x <= x1; x++, i++) {
+}
+
+/** Luminance (+8) of the person on rectangle e, row by row. */
+function luminance(pd: Uint8ClampedArray, w: number, e: Rect): Float32Array {
+  const ew = e.x1 - e.x0 + 1;
+  const lum = new Float32Array(ew * (e.y1 - e.y0 + 1));
+  for (let y = e.y0; y <= e.y1; y++)
+    for (let x = e.x0, o = (y * w + e.x0) * 4, j = (y - e.y0) * ew; x <= e.x1; x++, o += 4, j++) lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
+  return lum;
+}
+
+/** Lay the shaded garment over the person where the final alpha > 0.002 (rectangle b). */
+function shade(
+  pd: Uint8ClampedArray,
+  gd: Uint8ClampedArray,
+  mask: Float32Array,
+  ad: Float32Array,
+  fine: Float32Array,
+  broad: Float32Array,
+  k: number,
+  w: number,
+  b: Rect,
+  od: Uint8ClampedArray,
+): void {
+  const rw = b.x1 - b.x0 + 1;
+  for (let y = b.y0; y <= b.y1; y++) {
+    const rrow = (y - b.y0) * rw - b.x0;
+    for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
       const a = ad[i]!;
       if (a <= 0.002) continue;
       let s = 1;
@@ -412,14 +419,44 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
         s = 1 + (s - 1) * k;
       }
       const o = i * 4;
-      const b = 1 - a;
+      const c = 1 - a;
       const g0 = gd[o]! * s;
       const g1 = gd[o + 1]! * s;
       const g2 = gd[o + 2]! * s;
-      od[o] = pd[o]! * b + (g0 < 255 ? g0 : 255) * a;
-      od[o + 1] = pd[o + 1]! * b + (g1 < 255 ? g1 : 255) * a;
-      od[o + 2] = pd[o + 2]! * b + (g2 < 255 ? g2 : 255) * a;
+      od[o] = pd[o]! * c + (g0 < 255 ? g0 : 255) * a;
+      od[o + 1] = pd[o + 1]! * c + (g1 < 255 ? g1 : 255) * a;
+      od[o + 2] = pd[o + 2]! * c + (g2 < 255 ? g2 : 255) * a;
     }
   }
+}
+
+/** Returns the final alpha (what was changed) and writes the composite into a copy of the person. */
+export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMap } {
+  const { person, garment, protection } = c;
+  const w = person.width;
+  const h = person.height;
+  const alpha = createMap(w, h);
+  const out: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(person.data) };
+  // Everything happens where the garment has alpha.
+  const b = positiveBox(c.alpha.data, w, h);
+  if (!b) return { image: out, alpha };
+  const mask = c.personMask.data;
+  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
+  const clipRow = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) - 1;
+  const ry1 = Math.min(b.y1, clipRow);
+  const reach = ry1 >= b.y0 ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, b.x0, b.y0, b.x1, ry1) : null;
+  finalAlpha(c.alpha.data, protection.hard.data, protection.arms.data, c.bodyPart.data, reach, clipRow, w, b, alpha.data);
+  // Luminance of the person: fine shading over broad shading (on the rectangle the
+  // broad blur reaches; the fine one reaches less).
+  const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
+  const rb = Math.max(6, Math.round(c.shadingRadius * 0.35));
+  const g = Math.max(rf, rb) * 2;
+  const e = { x0: Math.max(0, b.x0 - g), y0: Math.max(0, b.y0 - g), x1: Math.min(w - 1, b.x1 + g), y1: Math.min(h - 1, b.y1 + g) };
+  const lum = luminance(person.data, w, e);
+  const ew = e.x1 - e.x0 + 1;
+  const eh = e.y1 - e.y0 + 1;
+  const fine = blurRect(lum, ew, eh, rf, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
+  const broad = blurRect(lum, ew, eh, rb, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
+  shade(person.data, garment.data, mask, alpha.data, fine, broad, c.shading ?? 0.45, w, b, out.data);
   return { image: out, alpha };
 }

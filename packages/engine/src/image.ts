@@ -114,6 +114,23 @@ export function sampleMap(m: FloatMap, x: number, y: number, outside = 0): numbe
 }
 
 /**
+ * Reusable scratch buffers (the engine is synchronous: a buffer is only used inside one
+ * call). Avoids allocating and collecting full-size typed arrays on every call.
+ */
+const scratchF32: Float32Array[] = [];
+const scratchF64: Float64Array[] = [];
+function f32(slot: number, n: number): Float32Array {
+  let b = scratchF32[slot];
+  if (!b || b.length < n) scratchF32[slot] = b = new Float32Array(Math.max(n, Math.ceil((b?.length ?? 0) * 1.25)));
+  return b.subarray(0, n);
+}
+function f64(slot: number, n: number): Float64Array {
+  let b = scratchF64[slot];
+  if (!b || b.length < n) scratchF64[slot] = b = new Float64Array(Math.max(n, Math.ceil((b?.length ?? 0) * 1.25)));
+  return b.subarray(0, n);
+}
+
+/**
  * Box blur (radius r, `passes` times, edges clamp) of the w×h array `src` into `dst`
  * (both w×h; they may be the same array). `tmp` is w×h scratch, `acc` ≥ w.
  */
@@ -171,7 +188,7 @@ export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
   const { width: w, height: h } = m;
   if (r < 1 || passes < 1) return { width: w, height: h, data: m.data.slice() };
   const out = new Float32Array(w * h);
-  boxBlur(m.data, out, w, h, r, passes, new Float32Array(w * h), new Float64Array(w));
+  boxBlur(m.data, out, w, h, r, passes, f32(0, w * h), f64(0, w));
   return { width: w, height: h, data: out };
 }
 
@@ -198,9 +215,9 @@ export function blurRect(data: Float32Array, w: number, h: number, r: number, pa
   const ey1 = Math.min(h - 1, y1 + g);
   const ew = ex1 - ex0 + 1;
   const eh = ey1 - ey0 + 1;
-  const buf = new Float32Array(ew * eh);
+  const buf = f32(1, ew * eh);
   for (let y = 0; y < eh; y++) buf.set(data.subarray((ey0 + y) * w + ex0, (ey0 + y) * w + ex1 + 1), y * ew);
-  boxBlur(buf, buf, ew, eh, r, passes, new Float32Array(ew * eh), new Float64Array(ew));
+  boxBlur(buf, buf, ew, eh, r, passes, f32(0, ew * eh), f64(0, ew));
   for (let y = 0; y < rh; y++) {
     const o = (y0 - ey0 + y) * ew + (x0 - ex0);
     out.set(buf.subarray(o, o + rw), y * rw);

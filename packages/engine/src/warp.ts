@@ -166,6 +166,11 @@ export interface Box {
   y1: number;
 }
 
+/** Reusable scratch buffers (warpImage is synchronous; see image.ts). */
+let satBuf = new Int32Array(0);
+let gridBuf = new Float32Array(0);
+let byteBuf = new Uint8Array(0);
+
 /**
  * Summed-area table ((sw + 1) × (sh + 1)) of the source pixels a drawn pixel can come
  * from: the nearest of its four neighbours carries the part's label and has a pixel with
@@ -293,9 +298,9 @@ function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, c
  * Where the map folds over, the garment point does not come back here: unmark cells
  * with a corner whose forward image lands further than `tol` from it.
  */
-function dropFolds(fwd: TpsFast, gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, x0: number, y0: number, step: number, tol: number, cell: Uint8Array): void {
+function dropFolds(fwd: TpsFast, gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, x0: number, y0: number, step: number, tol: number, cell: Uint8Array, state: Uint8Array): void {
   const tol2 = tol * tol;
-  const state = new Uint8Array(gw * (cj + 1)); // 0 unchecked, 1 valid, 2 dropped
+  // state (gw × (cj + 1), zero on entry): 0 unchecked, 1 valid, 2 dropped.
   const p = new Float64Array(2);
   for (let j = 0; j < cj; j++)
     for (let i = 0; i < ci; i++) {
@@ -430,19 +435,27 @@ export function warpImage(
   const sw = src.width;
   const sh = src.height;
   const id = part ? part.id : -1;
-  const sat = new Int32Array((sw + 1) * (sh + 1));
+  const satLen = (sw + 1) * (sh + 1);
+  if (satBuf.length < satLen) satBuf = new Int32Array(satLen);
+  const sat = satBuf;
+  // Row 0 and column 0 of the table are zero; the rest is written.
+  sat.fill(0, 0, sw + 1);
+  for (let y = 1; y <= sh; y++) sat[y * (sw + 1)] = 0;
   if (sourceTable(src.data, srcAlpha.data, sw, sh, id, sat) === 0) return { image: out, alpha, x0, y0 };
   // Grid: cells (i, j) cover pixels [i·step, (i+1)·step) × [j·step, (j+1)·step).
   const ci = Math.floor((width - 1) / step) + 1;
   const cj = Math.floor((height - 1) / step) + 1;
   const gw = ci + 1;
   const gh = cj + 1;
-  const gx = new Float32Array(gw * gh);
-  const gy = new Float32Array(gw * gh);
+  if (gridBuf.length < 2 * gw * gh) gridBuf = new Float32Array(2 * gw * gh);
+  const gx = gridBuf.subarray(0, gw * gh);
+  const gy = gridBuf.subarray(gw * gh, 2 * gw * gh);
   evalGrid(fast(inverse), x0, y0, step, gw, gh, gx, gy);
-  const cell = new Uint8Array(ci * cj);
+  if (byteBuf.length < ci * cj + gw * gh) byteBuf = new Uint8Array(ci * cj + gw * gh);
+  const cell = byteBuf.subarray(0, ci * cj).fill(0);
+  const state = byteBuf.subarray(ci * cj, ci * cj + gw * gh).fill(0);
   if (!markCells(gx, gy, gw, ci, cj, sat, sw, sh, cell)) return { image: out, alpha, x0, y0 };
-  if (part?.forward) dropFolds(fast(part.forward), gx, gy, gw, ci, cj, x0, y0, step, part.tolerance ?? 8, cell);
+  if (part?.forward) dropFolds(fast(part.forward), gx, gy, gw, ci, cj, x0, y0, step, part.tolerance ?? 8, cell, state);
   drawCells(src.data, srcAlpha.data, sw, sh, id, gx, gy, gw, ci, cj, step, cell, width, height, out.data, alpha.data);
   return { image: out, alpha, x0, y0 };
 }
