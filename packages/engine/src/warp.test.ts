@@ -236,6 +236,26 @@ describe('warpImage against the plain per-pixel warp', () => {
       expect(colourDiff).toBeLessThanOrEqual(0.5);
       expect(drawn).toBeGreaterThan(100);
       expect(dropped).toBeGreaterThan(1000);
+      // Nothing drawn outside the reported rectangle, which is tight to a grid cell.
+      const d = got.drawn!;
+      let ix0 = Infinity;
+      let ix1 = -1;
+      let iy0 = Infinity;
+      let iy1 = -1;
+      for (let y = 0; y < want.height; y++)
+        for (let x = 0; x < want.width; x++)
+          if (want.alpha[y * want.width + x]! > 0) {
+            ix0 = Math.min(ix0, x);
+            ix1 = Math.max(ix1, x);
+            iy0 = Math.min(iy0, y);
+            iy1 = Math.max(iy1, y);
+          }
+      expect(d.x0).toBeLessThanOrEqual(ix0);
+      expect(d.y0).toBeLessThanOrEqual(iy0);
+      expect(d.x1).toBeGreaterThanOrEqual(ix1);
+      expect(d.y1).toBeGreaterThanOrEqual(iy1);
+      expect(ix0 - d.x0).toBeLessThan(4 * step);
+      expect(d.x1 - ix1).toBeLessThan(4 * step);
     });
   }
 

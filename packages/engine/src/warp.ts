@@ -409,6 +409,36 @@ function drawCells(
   }
 }
 
+export interface WarpResult {
+  image: RGBAImage;
+  alpha: FloatMap;
+  x0: number;
+  y0: number;
+  /**
+   * Rectangle (in the returned images' pixels, inclusive) outside which alpha is 0, or
+   * null when nothing was drawn. Callers can limit their per-pixel work to it.
+   */
+  drawn: Box | null;
+}
+
+/** Rectangle of the marked cells' pixels (inclusive), or null. */
+function cellsBox(cell: Uint8Array, ci: number, cj: number, step: number, width: number, height: number): Box | null {
+  let i0 = ci;
+  let i1 = -1;
+  let j0 = cj;
+  let j1 = -1;
+  for (let j = 0; j < cj; j++)
+    for (let i = 0; i < ci; i++)
+      if (cell[j * ci + i]) {
+        if (i < i0) i0 = i;
+        if (i > i1) i1 = i;
+        if (j < j0) j0 = j;
+        j1 = j;
+      }
+  if (i1 < 0) return null;
+  return { x0: i0 * step, y0: j0 * step, x1: Math.min(width - 1, (i1 + 1) * step - 1), y1: Math.min(height - 1, (j1 + 1) * step - 1) };
+}
+
 /**
  * Backward-warp `src` (RGBA + alpha map) onto the destination rectangle `box`
  * (integer pixel bounds, inclusive): for every destination pixel `inverse` gives the
@@ -425,7 +455,7 @@ export function warpImage(
   box: Box,
   step = 4,
   part?: { id: number; forward?: Tps; tolerance?: number },
-): { image: RGBAImage; alpha: FloatMap; x0: number; y0: number } {
+): WarpResult {
   const x0 = Math.floor(box.x0);
   const y0 = Math.floor(box.y0);
   const width = Math.max(1, Math.ceil(box.x1) - x0 + 1);
@@ -441,7 +471,7 @@ export function warpImage(
   // Row 0 and column 0 of the table are zero; the rest is written.
   sat.fill(0, 0, sw + 1);
   for (let y = 1; y <= sh; y++) sat[y * (sw + 1)] = 0;
-  if (sourceTable(src.data, srcAlpha.data, sw, sh, id, sat) === 0) return { image: out, alpha, x0, y0 };
+  if (sourceTable(src.data, srcAlpha.data, sw, sh, id, sat) === 0) return { image: out, alpha, x0, y0, drawn: null };
   // Grid: cells (i, j) cover pixels [i·step, (i+1)·step) × [j·step, (j+1)·step).
   const ci = Math.floor((width - 1) / step) + 1;
   const cj = Math.floor((height - 1) / step) + 1;
@@ -454,8 +484,8 @@ export function warpImage(
   if (byteBuf.length < ci * cj + gw * gh) byteBuf = new Uint8Array(ci * cj + gw * gh);
   const cell = byteBuf.subarray(0, ci * cj).fill(0);
   const state = byteBuf.subarray(ci * cj, ci * cj + gw * gh).fill(0);
-  if (!markCells(gx, gy, gw, ci, cj, sat, sw, sh, cell)) return { image: out, alpha, x0, y0 };
+  if (!markCells(gx, gy, gw, ci, cj, sat, sw, sh, cell)) return { image: out, alpha, x0, y0, drawn: null };
   if (part?.forward) dropFolds(fast(part.forward), gx, gy, gw, ci, cj, x0, y0, step, part.tolerance ?? 8, cell, state);
   drawCells(src.data, srcAlpha.data, sw, sh, id, gx, gy, gw, ci, cj, step, cell, width, height, out.data, alpha.data);
-  return { image: out, alpha, x0, y0 };
+  return { image: out, alpha, x0, y0, drawn: cellsBox(cell, ci, cj, step, width, height) };
 }
