@@ -230,16 +230,19 @@ function alphaTable(ad: Float32Array, sw: number, sh: number, sat: Int32Array): 
   return total;
 }
 
-/** The spline at the grid points (x0 + i·step, y0 + j·step), i < gw, j < gh. */
-function evalGrid(t: TpsFast, x0: number, y0: number, step: number, gw: number, gh: number, gx: Float32Array, gy: Float32Array): void {
+/** The spline at the grid points (x0 + i·step, y0 + j·step), i0 ≤ i ≤ i1, j0 ≤ j ≤ j1, not yet `done`. */
+function evalBlock(t: TpsFast, x0: number, y0: number, step: number, gw: number, i0: number, i1: number, j0: number, j1: number, gx: Float32Array, gy: Float32Array, done: Uint8Array): void {
   const { wx, wy, fx, fy } = t;
   const n = fx.length;
   const mx = t.mx;
   const my = t.my;
   const scale = t.scale;
-  for (let j = 0; j < gh; j++) {
+  for (let j = j0; j <= j1; j++) {
     const py = (y0 + j * step - my) / scale;
-    for (let i = 0; i < gw; i++) {
+    for (let i = i0; i <= i1; i++) {
+      const k = j * gw + i;
+      if (done[k]) continue;
+      done[k] = 1;
       const px = (x0 + i * step - mx) / scale;
       let ox = wx[n]! + wx[n + 1]! * px + wx[n + 2]! * py;
       let oy = wy[n]! + wy[n + 1]! * px + wy[n + 2]! * py;
@@ -252,10 +255,62 @@ function evalGrid(t: TpsFast, x0: number, y0: number, step: number, gw: number, 
         ox += wx[q]! * u;
         oy += wy[q]! * u;
       }
-      gx[j * gw + i] = ox;
-      gy[j * gw + i] = oy;
+      gx[k] = ox;
+      gy[k] = oy;
     }
   }
+}
+
+/** max of |∇ r²·ln r²| = 2r·|2 ln r + 1| over r in [rmin, rmax]. */
+const R_STAR = Math.exp(-1.5);
+function kernelSlope(r: number): number {
+  return r > 0 ? 2 * r * Math.abs(2 * Math.log(r) + 1) : 0;
+}
+function maxKernelSlope(rmin: number, rmax: number): number {
+  // 2r·|2 ln r + 1| rises on [0, e^-1.5], falls to 0 at e^-0.5, then rises.
+  let m = Math.max(kernelSlope(rmin), kernelSlope(rmax));
+  if (rmin < R_STAR && R_STAR < rmax) m = Math.max(m, kernelSlope(R_STAR));
+  return m;
+}
+
+/** Any pixel of the source table in the nearest pixels of [minX, maxX] × [minY, maxY]? */
+function tableHits(sat: Int32Array, sw: number, sh: number, minX: number, maxX: number, minY: number, maxY: number): boolean {
+  if (maxX < 0 || minX > sw - 1 || maxY < 0 || minY > sh - 1) return false;
+  const sw1 = sw + 1;
+  const qx0 = minX > 0 ? Math.floor(minX) : 0;
+  const qy0 = minY > 0 ? Math.floor(minY) : 0;
+  const qx1 = maxX < sw - 1 ? Math.floor(maxX) + 2 : sw;
+  const qy1 = maxY < sh - 1 ? Math.floor(maxY) + 2 : sh;
+  return sat[qy1 * sw1 + qx1]! - sat[qy0 * sw1 + qx1]! - sat[qy1 * sw1 + qx0]! + sat[qy0 * sw1 + qx0]! !== 0;
+}
+
+/**
+ * Can the spline send any point of the destination rectangle [xa, xb] × [ya, yb] near a
+ * pixel of the source table? A conservative test: the value at the centre plus a bound
+ * on the gradient over the disc around the rectangle (mean value theorem).
+ */
+function blockMayDraw(t: TpsFast, xa: number, xb: number, ya: number, yb: number, sat: Int32Array, sw: number, sh: number, p: Float64Array): boolean {
+  const cx = (xa + xb) / 2;
+  const cy = (ya + yb) / 2;
+  evalInto(t, cx, cy, p, 0);
+  const { wx, wy, fx, fy } = t;
+  const n = fx.length;
+  const rho = Math.hypot(xb - xa, yb - ya) / 2 / t.scale;
+  const pcx = (cx - t.mx) / t.scale;
+  const pcy = (cy - t.my) / t.scale;
+  let gxs = Math.hypot(wx[n + 1]!, wx[n + 2]!);
+  let gys = Math.hypot(wy[n + 1]!, wy[n + 2]!);
+  for (let q = 0; q < n; q++) {
+    const d = Math.hypot(pcx - fx[q]!, pcy - fy[q]!);
+    const m = maxKernelSlope(Math.max(0, d - rho), d + rho);
+    gxs += Math.abs(wx[q]!) * m;
+    gys += Math.abs(wy[q]!) * m;
+  }
+  // Slack for rounding (the grid is stored as float32).
+  const rx = gxs * rho * (1 + 1e-9) + 0.05 + Math.abs(p[0]!) * 1e-6;
+  const ry = gys * rho * (1 + 1e-9) + 0.05 + Math.abs(p[1]!) * 1e-6;
+  if (!(rx < Infinity && ry < Infinity)) return true;
+  return tableHits(sat, sw, sh, p[0]! - rx, p[0]! + rx, p[1]! - ry, p[1]! + ry);
 }
 
 /**
@@ -263,11 +318,11 @@ function evalGrid(t: TpsFast, x0: number, y0: number, step: number, gw: number, 
  * of the source table. A pixel's source position is a convex combination of its cell's
  * corners, so unmarked cells draw nothing.
  */
-function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, sat: Int32Array, sw: number, sh: number, cell: Uint8Array): boolean {
+function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, i0: number, i1: number, j0: number, j1: number, sat: Int32Array, sw: number, sh: number, cell: Uint8Array): boolean {
   const sw1 = sw + 1;
   let any = false;
-  for (let j = 0; j < cj; j++)
-    for (let i = 0; i < ci; i++) {
+  for (let j = j0; j < j1; j++)
+    for (let i = i0; i < i1; i++) {
       const k = j * gw + i;
       const a = gx[k]!;
       const b = gx[k + 1]!;
@@ -480,11 +535,25 @@ export function warpImage(
   if (gridBuf.length < 2 * gw * gh) gridBuf = new Float32Array(2 * gw * gh);
   const gx = gridBuf.subarray(0, gw * gh);
   const gy = gridBuf.subarray(gw * gh, 2 * gw * gh);
-  evalGrid(fast(inverse), x0, y0, step, gw, gh, gx, gy);
-  if (byteBuf.length < ci * cj + gw * gh) byteBuf = new Uint8Array(ci * cj + gw * gh);
+  if (byteBuf.length < ci * cj + 2 * gw * gh) byteBuf = new Uint8Array(ci * cj + 2 * gw * gh);
   const cell = byteBuf.subarray(0, ci * cj).fill(0);
   const state = byteBuf.subarray(ci * cj, ci * cj + gw * gh).fill(0);
-  if (!markCells(gx, gy, gw, ci, cj, sat, sw, sh, cell)) return { image: out, alpha, x0, y0, drawn: null };
+  const done = byteBuf.subarray(ci * cj + gw * gh, ci * cj + 2 * gw * gh).fill(0);
+  // Blocks of B × B cells: skip those the spline provably sends away from the part
+  // (their grid points are never evaluated), then test each cell of the others.
+  const inv = fast(inverse);
+  const B = 4;
+  const p = new Float64Array(2);
+  let any = false;
+  for (let j0 = 0; j0 < cj; j0 += B)
+    for (let i0 = 0; i0 < ci; i0 += B) {
+      const i1 = Math.min(ci, i0 + B);
+      const j1 = Math.min(cj, j0 + B);
+      if (!blockMayDraw(inv, x0 + i0 * step, x0 + i1 * step, y0 + j0 * step, y0 + j1 * step, sat, sw, sh, p)) continue;
+      evalBlock(inv, x0, y0, step, gw, i0, i1, j0, j1, gx, gy, done);
+      if (markCells(gx, gy, gw, ci, i0, i1, j0, j1, sat, sw, sh, cell)) any = true;
+    }
+  if (!any) return { image: out, alpha, x0, y0, drawn: null };
   if (part?.forward) dropFolds(fast(part.forward), gx, gy, gw, ci, cj, x0, y0, step, part.tolerance ?? 8, cell, state);
   drawCells(src.data, srcAlpha.data, sw, sh, id, gx, gy, gw, ci, cj, step, cell, width, height, out.data, alpha.data);
   return { image: out, alpha, x0, y0, drawn: cellsBox(cell, ci, cj, step, width, height) };
