@@ -55,22 +55,24 @@ function ellipse(m: FloatMap, c: Point, rx: number, ry: number): void {
 type Rect = { x0: number; y0: number; x1: number; y1: number };
 
 /**
- * `blurMap(m, r, passes)` for a map that is zero outside `nz`: the blur is done on the
- * rectangle it can reach only; outside that rectangle the result is exactly zero.
+ * `blurMap(m, r, passes)` for a map that is zero outside the rectangles `nz`: the blur
+ * is done on the rectangles it can reach only (each exactly, reading the whole map);
+ * elsewhere the result is exactly zero.
  */
-function blurNonZero(m: FloatMap, r: number, passes: number, nz: Rect | null): FloatMap {
+function blurNonZero(m: FloatMap, r: number, passes: number, nz: Rect[]): FloatMap {
   const { width: w, height: h } = m;
   const out = createMap(w, h);
-  if (!nz) return out;
   const g = r * passes;
-  const x0 = Math.max(0, Math.floor(nz.x0) - g);
-  const y0 = Math.max(0, Math.floor(nz.y0) - g);
-  const x1 = Math.min(w - 1, Math.ceil(nz.x1) + g);
-  const y1 = Math.min(h - 1, Math.ceil(nz.y1) + g);
-  if (x1 < x0 || y1 < y0) return out;
-  const part = blurRect(m.data, w, h, r, passes, x0, y0, x1, y1);
-  const rw = x1 - x0 + 1;
-  for (let y = y0; y <= y1; y++) out.data.set(part.subarray((y - y0) * rw, (y - y0 + 1) * rw), y * w + x0);
+  for (const b of nz) {
+    const x0 = Math.max(0, Math.floor(b.x0) - g);
+    const y0 = Math.max(0, Math.floor(b.y0) - g);
+    const x1 = Math.min(w - 1, Math.ceil(b.x1) + g);
+    const y1 = Math.min(h - 1, Math.ceil(b.y1) + g);
+    if (x1 < x0 || y1 < y0) continue;
+    const part = blurRect(m.data, w, h, r, passes, x0, y0, x1, y1);
+    const rw = x1 - x0 + 1;
+    for (let y = y0; y <= y1; y++) out.data.set(part.subarray((y - y0) * rw, (y - y0 + 1) * rw), y * w + x0);
+  }
   return out;
 }
 
@@ -172,16 +174,16 @@ export function protectedRegions(
   const fy = face.reduce((s, p) => s + p.y, 0) / face.length;
   const earSpan = Math.abs(k(KP.leftEar).x - k(KP.rightEar).x);
   const fr = Math.max(earSpan * 0.75, b.sw * 0.3);
-  let hardBox: Rect | null = null;
+  const hardRects: Rect[] = [];
   if (face.some((p) => p.score > 0.3 && p.y > -fr)) {
     ellipse(hard, { x: fx, y: fy }, fr, fr * 1.3);
-    hardBox = grow(hardBox, fx - fr, fy - fr * 1.3, fx + fr, fy + fr * 1.3);
+    hardRects.push({ x0: fx - fr, y0: fy - fr * 1.3, x1: fx + fr, y1: fy + fr * 1.3 });
   }
   // Nothing of the garment goes above the neckline (hoods and hangers hang behind the head).
   const neckRows = Math.max(0, Math.min(h, Math.floor(neckY)));
   if (neckRows > 0) {
     hard.data.fill(1, 0, neckRows * w);
-    hardBox = grow(hardBox, 0, 0, w - 1, neckRows - 1);
+    hardRects.push({ x0: 0, y0: 0, x1: w - 1, y1: neckRows - 1 });
   }
   // Long hair over the shoulders stays in front: pixels of hair colour connected to the
   // hair above the neckline, beside the neck (not over the middle of the chest).
@@ -265,7 +267,7 @@ export function protectedRegions(
     if (n > 0 && kept < band * 0.45 && kept > 0) {
       const off = top * w;
       for (let i = ky0 * w; i < (ky1 + 1) * w; i++) if (keep[i]) hard.data[off + i] = 1;
-      hardBox = grow(hardBox, 0, top + ky0, w - 1, top + ky1);
+      hardRects.push({ x0: 0, y0: top + ky0, x1: w - 1, y1: top + ky1 });
     }
   }
   // Hands: discs around wrist, index, pinky and thumb.
@@ -278,11 +280,12 @@ export function protectedRegions(
     const c = { x: pts.reduce((s, p) => s + p.x, 0) / 4, y: pts.reduce((s, p) => s + p.y, 0) / 4 };
     capsule(hard, k(wr), c, handR);
     const cb = capsuleBox(k(wr), c, handR);
-    hardBox = grow(hardBox, cb.x0, cb.y0, cb.x1, cb.y1);
+    hardRects.push(cb);
   }
   // Arms (for the garment body): forearm and the lower part of the upper arm.
   const armR = b.sw * 0.13;
   let armsBox: Rect | null = null;
+  const armsRects: Rect[] = [];
   for (const [s, e, wr] of [
     [b.shoulderL, b.elbowL, b.wristL],
     [b.shoulderR, b.elbowR, b.wristR],
@@ -293,6 +296,7 @@ export function protectedRegions(
     const b1 = capsuleBox(s2, e, armR);
     const b2 = capsuleBox(e, wr, armR * 0.9);
     armsBox = grow(grow(armsBox, b1.x0, b1.y0, b1.x1, b1.y1), b2.x0, b2.y0, b2.x1, b2.y1);
+    armsRects.push(b1, b2);
   }
   // Arms only where the person is (arms ≤ 1, so min(arms, 1) keeps it).
   const ad = arms.data;
@@ -303,7 +307,7 @@ export function protectedRegions(
     for (let y = Math.max(0, armsBox.y0); y <= Math.min(h - 1, armsBox.y1); y++)
       for (let i = y * w + ax0, e = y * w + ax1; i <= e; i++) if (ad[i]! > 0 && !(pmd[i]! > 0.4)) ad[i] = 0;
   }
-  return { hard: blurNonZero(hard, 2, 1, hardBox), arms: blurNonZero(arms, 2, 1, armsBox) };
+  return { hard: blurNonZero(hard, 2, 1, hardRects), arms: blurNonZero(arms, 2, 1, armsRects) };
 }
 
 export interface CompositeInput {
