@@ -199,7 +199,6 @@ export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
  */
 function boxBlurShrinking(buf: Float32Array, bw: number, bh: number, r: number, passes: number, nx0: number, ny0: number, nx1: number, ny1: number, tmp: Float32Array, acc: Float64Array): void {
   const inv = 1 / (2 * r + 1);
-  const cx = (v: number) => (v < 0 ? 0 : v >= bw ? bw - 1 : v);
   for (let p = 1; p <= passes; p++) {
     const grow = r * (passes - p);
     const x0 = Math.max(0, nx0 - grow);
@@ -209,24 +208,28 @@ function boxBlurShrinking(buf: Float32Array, bw: number, bh: number, r: number, 
     // Horizontal on the rows the vertical pass reads: buf → tmp.
     const hy0 = Math.max(0, y0 - r);
     const hy1 = Math.min(bh - 1, y1 + r);
-    hPass(buf, tmp, bw, r, inv, x0, x1, hy0, hy1, cx);
+    hPass(buf, tmp, bw, r, inv, x0, x1, hy0, hy1);
     // Vertical: tmp → buf.
     vPass(tmp, buf, bw, bh, r, inv, x0, x1, y0, y1, acc);
   }
 }
 
-function hPass(from: Float32Array, to: Float32Array, bw: number, r: number, inv: number, x0: number, x1: number, y0: number, y1: number, cx: (v: number) => number): void {
+function clampTo(v: number, n: number): number {
+  return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+function hPass(from: Float32Array, to: Float32Array, bw: number, r: number, inv: number, x0: number, x1: number, y0: number, y1: number): void {
   // Columns where the window stays inside the row.
   const m0 = Math.max(x0, r);
   const m1 = Math.min(x1 + 1, bw - r - 1);
   for (let y = y0; y <= y1; y++) {
     const row = y * bw;
     let a = 0;
-    for (let k = -r; k <= r; k++) a += from[row + cx(x0 + k)]!;
+    for (let k = -r; k <= r; k++) a += from[row + clampTo(x0 + k, bw)]!;
     let x = x0;
     for (; x < m0 && x <= x1; x++) {
       to[row + x] = a * inv;
-      a += from[row + cx(x + r + 1)]! - from[row + cx(x - r)]!;
+      a += from[row + clampTo(x + r + 1, bw)]! - from[row + clampTo(x - r, bw)]!;
     }
     for (; x < m1; x++) {
       to[row + x] = a * inv;
@@ -234,7 +237,7 @@ function hPass(from: Float32Array, to: Float32Array, bw: number, r: number, inv:
     }
     for (; x <= x1; x++) {
       to[row + x] = a * inv;
-      a += from[row + cx(x + r + 1)]! - from[row + cx(x - r)]!;
+      a += from[row + clampTo(x + r + 1, bw)]! - from[row + clampTo(x - r, bw)]!;
     }
   }
 }
