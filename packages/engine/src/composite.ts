@@ -2,7 +2,7 @@
  * Compositing: protected regions (face, hair, hands, arms in front), soft edges and
  * the person's shading carried onto the garment.
  */
-import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { blurMap, blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
 import type { Point } from './garment.js';
 import { KP, type Keypoint } from './person.js';
 import type { BodyFrame } from './fit.js';
@@ -16,14 +16,21 @@ function capsule(m: FloatMap, a: Point, b: Point, r: number, value = 1): void {
   const dx = b.x - a.x;
   const dy = b.y - a.y;
   const l2 = dx * dx + dy * dy || 1e-6;
+  const soft = Math.max(1, r * 0.2);
+  const r2 = r * r;
+  const d = m.data;
   for (let y = y0; y <= y1; y++)
     for (let x = x0; x <= x1; x++) {
-      const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2));
-      const d = Math.hypot(x - (a.x + t * dx), y - (a.y + t * dy));
-      if (d <= r) {
+      let t = ((x - a.x) * dx + (y - a.y) * dy) / l2;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      const ex = x - (a.x + t * dx);
+      const ey = y - (a.y + t * dy);
+      const e2 = ex * ex + ey * ey;
+      if (e2 <= r2) {
         const i = y * m.width + x;
-        const v = value * Math.min(1, (r - d) / Math.max(1, r * 0.2));
-        if (v > m.data[i]!) m.data[i] = v;
+        const q = (r - Math.sqrt(e2)) / soft;
+        const v = value * (q < 1 ? q : 1);
+        if (v > d[i]!) d[i] = v;
       }
     }
 }
@@ -33,11 +40,50 @@ function ellipse(m: FloatMap, c: Point, rx: number, ry: number): void {
   const x1 = Math.min(m.width - 1, Math.ceil(c.x + rx));
   const y0 = Math.max(0, Math.floor(c.y - ry));
   const y1 = Math.min(m.height - 1, Math.ceil(c.y + ry));
-  for (let y = y0; y <= y1; y++)
+  for (let y = y0; y <= y1; y++) {
+    const ey = (y - c.y) / ry;
+    const ey2 = ey * ey;
+    const row = y * m.width;
     for (let x = x0; x <= x1; x++) {
-      const d = ((x - c.x) / rx) ** 2 + ((y - c.y) / ry) ** 2;
-      if (d <= 1) m.data[y * m.width + x] = 1;
+      const ex = (x - c.x) / rx;
+      if (ex * ex + ey2 <= 1) m.data[row + x] = 1;
     }
+  }
+}
+
+/** Rectangle (inclusive) of a map's non-zero pixels grown by g, or null. */
+type Rect = { x0: number; y0: number; x1: number; y1: number };
+
+/**
+ * `blurMap(m, r, passes)` for a map that is zero outside the rectangles `nz`: the blur
+ * is done on the rectangles it can reach only (each exactly, reading the whole map);
+ * elsewhere the result is exactly zero.
+ */
+function blurNonZero(m: FloatMap, r: number, passes: number, nz: Rect[]): FloatMap {
+  const { width: w, height: h } = m;
+  const out = createMap(w, h);
+  const g = r * passes;
+  for (const b of nz) {
+    const x0 = Math.max(0, Math.floor(b.x0) - g);
+    const y0 = Math.max(0, Math.floor(b.y0) - g);
+    const x1 = Math.min(w - 1, Math.ceil(b.x1) + g);
+    const y1 = Math.min(h - 1, Math.ceil(b.y1) + g);
+    if (x1 < x0 || y1 < y0) continue;
+    const part = blurRect(m.data, w, h, r, passes, x0, y0, x1, y1);
+    const rw = x1 - x0 + 1;
+    for (let y = y0; y <= y1; y++) out.data.set(part.subarray((y - y0) * rw, (y - y0 + 1) * rw), y * w + x0);
+  }
+  return out;
+}
+
+function grow(r: Rect | null, x0: number, y0: number, x1: number, y1: number): Rect {
+  if (!r) return { x0, y0, x1, y1 };
+  return { x0: Math.min(r.x0, x0), y0: Math.min(r.y0, y0), x1: Math.max(r.x1, x1), y1: Math.max(r.y1, y1) };
+}
+
+/** Bounding box of what `capsule` may paint. */
+function capsuleBox(a: Point, b: Point, r: number): Rect {
+  return { x0: Math.floor(Math.min(a.x, b.x) - r), y0: Math.floor(Math.min(a.y, b.y) - r), x1: Math.ceil(Math.max(a.x, b.x) + r), y1: Math.ceil(Math.max(a.y, b.y) + r) };
 }
 
 export interface Protection {
@@ -58,25 +104,57 @@ export function sampleHairColours(img: RGBAImage, mask: FloatMap, kps: Keypoint[
   const fx = face.reduce((s, p) => s + p.x, 0) / face.length;
   const fy = face.reduce((s, p) => s + p.y, 0) / face.length;
   const fr = Math.max(Math.abs(k(KP.leftEar).x - k(KP.rightEar).x) * 0.6, sw * 0.22);
-  const samples: number[][] = [];
   const y0 = Math.max(0, Math.floor(fy - fr * 2.2));
   const y1 = Math.min(img.height - 1, Math.ceil(fy + fr * 0.6));
   const x0 = Math.max(0, Math.floor(fx - fr * 1.6));
   const x1 = Math.min(img.width - 1, Math.ceil(fx + fr * 1.6));
-  for (let y = y0; y <= y1; y += 2)
+  const cap = (Math.floor((y1 - y0) / 2) + 1) * (Math.floor((x1 - x0) / 2) + 1);
+  if (cap < 40 || y1 < y0 || x1 < x0) return null;
+  // Sort key: brightness, then the order of discovery (what a stable sort keeps).
+  const keys = new Float64Array(cap);
+  const rgb = new Uint8Array(cap * 3);
+  let n = 0;
+  const rx = fr * 0.95;
+  const ry = fr * 1.25;
+  const d = img.data;
+  const md = mask.data;
+  for (let y = y0; y <= y1; y += 2) {
+    const ey = (y - fy) / ry;
+    const ey2 = ey * ey;
     for (let x = x0; x <= x1; x += 2) {
       const i = y * img.width + x;
-      if (mask.data[i]! < 0.7) continue;
+      if (md[i]! < 0.7) continue;
       // Outside the face oval (skin).
-      if (((x - fx) / (fr * 0.95)) ** 2 + ((y - fy) / (fr * 1.25)) ** 2 < 1) continue;
-      samples.push([img.data[i * 4]!, img.data[i * 4 + 1]!, img.data[i * 4 + 2]!]);
+      const ex = (x - fx) / rx;
+      if (ex * ex + ey2 < 1) continue;
+      const r = d[i * 4]!;
+      const g = d[i * 4 + 1]!;
+      const b = d[i * 4 + 2]!;
+      rgb[n * 3] = r;
+      rgb[n * 3 + 1] = g;
+      rgb[n * 3 + 2] = b;
+      keys[n] = (r + g + b) * 4194304 + n;
+      n++;
     }
-  if (samples.length < 40) return null;
+  }
+  if (n < 40) return null;
   // Two clusters (hair in light and shadow).
-  samples.sort((a, b) => a[0]! + a[1]! + a[2]! - (b[0]! + b[1]! + b[2]!));
-  const mean = (arr: number[][]) => [0, 1, 2].map((c) => arr.reduce((s, v) => s + v[c]!, 0) / Math.max(1, arr.length));
-  const half = Math.floor(samples.length / 2);
-  return [mean(samples.slice(0, half)), mean(samples.slice(half))];
+  const sorted = keys.subarray(0, n).sort();
+  const half = Math.floor(n / 2);
+  const mean = (from: number, to: number) => {
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    for (let k = from; k < to; k++) {
+      const j = sorted[k]! % 4194304;
+      r += rgb[j * 3]!;
+      g += rgb[j * 3 + 1]!;
+      b += rgb[j * 3 + 2]!;
+    }
+    const c = Math.max(1, to - from);
+    return [r / c, g / c, b / c];
+  };
+  return [mean(0, half), mean(half, n)];
 }
 
 export function protectedRegions(
@@ -96,56 +174,101 @@ export function protectedRegions(
   const fy = face.reduce((s, p) => s + p.y, 0) / face.length;
   const earSpan = Math.abs(k(KP.leftEar).x - k(KP.rightEar).x);
   const fr = Math.max(earSpan * 0.75, b.sw * 0.3);
-  if (face.some((p) => p.score > 0.3 && p.y > -fr)) ellipse(hard, { x: fx, y: fy }, fr, fr * 1.3);
+  const hardRects: Rect[] = [];
+  if (face.some((p) => p.score > 0.3 && p.y > -fr)) {
+    ellipse(hard, { x: fx, y: fy }, fr, fr * 1.3);
+    hardRects.push({ x0: fx - fr, y0: fy - fr * 1.3, x1: fx + fr, y1: fy + fr * 1.3 });
+  }
   // Nothing of the garment goes above the neckline (hoods and hangers hang behind the head).
-  for (let y = 0; y < Math.min(h, Math.floor(neckY)); y++)
-    for (let x = 0; x < w; x++) hard.data[y * w + x] = 1;
+  const neckRows = Math.max(0, Math.min(h, Math.floor(neckY)));
+  if (neckRows > 0) {
+    hard.data.fill(1, 0, neckRows * w);
+    hardRects.push({ x0: 0, y0: 0, x1: w - 1, y1: neckRows - 1 });
+  }
   // Long hair over the shoulders stays in front: pixels of hair colour connected to the
   // hair above the neckline, beside the neck (not over the middle of the chest).
   if (hair) {
-    const img = hair.image;
+    const img = hair.image.data;
+    const pm = personMask.data;
     const yMax = Math.min(h, Math.ceil(Math.max(b.shoulderL.y, b.shoulderR.y) + b.sw * 0.9));
     const cx = (b.shoulderL.x + b.shoulderR.x) / 2;
-    const isHair = new Uint8Array(w * h);
+    const top = Math.max(0, Math.floor(neckY) - 2);
+    // Hair only exists in rows [top, yMax): work on that band.
+    const bh = Math.max(0, yMax - top);
+    const size = bh * w;
+    const isHair = new Uint8Array(size);
+    const cols = hair.colours;
+    const nc = cols.length;
+    const cr = new Float64Array(nc);
+    const cg = new Float64Array(nc);
+    const cb = new Float64Array(nc);
+    for (let q = 0; q < nc; q++) {
+      cr[q] = cols[q]![0]!;
+      cg[q] = cols[q]![1]!;
+      cb[q] = cols[q]![2]!;
+    }
+    const near = b.sw * 0.22;
+    const far = b.sw * 0.95;
     let n = 0;
-    for (let y = Math.max(0, Math.floor(neckY) - 2); y < yMax; y++)
+    for (let y = top; y < yMax; y++)
       for (let x = 0; x < w; x++) {
         const i = y * w + x;
-        if (personMask.data[i]! < 0.5 || Math.abs(x - cx) < b.sw * 0.22 || Math.abs(x - cx) > b.sw * 0.95) continue;
-        const r = img.data[i * 4]!;
-        const g = img.data[i * 4 + 1]!;
-        const bl = img.data[i * 4 + 2]!;
-        for (const c of hair.colours)
-          if (Math.abs(r - c[0]!) + Math.abs(g - c[1]!) + Math.abs(bl - c[2]!) < 60) {
-            isHair[i] = 1;
+        const dx = Math.abs(x - cx);
+        if (pm[i]! < 0.5 || dx < near || dx > far) continue;
+        const r = img[i * 4]!;
+        const g = img[i * 4 + 1]!;
+        const bl = img[i * 4 + 2]!;
+        for (let q = 0; q < nc; q++)
+          if (Math.abs(r - cr[q]!) + Math.abs(g - cg[q]!) + Math.abs(bl - cb[q]!) < 60) {
+            isHair[i - top * w] = 1;
             n++;
             break;
           }
       }
     // Keep what hangs down from the head: flood from the rows at the neckline.
-    const keep = new Uint8Array(w * h);
-    const stack: number[] = [];
-    const top = Math.max(0, Math.floor(neckY) - 2);
+    const keep = new Uint8Array(size);
+    const stack = new Int32Array(size + 1);
+    let sp = 0;
     for (let x = 0; x < w; x++)
-      for (let y = top; y < Math.min(h, top + 4); y++)
+      for (let y = 0; y < Math.min(bh, 4); y++)
         if (isHair[y * w + x]) {
           keep[y * w + x] = 1;
-          stack.push(y * w + x);
+          stack[sp++] = y * w + x;
         }
     let kept = 0;
-    while (stack.length) {
-      const p = stack.pop()!;
+    let ky0 = bh;
+    let ky1 = -1;
+    while (sp > 0) {
+      const p = stack[--sp]!;
       kept++;
-      const x = p % w;
-      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w])
-        if (q >= 0 && q < w * h && isHair[q] && !keep[q]) {
-          keep[q] = 1;
-          stack.push(q);
-        }
+      const y = (p / w) | 0;
+      const x = p - y * w;
+      if (y < ky0) ky0 = y;
+      if (y > ky1) ky1 = y;
+      if (x > 0 && isHair[p - 1] && !keep[p - 1]) {
+        keep[p - 1] = 1;
+        stack[sp++] = p - 1;
+      }
+      if (x < w - 1 && isHair[p + 1] && !keep[p + 1]) {
+        keep[p + 1] = 1;
+        stack[sp++] = p + 1;
+      }
+      if (p >= w && isHair[p - w] && !keep[p - w]) {
+        keep[p - w] = 1;
+        stack[sp++] = p - w;
+      }
+      if (p + w < size && isHair[p + w] && !keep[p + w]) {
+        keep[p + w] = 1;
+        stack[sp++] = p + w;
+      }
     }
     // Hair the colour of the old clothes would swallow the whole shoulder area: skip then.
     const band = (yMax - top) * b.sw * 1.4;
-    if (n > 0 && kept < band * 0.45) for (let i = 0; i < w * h; i++) if (keep[i]) hard.data[i] = 1;
+    if (n > 0 && kept < band * 0.45 && kept > 0) {
+      const off = top * w;
+      for (let i = ky0 * w; i < (ky1 + 1) * w; i++) if (keep[i]) hard.data[off + i] = 1;
+      hardRects.push({ x0: 0, y0: top + ky0, x1: w - 1, y1: top + ky1 });
+    }
   }
   // Hands: discs around wrist, index, pinky and thumb.
   const handR = b.sw * 0.16;
@@ -156,9 +279,13 @@ export function protectedRegions(
     const pts = [k(wr), k(ix), k(pk), k(th)];
     const c = { x: pts.reduce((s, p) => s + p.x, 0) / 4, y: pts.reduce((s, p) => s + p.y, 0) / 4 };
     capsule(hard, k(wr), c, handR);
+    const cb = capsuleBox(k(wr), c, handR);
+    hardRects.push(cb);
   }
   // Arms (for the garment body): forearm and the lower part of the upper arm.
   const armR = b.sw * 0.13;
+  let armsBox: Rect | null = null;
+  const armsRects: Rect[] = [];
   for (const [s, e, wr] of [
     [b.shoulderL, b.elbowL, b.wristL],
     [b.shoulderR, b.elbowR, b.wristR],
@@ -166,9 +293,21 @@ export function protectedRegions(
     const s2 = { x: s.x + (e.x - s.x) * 0.15, y: s.y + (e.y - s.y) * 0.15 };
     capsule(arms, s2, e, armR);
     capsule(arms, e, wr, armR * 0.9);
+    const b1 = capsuleBox(s2, e, armR);
+    const b2 = capsuleBox(e, wr, armR * 0.9);
+    armsBox = grow(grow(armsBox, b1.x0, b1.y0, b1.x1, b1.y1), b2.x0, b2.y0, b2.x1, b2.y1);
+    armsRects.push(b1, b2);
   }
-  for (let i = 0; i < w * h; i++) arms.data[i] = Math.min(arms.data[i]!, personMask.data[i]! > 0.4 ? 1 : 0);
-  return { hard: blurMap(hard, 2, 1), arms: blurMap(arms, 2, 1) };
+  // Arms only where the person is (arms ≤ 1, so min(arms, 1) keeps it).
+  const ad = arms.data;
+  const pmd = personMask.data;
+  if (armsBox) {
+    const ax0 = Math.max(0, armsBox.x0);
+    const ax1 = Math.min(w - 1, armsBox.x1);
+    for (let y = Math.max(0, armsBox.y0); y <= Math.min(h - 1, armsBox.y1); y++)
+      for (let i = y * w + ax0, e = y * w + ax1; i <= e; i++) if (ad[i]! > 0 && !(pmd[i]! > 0.4)) ad[i] = 0;
+  }
+  return { hard: blurNonZero(hard, 2, 1, hardRects), arms: blurNonZero(arms, 2, 1, armsRects) };
 }
 
 export interface CompositeInput {
@@ -188,46 +327,140 @@ export interface CompositeInput {
   bodyClipUntilY?: number;
 }
 
+/** Rectangle of the pixels with a > 0, or null. */
+function positiveBox(a: Float32Array, w: number, h: number): Rect | null {
+  let x0 = w;
+  let x1 = -1;
+  let y0 = h;
+  let y1 = -1;
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    let first = -1;
+    for (let x = 0; x < w; x++)
+      if (a[row + x]! > 0) {
+        first = x;
+        break;
+      }
+    if (first < 0) continue;
+    let last = first;
+    for (let x = w - 1; x > first; x--)
+      if (a[row + x]! > 0) {
+        last = x;
+        break;
+      }
+    if (first < x0) x0 = first;
+    if (last > x1) x1 = last;
+    if (y < y0) y0 = y;
+    y1 = y;
+  }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
+/**
+ * Final alpha on rectangle b: garment alpha, kept near the body above row `clipRow`
+ * (reach: blurred person mask over b's rows up to clipRow, row by row), without the
+ * protected regions, the garment body behind arms in front of it.
+ */
+function finalAlpha(
+  ga: Float32Array,
+  hard: Float32Array,
+  arms: Float32Array,
+  bodyPart: Float32Array,
+  reach: Float32Array | null,
+  clipRow: number,
+  w: number,
+  b: Rect,
+  ad: Float32Array,
+): void {
+  const rw = b.x1 - b.x0 + 1;
+  for (let y = b.y0; y <= b.y1; y++) {
+    const clip = reach !== null && y <= clipRow;
+    const rrow = (y - b.y0) * rw - b.x0;
+    for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
+      let a = ga[i]!;
+      if (a <= 0) continue;
+      if (clip) a *= Math.min(1, reach![rrow + x]! * 8);
+      a *= 1 - hard[i]!;
+      // Garment body goes behind arms that are in front of it; sleeves stay on top.
+      a *= 1 - arms[i]! * bodyPart[i]!;
+      ad[i] = a;
+    }
+  }
+}
+
+/** Luminance (+8) of the person on rectangle e, row by row. */
+function luminance(pd: Uint8ClampedArray, w: number, e: Rect): Float32Array {
+  const ew = e.x1 - e.x0 + 1;
+  const lum = new Float32Array(ew * (e.y1 - e.y0 + 1));
+  for (let y = e.y0; y <= e.y1; y++)
+    for (let x = e.x0, o = (y * w + e.x0) * 4, j = (y - e.y0) * ew; x <= e.x1; x++, o += 4, j++) lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
+  return lum;
+}
+
+/** Lay the shaded garment over the person where the final alpha > 0.002 (rectangle b). */
+function shade(
+  pd: Uint8ClampedArray,
+  gd: Uint8ClampedArray,
+  mask: Float32Array,
+  ad: Float32Array,
+  fine: Float32Array,
+  broad: Float32Array,
+  k: number,
+  w: number,
+  b: Rect,
+  od: Uint8ClampedArray,
+): void {
+  const rw = b.x1 - b.x0 + 1;
+  for (let y = b.y0; y <= b.y1; y++) {
+    const rrow = (y - b.y0) * rw - b.x0;
+    for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
+      const a = ad[i]!;
+      if (a <= 0.002) continue;
+      let s = 1;
+      if (mask[i]! > 0.5) {
+        s = fine[rrow + x]! / broad[rrow + x]!;
+        s = Math.min(1.1, Math.max(0.8, s));
+        s = 1 + (s - 1) * k;
+      }
+      const o = i * 4;
+      const c = 1 - a;
+      const g0 = gd[o]! * s;
+      const g1 = gd[o + 1]! * s;
+      const g2 = gd[o + 2]! * s;
+      od[o] = pd[o]! * c + (g0 < 255 ? g0 : 255) * a;
+      od[o + 1] = pd[o + 1]! * c + (g1 < 255 ? g1 : 255) * a;
+      od[o + 2] = pd[o + 2]! * c + (g2 < 255 ? g2 : 255) * a;
+    }
+  }
+}
+
 /** Returns the final alpha (what was changed) and writes the composite into a copy of the person. */
 export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMap } {
   const { person, garment, protection } = c;
   const w = person.width;
   const h = person.height;
-  const n = w * h;
   const alpha = createMap(w, h);
-  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
-  const reach = blurMap(c.personMask, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1);
-  const clipEnd = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) * w;
-  for (let i = 0; i < n; i++) {
-    let a = c.alpha.data[i]!;
-    if (a <= 0) continue;
-    if (i < clipEnd) a *= Math.min(1, reach.data[i]! * 8);
-    a *= 1 - protection.hard.data[i]!;
-    // Garment body goes behind arms that are in front of it; sleeves stay on top.
-    a *= 1 - protection.arms.data[i]! * c.bodyPart.data[i]!;
-    alpha.data[i] = a;
-  }
-  // Luminance of the person: fine shading over broad shading.
-  const lum = createMap(w, h);
-  for (let i = 0; i < n; i++) lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
-  const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.03)), 2);
-  const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.35)), 2);
-  const k = c.shading ?? 0.45;
   const out: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(person.data) };
-  for (let i = 0; i < n; i++) {
-    const a = alpha.data[i]!;
-    if (a <= 0.002) continue;
-    let s = 1;
-    if (c.personMask.data[i]! > 0.5) {
-      s = fine.data[i]! / broad.data[i]!;
-      s = Math.min(1.1, Math.max(0.8, s));
-      s = 1 + (s - 1) * k;
-    }
-    const o = i * 4;
-    for (let ch = 0; ch < 3; ch++) {
-      const g = Math.min(255, garment.data[o + ch]! * s);
-      out.data[o + ch] = person.data[o + ch]! * (1 - a) + g * a;
-    }
-  }
+  // Everything happens where the garment has alpha.
+  const b = positiveBox(c.alpha.data, w, h);
+  if (!b) return { image: out, alpha };
+  const mask = c.personMask.data;
+  // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
+  const clipRow = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) - 1;
+  const ry1 = Math.min(b.y1, clipRow);
+  const reach = ry1 >= b.y0 ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, b.x0, b.y0, b.x1, ry1) : null;
+  finalAlpha(c.alpha.data, protection.hard.data, protection.arms.data, c.bodyPart.data, reach, clipRow, w, b, alpha.data);
+  // Luminance of the person: fine shading over broad shading (on the rectangle the
+  // broad blur reaches; the fine one reaches less).
+  const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
+  const rb = Math.max(6, Math.round(c.shadingRadius * 0.35));
+  const g = Math.max(rf, rb) * 2;
+  const e = { x0: Math.max(0, b.x0 - g), y0: Math.max(0, b.y0 - g), x1: Math.min(w - 1, b.x1 + g), y1: Math.min(h - 1, b.y1 + g) };
+  const lum = luminance(person.data, w, e);
+  const ew = e.x1 - e.x0 + 1;
+  const eh = e.y1 - e.y0 + 1;
+  const fine = blurRect(lum, ew, eh, rf, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
+  const broad = blurRect(lum, ew, eh, rb, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
+  shade(person.data, garment.data, mask, alpha.data, fine, broad, c.shading ?? 0.45, w, b, out.data);
   return { image: out, alpha };
 }
