@@ -24,14 +24,20 @@ function referenceComposite(c: CompositeInput): { image: Float64Array; alpha: Fl
   const lum = createMap(w, h);
   for (let i = 0; i < n; i++) lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
   const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.03)), 2);
-  const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.35)), 2);
-  const k = c.shading ?? 0.45;
+  const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.12)), 2);
+  const k = c.shading ?? 0.6;
+  const shadeEnd = Math.min(h, Math.round(c.shadeUntilY ?? h)) * w;
   const image = Float64Array.from(person.data);
   for (let i = 0; i < n; i++) {
     const a = alpha[i]!;
     if (a <= 0.002) continue;
     let s = 1;
-    if (c.personMask.data[i]! > 0.5) s = 1 + (Math.min(1.1, Math.max(0.8, fine.data[i]! / broad.data[i]!)) - 1) * k;
+    if (i < shadeEnd && c.personMask.data[i]! > 0.5) {
+      // Small luminance changes (folds) carry over; large ones (old clothes' edges) fade out.
+      const d = fine.data[i]! / broad.data[i]! - 1;
+      const keep = Math.max(0, Math.min(1, (0.2 - Math.abs(d)) / 0.12));
+      s = 1 + d * keep * k;
+    }
     for (let ch = 0; ch < 3; ch++) image[i * 4 + ch] = person.data[i * 4 + ch]! * (1 - a) + Math.min(255, garment.data[i * 4 + ch]! * s) * a;
   }
   return { image, alpha };
@@ -79,6 +85,7 @@ describe('composite', () => {
         protection: { hard: s.hard, arms: s.arms },
         shadingRadius: 60,
         bodyClipUntilY: clip,
+        shadeUntilY: clip === undefined ? undefined : clip + 10,
       };
       const got = composite(input);
       const want = referenceComposite(input);
@@ -97,6 +104,35 @@ describe('composite', () => {
       expect(got.alpha.data[80 * w + 78]).toBeCloseTo(0, 6);
     });
   }
+
+  it('carries soft folds onto the garment but not the hard edges of the old clothes', () => {
+    const w = 160;
+    const h = 120;
+    const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };
+    const garment: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };
+    const full = createMap(w, h, 1);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const o = (y * w + x) * 4;
+        // Left half: a light top with soft folds (±5 % luminance); right half: dark jeans.
+        const v = x < w / 2 ? 200 * (1 + 0.05 * Math.sin((y / h) * Math.PI * 6)) : 50;
+        person.data.set([v, v, v, 255], o);
+        garment.data.set([200, 200, 200, 255], o);
+      }
+    const zero = createMap(w, h);
+    const got = composite({ person, personMask: full, garment, alpha: full, bodyPart: zero, protection: { hard: zero, arms: zero }, shadingRadius: 100 });
+    const at = (x: number, y: number) => got.image.data[(y * w + x) * 4]!;
+    // On the dark side the garment keeps its colour: at most a faint line (4 %) right
+    // along the light-to-dark edge, nothing away from it.
+    for (const x of [w / 2 + 1, w / 2 + 4]) expect(Math.abs(at(x, h / 2) - 200)).toBeLessThanOrEqual(8);
+    for (const x of [w / 2 + 30, w - 10]) expect(Math.abs(at(x, h / 2) - 200)).toBeLessThanOrEqual(1);
+    // On the light side, the folds show: rows at a crest and a trough differ clearly.
+    const column = Array.from({ length: h - 20 }, (_, i) => at(20, i + 10));
+    expect(Math.max(...column) - Math.min(...column)).toBeGreaterThan(5);
+    // A skirt hanging free below shadeUntilY takes no folds.
+    const free = composite({ person, personMask: full, garment, alpha: full, bodyPart: zero, protection: { hard: zero, arms: zero }, shadingRadius: 100, shadeUntilY: 0 });
+    for (let y = 10; y < h - 10; y++) expect(free.image.data[(y * w + 20) * 4]).toBe(200);
+  });
 
   it('returns the person unchanged where there is no garment', () => {
     const s = scene(30, 20);

@@ -323,6 +323,8 @@ export interface CompositeInput {
   shadingRadius: number;
   /** Strength of the person's shading on the garment (0..1). */
   shading?: number;
+  /** Below this row the garment hangs free of the body (a skirt) and takes no shading from it. */
+  shadeUntilY?: number;
   /** Above this row the garment must stay near the body (skirts below it hang free). */
   bodyClipUntilY?: number;
 }
@@ -406,6 +408,7 @@ function shade(
   fine: Float32Array,
   broad: Float32Array,
   k: number,
+  shadeRow: number,
   w: number,
   b: Rect,
   od: Uint8ClampedArray,
@@ -413,14 +416,19 @@ function shade(
   const rw = b.x1 - b.x0 + 1;
   for (let y = b.y0; y <= b.y1; y++) {
     const rrow = (y - b.y0) * rw - b.x0;
+    const onBody = y <= shadeRow;
     for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
       const a = ad[i]!;
       if (a <= 0.002) continue;
       let s = 1;
-      if (mask[i]! > 0.5) {
-        s = fine[rrow + x]! / broad[rrow + x]!;
-        s = Math.min(1.1, Math.max(0.8, s));
-        s = 1 + (s - 1) * k;
+      if (onBody && mask[i]! > 0.5) {
+        // Folds and soft light are small, smooth changes of the photo's luminance; the
+        // edges of the old clothes and their prints are large ones, and carried over they
+        // would show through the new garment. Small changes are kept, large ones fade out.
+        const d = fine[rrow + x]! / broad[rrow + x]! - 1;
+        const m = d < 0 ? -d : d;
+        const keep = m <= 0.08 ? 1 : m >= 0.2 ? 0 : (0.2 - m) / 0.12;
+        s = 1 + d * keep * k;
       }
       const o = i * 4;
       const c = 1 - a;
@@ -453,7 +461,7 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   // Luminance of the person: fine shading over broad shading (on the rectangle the
   // broad blur reaches; the fine one reaches less).
   const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
-  const rb = Math.max(6, Math.round(c.shadingRadius * 0.35));
+  const rb = Math.max(6, Math.round(c.shadingRadius * 0.12));
   const g = Math.max(rf, rb) * 2;
   const e = { x0: Math.max(0, b.x0 - g), y0: Math.max(0, b.y0 - g), x1: Math.min(w - 1, b.x1 + g), y1: Math.min(h - 1, b.y1 + g) };
   const lum = luminance(person.data, w, e);
@@ -461,6 +469,7 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   const eh = e.y1 - e.y0 + 1;
   const fine = blurRect(lum, ew, eh, rf, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
   const broad = blurRect(lum, ew, eh, rb, 2, b.x0 - e.x0, b.y0 - e.y0, b.x1 - e.x0, b.y1 - e.y0);
-  shade(person.data, garment.data, mask, alpha.data, fine, broad, c.shading ?? 0.45, w, b, out.data);
+  const shadeRow = Math.min(h, Math.round(c.shadeUntilY ?? h)) - 1;
+  shade(person.data, garment.data, mask, alpha.data, fine, broad, c.shading ?? 0.6, shadeRow, w, b, out.data);
   return { image: out, alpha };
 }

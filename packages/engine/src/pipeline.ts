@@ -155,7 +155,7 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const ch = y1 - y0 + 1;
   // Each part is warped on its own (thin-plate spline body → garment) and layered:
   // garment body first, sleeves / legs over it.
-  const layer = createImage(cw, ch);
+  const rgb = new Float32Array(cw * ch * 3);
   const layerAlpha = createMap(cw, ch);
   const bodyPart = createMap(cw, ch);
   for (const part of fit.parts) {
@@ -164,15 +164,33 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     const inverse = fitTps(part.body, part.garment, lambda);
     const forward = fitTps(part.garment, part.body, lambda);
     const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1 }, 4, { id: part.id, forward, tolerance: body.sw * 0.1 });
-    for (let i = 0; i < cw * ch; i++) {
-      const a = warped.alpha.data[i]!;
-      if (a <= 0) continue;
-      const prev = layerAlpha.data[i]!;
-      const na = a + prev * (1 - a);
-      for (let c = 0; c < 3; c++) layer.data[i * 4 + c] = (warped.image.data[i * 4 + c]! * a + layer.data[i * 4 + c]! * prev * (1 - a)) / Math.max(na, 1e-6);
-      layerAlpha.data[i] = na;
-      bodyPart.data[i] = part.isBody ? Math.max(bodyPart.data[i]! * (1 - a), a) : bodyPart.data[i]! * (1 - a);
-    }
+    const d = warped.drawn;
+    if (!d) continue;
+    const wa = warped.alpha.data;
+    const wi = warped.image.data;
+    for (let y = d.y0; y <= d.y1; y++)
+      for (let x = d.x0, i = y * cw + d.x0; x <= d.x1; x++, i++) {
+        const a = wa[i]!;
+        if (a <= 0) continue;
+        const prev = layerAlpha.data[i]!;
+        const keep = prev * (1 - a);
+        const na = a + keep;
+        const inv = 1 / Math.max(na, 1e-6);
+        const o = i * 3;
+        const q = i * 4;
+        rgb[o] = (wi[q]! * a + rgb[o]! * keep) * inv;
+        rgb[o + 1] = (wi[q + 1]! * a + rgb[o + 1]! * keep) * inv;
+        rgb[o + 2] = (wi[q + 2]! * a + rgb[o + 2]! * keep) * inv;
+        layerAlpha.data[i] = na;
+        bodyPart.data[i] = part.isBody ? Math.max(bodyPart.data[i]! * (1 - a), a) : bodyPart.data[i]! * (1 - a);
+      }
+  }
+  const layer = createImage(cw, ch);
+  for (let i = 0, n = cw * ch; i < n; i++) {
+    if (layerAlpha.data[i]! <= 0) continue;
+    layer.data[i * 4] = rgb[i * 3]!;
+    layer.data[i * 4 + 1] = rgb[i * 3 + 1]!;
+    layer.data[i * 4 + 2] = rgb[i * 3 + 2]!;
   }
   const shift = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: p.x - x0, y: p.y - y0 });
   const kps = analysis.keypoints.map(shift);
@@ -191,6 +209,8 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     shadingRadius: body.sw,
     // Tops and the bodice of a dress stay on the body; skirts and trouser legs hang free.
     bodyClipUntilY: category === 'lower_body' ? 0 : category === 'upper_body' ? ch : body.hipMid.y - y0,
+    // A skirt hanging free does not take the folds of the legs or clothes under it.
+    shadeUntilY: category === 'dresses' ? body.hipMid.y - y0 + body.sw * 0.3 : ch,
   });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
