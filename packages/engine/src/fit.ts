@@ -124,7 +124,12 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const out = norm({ x: b.shoulderR.x - b.shoulderL.x, y: b.shoulderR.y - b.shoulderL.y });
   const upV = { x: out.y, y: -out.x };
   const targetSW = b.sw * 1.22;
-  const scale = targetSW / Math.max(1, gShoulderW);
+  // Straps and halter necks: the garment's top points are much closer together than its
+  // armpits. Sized by those they would balloon the garment, so it is sized by its chest
+  // (armpit to armpit ≈ the body's chest plus ease) and the straps keep their own places.
+  const gArmpitW = dist(g.armpitLeft, g.armpitRight);
+  const narrowTop = gShoulderW < gArmpitW * 0.8;
+  const scale = narrowTop ? (b.sw * 1.15) / Math.max(1, gArmpitW) : targetSW / Math.max(1, gShoulderW);
   // The seams sit on top of the shoulders: the shoulder joint is inside the body, as far
   // below the shoulder's outline as the person mask shows (within 0.04–0.3 shoulder widths).
   const topAbove = (p: Point) => {
@@ -156,12 +161,15 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const topMid = mid(sL, sR);
   const place = (p: Point) => add(add(topMid, down, gDown(p)), out, gAcross(p));
   const torso: FitPart = { id: PART.body, body: [], garment: [], isBody: true };
+  // Landmarks can coincide (a strap top is both shoulder and neckline): a second point
+  // within a few pixels of one already paired would make the spline ill-conditioned.
   const pair = (part: FitPart, gp: Point, bp: Point) => {
+    if (part.garment.some((q) => dist(q, gp) < gShoulderW * 0.06 + 3)) return;
     part.garment.push(gp);
     part.body.push(bp);
   };
-  pair(torso, g.shoulderLeft, sL);
-  pair(torso, g.shoulderRight, sR);
+  pair(torso, g.shoulderLeft, narrowTop ? place(g.shoulderLeft) : sL);
+  pair(torso, g.shoulderRight, narrowTop ? place(g.shoulderRight) : sR);
   pair(torso, g.neckLeft, place(g.neckLeft));
   pair(torso, g.neckRight, place(g.neckRight));
   const bodyCentreAt = (y: number) => {
@@ -196,7 +204,9 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
     const [ml, mr] = maskHalfWidth(mask, bodyCentreAt(gw.y), gw.y);
     const wHalf = Math.max(Math.min(ml, mr, hipHalf * 1.1), hipHalf * 0.8);
     const gHalf = (dist(g.waistLeft, g.waistRight) * scale) / 2;
-    const half = Math.max(wHalf * 1.05, gHalf * 0.85);
+    // Follow the body, but never stretch the garment's own waist by more than a third: a
+    // waist found high on the bodice, measured against a chest with arms, would fold the map.
+    const half = Math.min(Math.max(wHalf * 1.05, gHalf * 0.85), gHalf * 1.35);
     pair(torso, g.waistLeft, { x: bodyCentreAt(gw.y) - half, y: gw.y });
     pair(torso, g.waistRight, { x: bodyCentreAt(gw.y) + half, y: gw.y });
   } else {

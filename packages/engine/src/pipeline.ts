@@ -274,7 +274,7 @@ async function decodeGarment(bytes: Uint8Array) {
 /**
  * Lay the working-size result over the photo at its own size: the garment layer (the
  * changed pixels and their alpha, premultiplied) is scaled up bilinearly inside its
- * bounding box; every other pixel is the original.
+ * bounding box; every other pixel is the original. The photo's buffer is blended in place.
  */
 async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alpha: FloatMap }): Promise<Uint8Array> {
   const { work, full } = photo;
@@ -282,28 +282,19 @@ async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alph
   const wh = work.height;
   const src = result.image.data;
   const al = result.alpha.data;
-  // Premultiplied layer at working size, and its bounding box.
-  const layer = new Float32Array(ww * wh * 4);
   let bx0 = ww;
   let by0 = wh;
   let bx1 = -1;
   let by1 = -1;
   for (let y = 0; y < wh; y++)
-    for (let x = 0; x < ww; x++) {
-      const i = y * ww + x;
-      const a = al[i]!;
-      if (a <= 0) continue;
-      const o = i * 4;
-      layer[o] = src[o]! * a;
-      layer[o + 1] = src[o + 1]! * a;
-      layer[o + 2] = src[o + 2]! * a;
-      layer[o + 3] = a;
+    for (let x = 0, i = y * ww; x < ww; x++, i++) {
+      if (al[i]! <= 0) continue;
       if (x < bx0) bx0 = x;
       if (x > bx1) bx1 = x;
       if (y < by0) by0 = y;
       if (y > by1) by1 = y;
     }
-  const out = Buffer.from(full.data);
+  const out = full.data;
   if (bx1 >= 0) {
     const W = full.width;
     const H = full.height;
@@ -318,31 +309,38 @@ async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alph
     const xf = new Float32Array(X1 - X0 + 1);
     for (let X = X0; X <= X1; X++) {
       const fx = Math.min(ww - 1, Math.max(0, (X + 0.5) * sx - 0.5));
-      const i = Math.min(ww - 2, Math.floor(fx));
-      xi[X - X0] = Math.max(0, i);
-      xf[X - X0] = ww > 1 ? fx - Math.max(0, i) : 0;
+      const i = Math.max(0, Math.min(ww - 2, Math.floor(fx)));
+      xi[X - X0] = i;
+      xf[X - X0] = ww > 1 ? fx - i : 0;
     }
-    const step = ww > 1 ? 4 : 0;
+    const dx = ww > 1 ? 1 : 0;
     for (let Y = Y0; Y <= Y1; Y++) {
       const fy = Math.min(wh - 1, Math.max(0, (Y + 0.5) * sy - 0.5));
       const j = Math.max(0, Math.min(wh - 2, Math.floor(fy)));
       const ty = wh > 1 ? fy - j : 0;
-      const r0 = j * ww * 4;
-      const r1 = wh > 1 ? r0 + ww * 4 : r0;
-      for (let X = X0; X <= X1; X++) {
-        const k = X - X0;
+      const r0 = j * ww;
+      const r1 = wh > 1 ? r0 + ww : r0;
+      for (let X = X0, k = 0; X <= X1; X++, k++) {
         const tx = xf[k]!;
-        const c = xi[k]! * 4;
-        const w00 = (1 - tx) * (1 - ty);
-        const w10 = tx * (1 - ty);
-        const w01 = (1 - tx) * ty;
-        const w11 = tx * ty;
-        const a = layer[r0 + c + 3]! * w00 + layer[r0 + c + step + 3]! * w10 + layer[r1 + c + 3]! * w01 + layer[r1 + c + step + 3]! * w11;
+        const i00 = r0 + xi[k]!;
+        const i01 = i00 + dx;
+        const i10 = r1 + xi[k]!;
+        const i11 = i10 + dx;
+        // Premultiplied bilinear weights: each corner counts with its own alpha.
+        const w00 = (1 - tx) * (1 - ty) * al[i00]!;
+        const w01 = tx * (1 - ty) * al[i01]!;
+        const w10 = (1 - tx) * ty * al[i10]!;
+        const w11 = tx * ty * al[i11]!;
+        const a = w00 + w01 + w10 + w11;
         if (a <= 0.002) continue;
+        const keep = a >= 1 ? 0 : 1 - a;
         const o = (Y * W + X) * 3;
-        const keep = 1 - Math.min(1, a);
+        const q00 = i00 * 4;
+        const q01 = i01 * 4;
+        const q10 = i10 * 4;
+        const q11 = i11 * 4;
         for (let ch = 0; ch < 3; ch++) {
-          const v = layer[r0 + c + ch]! * w00 + layer[r0 + c + step + ch]! * w10 + layer[r1 + c + ch]! * w01 + layer[r1 + c + step + ch]! * w11;
+          const v = src[q00 + ch]! * w00 + src[q01 + ch]! * w01 + src[q10 + ch]! * w10 + src[q11 + ch]! * w11;
           out[o + ch] = Math.min(255, out[o + ch]! * keep + v + 0.5);
         }
       }
@@ -450,21 +448,29 @@ export function syntheticKeypoints(w: number, h: number): { x: number; y: number
 }
 
 /**
- * Run every per-pixel stage once on small synthetic data, so that the code is loaded
- * and compiled before the first request. Kept small: it is part of the cold start.
+ * Run every per-pixel stage on synthetic data so that the JIT has compiled it before the
+ * first real request: once small, then at the working size (where loops run long enough
+ * to be optimised). Workers run this in the background once ready; between steps it
+ * yields, so a request that arrives meanwhile is not held up for long.
  */
 export async function warmUp(models: Models): Promise<void> {
-  const w = 96;
-  const h = 128;
-  const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(180) };
-  analysePerson(models, person);
-  const mask = createMap(w, h);
-  for (let y = Math.round(h * 0.05); y < h * 0.97; y++) for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
-  const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1, skin: 3 };
-  const full = { data: Buffer.alloc(w * 2 * h * 2 * 3, 180), width: w * 2, height: h * 2 };
-  for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
-    const g = prepareGarment(syntheticGarment(100, 120), false, category);
-    const r = fitAndComposite(person, analysis, g, category);
-    await renderOutput({ full, work: person }, r);
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  for (const [w, h, gw, gh] of [
+    [96, 128, 100, 120],
+    [480, 640, 384, 460],
+  ] as const) {
+    const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(180) };
+    analysePerson(models, person);
+    const mask = createMap(w, h);
+    for (let y = Math.round(h * 0.05); y < h * 0.97; y++) for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
+    const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1, skin: 3 };
+    const full = { data: Buffer.alloc(Math.round(w * 1.6) * Math.round(h * 1.6) * 3, 180), width: Math.round(w * 1.6), height: Math.round(h * 1.6) };
+    for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
+      await pause();
+      const g = prepareGarment(syntheticGarment(gw, gh), false, category);
+      await pause();
+      const r = fitAndComposite(person, analysis, g, category);
+      await renderOutput({ full, work: person }, r);
+    }
   }
 }
