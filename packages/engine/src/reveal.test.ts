@@ -79,6 +79,20 @@ describe('revealing limbs the new garment leaves bare', () => {
     }
   });
 
+  it('repaints the old cuff inside the hand zone, but not the hand', () => {
+    const { person, kps, mask } = scene(SLEEVE, SKIN);
+    // The sleeve runs 10 px past the wrist (y 104) and a skin-coloured hand follows.
+    fill(person, (x, y) => Math.abs(x - 0.37 * W) <= 6 && y > 0.52 * H && y <= 0.57 * H, SLEEVE);
+    fill(person, (x, y) => Math.abs(x - 0.37 * W) <= 6 && y > 0.57 * H && y <= 0.62 * H, SKIN);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.abs(x - 0.37 * W) <= 6 && y > 0.52 * H && y <= 0.62 * H) mask.data[y * W + x] = 1;
+    const hard = createMap(W, H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if ((x - 0.37 * W) ** 2 + (y - 0.55 * H) ** 2 <= 14 ** 2) hard.data[y * W + x] = 1;
+    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
+    revealLimbs({ image, alpha: createMap(W, H), person, personMask: mask, hard, keypoints: kps, sw: 0.26 * W, category: 'upper_body', skin: SKIN });
+    expect(isSkin(...at(image, 0.37 * W, 0.545 * H))).toBe(true);
+    expect(at(image, 0.37 * W, 0.6 * H)).toEqual(SKIN);
+  });
+
   it('changes nothing for trousers or without a skin tone', () => {
     const { person, kps, mask } = scene(SLEEVE, SLEEVE);
     for (const [category, skin] of [

@@ -77,6 +77,7 @@ interface Limb {
   a: Point;
   b: Point;
   r: number;
+  forearm: boolean;
 }
 
 /**
@@ -86,14 +87,14 @@ interface Limb {
  */
 function arms(k: Keypoint[], sw: number): Limb[] {
   const out: Limb[] = [];
-  for (const [i, j, r] of [
-    [KP.leftShoulder, KP.leftElbow, 0.17],
-    [KP.leftElbow, KP.leftWrist, 0.14],
-    [KP.rightShoulder, KP.rightElbow, 0.17],
-    [KP.rightElbow, KP.rightWrist, 0.14],
+  for (const [i, j, r, forearm] of [
+    [KP.leftShoulder, KP.leftElbow, 0.17, false],
+    [KP.leftElbow, KP.leftWrist, 0.14, true],
+    [KP.rightShoulder, KP.rightElbow, 0.17, false],
+    [KP.rightElbow, KP.rightWrist, 0.14, true],
   ] as const) {
     if (k[i]!.score < 0.5 || k[j]!.score < 0.5) continue;
-    out.push({ a: { x: k[i]!.x, y: k[i]!.y }, b: { x: k[j]!.x, y: k[j]!.y }, r: r * sw });
+    out.push({ a: { x: k[i]!.x, y: k[i]!.y }, b: { x: k[j]!.x, y: k[j]!.y }, r: r * sw, forearm });
   }
   return out;
 }
@@ -126,46 +127,68 @@ export function revealLimbs(c: RevealInput): void {
   const shade = createMap(w, h);
   const near = (r: number, g: number, b: number) => Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
   if (c.category === 'lower_body') return;
-  for (const l of arms(c.keypoints, c.sw)) {
+  // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
+  const cuff = new Uint8Array(w * h);
+  const scan = (l: Limb, visit: (i: number, x: number, y: number) => void) => {
     const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r));
     const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r));
     const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r));
     const y1 = Math.min(h - 1, Math.ceil(Math.max(l.a.y, l.b.y) + l.r));
-    if (x1 < x0 || y1 < y0) continue;
     const dx = l.b.x - l.a.x;
     const dy = l.b.y - l.a.y;
     const l2 = dx * dx + dy * dy || 1e-6;
     const r2 = l.r * l.r;
-    const cells: number[] = [];
-    let skinCount = 0;
-    let lum = 0;
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
         const ex = x - (l.a.x + t * dx);
         const ey = y - (l.a.y + t * dy);
-        if (ex * ex + ey * ey > r2) continue;
-        const i = y * w + x;
-        if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y)) continue;
-        const o = i * 4;
-        if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
-          skinCount++;
-          continue;
-        }
-        cells.push(i);
-        lum += 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]!;
+        if (ex * ex + ey * ey <= r2) visit(y * w + x, x, y);
       }
+  };
+  const luma = (o: number) => 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 4;
+  for (const l of arms(c.keypoints, c.sw)) {
+    const cells: number[] = [];
+    let skinCount = 0;
+    let lum = 0;
+    const sleeve = [0, 0, 0];
+    scan(l, (i, x, y) => {
+      if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y)) return;
+      const o = i * 4;
+      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
+        skinCount++;
+        return;
+      }
+      cells.push(i);
+      lum += luma(o);
+      sleeve[0]! += pd[o]!;
+      sleeve[1]! += pd[o + 1]!;
+      sleeve[2]! += pd[o + 2]!;
+    });
     const total = cells.length + skinCount;
     // Too little uncovered, or already bare.
     if (cells.length < 30 || skinCount >= total * 0.5) continue;
-    const mean = lum / cells.length + 4;
-    for (const i of cells) {
-      const o = i * 4;
-      const v = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 4;
+    const mean = lum / cells.length;
+    const paintAt = (i: number) => {
       paint.data[i] = 1;
       // Folds and light of the old sleeve, softened.
-      shade.data[i] = Math.min(1.18, Math.max(0.72, 1 + (v / mean - 1) * 0.45));
-    }
+      shade.data[i] = Math.min(1.18, Math.max(0.72, 1 + (luma(i * 4) / mean - 1) * 0.45));
+    };
+    for (const i of cells) paintAt(i);
+    if (!l.forearm) continue;
+    // The cuff reaches past the wrist joint into the hand zone.
+    const sr = sleeve[0]! / cells.length;
+    const sg = sleeve[1]! / cells.length;
+    const sb = sleeve[2]! / cells.length;
+    const ext: Limb = { a: l.b, b: { x: l.b.x + (l.b.x - l.a.x) * 0.3, y: l.b.y + (l.b.y - l.a.y) * 0.3 }, r: l.r, forearm: true };
+    scan(ext, (i) => {
+      if (paint.data[i] || c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3) return;
+      const o = i * 4;
+      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) return;
+      if (Math.abs(pd[o]! - sr) + Math.abs(pd[o + 1]! - sg) + Math.abs(pd[o + 2]! - sb) > 50) return;
+      cuff[i] = 1;
+      paintAt(i);
+    });
   }
   // Soft edge, and never beyond the person.
   const soft = blurMap(paint, 1, 1);
@@ -173,7 +196,7 @@ export function revealLimbs(c: RevealInput): void {
   for (let i = 0; i < w * h; i++) {
     let a = soft.data[i]!;
     if (a <= 0.01) continue;
-    a = Math.min(a, c.personMask.data[i]! * 2, 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
+    a = Math.min(a, c.personMask.data[i]! * 2, cuff[i] ? 1 : 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
     if (a <= 0.01) continue;
     // Pixels on the rim of the painted area borrow the shading of their painted neighbour.
     const s = shade.data[i]! || 1;
