@@ -82,7 +82,7 @@ export function loadModels(): Promise<Models> {
   if (!modelsReady) {
     modelsReady = (async () => {
       await initBackend();
-      const pose = await loadGraphModel(fileHandler(join(MODELS_DIR, 'blazepose-full.json')));
+      const pose = await loadGraphModel(fileHandler(join(MODELS_DIR, 'blazepose-lite.json')));
       const selfie = await loadGraphModel(fileHandler(join(MODELS_DIR, 'selfie.json')));
       const models = { pose, selfie };
       // One dry run each compiles the kernels so the first real request is fast.

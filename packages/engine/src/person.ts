@@ -309,7 +309,7 @@ export function plausibleHips(kps: Keypoint[]): Keypoint[] {
 
 /**
  * Person analysis: whole-frame selfie segmentation finds the person (and counts
- * people); the full BlazePose model then runs on a square crop around them.
+ * people); the BlazePose (lite) landmark model then runs on a square crop around them.
  */
 export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
   const full = fullRoi(img);
