@@ -131,11 +131,12 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const narrowTop = gShoulderW < gArmpitW * 0.8;
   const scale = narrowTop ? (b.sw * 1.15) / Math.max(1, gArmpitW) : targetSW / Math.max(1, gShoulderW);
   // The seams sit on top of the shoulders: the shoulder joint is inside the body, as far
-  // below the shoulder's outline as the person mask shows (within 0.04–0.3 shoulder widths).
+  // below the shoulder's outline as the person mask shows (within 0.04–0.15 shoulder widths:
+  // long hair on the shoulders is in the mask too).
   const topAbove = (p: Point) => {
     let d = 0;
     const step = Math.max(1, b.sw * 0.01);
-    while (d < b.sw * 0.3) {
+    while (d < b.sw * 0.15) {
       const q = add(p, upV, d + step);
       const xi = Math.round(q.x);
       const yi = Math.round(q.y);
