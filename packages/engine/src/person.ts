@@ -59,20 +59,22 @@ export interface PersonAnalysis {
   skin: number;
 }
 
-/** Share of skin-coloured pixels (YCbCr rule) in a square patch. */
+/** The YCbCr skin rule, on one pixel. */
+export function isSkin(r: number, g: number, b: number): boolean {
+  const cr = 128 + 0.5 * r - 0.419 * g - 0.081 * b;
+  const cb = 128 - 0.169 * r - 0.331 * g + 0.5 * b;
+  return cr >= 138 && cr <= 178 && cb >= 77 && cb <= 127 && r > g && r > 50;
+}
+
+/** Share of skin-coloured pixels in a square patch. */
 export function skinShare(img: RGBAImage, cx: number, cy: number, r: number): number {
   let n = 0;
   let hit = 0;
   for (let y = Math.max(0, Math.round(cy - r)); y <= Math.min(img.height - 1, Math.round(cy + r)); y++)
     for (let x = Math.max(0, Math.round(cx - r)); x <= Math.min(img.width - 1, Math.round(cx + r)); x++) {
       const o = (y * img.width + x) * 4;
-      const R = img.data[o]!;
-      const G = img.data[o + 1]!;
-      const B = img.data[o + 2]!;
-      const cr = 128 + 0.5 * R - 0.419 * G - 0.081 * B;
-      const cb = 128 - 0.169 * R - 0.331 * G + 0.5 * B;
       n++;
-      if (cr >= 138 && cr <= 178 && cb >= 77 && cb <= 127 && R > G && R > 50) hit++;
+      if (isSkin(img.data[o]!, img.data[o + 1]!, img.data[o + 2]!)) hit++;
     }
   return n ? hit / n : 0;
 }

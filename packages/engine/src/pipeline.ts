@@ -216,9 +216,11 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   pasteMap(alpha, out.alpha, x0, y0);
   // Arms the new garment leaves bare lose the old sleeve (anywhere in the photo: a forearm
   // may reach beyond the garment's box).
-  const hard = createMap(person.width, person.height);
-  pasteMap(hard, protection.hard, x0, y0);
-  revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
+  if (category !== 'lower_body') {
+    const hard = createMap(person.width, person.height);
+    pasteMap(hard, protection.hard, x0, y0);
+    revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
+  }
   return { image, alpha, fit, body };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMap, type RGBAImage } from './image.js';
 import { syntheticKeypoints } from './pipeline.js';
-import { isSkin, revealLimbs, skinTone, type Rgb } from './reveal.js';
-import { KP } from './person.js';
+import { revealLimbs, skinTone, type Rgb } from './reveal.js';
+import { isSkin, KP } from './person.js';
 
 const W = 200;
 const H = 200;

@@ -6,17 +6,10 @@
  */
 import type { Category } from '@aidressup/contract';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
-import { KP, type Keypoint } from './person.js';
+import { isSkin, KP, type Keypoint } from './person.js';
 import type { Point } from './garment.js';
 
 export type Rgb = [number, number, number];
-
-/** The YCbCr skin rule used for the person checks, on one pixel. */
-export function isSkin(r: number, g: number, b: number): boolean {
-  const cr = 128 + 0.5 * r - 0.419 * g - 0.081 * b;
-  const cb = 128 - 0.169 * r - 0.331 * g + 0.5 * b;
-  return cr >= 138 && cr <= 178 && cb >= 77 && cb <= 127 && r > g && r > 50;
-}
 
 /**
  * The person's skin tone: the mean of skin-coloured pixels around the face and the hands
@@ -118,7 +111,7 @@ function torsoTest(k: Keypoint[]): (x: number, y: number) => boolean {
 }
 
 export function revealLimbs(c: RevealInput): void {
-  if (!c.skin) return;
+  if (!c.skin || c.category === 'lower_body') return;
   const inTorso = torsoTest(c.keypoints);
   const { width: w, height: h } = c.image;
   const skin = c.skin;
@@ -126,7 +119,6 @@ export function revealLimbs(c: RevealInput): void {
   const paint = createMap(w, h);
   const shade = createMap(w, h);
   const near = (r: number, g: number, b: number) => Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
-  if (c.category === 'lower_body') return;
   // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
   const cuff = new Uint8Array(w * h);
   const scan = (l: Limb, visit: (i: number, x: number, y: number) => void) => {
