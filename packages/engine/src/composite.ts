@@ -330,7 +330,7 @@ export interface CompositeInput {
 }
 
 /** Rectangle of the pixels with a > 0, or null. */
-function positiveBox(a: Float32Array, w: number, h: number): Rect | null {
+export function positiveBox(a: Float32Array, w: number, h: number): Rect | null {
   let x0 = w;
   let x1 = -1;
   let y0 = h;

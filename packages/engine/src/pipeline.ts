@@ -10,7 +10,7 @@ import { analysePerson, KP, type PersonAnalysis } from './person.js';
 import { garmentLandmarks, GarmentSeparationError, partLabels, segmentGarment, type GarmentLandmarks } from './garment.js';
 import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
-import { composite, protectedRegions, sampleHairColours } from './composite.js';
+import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 import { revealLimbs, skinTone } from './reveal.js';
 
@@ -284,20 +284,10 @@ async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alph
   const wh = work.height;
   const src = result.image.data;
   const al = result.alpha.data;
-  let bx0 = ww;
-  let by0 = wh;
-  let bx1 = -1;
-  let by1 = -1;
-  for (let y = 0; y < wh; y++)
-    for (let x = 0, i = y * ww; x < ww; x++, i++) {
-      if (al[i]! <= 0) continue;
-      if (x < bx0) bx0 = x;
-      if (x > bx1) bx1 = x;
-      if (y < by0) by0 = y;
-      if (y > by1) by1 = y;
-    }
+  const box = positiveBox(al, ww, wh);
   const out = full.data;
-  if (bx1 >= 0) {
+  if (box) {
+    const { x0: bx0, y0: by0, x1: bx1, y1: by1 } = box;
     const W = full.width;
     const H = full.height;
     const sx = ww / W;
