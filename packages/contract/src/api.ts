@@ -14,12 +14,14 @@ export const OPERATING_SYSTEMS = ['Windows', 'MacOS', 'Linux', 'Android', 'iOS',
 export const DEVICE_TYPES = ['mobile', 'tablet', 'desktop'] as const;
 export const SEGMENTS = ['trial', 'trial_exhausted', 'customer', 'subscriber'] as const;
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'paused', 'canceled'] as const;
+export const FREE_TRIALS_WITHHELD_REASONS = ['device', 'network'] as const;
 
 export type Browser = (typeof BROWSERS)[number];
 export type OperatingSystem = (typeof OPERATING_SYSTEMS)[number];
 export type DeviceType = (typeof DEVICE_TYPES)[number];
 export type Segment = (typeof SEGMENTS)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export type FreeTrialsWithheldReason = (typeof FREE_TRIALS_WITHHELD_REASONS)[number];
 
 /** Lenient enum: unknown values become `Unknown` (spec §3 enumerations). */
 const lenientEnum = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -65,6 +67,13 @@ export const UserSchema = z.object({
   segment: z.enum(SEGMENTS),
   created_at: z.string(),
   subscription: SubscriptionSchema.optional(),
+  /** The signed-in email; null while the user is anonymous. */
+  email: z.string().nullable().default(null),
+  /**
+   * Why a new user started with no free trials: `device` when this device's trials were already
+   * used, `network` past the daily cap of new users from one address; null otherwise.
+   */
+  free_trials_withheld: z.enum(FREE_TRIALS_WITHHELD_REASONS).nullable().default(null),
 });
 export type User = z.infer<typeof UserSchema>;
 

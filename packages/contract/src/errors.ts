@@ -28,6 +28,11 @@ export const ERROR_STATUS = {
   INVALID_SIGNATURE: 400,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  INVALID_EMAIL: 400,
+  INVALID_CODE: 400,
+  CODE_EXPIRED: 410,
+  CODE_LOCKED: 429,
+  PORTAL_UNAVAILABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -73,4 +78,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   INVALID_SIGNATURE: MESSAGES.invalidSignature,
   INTERNAL_ERROR: MESSAGES.internalError,
   SERVICE_UNAVAILABLE: MESSAGES.serviceUnavailable,
+  INVALID_EMAIL: MESSAGES.invalidEmail,
+  INVALID_CODE: MESSAGES.invalidCode,
+  CODE_EXPIRED: MESSAGES.codeExpired,
+  CODE_LOCKED: MESSAGES.codeLocked,
+  PORTAL_UNAVAILABLE: MESSAGES.portalUnavailable,
 };

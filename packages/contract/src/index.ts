@@ -7,3 +7,4 @@ export * from './api.js';
 export * from './user.js';
 export * from './web.js';
 export * from './hosted-engines.js';
+export * from './account.js';

@@ -53,6 +53,16 @@ export const MESSAGES = {
   internalError: 'Something went wrong on our side. Please try again.',
   serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
   invalidSignature: 'Invalid signature.',
+
+  // Accounts: email sign-in, sign-out, delete my data, manage the plan.
+  invalidEmail: 'Please enter a valid email address.',
+  invalidCode: 'That code is not right. Check the latest email we sent and try again.',
+  codeExpired: 'This code has expired or was already used. Please request a new one.',
+  codeLocked: 'Too many wrong tries: this code no longer works. Please request a new one.',
+  portalUnavailable: 'There is no paid plan to manage on this account.',
+  trialsUsedOnDevice: 'Free try-ons were already used on this device.',
+  trialsUsedOnNetwork: 'Free try-ons were already used on this network today.',
+  signInMailSubject: 'Your AI Dress Up sign-in code',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,0 +1,79 @@
+/**
+ * Accounts: email sign-in (one-time code or magic link), sign-out, deleting one's data, and the
+ * plan's management (customer portal, purchase history). The session cookie is the only key to
+ * an account; a device id only limits free trials.
+ */
+import { z } from 'zod';
+import { UserSchema } from './api.js';
+import { PLAN_IDS } from './plans.js';
+
+/** Longest email address accepted (RFC 5321's path limit). */
+export const EMAIL_MAX_LENGTH = 254;
+/** Digits of the one-time sign-in code. */
+export const SIGN_IN_CODE_LENGTH = 6;
+/** How long a sign-in code and its link are valid. */
+export const SIGN_IN_CODE_TTL_MINUTES = 10;
+/** Wrong tries after which a code is dead. */
+export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
+/** Web route the magic link opens; the page posts the link's token to the verify call. */
+export const MAGIC_LINK_PATH = '/sign-in/verify';
+
+/** An email address, trimmed and compared case-insensitively (stored in lower case). */
+export const EmailSchema = z
+  .string()
+  .trim()
+  .max(EMAIL_MAX_LENGTH)
+  .email()
+  .transform((v) => v.toLowerCase());
+
+// ---------- POST /api/auth/email/start ----------
+export const EmailStartRequestSchema = z.object({ email: EmailSchema });
+export type EmailStartRequest = z.input<typeof EmailStartRequestSchema>;
+export const SuccessResponseSchema = z.object({ success: z.literal(true) });
+export type SuccessResponse = z.infer<typeof SuccessResponseSchema>;
+
+// ---------- POST /api/auth/email/verify ----------
+/** Either the 6-digit code from the mail, or the token of its magic link. */
+export const EmailVerifyRequestSchema = z.union([
+  z.object({ email: EmailSchema, code: z.string().trim().regex(/^\d{6}$/) }),
+  z.object({ email: EmailSchema, token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/) }),
+]);
+export type EmailVerifyRequest = z.input<typeof EmailVerifyRequestSchema>;
+export const EmailVerifyResponseSchema = z.object({
+  success: z.literal(true),
+  user: UserSchema,
+  /** True when the session moved to an existing account and this device's results and credits joined it. */
+  merged: z.boolean(),
+});
+export type EmailVerifyResponse = z.infer<typeof EmailVerifyResponseSchema>;
+
+// ---------- POST /api/auth/logout, DELETE /api/account ----------
+export const LogoutResponseSchema = SuccessResponseSchema;
+export const DeleteAccountResponseSchema = SuccessResponseSchema;
+
+// ---------- GET /api/billing/portal ----------
+export const BillingPortalResponseSchema = z.object({ success: z.literal(true), url: z.string() });
+export type BillingPortalResponse = z.infer<typeof BillingPortalResponseSchema>;
+
+// ---------- GET /api/billing/history ----------
+export const PurchaseSchema = z.object({
+  id: z.string(),
+  planId: z.enum(PLAN_IDS).nullable(),
+  credits: z.number().int(),
+  /** Amount paid, as a decimal string in `currency` (e.g. "9.99"); null when unknown. */
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  createdAt: z.string(),
+  /** When these credits expire; null: never. */
+  expiresAt: z.string().nullable(),
+  /** Refunded or charged back: the unspent credits were taken back. */
+  refunded: z.boolean(),
+  source: z.enum(['demo', 'paddle', 'admin']),
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
+export const BillingHistoryResponseSchema = z.object({ success: z.literal(true), items: z.array(PurchaseSchema) });
+export type BillingHistoryResponse = z.infer<typeof BillingHistoryResponseSchema>;
+
+// ---------- POST /api/billing/demo/cancel ----------
+export const DemoCancelResponseSchema = z.object({ success: z.literal(true), user: UserSchema });
+export type DemoCancelResponse = z.infer<typeof DemoCancelResponseSchema>;
