@@ -15,6 +15,8 @@ import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
 import authRoutes from './routes/auth.js';
+import accountRoutes from './routes/account.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
@@ -27,6 +29,7 @@ declare module 'fastify' {
     clock: () => Date;
     engines: EngineRegistry;
     sessionSecret: string;
+    mailer: Mailer;
   }
 }
 
@@ -40,6 +43,8 @@ export interface BuildAppOptions {
   storage?: Storage;
   /** Where the built web app is; default `apps/web/dist`. */
   webDistDir?: string;
+  /** Mail to use instead of the configured one (tests). */
+  mailer?: Mailer;
   /** Start background work (engine warm-up, retention schedule); default true. */
   background?: boolean;
 }
@@ -56,8 +61,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('clock', options.clock ?? (() => new Date()));
   app.decorate('engines', createEngineRegistry(config, options.engines));
   app.decorate('sessionSecret', resolveSessionSecret(config));
+  app.decorate('mailer', options.mailer ?? (await createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: app.log })));
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
+    await app.mailer.close();
   });
 
   await app.register(dbPlugin, { config, clock: app.clock });
@@ -68,6 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(securityPlugin, { config });
 
   await app.register(authRoutes);
+  await app.register(accountRoutes);
   await app.register(tryOnRoutes);
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);

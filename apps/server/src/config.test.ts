@@ -34,7 +34,8 @@ describe('configuration', () => {
     expect(c.freeTrialsLimit).toBe(2);
     expect(c.engines.gemini).toBeUndefined();
     expect(c.engines.deadlineMs).toBeLessThan(120_000);
-    expect(c.rateLimits).toEqual({ signInPerMinute: 60, tryOnPerMinute: 60, globalPerMinute: 600, newUsersPerIpPerDay: 50 });
+    expect(c.rateLimits).toEqual({ signInPerMinute: 60, tryOnPerMinute: 60, globalPerMinute: 600, newUsersPerIpPerDay: 50, emailPerMinute: 10, emailCodesPerAddressPerHour: 5 });
+    expect(c.mail).toEqual({ smtpUrl: undefined, from: 'AI Dress Up <no-reply@aidressup.app>' });
     expect(c.trustProxy).toBe(false);
   });
 

@@ -69,6 +69,16 @@ const EnvSchema = z.object({
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_GLOBAL_PER_MINUTE: int(600, 1, 1_000_000),
   NEW_USERS_PER_IP_PER_DAY: int(50, 0, 1_000_000),
+  // email sign-in
+  SMTP_URL: optionalString.refine((v) => v === undefined || (/^smtps?:\/\//.test(v) && URL.canParse(v)), {
+    message: 'SMTP_URL must be a URL starting with smtp:// or smtps:// (credentials in the URL)',
+  }),
+  MAIL_FROM: z.string().trim().min(3).default('AI Dress Up <no-reply@aidressup.app>'),
+  RATE_LIMIT_EMAIL_PER_MINUTE: int(10, 1, 100_000),
+  EMAIL_CODES_PER_ADDRESS_PER_HOUR: int(5, 1, 1000),
+  // Paddle's API (server side only): the customer portal
+  PADDLE_API_KEY: optionalString,
+  PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
 });
 
 const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
@@ -81,6 +91,10 @@ const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
 export interface PaddleConfig {
   environment: 'sandbox' | 'production';
   clientToken: string;
+  /** Server-side API key (customer portal); the portal is unavailable without it. */
+  apiKey: string | undefined;
+  /** Paddle's API: sandbox or live by environment, or PADDLE_API_BASE_URL. */
+  apiBaseUrl: string;
   webhookSecret: string;
   /** plan id → Paddle price id */
   prices: Record<PlanId, string>;
@@ -114,7 +128,18 @@ export interface Config {
     fal: { key: string; baseUrl: string | undefined; model: string } | undefined;
   };
   billing: { provider: 'demo' } | { provider: 'paddle'; paddle: PaddleConfig };
-  rateLimits: { signInPerMinute: number; tryOnPerMinute: number; globalPerMinute: number; newUsersPerIpPerDay: number };
+  rateLimits: {
+    signInPerMinute: number;
+    tryOnPerMinute: number;
+    globalPerMinute: number;
+    newUsersPerIpPerDay: number;
+    /** Sign-in mails asked for per minute from one address (IP). */
+    emailPerMinute: number;
+    /** Sign-in mails sent to one email address per hour. */
+    emailCodesPerAddressPerHour: number;
+  };
+  /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
+  mail: { smtpUrl: string | undefined; from: string };
 }
 
 export class ConfigError extends Error {
@@ -164,7 +189,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }
       billing = {
         provider: 'paddle',
-        paddle: { environment, clientToken: token, webhookSecret: e.PADDLE_WEBHOOK_SECRET!, prices },
+        paddle: {
+          environment,
+          clientToken: token,
+          webhookSecret: e.PADDLE_WEBHOOK_SECRET!,
+          prices,
+          apiKey: e.PADDLE_API_KEY,
+          apiBaseUrl: (e.PADDLE_API_BASE_URL ?? (environment === 'sandbox' ? 'https://sandbox-api.paddle.com' : 'https://api.paddle.com')).replace(/\/+$/, ''),
+        },
       };
     }
   }
@@ -231,7 +263,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tryOnPerMinute: e.RATE_LIMIT_TRYON_PER_MINUTE,
       globalPerMinute: e.RATE_LIMIT_GLOBAL_PER_MINUTE,
       newUsersPerIpPerDay: e.NEW_USERS_PER_IP_PER_DAY,
+      emailPerMinute: e.RATE_LIMIT_EMAIL_PER_MINUTE,
+      emailCodesPerAddressPerHour: e.EMAIL_CODES_PER_ADDRESS_PER_HOUR,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
   };
 }
 

@@ -63,6 +63,9 @@ export const MESSAGES = {
   trialsUsedOnDevice: 'Free try-ons were already used on this device.',
   trialsUsedOnNetwork: 'Free try-ons were already used on this network today.',
   signInMailSubject: 'Your AI Dress Up sign-in code',
+  invalidLink: 'This sign-in link is not valid. Please request a new code.',
+  mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
+  portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

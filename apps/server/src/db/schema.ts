@@ -6,14 +6,27 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 
 export type GrantSource = 'demo' | 'paddle' | 'admin';
-export type CreditEventType = 'grant' | 'spend' | 'refund' | 'expire' | 'clawback' | 'trial_spend' | 'trial_refund';
+export type CreditEventType =
+  | 'grant'
+  | 'spend'
+  | 'refund'
+  | 'expire'
+  | 'clawback'
+  | 'trial_spend'
+  | 'trial_refund'
+  /** Credits leaving an anonymous user merged into an account (-N) and arriving there (+N). */
+  | 'transfer_out'
+  | 'transfer_in'
+  /** Unspent credits given up when the person deleted their data (-N). */
+  | 'forfeit';
 export type TryOnStatus = 'processing' | 'succeeded' | 'failed';
 export type TryOnCharge = 'trial' | 'credit';
 
 export interface UsersTable {
   /** Unguessable random id (21 characters of base64url). */
   id: string;
-  device_id: string;
+  /** The device the user was created on: a signal that limits free trials, never a key. Null once deleted. */
+  device_id: string | null;
   /** JSON text of the validated device info. */
   device_info: string;
   free_trials_used: number;
@@ -26,6 +39,53 @@ export interface UsersTable {
   subscription_period_end: string | null;
   /** When the provider says the subscription last changed (Paddle's occurred_at); older events are ignored. */
   subscription_updated_at: string | null;
+  /** Lower-case email of an account signed in by email; unique; null while anonymous. */
+  email: string | null;
+  /** Why the user started without free trials: 'device' or 'network'; null otherwise. */
+  free_trials_withheld: string | null;
+  /** The account this anonymous user was merged into at email sign-in. */
+  merged_into: string | null;
+  /** When the person deleted their data; the row stays (without personal data) for the ledger. */
+  deleted_at: string | null;
+  /** Paddle's customer id (ctm_…), for the customer portal. */
+  paddle_customer_id: string | null;
+}
+
+/** Free trials spent on one device, by all of its users. */
+export interface DevicesTable {
+  device_id: string;
+  free_trials_used: number;
+  created_at: string;
+}
+
+/** New users per (hashed) client address and UTC day. */
+export interface IpSignupsTable {
+  ip_hash: string;
+  day: string;
+  count: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token (the cookie holds the token; the database never does). */
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface EmailCodesTable {
+  id: string;
+  email: string;
+  /** HMAC of the 6-digit code with the server secret. */
+  code_hash: string;
+  /** SHA-256 of the magic link's token. */
+  token_hash: string;
+  /** Wrong codes tried; at 5 the code is dead. */
+  attempts: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface CreditGrantsTable {
@@ -40,6 +100,9 @@ export interface CreditGrantsTable {
   /** Paddle transaction id or a demo reference; unique, so a purchase is granted once. */
   external_ref: string | null;
   created_at: string;
+  /** What was paid, as a decimal string in `currency`; null when unknown. */
+  amount_paid: string | null;
+  currency: string | null;
 }
 
 export interface CreditEventsTable {
@@ -91,6 +154,10 @@ export interface Database {
   credit_events: CreditEventsTable;
   tryons: TryOnsTable;
   billing_events: BillingEventsTable;
+  devices: DevicesTable;
+  ip_signups: IpSignupsTable;
+  sessions: SessionsTable;
+  email_codes: EmailCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -100,3 +167,5 @@ export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type EmailCodeRow = Selectable<EmailCodesTable>;

@@ -20,11 +20,12 @@ const days = (n: number) => new Date(T0.getTime() + n * 86_400_000);
 let deviceCounter = 0;
 
 async function newUser(db: Kysely<Database>, freeTrialsUsed = 0): Promise<string> {
-  const { user } = await createUser(db, {
+  const user = await createUser(db, {
     deviceId: `device-ledger-${++deviceCounter}-${Math.random().toString(36).slice(2)}`,
     deviceInfo: { browser: 'Chrome', os: 'Linux' },
     signupIpHash: null,
     freeTrialsUsed,
+    freeTrialsWithheld: null,
     now: T0,
   });
   return user.id;

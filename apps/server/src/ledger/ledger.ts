@@ -82,6 +82,9 @@ export interface GrantCreditsInput {
   expiresAt: Date | string | null;
   /** The purchase's unique reference (Paddle transaction id, demo reference); null for none. */
   externalRef: string | null;
+  /** What the purchase cost, as a decimal string, and its currency (for the purchase history). */
+  amountPaid?: string | null;
+  currency?: string | null;
   note?: string | null;
   now?: Date;
 }
@@ -125,6 +128,8 @@ export async function grantCredits(db: Db, input: GrantCreditsInput): Promise<Gr
         expires_at: expiresAt,
         external_ref: input.externalRef,
         created_at: iso(now),
+        amount_paid: input.amountPaid ?? null,
+        currency: input.currency ?? null,
       })
       .onConflict((oc) => oc.column('external_ref').doNothing())
       .returningAll()
@@ -275,13 +280,7 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
     let charge: TryOnCharge | null = null;
     let grantId: string | null = null;
 
-    const trial = await trx
-      .updateTable('users')
-      .set({ free_trials_used: sql<number>`free_trials_used + 1` })
-      .where('id', '=', input.userId)
-      .where('free_trials_used', '<', input.freeTrialsLimit)
-      .executeTakeFirst();
-    if (Number(trial.numUpdatedRows) === 1) {
+    if (await spendFreeTrial(trx, input.userId, input.freeTrialsLimit)) {
       charge = 'trial';
     } else {
       for (let attempt = 0; attempt < 5 && charge === null; attempt++) {
@@ -339,6 +338,35 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
   });
 }
 
+/**
+ * Takes one free trial, if the user has one left and so does the device the user was created
+ * on (a device's trials are shared by all its users). Both counters change by guarded updates in
+ * the caller's transaction, so neither can pass the limit under concurrency.
+ */
+async function spendFreeTrial(trx: Trx, userId: string, limit: number): Promise<boolean> {
+  const user = await trx
+    .updateTable('users')
+    .set({ free_trials_used: sql<number>`free_trials_used + 1` })
+    .where('id', '=', userId)
+    .where('free_trials_used', '<', limit)
+    .returning('device_id')
+    .executeTakeFirst();
+  if (!user) return false;
+  if (user.device_id === null) return true;
+  const device = await trx
+    .updateTable('devices')
+    .set({ free_trials_used: sql<number>`free_trials_used + 1` })
+    .where('device_id', '=', user.device_id)
+    .where('free_trials_used', '<', limit)
+    .executeTakeFirst();
+  if (Number(device.numUpdatedRows) === 1) return true;
+  const known = await trx.selectFrom('devices').select('device_id').where('device_id', '=', user.device_id).executeTakeFirst();
+  if (!known) return true; // a device never recorded (users made before devices were counted) limits nothing
+  // The device's trials were used by another of its users: this user has none left either.
+  await trx.updateTable('users').set({ free_trials_used: limit }).where('id', '=', userId).execute();
+  return false;
+}
+
 export interface RefundTryOnInput {
   tryonId: string;
   /** Why the try-on failed (an error code), stored on the row. */
@@ -373,6 +401,15 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
         .where('id', '=', tryon.user_id)
         .where('free_trials_used', '>', 0)
         .execute();
+      const owner = await trx.selectFrom('users').select('device_id').where('id', '=', tryon.user_id).executeTakeFirst();
+      if (owner?.device_id) {
+        await trx
+          .updateTable('devices')
+          .set({ free_trials_used: sql<number>`free_trials_used - 1` })
+          .where('device_id', '=', owner.device_id)
+          .where('free_trials_used', '>', 0)
+          .execute();
+      }
       await addEvent(trx, { userId: tryon.user_id, type: 'trial_refund', amount: 1, tryonId: tryon.id, note: input.note ?? input.errorCode, now });
     } else if (tryon.grant_id) {
       // A grant clawed back meanwhile (a refunded purchase) gets nothing back: the refund is
@@ -436,4 +473,122 @@ export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new
     if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_TIMEOUT', note: 'interrupted (server restart)', now })) refunded++;
   }
   return refunded;
+}
+
+export interface MergeResult {
+  /** False when nothing moved: the user was merged, deleted or signed in already. */
+  merged: boolean;
+  /** Unspent credits that moved. */
+  credits: number;
+  /** Try-ons (results) that moved. */
+  tryons: number;
+}
+
+/**
+ * Merges an anonymous user into an account at email sign-in, in one transaction: the user's
+ * try-ons and unexpired credit grants move to the account, each grant's unspent credits leaving
+ * with a `transfer_out` event and arriving with a `transfer_in` event, and a subscription the
+ * account lacks moves with them. The user is marked merged by a guarded update, so concurrent
+ * merges of one user move its credits exactly once. Free trials stay with the device.
+ */
+export async function mergeUserInto(db: Db, input: { fromUserId: string; toUserId: string; now?: Date }): Promise<MergeResult> {
+  const now = input.now ?? new Date();
+  const nowIso = iso(now);
+  if (input.fromUserId === input.toUserId) return { merged: false, credits: 0, tryons: 0 };
+  return inTransaction(db, async (trx) => {
+    // Lock both users in one order, so two merges can never wait on each other.
+    for (const id of [input.fromUserId, input.toUserId].sort()) {
+      if (!(await lockUser(trx, id))) return { merged: false, credits: 0, tryons: 0 };
+    }
+    const marked = await trx
+      .updateTable('users')
+      .set({ merged_into: input.toUserId })
+      .where('id', '=', input.fromUserId)
+      .where('merged_into', 'is', null)
+      .where('email', 'is', null)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) !== 1) return { merged: false, credits: 0, tryons: 0 };
+
+    const grants = await trx
+      .selectFrom('credit_grants')
+      .select(['id', 'remaining'])
+      .where('user_id', '=', input.fromUserId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+      .execute();
+    let credits = 0;
+    for (const grant of grants) {
+      await trx.updateTable('credit_grants').set({ user_id: input.toUserId }).where('id', '=', grant.id).execute();
+      if (grant.remaining === 0) continue;
+      credits += grant.remaining;
+      const note = `merged ${input.fromUserId} into ${input.toUserId}`;
+      await addEvent(trx, { userId: input.fromUserId, type: 'transfer_out', amount: -grant.remaining, grantId: grant.id, note, now });
+      await addEvent(trx, { userId: input.toUserId, type: 'transfer_in', amount: grant.remaining, grantId: grant.id, note, now });
+    }
+    const moved = await trx.updateTable('tryons').set({ user_id: input.toUserId }).where('user_id', '=', input.fromUserId).executeTakeFirst();
+
+    const [from, to] = await Promise.all([
+      trx.selectFrom('users').selectAll().where('id', '=', input.fromUserId).executeTakeFirstOrThrow(),
+      trx.selectFrom('users').selectAll().where('id', '=', input.toUserId).executeTakeFirstOrThrow(),
+    ]);
+    const toHasLivePlan = to.subscription_status !== null && to.subscription_status !== 'canceled';
+    if (from.subscription_id !== null && !toHasLivePlan) {
+      await trx
+        .updateTable('users')
+        .set({
+          subscription_id: from.subscription_id,
+          subscription_status: from.subscription_status,
+          subscription_plan_id: from.subscription_plan_id,
+          subscription_period_end: from.subscription_period_end,
+          subscription_updated_at: from.subscription_updated_at,
+        })
+        .where('id', '=', input.toUserId)
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({
+          subscription_id: null,
+          subscription_status: null,
+          subscription_plan_id: null,
+          subscription_period_end: null,
+          subscription_updated_at: null,
+        })
+        .where('id', '=', input.fromUserId)
+        .execute();
+    }
+    if (from.paddle_customer_id !== null && to.paddle_customer_id === null) {
+      await trx.updateTable('users').set({ paddle_customer_id: from.paddle_customer_id }).where('id', '=', input.toUserId).execute();
+    }
+    return { merged: true, credits, tryons: Number(moved.numUpdatedRows) };
+  });
+}
+
+/**
+ * Gives up a user's unspent credits when the person deletes their data: each grant's remaining
+ * credits go to zero with a `forfeit` event. The grants and events stay (the transaction records
+ * the refund policy keeps). Returns the credits forfeited.
+ */
+export async function forfeitCredits(db: Db, userId: string, now: Date = new Date()): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    await lockUser(trx, userId);
+    const grants = await trx
+      .selectFrom('credit_grants')
+      .select(['id', 'remaining'])
+      .where('user_id', '=', userId)
+      .where('remaining', '>', 0)
+      .execute();
+    let forfeited = 0;
+    for (const grant of grants) {
+      const res = await trx
+        .updateTable('credit_grants')
+        .set({ remaining: 0 })
+        .where('id', '=', grant.id)
+        .where('remaining', '=', grant.remaining)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) continue;
+      forfeited += grant.remaining;
+      await addEvent(trx, { userId, type: 'forfeit', amount: -grant.remaining, grantId: grant.id, note: 'data deleted', now });
+    }
+    return forfeited;
+  });
 }

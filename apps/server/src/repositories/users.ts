@@ -9,24 +9,18 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findUserByDeviceId(db: Db, deviceId: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
-}
-
 export interface NewUser {
-  deviceId: string;
+  deviceId: string | null;
   deviceInfo: unknown;
   signupIpHash: string | null;
-  /** Free trials already used at creation (the per-IP cap starts users with none left). */
+  /** Free trials already used at creation (from the device's count, or all of them past the per-address cap). */
   freeTrialsUsed: number;
+  freeTrialsWithheld: 'device' | 'network' | null;
   now: Date;
 }
 
-/**
- * Creates the user for a device, or returns the one a concurrent request created first.
- * `created` tells which.
- */
-export async function createUser(db: Db, input: NewUser): Promise<{ user: UserRow; created: boolean }> {
+/** Creates a user. A device id is not unique: every sign-in without a session makes a new user. */
+export async function createUser(db: Db, input: NewUser): Promise<UserRow> {
   const now = iso(input.now);
   const row: UserRow = {
     id: newId(),
@@ -41,17 +35,14 @@ export async function createUser(db: Db, input: NewUser): Promise<{ user: UserRo
     subscription_plan_id: null,
     subscription_period_end: null,
     subscription_updated_at: null,
+    email: null,
+    free_trials_withheld: input.freeTrialsWithheld,
+    merged_into: null,
+    deleted_at: null,
+    paddle_customer_id: null,
   };
-  const inserted = await db
-    .insertInto('users')
-    .values(row)
-    .onConflict((oc) => oc.column('device_id').doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (inserted) return { user: inserted, created: true };
-  const existing = await findUserByDeviceId(db, input.deviceId);
-  if (!existing) throw new Error('user vanished during sign-in');
-  return { user: existing, created: false };
+  await db.insertInto('users').values(row).execute();
+  return row;
 }
 
 export async function touchUser(db: Db, id: string, deviceInfo: unknown, now: Date): Promise<void> {
@@ -59,19 +50,80 @@ export async function touchUser(db: Db, id: string, deviceInfo: unknown, now: Da
     .updateTable('users')
     .set({ last_seen_at: iso(now), device_info: JSON.stringify(deviceInfo ?? {}) })
     .where('id', '=', id)
+    .where('deleted_at', 'is', null)
     .execute();
 }
 
-/** How many users were created from this (hashed) IP since `since`, counting up to `atMost`. */
-export async function countUsersFromIpSince(db: Db, ipHash: string, since: Date, atMost: number): Promise<number> {
-  const rows = await db
-    .selectFrom('users')
-    .select('created_at') // covered by users_signup_ip_idx
-    .where('signup_ip_hash', '=', ipHash)
-    .where('created_at', '>=', iso(since))
-    .limit(atMost)
-    .execute();
-  return rows.length;
+/**
+ * Records a device and returns how many free trials its users have spent so far. One atomic
+ * upsert, so concurrent sign-ins on one device all see the same row.
+ */
+export async function upsertDevice(db: Db, deviceId: string, now: Date): Promise<number> {
+  const row = await db
+    .insertInto('devices')
+    .values({ device_id: deviceId, free_trials_used: 0, created_at: iso(now) })
+    .onConflict((oc) => oc.column('device_id').doUpdateSet({ device_id: (eb) => eb.ref('excluded.device_id') }))
+    .returning('free_trials_used')
+    .executeTakeFirstOrThrow();
+  return row.free_trials_used;
+}
+
+/** Free trials spent on a device by all its users (0 for an unknown device). */
+export async function deviceTrialsUsed(db: Db, deviceId: string): Promise<number> {
+  const row = await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', deviceId).executeTakeFirst();
+  return row?.free_trials_used ?? 0;
+}
+
+/**
+ * Counts one more new user from a (hashed) address on the given UTC day and returns the count,
+ * this one included. A single atomic upsert: concurrent sign-ins each get their own number, so a
+ * cap checked against it is exact on SQLite and PostgreSQL alike.
+ */
+export async function countNewUserFromIp(db: Db, ipHash: string, now: Date): Promise<number> {
+  const day = iso(now).slice(0, 10);
+  const row = await db
+    .insertInto('ip_signups')
+    .values({ ip_hash: ipHash, day, count: 1 })
+    .onConflict((oc) => oc.columns(['ip_hash', 'day']).doUpdateSet({ count: (eb) => eb('ip_signups.count', '+', 1) }))
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+/** Per-address counters older than `before` (a UTC day, YYYY-MM-DD) are of no more use. */
+export async function deleteIpSignupsBefore(db: Db, before: string): Promise<number> {
+  const res = await db.deleteFrom('ip_signups').where('day', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** Gives the user an email; false when another account took it first (unique) or the user has one. */
+export async function setUserEmail(db: Db, userId: string, email: string): Promise<boolean> {
+  try {
+    const res = await db
+      .updateTable('users')
+      .set({ email })
+      .where('id', '=', userId)
+      .where('email', 'is', null)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || (typeof e.message === 'string' && /UNIQUE constraint failed/.test(e.message));
+}
+
+export async function setPaddleCustomerId(db: Db, userId: string, customerId: string): Promise<void> {
+  await db.updateTable('users').set({ paddle_customer_id: customerId }).where('id', '=', userId).execute();
 }
 
 export interface SubscriptionUpdate {
@@ -109,4 +161,68 @@ export async function setUserSubscription(db: Db, userId: string, update: Subscr
 export async function hasPurchased(db: Db, userId: string): Promise<boolean> {
   const row = await db.selectFrom('credit_grants').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * Deletes a person's data, in the caller's transaction: their try-on rows (the ledger's events
+ * keep their amounts but lose the link), sessions, sign-in codes, email, device and device info.
+ * The user row stays as an id without personal data, so the transaction records that point to it
+ * stay whole. Returns the stored result names, for the caller to delete from storage.
+ */
+export async function deleteUserData(db: Db, userId: string, now: Date): Promise<string[]> {
+  const user = await findUserById(db, userId);
+  if (!user) return [];
+  const tryons = await db.selectFrom('tryons').select(['id', 'result_name']).where('user_id', '=', userId).execute();
+  const ids = tryons.map((t) => t.id);
+  if (ids.length > 0) {
+    await db.updateTable('credit_events').set({ tryon_id: null }).where('tryon_id', 'in', ids).execute();
+    await db.deleteFrom('tryons').where('id', 'in', ids).execute();
+  }
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  if (user.email) await db.deleteFrom('email_codes').where('email', '=', user.email).execute();
+  await db
+    .updateTable('users')
+    .set({
+      email: null,
+      device_id: null,
+      device_info: '{}',
+      signup_ip_hash: null,
+      paddle_customer_id: null,
+      free_trials_withheld: null,
+      deleted_at: iso(now),
+    })
+    .where('id', '=', userId)
+    .execute();
+  return tryons.map((t) => t.result_name).filter((n): n is string => n !== null);
+}
+
+export interface PurchaseRow {
+  id: string;
+  source: string;
+  plan_id: string | null;
+  amount: number;
+  amount_paid: string | null;
+  currency: string | null;
+  created_at: string;
+  expires_at: string | null;
+  clawed_back: boolean;
+}
+
+/** The user's purchases (credit grants from a checkout), newest first. */
+export async function listPurchases(db: Db, userId: string, limit = 200): Promise<PurchaseRow[]> {
+  const rows = await db
+    .selectFrom('credit_grants as g')
+    .select(['g.id', 'g.source', 'g.plan_id', 'g.amount', 'g.amount_paid', 'g.currency', 'g.created_at', 'g.expires_at'])
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('credit_events as e').select('e.id').whereRef('e.grant_id', '=', 'g.id').where('e.type', '=', 'clawback'))
+        .as('clawed_back'),
+    )
+    .where('g.user_id', '=', userId)
+    .where('g.source', 'in', ['demo', 'paddle'])
+    .orderBy('g.created_at', 'desc')
+    .orderBy('g.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, clawed_back: Boolean(r.clawed_back) }));
 }

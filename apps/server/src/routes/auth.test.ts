@@ -16,7 +16,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     await Promise.all(apps.map((t) => t.app.close()));
   });
 
-  it('creates a user once per device and sets an HttpOnly SameSite=Lax signed cookie', async () => {
+  it('creates a user and sets an HttpOnly SameSite=Lax signed session cookie; the device id opens no account', async () => {
     const { app } = await make();
     const deviceId = newDeviceId();
     const first = await app.inject({
@@ -40,9 +40,23 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const row = await app.db.selectFrom('users').selectAll().where('id', '=', body.user.id).executeTakeFirstOrThrow();
     expect(JSON.parse(row.device_info)).toMatchObject({ browser: 'Unknown', os: 'iOS', device_type: 'mobile' });
 
-    const again = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
+    // The same device id with the session: the same user.
+    const cookie = sessionCookieOf(first);
+    const again = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { cookie }, payload: { deviceId } });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ success: true, isNew: false, user: { id: body.user.id } });
+    // The same device id without it: always a new user, who sees nothing of the first.
+    const stranger = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
+    expect(stranger.statusCode).toBe(200);
+    const strangerBody = AuthResponseSchema.parse(stranger.json());
+    expect(strangerBody.isNew).toBe(true);
+    expect(strangerBody.user.id).not.toBe(body.user.id);
+    const peek = await app.inject({ method: 'GET', url: `/api/auth/user/${body.user.id}`, headers: { cookie: sessionCookieOf(stranger) } });
+    expect(peek.statusCode).toBe(403);
+    // The cookie holds a random token; the database only its hash.
+    const sessions = await app.db.selectFrom('sessions').selectAll().where('user_id', '=', body.user.id).execute();
+    expect(sessions).toHaveLength(1);
+    expect(cookie).not.toContain(sessions[0]!.id);
   });
 
   it('refuses malformed device ids with INVALID_DEVICE_ID and creates nobody', async () => {
@@ -79,7 +93,8 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const forged = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: `aidu_session=${bob.user.id}` } });
     expect(forged.statusCode).toBe(401);
     // Nor is a signed cookie tampered with.
-    const tampered = alice.cookie.replace(alice.user.id, bob.user.id);
+    const value = alice.cookie.slice('aidu_session='.length);
+    const tampered = `aidu_session=${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`;
     const res = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: tampered } });
     expect(res.statusCode).toBe(401);
   });

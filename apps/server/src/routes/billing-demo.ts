@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DemoCheckoutRequestSchema, DemoCheckoutResponseSchema, findPlan, isSubscriptionPlan } from '@aidressup/contract';
+import { DemoCancelResponseSchema, DemoCheckoutRequestSchema, DemoCheckoutResponseSchema, findPlan, isSubscriptionPlan } from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { requireSessionUserId } from '../plugins/session.js';
 import { grantCredits } from '../ledger/ledger.js';
@@ -54,5 +54,26 @@ export default async function demoBillingRoutes(app: FastifyInstance): Promise<v
     if (!row) throw new AppError('UNAUTHORIZED');
     const user = await toApiUser(app.db, row, { freeTrialsLimit: config.freeTrialsLimit, now });
     return DemoCheckoutResponseSchema.parse({ success: true, user });
+  });
+
+  /** The demo portal's Cancel: the plan stops renewing; its credits last to the period's end. */
+  app.post('/api/billing/demo/cancel', async (request) => {
+    const userId = requireSessionUserId(request);
+    if (config.billing.provider !== 'demo') throw new AppError('BILLING_DISABLED');
+    const row = await findUserById(app.db, userId);
+    if (!row) throw new AppError('UNAUTHORIZED');
+    if (!row.subscription_id || row.subscription_status === 'canceled') throw new AppError('PORTAL_UNAVAILABLE');
+    const now = app.clock();
+    await setUserSubscription(app.db, userId, {
+      subscriptionId: row.subscription_id,
+      status: 'canceled',
+      planId: row.subscription_plan_id,
+      periodEnd: row.subscription_period_end,
+      occurredAt: now,
+    });
+    const fresh = await findUserById(app.db, userId);
+    if (!fresh) throw new AppError('UNAUTHORIZED');
+    const user = await toApiUser(app.db, fresh, { freeTrialsLimit: config.freeTrialsLimit, now });
+    return DemoCancelResponseSchema.parse({ success: true, user });
   });
 }

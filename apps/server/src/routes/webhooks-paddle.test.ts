@@ -27,6 +27,8 @@ const PADDLE: PaddleConfig = {
   environment: 'sandbox',
   clientToken: 'test_0123456789abcdef0123456789a',
   webhookSecret: SECRET,
+  apiKey: undefined,
+  apiBaseUrl: 'https://sandbox-api.paddle.com',
   prices: {
     weekly: 'pri_01testweekly0000000000000',
     monthly: 'pri_01testmonthly000000000000',
@@ -65,11 +67,12 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
 
   let userId: string;
   beforeEach(async () => {
-    const { user } = await createUser(handle.db, {
+    const user = await createUser(handle.db, {
       deviceId: `dev-${paddleId('x')}`,
       deviceInfo: { browser: 'Chrome', os: 'Linux' },
       signupIpHash: null,
       freeTrialsUsed: 0,
+      freeTrialsWithheld: null,
       now: new Date(),
     });
     userId = user.id;
@@ -82,7 +85,7 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
   const credits = () => balance(handle.db, userId);
   const eventCount = async (eventId: string) =>
     (await handle.db.selectFrom('billing_events').select('id').where('event_id', '=', eventId).execute()).length;
-  const grantsOf = (uid: string) => handle.db.selectFrom('credit_grants').selectAll().where('user_id', '=', uid).orderBy('created_at').execute();
+  const grantsOf = (uid: string) => handle.db.selectFrom('credit_grants').selectAll().where('user_id', '=', uid).orderBy('created_at').orderBy('external_ref').execute();
 
   function purchase(plan: PlanId, o: { userId?: string; subscriptionId?: string | null; period?: { starts_at: string; ends_at: string } | null; txnId?: string } = {}) {
     const subscription = INTERVAL[plan] !== null;
@@ -534,7 +537,7 @@ describe('POST /api/webhooks/paddle when the database fails', () => {
     const app = Fastify({ logger: false });
     await app.register(paddleWebhookRoutes, { db: handle.db, paddle: PADDLE });
     await app.ready();
-    const { user } = await createUser(handle.db, { deviceId: 'dev-failing-db', deviceInfo: {}, signupIpHash: null, freeTrialsUsed: 0, now: new Date() });
+    const user = await createUser(handle.db, { deviceId: 'dev-failing-db', deviceInfo: {}, signupIpHash: null, freeTrialsUsed: 0, freeTrialsWithheld: null, now: new Date() });
     // Break the ledger: the grant's insert fails inside the transaction.
     await handle.db.schema.dropTable('credit_events').execute();
     const raw = JSON.stringify(envelope('transaction.completed', transactionData({

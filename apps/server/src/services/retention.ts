@@ -11,6 +11,9 @@ import { iso } from '../db/ids.js';
 import type { Storage } from '../storage/storage.js';
 import { expireGrants } from '../ledger/ledger.js';
 import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
+import { deleteExpiredSessions } from '../repositories/sessions.js';
+import { deleteExpiredEmailCodes } from '../repositories/email-codes.js';
+import { deleteIpSignupsBefore } from '../repositories/users.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -31,6 +34,9 @@ export interface RetentionReport {
   tryonsDeleted: number;
   grantsDeleted: number;
   billingEventsDeleted: number;
+  sessionsDeleted: number;
+  signInCodesDeleted: number;
+  ipCountersDeleted: number;
 }
 
 /** Repeats `batch` until it handles fewer than `size` items (or `maxBatches` runs). */
@@ -136,7 +142,25 @@ export async function runRetention(deps: RetentionDeps, options: { batchSize?: n
     return Number(res.numDeletedRows);
   });
 
-  const report = { resultsDeleted, strayUploadsDeleted, orphanResultFilesDeleted, grantsExpired, creditEventsDeleted, tryonsDeleted, grantsDeleted, billingEventsDeleted };
+  // Sessions once expired; sign-in codes a day after they expired; per-address sign-up counters
+  // once their day is two days past.
+  const sessionsDeleted = await inBatches(size, (n) => deleteExpiredSessions(db, now, n));
+  const signInCodesDeleted = await inBatches(size, (n) => deleteExpiredEmailCodes(db, new Date(now.getTime() - DAY_MS), n));
+  const ipCountersDeleted = await deleteIpSignupsBefore(db, iso(new Date(now.getTime() - 2 * DAY_MS)).slice(0, 10));
+
+  const report = {
+    resultsDeleted,
+    strayUploadsDeleted,
+    orphanResultFilesDeleted,
+    grantsExpired,
+    creditEventsDeleted,
+    tryonsDeleted,
+    grantsDeleted,
+    billingEventsDeleted,
+    sessionsDeleted,
+    signInCodesDeleted,
+    ipCountersDeleted,
+  };
   if (Object.values(report).some((v) => v > 0)) deps.log?.info({ retention: report }, 'retention run');
   return report;
 }

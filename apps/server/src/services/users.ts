@@ -13,7 +13,7 @@ import {
 } from '@aidressup/contract';
 import type { Database, UserRow } from '../db/schema.js';
 import { balance } from '../ledger/ledger.js';
-import { countUsersFromIpSince, createUser, findUserByDeviceId, hasPurchased, touchUser } from '../repositories/users.js';
+import { countNewUserFromIp, createUser, deviceTrialsUsed, hasPurchased, upsertDevice } from '../repositories/users.js';
 
 type Db = Kysely<Database>;
 
@@ -42,16 +42,31 @@ export function segmentOf(row: UserRow, opts: { purchased: boolean; freeTrialsLi
   return row.free_trials_used < opts.freeTrialsLimit ? 'trial' : 'trial_exhausted';
 }
 
+/**
+ * Free trials the user has used, as far as they can still take one: a device's trials are shared
+ * by all its users, so once the device has used them up, none of its users has any left.
+ */
+export function effectiveTrialsUsed(row: Pick<UserRow, 'free_trials_used'>, deviceUsed: number, limit: number): number {
+  return Math.max(row.free_trials_used, Math.min(limit, deviceUsed));
+}
+
 /** The user object of the API: credits are the ledger balance. */
 export async function toApiUser(db: Db, row: UserRow, opts: { freeTrialsLimit: number; now: Date }): Promise<User> {
-  const [credits, purchased] = await Promise.all([balance(db, row.id, opts.now), hasPurchased(db, row.id)]);
+  const [credits, purchased, deviceUsed] = await Promise.all([
+    balance(db, row.id, opts.now),
+    hasPurchased(db, row.id),
+    row.device_id === null ? 0 : deviceTrialsUsed(db, row.device_id),
+  ]);
+  const trialsUsed = effectiveTrialsUsed(row, deviceUsed, opts.freeTrialsLimit);
   const user: User = {
     id: row.id,
     credits,
-    free_trials_used: row.free_trials_used,
+    free_trials_used: trialsUsed,
     free_trials_limit: opts.freeTrialsLimit,
-    segment: segmentOf(row, { purchased, ...opts }),
+    segment: segmentOf({ ...row, free_trials_used: trialsUsed }, { purchased, ...opts }),
     created_at: row.created_at,
+    email: row.email,
+    free_trials_withheld: row.free_trials_withheld === 'device' || row.free_trials_withheld === 'network' ? row.free_trials_withheld : null,
   };
   const subscription = subscriptionOf(row);
   if (subscription) user.subscription = subscription;
@@ -63,7 +78,7 @@ export function hashIp(ip: string, secret: string): string {
   return createHmac('sha256', secret).update(`ip:${ip}`).digest('base64url').slice(0, 32);
 }
 
-export interface SignInInput {
+export interface NewAnonymousUserInput {
   deviceId: string;
   deviceInfo: DeviceInfo;
   ip: string;
@@ -74,25 +89,33 @@ export interface SignInInput {
 }
 
 /**
- * Finds or creates the user of a device. Past the daily cap of new users from one address,
- * new users start with their free trials already used.
+ * Creates a new anonymous user. The device id is a signal, never a key: it only decides how many
+ * free trials the new user starts with. A device shares its free trials among all its users, so a
+ * user created on a device that used them starts with them used; past the daily cap of new users
+ * from one address, new users start with none. Both counts are single atomic upserts, exact under
+ * concurrency on SQLite and PostgreSQL.
  */
-export async function signInAnonymous(db: Db, input: SignInInput): Promise<{ user: UserRow; isNew: boolean }> {
-  const existing = await findUserByDeviceId(db, input.deviceId);
-  if (existing) {
-    await touchUser(db, existing.id, input.deviceInfo, input.now);
-    return { user: { ...existing, last_seen_at: input.now.toISOString() }, isNew: false };
-  }
+export async function createAnonymousUser(db: Db, input: NewAnonymousUserInput): Promise<UserRow> {
+  const limit = input.freeTrialsLimit;
   const ipHash = hashIp(input.ip, input.secret);
-  const since = new Date(input.now.getTime() - 24 * 60 * 60 * 1000);
-  const cap = input.newUsersPerIpPerDay;
-  const overCap = cap === 0 || (await countUsersFromIpSince(db, ipHash, since, cap)) >= cap;
-  const { user, created } = await createUser(db, {
-    deviceId: input.deviceId,
-    deviceInfo: input.deviceInfo,
-    signupIpHash: ipHash,
-    freeTrialsUsed: overCap ? input.freeTrialsLimit : 0,
-    now: input.now,
+  return db.transaction().execute(async (trx) => {
+    const deviceUsed = await upsertDevice(trx, input.deviceId, input.now);
+    const fromIp = await countNewUserFromIp(trx, ipHash, input.now);
+    let freeTrialsUsed = Math.min(limit, deviceUsed);
+    let withheld: 'device' | 'network' | null = null;
+    if (limit > 0 && deviceUsed >= limit) {
+      withheld = 'device';
+    } else if (limit > 0 && fromIp > input.newUsersPerIpPerDay) {
+      withheld = 'network';
+      freeTrialsUsed = limit;
+    }
+    return createUser(trx, {
+      deviceId: input.deviceId,
+      deviceInfo: input.deviceInfo,
+      signupIpHash: ipHash,
+      freeTrialsUsed,
+      freeTrialsWithheld: withheld,
+      now: input.now,
+    });
   });
-  return { user, isNew: created };
 }

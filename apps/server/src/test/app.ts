@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../config.js';
 import type { DatabaseKind } from '../db/database.js';
 import { freshDatabaseEnv, tempDir } from './databases.js';
 import { createEngineDouble, type EngineDouble } from './engine-double.js';
+import type { Mailer } from '../mail/mailer.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -17,7 +18,16 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; engines?: Record<string, TryOnEngine>; engine?: EngineDouble; start?: Date; webDistDir?: string; dataDir?: string; databaseUrl?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    engines?: Record<string, TryOnEngine>;
+    engine?: EngineDouble;
+    start?: Date;
+    webDistDir?: string;
+    dataDir?: string;
+    databaseUrl?: string;
+    mailer?: Mailer;
+  } = {},
 ): Promise<TestApp> {
   const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...dbEnv, ...options.env });
@@ -33,6 +43,7 @@ export async function createTestApp(
     engines: options.engines ?? { [engine.id]: engine },
     clock: () => clock.now,
     background: false,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
     webDistDir: options.webDistDir ?? tempDir('aidressup-noweb-'),
   });
   await app.ready();

@@ -20,7 +20,7 @@ import { findPlan, PLAN_IDS, type Plan, type PlanId } from '@aidressup/contract'
 import type { PaddleConfig } from '../../config.js';
 import type { Database, UserRow } from '../../db/schema.js';
 import { clawbackGrant, grantCredits } from '../../ledger/ledger.js';
-import { findUserById, setUserSubscription } from '../../repositories/users.js';
+import { findUserById, setPaddleCustomerId, setUserSubscription } from '../../repositories/users.js';
 import type { Adjustment, CustomData, PaddleEvent, Subscription, Transaction } from './events.js';
 import {
   findGrantsForTransaction,
@@ -98,15 +98,32 @@ export async function handleNotification(ctx: HandlerContext, event: PaddleEvent
   return outcome;
 }
 
+/** Paddle's grand total (in the currency's smallest unit) as a decimal string, e.g. "999" USD → "9.99". */
+function paidAmount(txn: Transaction): { amount: string | null; currency: string | null } {
+  const totals = txn.details?.totals;
+  const currency = totals?.currency_code ?? txn.currency_code ?? null;
+  const minor = totals?.grand_total ?? totals?.total;
+  if (!currency || minor === undefined || !/^\d+$/.test(minor)) return { amount: null, currency };
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // an unknown currency code: keep two decimals
+  }
+  const value = (Number(minor) / 10 ** digits).toFixed(digits);
+  return { amount: value, currency };
+}
+
 /** The user a payment or subscription belongs to: the checkout's userId, else the subscription's holder. */
 async function resolveUser(trx: Trx, customData: CustomData, subscriptionId: string | null | undefined): Promise<UserRow | undefined> {
   const userId = customData?.userId;
-  if (userId) {
-    const user = await findUserById(trx, userId);
-    if (user) return user;
-  }
-  if (subscriptionId) return findUserBySubscriptionId(trx, subscriptionId);
-  return undefined;
+  let user: UserRow | undefined;
+  if (userId) user = await findUserById(trx, userId);
+  if (!user && subscriptionId) user = await findUserBySubscriptionId(trx, subscriptionId);
+  // An anonymous user who later signed in by email was merged into that account: the purchase
+  // belongs to the account now.
+  for (let hops = 0; user?.merged_into && hops < 5; hops++) user = await findUserById(trx, user.merged_into);
+  return user;
 }
 
 async function onTransactionCompleted(
@@ -126,6 +143,9 @@ async function onTransactionCompleted(
 
   const user = await resolveUser(trx, txn.custom_data, txn.subscription_id);
   if (!user) return { result: 'ignored', reason: `no such user (${txn.custom_data?.userId ?? 'no userId'}) for ${txn.id}` };
+
+  if (txn.customer_id && user.paddle_customer_id !== txn.customer_id) await setPaddleCustomerId(trx, user.id, txn.customer_id);
+  const paid = paidAmount(txn);
 
   const grants: Extract<Outcome, { result: 'granted' }>['grants'] = [];
   let index = 0;
@@ -152,6 +172,9 @@ async function onTransactionCompleted(
       amount,
       expiresAt,
       externalRef: ref,
+      // The transaction's total goes with its first line (a checkout here has one item).
+      amountPaid: index === 1 ? paid.amount : null,
+      currency: paid.currency,
       note: `paddle ${txn.id}${txn.subscription_id ? ` (${txn.subscription_id})` : ''}`,
       now,
     });
