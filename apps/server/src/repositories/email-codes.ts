@@ -5,10 +5,12 @@ import { iso, newId } from '../db/ids.js';
 
 type Db = Kysely<Database>;
 
+/** Stores a new code for an address; the codes sent to it before stop working (the newest mail wins). */
 export async function insertEmailCode(
   db: Db,
   input: { email: string; codeHash: string; tokenHash: string; now: Date; ttlMs: number },
 ): Promise<void> {
+  await db.updateTable('email_codes').set({ used_at: iso(input.now) }).where('email', '=', input.email).where('used_at', 'is', null).execute();
   await db
     .insertInto('email_codes')
     .values({
@@ -35,12 +37,13 @@ export async function countEmailCodesSince(db: Db, email: string, since: Date): 
   return Number(row.n);
 }
 
-/** The newest code sent to an address (only the newest one is accepted). */
+/** The code of an address still waiting to be used (a new code replaces the one before). */
 export async function latestEmailCode(db: Db, email: string): Promise<EmailCodeRow | undefined> {
   return db
     .selectFrom('email_codes')
     .selectAll()
     .where('email', '=', email)
+    .where('used_at', 'is', null)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
