@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { SessionProvider } from '../features/session/hooks/use-session';
+import { SignInDialogProvider } from '../features/session/hooks/use-sign-in-dialog';
 import { PaywallProvider } from '../features/paywall/hooks/use-paywall';
 import { ConfigProvider } from '../lib/public-config';
 
@@ -7,7 +8,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider>
       <SessionProvider>
-        <PaywallProvider>{children}</PaywallProvider>
+        <SignInDialogProvider>
+          <PaywallProvider>{children}</PaywallProvider>
+        </SignInDialogProvider>
       </SessionProvider>
     </ConfigProvider>
   );

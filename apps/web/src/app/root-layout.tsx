@@ -1,17 +1,17 @@
-import { useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { Footer } from '../features/layout/components/footer';
 import { NavBar } from '../features/layout/components/nav-bar';
-import { SignInDialog } from '../features/layout/components/sign-in-dialog';
 import { UserInfoBox } from '../features/layout/components/user-info-box';
+import { SignInDialog } from '../features/session/components/sign-in-dialog';
 import { useSession } from '../features/session/hooks/use-session';
+import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
 import { usePublicConfig } from '../lib/public-config';
 import { PaywallHost } from './paywall-host';
 
 export function RootLayout() {
-  const { user, loading } = useSession();
+  const { user, loading, signedIn } = useSession();
   const { config, error: configError, retry } = usePublicConfig();
-  const [signInOpen, setSignInOpen] = useState(false);
+  const signIn = useSignInDialog();
   const navigation = useNavigation();
 
   return (
@@ -22,7 +22,7 @@ export function RootLayout() {
       >
         Skip to content
       </a>
-      <NavBar onSignIn={() => setSignInOpen(true)} />
+      <NavBar user={user} onSignIn={() => signIn.openSignIn()} />
       {navigation.state === 'loading' ? (
         <div className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100" role="progressbar" aria-label="Loading page">
           <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
@@ -43,7 +43,7 @@ export function RootLayout() {
       </main>
       <Footer supportEmail={config?.supportEmail ?? null} />
       <UserInfoBox user={user} loading={loading} />
-      <SignInDialog open={signInOpen} onClose={() => setSignInOpen(false)} user={user} supportEmail={config?.supportEmail ?? null} />
+      <SignInDialog open={signIn.open} onClose={signIn.closeSignIn} onSignedIn={(u) => signedIn(u)} initialEmail={signIn.initialEmail} />
       <PaywallHost />
       <ScrollRestoration />
     </div>

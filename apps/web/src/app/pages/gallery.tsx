@@ -10,7 +10,7 @@ import { useSession } from '../../features/session/hooks/use-session';
 export function GalleryPage() {
   const { loading, user, error: sessionError } = useSession();
   const ready = !loading && !!user && !sessionError;
-  const { items, error, retry } = useTryOns(ready);
+  const { items, error, retry } = useTryOns(ready ? `${user.id}:${user.email ?? ''}` : null);
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="gallery-title">

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import type { User } from '@aidressup/contract';
 import { GalleryIcon, GlobeIcon, MenuIcon, UserIcon, XIcon } from '../../../components/ui/icons';
 import { cn } from '../../../lib/cn';
 import { BrandMark } from './brand-logo';
@@ -11,11 +12,17 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   );
 
 export interface NavBarProps {
+  /** The session's user: signed in by email, the nav shows the account instead of Sign In. */
+  user: User | null;
   onSignIn: () => void;
 }
 
-/** Top navigation: AI Dress Up, My Gallery, ENGLISH, Sign In, and the mobile menu (spec §2). */
-export function NavBar({ onSignIn }: NavBarProps) {
+/**
+ * Top navigation: AI Dress Up, My Gallery, ENGLISH, Sign In, and the mobile menu (spec §2).
+ * Signed in by email, Sign In becomes a link to the account page showing the address.
+ */
+export function NavBar({ user, onSignIn }: NavBarProps) {
+  const email = user?.email ?? null;
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const location = useLocation();
@@ -48,6 +55,11 @@ export function NavBar({ onSignIn }: NavBarProps) {
             <GalleryIcon className="size-4" />
             My Gallery
           </NavLink>
+          {email ? null : (
+            <NavLink to="/account" className={navLinkClass}>
+              Account
+            </NavLink>
+          )}
           <button
             type="button"
             className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-ink-700 hover:bg-ink-100"
@@ -57,14 +69,26 @@ export function NavBar({ onSignIn }: NavBarProps) {
             <GlobeIcon className="size-4" />
             ENGLISH
           </button>
-          <button
-            type="button"
-            onClick={onSignIn}
-            className="ml-2 inline-flex h-10 items-center gap-2 rounded-xl bg-ink-950 px-4 text-sm font-semibold text-white hover:bg-ink-800"
-          >
-            <UserIcon className="size-4" />
-            Sign In
-          </button>
+          {email ? (
+            <NavLink
+              to="/account"
+              className={(s) => cn(navLinkClass(s), 'ml-2 max-w-64 ring-1 ring-ink-200 ring-inset')}
+              aria-label={`Account, signed in as ${email}`}
+              data-testid="nav-account"
+            >
+              <UserIcon className="size-4 shrink-0" />
+              <span className="truncate">{email}</span>
+            </NavLink>
+          ) : (
+            <button
+              type="button"
+              onClick={onSignIn}
+              className="ml-2 inline-flex h-10 items-center gap-2 rounded-xl bg-ink-950 px-4 text-sm font-semibold text-white hover:bg-ink-800"
+            >
+              <UserIcon className="size-4" />
+              Sign In
+            </button>
+          )}
         </div>
 
         <button
@@ -103,18 +127,29 @@ export function NavBar({ onSignIn }: NavBarProps) {
             </button>
           </li>
           <li>
-            <button
-              type="button"
-              onClick={() => {
-                setMenuOpen(false);
-                onSignIn();
-              }}
-              className="mt-1 flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-ink-950 text-base font-semibold text-white hover:bg-ink-800"
-            >
-              <UserIcon className="size-5" />
-              Sign In
-            </button>
+            <NavLink to="/account" className={(s) => cn(navLinkClass(s), 'w-full min-w-0 py-3 text-base')}>
+              <UserIcon className="size-5 shrink-0" />
+              <span className="min-w-0">
+                Account
+                {email ? <span className="block truncate text-sm font-normal text-ink-500">Signed in as {email}</span> : null}
+              </span>
+            </NavLink>
           </li>
+          {email ? null : (
+            <li>
+              <button
+                type="button"
+                onClick={() => {
+                  setMenuOpen(false);
+                  onSignIn();
+                }}
+                className="mt-1 flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-ink-950 text-base font-semibold text-white hover:bg-ink-800"
+              >
+                <UserIcon className="size-5" />
+                Sign In
+              </button>
+            </li>
+          )}
         </ul>
       </div>
     </header>

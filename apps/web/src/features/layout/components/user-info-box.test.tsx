@@ -10,6 +10,8 @@ const user = (over: Partial<User>): User => ({
   free_trials_limit: 2,
   segment: 'trial',
   created_at: '2026-01-01T00:00:00.000Z',
+  email: null,
+  free_trials_withheld: null,
   ...over,
 });
 

@@ -12,6 +12,8 @@ const user = (over: Partial<User> = {}): User => ({
   free_trials_limit: 2,
   segment: 'trial',
   created_at: '2026-01-01T00:00:00.000Z',
+  email: null,
+  free_trials_withheld: null,
   ...over,
 });
 
@@ -49,6 +51,7 @@ describe('session start (spec §4)', () => {
       getDeviceId: vi.fn(async () => 'device-abcdef12'),
       signIn: vi.fn(() => signIn.promise),
       getUser: vi.fn(async () => user({ credits: 3 })),
+      logout: vi.fn(async () => {}),
     };
     render(
       <SessionProvider deps={deps}>
@@ -73,6 +76,7 @@ describe('session start (spec §4)', () => {
         throw new ApiError('Too many requests. Please wait a moment and try again.', 429, 'RATE_LIMITED', {});
       },
       getUser: async () => user(),
+      logout: async () => {},
     };
     render(
       <SessionProvider deps={deps}>
@@ -92,11 +96,51 @@ describe('session start (spec §4)', () => {
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe(`none|ready|${MESSAGES.authFailed}`));
   });
 
-  it('logout clears the user and its cache', async () => {
+  it('logout ends the session on the server, clears the user and its cache, then starts a fresh anonymous session', async () => {
+    const signIn = vi
+      .fn<SessionDeps['signIn']>()
+      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-email-0001', email: 'a@example.com', credits: 9 }), isNew: false })
+      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-fresh-0002', free_trials_used: 2, free_trials_withheld: 'device' }), isNew: true });
+    const second = deferred<void>();
     const deps: SessionDeps = {
       getDeviceId: async () => 'device-abcdef12',
-      signIn: async () => ({ success: true, user: user(), isNew: true }),
+      signIn: (...args) => (signIn.mock.calls.length === 1 ? second.promise.then(() => signIn(...args)) : signIn(...args)),
       getUser: async () => user(),
+      logout: vi.fn(async () => {}),
+    };
+    render(
+      <SessionProvider deps={deps}>
+        <Probe />
+      </SessionProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('user-email-0001:9|ready|'));
+    expect(localStorage.getItem(STORAGE_KEYS.user)).not.toBeNull();
+
+    let done!: Promise<void>;
+    act(() => {
+      done = session.logout();
+    });
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('none|loading|'));
+    expect(deps.logout).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
+
+    await act(async () => {
+      second.resolve();
+      await done;
+    });
+    expect(screen.getByTestId('probe').textContent).toBe('user-fresh-0002:0|ready|');
+    expect(signIn).toHaveBeenCalledTimes(2);
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user)!).id).toBe('user-fresh-0002');
+  });
+
+  it('a refused logout keeps the user and rejects with the server message', async () => {
+    const deps: SessionDeps = {
+      getDeviceId: async () => 'device-abcdef12',
+      signIn: vi.fn(async () => ({ success: true as const, user: user({ email: 'a@example.com' }), isNew: false })),
+      getUser: async () => user(),
+      logout: async () => {
+        throw new ApiError('Too many requests.', 429, 'RATE_LIMITED', {});
+      },
     };
     render(
       <SessionProvider deps={deps}>
@@ -104,9 +148,48 @@ describe('session start (spec §4)', () => {
       </SessionProvider>,
     );
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toMatch(/ready/));
-    expect(localStorage.getItem(STORAGE_KEYS.user)).not.toBeNull();
-    act(() => session.logout());
-    expect(screen.getByTestId('probe').textContent).toMatch(/^none/);
-    expect(localStorage.getItem(STORAGE_KEYS.user)).toBeNull();
+    await act(async () => {
+      await expect(session.logout()).rejects.toThrow('Too many requests.');
+    });
+    expect(screen.getByTestId('probe').textContent).toBe('user-cached-0001:0|ready|');
+    expect(deps.signIn).toHaveBeenCalledTimes(1);
+  });
+
+  it('signedIn replaces the user, and a late anonymous answer does not bring the old one back', async () => {
+    const anon = deferred<{ success: true; user: User; isNew: boolean }>();
+    const deps: SessionDeps = {
+      getDeviceId: async () => 'device-abcdef12',
+      signIn: () => anon.promise,
+      getUser: async () => user(),
+      logout: async () => {},
+    };
+    render(
+      <SessionProvider deps={deps}>
+        <Probe />
+      </SessionProvider>,
+    );
+    act(() => session.signedIn(user({ id: 'user-account-9', email: 'a@example.com', credits: 50 })));
+    expect(screen.getByTestId('probe').textContent).toBe('user-account-9:50|ready|');
+    await act(async () => anon.resolve({ success: true, user: user({ id: 'user-anon-1' }), isNew: true }));
+    expect(screen.getByTestId('probe').textContent).toBe('user-account-9:50|ready|');
+    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user)!).email).toBe('a@example.com');
+  });
+
+  it('startFreshSession forgets the user without calling logout and signs in anew', async () => {
+    const signIn = vi
+      .fn<SessionDeps['signIn']>()
+      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-old-1' }), isNew: false })
+      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-new-2' }), isNew: true });
+    const deps: SessionDeps = { getDeviceId: async () => 'device-abcdef12', signIn, getUser: async () => user(), logout: vi.fn(async () => {}) };
+    render(
+      <SessionProvider deps={deps}>
+        <Probe />
+      </SessionProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('probe').textContent).toBe('user-old-1:0|ready|'));
+    await act(async () => session.startFreshSession());
+    expect(screen.getByTestId('probe').textContent).toBe('user-new-2:0|ready|');
+    expect(deps.logout).not.toHaveBeenCalled();
+    expect(session.isNew).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/api-client';
 import { collectDeviceInfo } from '../../../lib/device-info';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { getUser } from '../api/get-user';
+import { logout as logoutRequest } from '../api/logout';
 import { signInAnonymous } from '../api/sign-in-anonymous';
 import { getDeviceId } from '../utils/device-id';
 
@@ -19,7 +20,18 @@ export interface SessionState {
   updateUser: (change: (user: User) => User) => void;
   /** Re-reads the user from the server; failures are only logged. Resolves to the fresh user. */
   refreshUser: () => Promise<User | null>;
-  logout: () => void;
+  /**
+   * The session now belongs to `user` (after an email sign-in the server moved the session cookie
+   * to the account): replaces and caches it; late answers of the earlier session are ignored.
+   */
+  signedIn: (user: User) => void;
+  /**
+   * Signs out on the server, then clears the user and its cache (spec §4) and starts a fresh
+   * anonymous session. Rejects with the server's error when it refuses; the user then stays.
+   */
+  logout: () => Promise<void>;
+  /** Clears the user and its cache and starts a fresh anonymous session (after "Delete my data"). */
+  startFreshSession: () => Promise<void>;
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -44,9 +56,10 @@ export interface SessionDeps {
   getDeviceId: () => Promise<string>;
   signIn: typeof signInAnonymous;
   getUser: typeof getUser;
+  logout: typeof logoutRequest;
 }
 
-const defaultDeps: SessionDeps = { getDeviceId: () => getDeviceId(), signIn: signInAnonymous, getUser };
+const defaultDeps: SessionDeps = { getDeviceId: () => getDeviceId(), signIn: signInAnonymous, getUser, logout: logoutRequest };
 
 /** Session start exactly as spec §4. */
 export function SessionProvider({ children, deps = defaultDeps }: { children: ReactNode; deps?: SessionDeps }) {
@@ -73,11 +86,19 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     [setUser],
   );
 
+  /**
+   * Each session (the first, one after a sign-in, sign-out or deletion) has a generation; answers
+   * that arrive for an earlier one are dropped, so a slow call never brings back a user that is gone.
+   */
+  const generation = useRef(0);
+
   const refreshUser = useCallback(async () => {
     const current = userRef.current;
     if (!current) return null;
+    const gen = generation.current;
     try {
       const fresh = await depsRef.current.getUser(current.id);
+      if (gen !== generation.current) return userRef.current;
       setUser(fresh);
       return fresh;
     } catch (e) {
@@ -86,50 +107,79 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     }
   }, [setUser]);
 
-  const logout = useCallback(() => {
+  /** Device id, then anonymous sign-in (spec §4); the loading flag ends in both cases. */
+  const startAnonymous = useCallback(
+    async (gen: number) => {
+      const d = depsRef.current;
+      try {
+        const deviceId = await d.getDeviceId();
+        const res = await d.signIn(deviceId, collectDeviceInfo());
+        if (gen !== generation.current) return;
+        setUser(res.user);
+        setIsNew(res.isNew);
+        setError(null);
+      } catch (e) {
+        if (gen !== generation.current) return;
+        const message = e instanceof ApiError ? e.message : MESSAGES.authFailed;
+        setError(message);
+        console.warn(MESSAGES.authFailed, e);
+      } finally {
+        if (gen === generation.current) setLoading(false);
+      }
+    },
+    [setUser],
+  );
+
+  /** Forgets the user and its cache, then starts a new anonymous session. */
+  const restart = useCallback(async () => {
+    const gen = ++generation.current;
     userRef.current = null;
     setUserState(null);
     cacheUser(null);
-  }, []);
+    setIsNew(false);
+    setError(null);
+    setLoading(true);
+    await startAnonymous(gen);
+  }, [startAnonymous]);
+
+  const logout = useCallback(async () => {
+    await depsRef.current.logout();
+    await restart();
+  }, [restart]);
+
+  const signedIn = useCallback(
+    (next: User) => {
+      generation.current += 1;
+      setUser(next);
+      setIsNew(false);
+      setError(null);
+      setLoading(false);
+    },
+    [setUser],
+  );
 
   useEffect(() => {
-    let cancelled = false;
+    const gen = ++generation.current;
     const d = depsRef.current;
     // 1. The cached user is already shown; refresh it from the server.
     const cached = userRef.current;
     if (cached) {
       d.getUser(cached.id)
         .then((fresh) => {
-          if (!cancelled) setUser(fresh);
+          if (gen === generation.current) setUser(fresh);
         })
         .catch((e: unknown) => console.warn('Could not refresh the cached user', e));
     }
     // 2. Device id, then anonymous sign-in.
-    (async () => {
-      try {
-        const deviceId = await d.getDeviceId();
-        const res = await d.signIn(deviceId, collectDeviceInfo());
-        if (cancelled) return;
-        setUser(res.user);
-        setIsNew(res.isNew);
-        setError(null);
-      } catch (e) {
-        if (cancelled) return;
-        const message = e instanceof ApiError ? e.message : MESSAGES.authFailed;
-        setError(message);
-        console.warn(MESSAGES.authFailed, e);
-      } finally {
-        if (!cancelled) setLoading(false);
-      }
-    })();
+    void startAnonymous(gen);
     return () => {
-      cancelled = true;
+      generation.current += 1;
     };
-  }, [setUser]);
+  }, [setUser, startAnonymous]);
 
   const value = useMemo<SessionState>(
-    () => ({ user, loading, error, isNew, setUser, updateUser, refreshUser, logout }),
-    [user, loading, error, isNew, setUser, updateUser, refreshUser, logout],
+    () => ({ user, loading, error, isNew, setUser, updateUser, refreshUser, signedIn, logout, startFreshSession: restart }),
+    [user, loading, error, isNew, setUser, updateUser, refreshUser, signedIn, logout, restart],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }

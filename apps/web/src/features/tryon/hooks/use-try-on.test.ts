@@ -11,6 +11,8 @@ const user: User = {
   free_trials_limit: 2,
   segment: 'trial',
   created_at: '2026-01-01T00:00:00.000Z',
+  email: null,
+  free_trials_withheld: null,
 };
 const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
 

@@ -1,0 +1,206 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { SIGN_IN_CODE_LENGTH, SIGN_IN_CODE_TTL_MINUTES, type User } from '@aidressup/contract';
+import { Button, buttonClasses } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { AlertIcon, CheckIcon, MailIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { normaliseCode, useEmailSignIn, type EmailSignInDeps } from '../hooks/use-email-sign-in';
+
+export interface SignInDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** Called once the server has moved the session to the account. */
+  onSignedIn: (user: User, merged: boolean) => void;
+  initialEmail?: string;
+  /** For tests: the sign-in calls. */
+  deps?: Partial<Pick<EmailSignInDeps, 'start' | 'verify'>>;
+}
+
+const inputClass =
+  'mt-1.5 block w-full rounded-xl border border-ink-300 bg-white px-4 py-3 text-base text-ink-950 shadow-sm placeholder:text-ink-400 focus:border-brand-500 focus:outline-3 focus:outline-brand-500/30 aria-invalid:border-red-500';
+
+function ErrorText({ id, message }: { id: string; message: string | null }) {
+  return message ? (
+    <p id={id} role="alert" className="mt-3 flex gap-2 rounded-xl bg-red-50 p-3 text-sm text-red-800">
+      <AlertIcon className="mt-0.5 size-4 shrink-0" />
+      <span>{message}</span>
+    </p>
+  ) : null;
+}
+
+/** Sign in with email: email → "we sent a code" → 6-digit code → signed in. */
+export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', deps }: SignInDialogProps) {
+  const { state, submitEmail, submitCode, resend, changeEmail, reset } = useEmailSignIn({ ...deps, onSignedIn });
+  const [emailText, setEmailText] = useState(initialEmail);
+  const [code, setCode] = useState('');
+  const emailRef = useRef<HTMLInputElement>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const emailId = useId();
+  const codeId = useId();
+  const errorId = useId();
+  const hintId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    reset(initialEmail);
+    setEmailText(initialEmail);
+    setCode('');
+  }, [open, initialEmail, reset]);
+
+  // A refused address or code: back to its field, so it can be corrected at once.
+  useEffect(() => {
+    if (!state.error) return;
+    (state.step === 'code' ? codeRef : emailRef).current?.focus();
+  }, [state.error, state.step]);
+
+  const onEmail = (e: FormEvent) => {
+    e.preventDefault();
+    setCode('');
+    void submitEmail(emailText);
+  };
+  const onCode = (e: FormEvent) => {
+    e.preventDefault();
+    void submitCode(code);
+  };
+
+  let title: string;
+  let description: ReactNode;
+  let body: ReactNode;
+
+  if (state.step === 'email') {
+    title = 'Sign in with email';
+    description = 'Keep your credits, plan and results, and use them on any device. We email you a 6-digit code: no password needed.';
+    body = (
+      <form className="mt-6" onSubmit={onEmail} noValidate>
+        <label htmlFor={emailId} className="text-sm font-semibold text-ink-900">
+          Email address
+        </label>
+        <input
+          ref={emailRef}
+          id={emailId}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          autoCapitalize="none"
+          required
+          placeholder="you@example.com"
+          value={emailText}
+          onChange={(e) => setEmailText(e.target.value)}
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? errorId : undefined}
+          className={inputClass}
+          data-autofocus
+        />
+        <ErrorText id={errorId} message={state.error} />
+        <Button type="submit" size="lg" className="mt-5 w-full" disabled={state.busy}>
+          {state.busy ? <Spinner className="size-5" /> : <MailIcon className="size-5" />}
+          {state.busy ? 'Sending…' : 'Email me a code'}
+        </Button>
+        <p className="mt-4 text-xs leading-5 text-ink-500">
+          Signing in adds this device&apos;s credits and results to your account. We keep your email only to sign you in; see the{' '}
+          <Link to="/privacy-policy" className="font-semibold text-brand-700 underline underline-offset-2" onClick={onClose}>
+            Privacy Policy
+          </Link>
+          .
+        </p>
+      </form>
+    );
+  } else if (state.step === 'code') {
+    title = 'Check your email';
+    description = (
+      <>
+        We sent a {SIGN_IN_CODE_LENGTH}-digit code to <strong className="break-all text-ink-900">{state.email}</strong>. Enter it below,
+        or open the link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
+      </>
+    );
+    body = (
+      <form className="mt-6" onSubmit={onCode} noValidate>
+        <label htmlFor={codeId} className="text-sm font-semibold text-ink-900">
+          {SIGN_IN_CODE_LENGTH}-digit code
+        </label>
+        <input
+          ref={codeRef}
+          id={codeId}
+          type="text"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          value={code}
+          onChange={(e) => setCode(normaliseCode(e.target.value))}
+          aria-invalid={state.error ? true : undefined}
+          aria-describedby={state.error ? `${errorId} ${hintId}` : hintId}
+          className={`${inputClass} text-center font-mono text-2xl tracking-[0.5em]`}
+          placeholder="••••••"
+          data-autofocus
+          data-testid="sign-in-code"
+        />
+        <p id={hintId} className="mt-2 text-xs text-ink-500">
+          Can&apos;t find it? Check your spam folder, or send a new code.
+        </p>
+        <ErrorText id={errorId} message={state.error} />
+        {state.resent && !state.error ? (
+          <p role="status" className="mt-3 flex gap-2 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800">
+            <CheckIcon className="mt-0.5 size-4 shrink-0" />
+            We sent a new code. Only the newest code works.
+          </p>
+        ) : null}
+        <Button type="submit" size="lg" className="mt-5 w-full" disabled={state.busy}>
+          {state.busy ? <Spinner className="size-5" /> : null}
+          {state.busy ? 'Checking…' : 'Sign in'}
+        </Button>
+        <div className="mt-3 flex flex-wrap justify-between gap-2">
+          <Button variant="ghost" size="sm" onClick={() => void resend()} disabled={state.busy}>
+            Resend code
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setEmailText(state.email);
+              changeEmail();
+            }}
+            disabled={state.busy}
+          >
+            Use a different email
+          </Button>
+        </div>
+      </form>
+    );
+  } else {
+    title = "You're signed in";
+    description = undefined;
+    body = (
+      <div className="mt-5 flex flex-col items-center text-center" role="status">
+        <span className="grid size-14 place-items-center rounded-full bg-emerald-100 text-emerald-700">
+          <CheckIcon className="size-7" />
+        </span>
+        <p className="mt-4 text-ink-700">
+          Signed in as <strong className="break-all text-ink-950">{state.user?.email ?? state.email}</strong>.
+        </p>
+        <p className="mt-2 text-sm text-ink-600" data-testid="sign-in-merged">
+          {state.merged
+            ? "This device's credits and results were added to your account."
+            : 'Your credits and results are saved to your account, on any device where you sign in.'}
+        </p>
+        <div className="mt-6 flex w-full flex-col gap-3 sm:flex-row-reverse">
+          <Button className="w-full sm:flex-1" onClick={onClose} data-autofocus>
+            Continue
+          </Button>
+          <Link to="/account" onClick={onClose} className={buttonClasses('secondary', 'md', 'w-full sm:flex-1')}>
+            View your account
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <Dialog open={open} onClose={onClose} title={title} description={description} className="max-w-md" testId="sign-in-dialog" focusKey={state.step}>
+      {body}
+    </Dialog>
+  );
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, renderHook } from '@testing-library/react';
+import { MESSAGES, type User } from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { normaliseCode, useEmailSignIn, type EmailSignInDeps } from './use-email-sign-in';
+
+const account: User = {
+  id: 'user-account-1',
+  credits: 50,
+  free_trials_used: 2,
+  free_trials_limit: 2,
+  segment: 'subscriber',
+  created_at: '2026-01-01T00:00:00.000Z',
+  email: 'ana@example.com',
+  free_trials_withheld: null,
+};
+
+function setup(over: Partial<EmailSignInDeps> = {}) {
+  const deps = {
+    start: vi.fn(async () => {}),
+    verify: vi.fn(async () => ({ success: true as const, user: account, merged: true })),
+    onSignedIn: vi.fn(),
+    ...over,
+  };
+  const hook = renderHook(() => useEmailSignIn(deps));
+  return { deps, hook };
+}
+
+afterEach(cleanup);
+
+describe('email sign-in flow', () => {
+  it('email → code → signed in, normalising the address and the code', async () => {
+    const { deps, hook } = setup();
+    expect(hook.result.current.state.step).toBe('email');
+    await act(() => hook.result.current.submitEmail('  Ana@Example.com '));
+    expect(deps.start).toHaveBeenCalledWith('ana@example.com');
+    expect(hook.result.current.state).toMatchObject({ step: 'code', email: 'ana@example.com', error: null, busy: false });
+
+    await act(() => hook.result.current.submitCode('123 456'));
+    expect(deps.verify).toHaveBeenCalledWith({ email: 'ana@example.com', code: '123456' });
+    expect(deps.onSignedIn).toHaveBeenCalledWith(account, true);
+    expect(hook.result.current.state).toMatchObject({ step: 'done', merged: true, user: account });
+  });
+
+  it('refuses a malformed email or code without calling the server', async () => {
+    const { deps, hook } = setup();
+    await act(() => hook.result.current.submitEmail('not-an-email'));
+    expect(hook.result.current.state).toMatchObject({ step: 'email', error: MESSAGES.invalidEmail, email: 'not-an-email' });
+    expect(deps.start).not.toHaveBeenCalled();
+
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    await act(() => hook.result.current.submitCode('12345'));
+    expect(hook.result.current.state).toMatchObject({ step: 'code', error: MESSAGES.invalidCode });
+    expect(deps.verify).not.toHaveBeenCalled();
+  });
+
+  it('shows the server message of a refused code and stays on the code step; resend clears it and says so', async () => {
+    const verify = vi.fn(async () => {
+      throw new ApiError(MESSAGES.codeExpired, 410, 'CODE_EXPIRED', {});
+    });
+    const { deps, hook } = setup({ verify });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    await act(() => hook.result.current.submitCode('000000'));
+    expect(hook.result.current.state).toMatchObject({ step: 'code', error: MESSAGES.codeExpired, busy: false });
+    expect(deps.onSignedIn).not.toHaveBeenCalled();
+
+    await act(() => hook.result.current.resend());
+    expect(deps.start).toHaveBeenCalledTimes(2);
+    expect(hook.result.current.state).toMatchObject({ step: 'code', error: null, resent: true });
+  });
+
+  it('shows a rate limit on start, and change email goes back with the address kept', async () => {
+    const start = vi.fn<EmailSignInDeps['start']>(async () => {
+      throw new ApiError('Too many requests. Please wait a moment and try again.', 429, 'RATE_LIMITED', {});
+    });
+    const { hook } = setup({ start });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    expect(hook.result.current.state).toMatchObject({ step: 'email', error: 'Too many requests. Please wait a moment and try again.' });
+
+    start.mockResolvedValueOnce(undefined);
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    expect(hook.result.current.state.step).toBe('code');
+    act(() => hook.result.current.changeEmail());
+    expect(hook.result.current.state).toMatchObject({ step: 'email', email: 'ana@example.com', error: null });
+  });
+
+  it('uses our message when the network fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { hook } = setup({ start: async () => Promise.reject(new TypeError('Failed to fetch')) });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    expect(hook.result.current.state.error).toBe(MESSAGES.mailNotSent);
+  });
+
+  it('normalises pasted codes', () => {
+    expect(normaliseCode(' 12-34 56 ')).toBe('123456');
+    expect(normaliseCode('1234567')).toBe('123456');
+    expect(normaliseCode('abc')).toBe('');
+  });
+});

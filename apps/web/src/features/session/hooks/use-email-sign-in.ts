@@ -1,0 +1,111 @@
+import { useCallback, useRef, useState } from 'react';
+import { EmailSchema, MESSAGES, SIGN_IN_CODE_LENGTH, type EmailVerifyRequest, type EmailVerifyResponse, type User } from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { startEmailSignIn } from '../api/start-email-sign-in';
+import { verifyEmailSignIn } from '../api/verify-email-sign-in';
+
+export type EmailSignInStep = 'email' | 'code' | 'done';
+
+export interface EmailSignInState {
+  step: EmailSignInStep;
+  /** The address the code was (or will be) sent to, as typed. */
+  email: string;
+  busy: boolean;
+  /** The server's message (or ours) for the last failed action; shown with role=alert. */
+  error: string | null;
+  /** A code was sent again. */
+  resent: boolean;
+  /** After verifying: this device's results and credits joined an existing account. */
+  merged: boolean;
+  user: User | null;
+}
+
+export interface EmailSignInDeps {
+  start: (email: string) => Promise<void>;
+  verify: (request: EmailVerifyRequest) => Promise<EmailVerifyResponse>;
+  /** Called once the server has moved the session to the account. */
+  onSignedIn: (user: User, merged: boolean) => void;
+}
+
+const CODE_PATTERN = new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`);
+
+/** Keeps the digits of a typed or pasted code (e.g. "123 456"), at most the code's length. */
+export function normaliseCode(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, SIGN_IN_CODE_LENGTH);
+}
+
+const initial = (email = ''): EmailSignInState => ({ step: 'email', email, busy: false, error: null, resent: false, merged: false, user: null });
+
+function messageOf(e: unknown, fallback: string): string {
+  return e instanceof ApiError ? e.message : fallback;
+}
+
+/** The email sign-in flow: email → "we sent a code" → 6-digit code → signed in. */
+export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignInDeps, 'onSignedIn'>) {
+  const [state, setState] = useState<EmailSignInState>(() => initial());
+  const depsRef = useRef(deps);
+  depsRef.current = deps;
+  const busyRef = useRef(false);
+
+  const run = useCallback(async (action: () => Promise<Partial<EmailSignInState>>, fallback: string) => {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    setState((s) => ({ ...s, busy: true, error: null, resent: false }));
+    try {
+      const change = await action();
+      setState((s) => ({ ...s, ...change, busy: false }));
+    } catch (e) {
+      if (!(e instanceof ApiError)) console.warn('Email sign-in failed', e);
+      setState((s) => ({ ...s, busy: false, error: messageOf(e, fallback) }));
+    } finally {
+      busyRef.current = false;
+    }
+  }, []);
+
+  const submitEmail = useCallback(
+    (raw: string) => {
+      setState((s) => ({ ...s, email: raw }));
+      const parsed = EmailSchema.safeParse(raw);
+      if (!parsed.success) {
+        setState((s) => ({ ...s, error: MESSAGES.invalidEmail }));
+        return Promise.resolve();
+      }
+      return run(async () => {
+        await (depsRef.current.start ?? startEmailSignIn)(parsed.data);
+        return { step: 'code', email: parsed.data };
+      }, MESSAGES.mailNotSent);
+    },
+    [run],
+  );
+
+  const submitCode = useCallback(
+    (raw: string) => {
+      const code = normaliseCode(raw);
+      if (!CODE_PATTERN.test(code)) {
+        setState((s) => ({ ...s, error: MESSAGES.invalidCode, resent: false }));
+        return Promise.resolve();
+      }
+      return run(async () => {
+        const email = state.email;
+        const res = await (depsRef.current.verify ?? verifyEmailSignIn)({ email, code });
+        depsRef.current.onSignedIn(res.user, res.merged);
+        return { step: 'done', merged: res.merged, user: res.user };
+      }, MESSAGES.authFailed);
+    },
+    [run, state.email],
+  );
+
+  const resend = useCallback(
+    () =>
+      run(async () => {
+        await (depsRef.current.start ?? startEmailSignIn)(state.email);
+        return { resent: true };
+      }, MESSAGES.mailNotSent),
+    [run, state.email],
+  );
+
+  const changeEmail = useCallback(() => setState((s) => ({ ...initial(s.email) })), []);
+  const reset = useCallback((email?: string) => setState(initial(email)), []);
+
+  return { state, submitEmail, submitCode, resend, changeEmail, reset };
+}
