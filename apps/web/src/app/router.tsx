@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
+import { MAGIC_LINK_PATH } from '@aidressup/contract';
 import { Spinner } from '../components/ui/spinner';
 import { RootLayout } from './root-layout';
 import { HomePage } from './pages/home';
@@ -9,6 +10,9 @@ import { RouteError } from './pages/route-error';
 const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
 const TermsOfServicePage = lazy(async () => ({ default: (await import('./pages/terms-of-service')).TermsOfServicePage }));
 const PrivacyPolicyPage = lazy(async () => ({ default: (await import('./pages/privacy-policy')).PrivacyPolicyPage }));
+const AccountPage = lazy(async () => ({ default: (await import('./pages/account')).AccountPage }));
+const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));
+const DemoPortalPage = lazy(async () => ({ default: (await import('./pages/demo-portal')).DemoPortalPage }));
 const RefundPolicyPage = lazy(async () => ({ default: (await import('./pages/refund-policy')).RefundPolicyPage }));
 
 function PageLoading() {
@@ -29,6 +33,9 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: <HomePage /> },
       { path: 'gallery', element: lazyPage(<GalleryPage />) },
+      { path: 'account', element: lazyPage(<AccountPage />) },
+      { path: MAGIC_LINK_PATH.slice(1), element: lazyPage(<SignInVerifyPage />) },
+      { path: 'billing/demo-portal', element: lazyPage(<DemoPortalPage />) },
       { path: 'terms-of-service', element: lazyPage(<TermsOfServicePage />) },
       { path: 'privacy-policy', element: lazyPage(<PrivacyPolicyPage />) },
       { path: 'refund-policy', element: lazyPage(<RefundPolicyPage />) },

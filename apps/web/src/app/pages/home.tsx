@@ -4,6 +4,7 @@ import { Button } from '../../components/ui/button';
 import { UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { usePaywall } from '../../features/paywall/hooks/use-paywall';
+import { TrialsWithheldNote } from '../../features/session/components/trials-withheld-note';
 import { useSession } from '../../features/session/hooks/use-session';
 import { CategoryIcon } from '../../features/tryon/components/category-icon';
 import { CategorySelect } from '../../features/tryon/components/category-select';
@@ -148,6 +149,7 @@ export function HomePage() {
               {processing ? 'Creating your look…' : 'Try with AI'}
             </Button>
             <p className="text-xs text-ink-500">Each try-on uses one free trial or one credit.</p>
+            <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>
 
           <div className="mt-8 scroll-mt-20" ref={resultRef}>

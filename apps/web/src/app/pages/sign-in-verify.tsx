@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { MESSAGES } from '@aidressup/contract';
+import { Button, buttonClasses } from '../../components/ui/button';
+import { AlertIcon } from '../../components/ui/icons';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api-client';
+import { verifyEmailSignIn } from '../../features/session/api/verify-email-sign-in';
+import { useSession } from '../../features/session/hooks/use-session';
+import { useSignInDialog } from '../../features/session/hooks/use-sign-in-dialog';
+import { emailFromFragment, parseMagicLinkFragment } from '../../features/session/utils/magic-link';
+import type { AccountNotice } from './account';
+
+type State = { kind: 'verifying' } | { kind: 'failed'; message: string; email: string | null };
+
+/**
+ * The magic link's page: reads `#email=…&token=…`, posts it to verify once the page's own session
+ * has started (so its answer cannot replace the signed-in cookie), then goes to the account page.
+ */
+export function SignInVerifyPage() {
+  const { loading, signedIn } = useSession();
+  const { openSignIn } = useSignInDialog();
+  const navigate = useNavigate();
+  // Read the fragment once, then drop it from the address bar and history: it is a credential.
+  const [link] = useState(() => {
+    const hash = window.location.hash;
+    if (hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    return { parsed: parseMagicLinkFragment(hash), email: emailFromFragment(hash) };
+  });
+  const [state, setState] = useState<State>(() =>
+    link.parsed ? { kind: 'verifying' } : { kind: 'failed', message: MESSAGES.invalidLink, email: link.email },
+  );
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (loading || started.current || !link.parsed) return;
+    started.current = true;
+    const { email, token } = link.parsed;
+    verifyEmailSignIn({ email, token })
+      .then((res) => {
+        signedIn(res.user);
+        const notice: AccountNotice = { kind: 'signed-in', email: res.user.email, merged: res.merged };
+        navigate('/account', { replace: true, state: { notice } });
+      })
+      .catch((e: unknown) => {
+        setState({ kind: 'failed', message: e instanceof ApiError ? e.message : MESSAGES.authFailed, email });
+      });
+  }, [loading, link, signedIn, navigate]);
+
+  return (
+    <section className="mx-auto max-w-lg px-4 py-16 sm:px-6" aria-labelledby="verify-title">
+      <title>Signing you in · AI Dress Up</title>
+      <div className="rounded-3xl border border-ink-200 bg-white p-6 text-center shadow-sm sm:p-8">
+        {state.kind === 'verifying' ? (
+          <>
+            <h1 id="verify-title" className="text-2xl font-extrabold tracking-tight text-ink-950">
+              Signing you in…
+            </h1>
+            <p role="status" className="mt-6 flex items-center justify-center gap-3 text-ink-600">
+              <Spinner className="size-6 text-brand-600" />
+              Checking your sign-in link
+            </p>
+          </>
+        ) : (
+          <>
+            <h1 id="verify-title" className="text-2xl font-extrabold tracking-tight text-ink-950">
+              This link did not sign you in
+            </h1>
+            <p role="alert" className="mt-5 flex gap-2 rounded-xl bg-red-50 p-3 text-left text-sm text-red-800">
+              <AlertIcon className="mt-0.5 size-4 shrink-0" />
+              <span>{state.message}</span>
+            </p>
+            <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
+              <Button onClick={() => openSignIn(state.email ? { email: state.email } : undefined)}>Request a new code</Button>
+              <Link to="/" className={buttonClasses('secondary', 'md')}>
+                Back to the try-on
+              </Link>
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

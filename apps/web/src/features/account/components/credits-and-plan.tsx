@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import type { User } from '@aidressup/contract';
+import { Button } from '../../../components/ui/button';
+import { Spinner } from '../../../components/ui/spinner';
+import { summarisePlan } from '../utils/format';
+import { InlineError, SectionCard } from './section-card';
+
+export interface CreditsAndPlanProps {
+  user: User;
+  /** Shown when there is a plan or a purchase to manage. */
+  canManage: boolean;
+  onManage: () => void;
+  manageBusy: boolean;
+  manageError: string | null;
+  /** Why free try-ons were withheld, when they were. */
+  note?: ReactNode;
+}
+
+function Row({ label, value, testId }: { label: string; value: ReactNode; testId: string }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5">
+      <dt className="text-sm text-ink-600">{label}</dt>
+      <dd className="text-right font-semibold text-ink-950" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** Credits, segment, plan and its renewal or end date, and "Manage subscription". */
+export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageError, note }: CreditsAndPlanProps) {
+  const plan = summarisePlan(user.subscription);
+  return (
+    <SectionCard title="Credits and plan" testId="account-plan">
+      <dl className="mt-2 divide-y divide-ink-100">
+        <Row label="Credits" value={user.credits} testId="account-credits" />
+        <Row label="Free try-ons used" value={`${user.free_trials_used} / ${user.free_trials_limit}`} testId="account-trials" />
+        <Row label="Segment" value={user.segment} testId="account-segment" />
+        <Row
+          label="Plan"
+          testId="account-plan-name"
+          value={
+            plan ? (
+              <>
+                {plan.name} <span className="font-normal text-ink-600">· {plan.status}</span>
+              </>
+            ) : (
+              <span className="font-normal text-ink-600">No plan</span>
+            )
+          }
+        />
+        {plan?.dateText ? <Row label={plan.renewing ? 'Renewal' : 'Expiry'} value={plan.dateText} testId="account-plan-date" /> : null}
+      </dl>
+      {note}
+      {canManage ? (
+        <>
+          <InlineError message={manageError} />
+          <Button variant="secondary" className="mt-4 w-full sm:w-auto" onClick={onManage} disabled={manageBusy}>
+            {manageBusy ? <Spinner className="size-4" /> : null}
+            Manage subscription
+          </Button>
+        </>
+      ) : null}
+    </SectionCard>
+  );
+}

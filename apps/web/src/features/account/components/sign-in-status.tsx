@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { MESSAGES, type User } from '@aidressup/contract';
+import { Button } from '../../../components/ui/button';
+import { MailIcon, UserIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { ApiError } from '../../../lib/api-client';
+import { InlineError, SectionCard } from './section-card';
+
+export interface SignInStatusProps {
+  user: User;
+  onSignIn: () => void;
+  /** Signs out on the server and starts a fresh anonymous session. */
+  onSignOut: () => Promise<void>;
+}
+
+/** The email the account is signed in with, or "Not signed in" with a Sign In button. */
+export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const signOut = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onSignOut();
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : MESSAGES.internalError);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <SectionCard title="Sign-in" testId="account-sign-in">
+      <p className="mt-1 text-xs text-ink-500">
+        Account id <code className="font-mono break-all text-ink-700" data-testid="account-id">{user.id}</code>
+      </p>
+      {user.email ? (
+        <>
+          <p className="mt-3 flex items-center gap-3 text-ink-700">
+            <span className="grid size-10 shrink-0 place-items-center rounded-full bg-brand-50 text-brand-700">
+              <MailIcon className="size-5" />
+            </span>
+            <span className="min-w-0">
+              <span className="block text-sm text-ink-500">Signed in as</span>
+              <strong className="block break-all text-ink-950" data-testid="account-email">
+                {user.email}
+              </strong>
+            </span>
+          </p>
+          <p className="mt-3 text-sm text-ink-600">Your credits, plan and results follow this email to any device where you sign in.</p>
+          <InlineError message={error} />
+          <Button variant="secondary" className="mt-4 w-full sm:w-auto" onClick={signOut} disabled={busy}>
+            {busy ? <Spinner className="size-4" /> : null}
+            Sign out
+          </Button>
+        </>
+      ) : (
+        <>
+          <p className="mt-3 flex items-center gap-3 text-ink-700">
+            <span className="grid size-10 shrink-0 place-items-center rounded-full bg-ink-100 text-ink-600">
+              <UserIcon className="size-5" />
+            </span>
+            <strong className="text-ink-950" data-testid="account-email">
+              Not signed in
+            </strong>
+          </p>
+          <p className="mt-3 text-sm text-ink-600">
+            Your credits and results belong to this browser only. Sign in with your email to keep them and use them on any device.
+          </p>
+          <Button className="mt-4 w-full sm:w-auto" onClick={onSignIn}>
+            <MailIcon className="size-4" />
+            Sign In
+          </Button>
+        </>
+      )}
+    </SectionCard>
+  );
+}
