@@ -30,6 +30,10 @@ const PAGES = [
       /Results are kept for 30 days/,
       /Transaction records are kept for 7 years/,
       /18 or over, or the age of majority/,
+      /Delete my data/,
+      /Unspent credits are forfeited/,
+      /kept for 7 years, as tax and accounting law requires, without your personal data/,
+      /sign-in emails/,
     ],
   },
   {

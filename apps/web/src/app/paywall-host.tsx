@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { usePaywall } from '../features/paywall/hooks/use-paywall';
 import { useSession } from '../features/session/hooks/use-session';
+import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
 import { usePublicConfig } from '../lib/public-config';
 
 const PaywallModal = lazy(async () => ({ default: (await import('../features/paywall/components/paywall-modal')).PaywallModal }));
@@ -10,6 +11,7 @@ export function PaywallHost() {
   const { open, reason, closePaywall } = usePaywall();
   const { user, setUser, refreshUser } = useSession();
   const { config } = usePublicConfig();
+  const { openSignIn } = useSignInDialog();
   if (!open || !config) return null;
   return (
     <Suspense fallback={null}>
@@ -21,6 +23,10 @@ export function PaywallHost() {
         user={user}
         setUser={setUser}
         refreshUser={refreshUser}
+        onSaveWithEmail={() => {
+          closePaywall();
+          openSignIn();
+        }}
       />
     </Suspense>
   );

@@ -75,6 +75,20 @@ describe('usePaddleCheckout', () => {
     ]);
   });
 
+  it("passes a signed-in customer's email to Paddle, and none for an anonymous one", async () => {
+    const { result } = renderHook(() => usePaddleCheckout(PADDLE_BILLING));
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    result.current.open({ plan: MONTHLY, userId: 'user-123', email: 'ana@example.com', onCompleted: () => {} });
+    result.current.open({ plan: MONTHLY, userId: 'user-456', email: null, onCompleted: () => {} });
+    expect(calls.open[0]).toEqual({
+      items: [{ priceId: 'pri_01monthly', quantity: 1 }],
+      customData: { userId: 'user-123', planId: 'monthly', credits: 50 },
+      customer: { email: 'ana@example.com' },
+      settings: { displayMode: 'overlay', theme: 'light', locale: 'en' },
+    });
+    expect(calls.open[1]).not.toHaveProperty('customer');
+  });
+
   it('calls onCompleted once on checkout.completed, and logs events with ids only', async () => {
     const info = vi.spyOn(console, 'info').mockImplementation(() => {});
     const { result } = renderHook(() => usePaddleCheckout(PADDLE_BILLING));

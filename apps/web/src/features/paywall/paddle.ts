@@ -13,8 +13,11 @@ import type { Paddle, PaddleEventData } from '@paddle/paddle-js';
 export interface PaddleCheckout {
   /** True once Paddle.js is loaded and initialised. */
   ready: boolean;
-  /** Opens the overlay for one plan; throws when it cannot (the caller alerts). */
-  open(args: { plan: PublicPlan; userId: string; onCompleted: () => void }): void;
+  /**
+   * Opens the overlay for one plan; throws when it cannot (the caller alerts). A signed-in
+   * customer's email is passed to Paddle, so the purchase and its receipts reach that address.
+   */
+  open(args: { plan: PublicPlan; userId: string; email?: string | null; onCompleted: () => void }): void;
 }
 
 /** Logs a provider event with ids and status only (never names, e-mails or card details). */
@@ -65,7 +68,7 @@ export function usePaddleCheckout(billing: PublicConfig['billing']): PaddleCheck
     };
   }, [provider, environment, clientToken]);
 
-  const open = useCallback<PaddleCheckout['open']>(({ plan, userId, onCompleted }) => {
+  const open = useCallback<PaddleCheckout['open']>(({ plan, userId, email, onCompleted }) => {
     const paddle = paddleRef.current;
     if (!paddle) throw new Error('Paddle.js is not ready');
     if (!plan.paddlePriceId) throw new Error(`Plan ${plan.id} has no Paddle price`);
@@ -74,6 +77,7 @@ export function usePaddleCheckout(billing: PublicConfig['billing']): PaddleCheck
       paddle.Checkout.open({
         items: [{ priceId: plan.paddlePriceId, quantity: 1 }],
         customData: { userId, planId: plan.id, credits: plan.credits },
+        ...(email ? { customer: { email } } : {}),
         settings: { displayMode: 'overlay', theme: 'light', locale: 'en' },
       });
     } catch (err) {

@@ -9,7 +9,7 @@ export function RefundContent({ supportEmail }: { supportEmail: string | null })
         <h2>1. Refund window</h2>
         <p>
           You can request a refund within {REFUND_WINDOW_DAYS} days of a purchase. Write to <SupportLink email={supportEmail} /> with your
-          account id (shown under Sign In), the date of the purchase and the reason for your request.
+          account id (shown on the Account page), the date of the purchase and the reason for your request.
         </p>
       </section>
       <section>

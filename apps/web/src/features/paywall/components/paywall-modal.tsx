@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { MESSAGES, WEB_MESSAGES, type PublicConfig, type PublicPlan, type User } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { AlertIcon, ArrowRightIcon, CheckIcon, InfoIcon } from '../../../components/ui/icons';
+import { AlertIcon, ArrowRightIcon, CheckIcon, InfoIcon, MailIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { demoCheckout } from '../api/demo-checkout';
@@ -23,6 +23,8 @@ export interface PaywallModalProps {
   user: User | null;
   setUser: (user: User) => void;
   refreshUser: () => Promise<User | null>;
+  /** After an anonymous purchase: offers to save the credits with an email (opens the sign-in dialog). */
+  onSaveWithEmail?: () => void;
 }
 
 type View =
@@ -36,7 +38,7 @@ function changed(before: User | null, after: User | null): boolean {
   return before.credits !== after.credits || JSON.stringify(before.subscription ?? null) !== JSON.stringify(after.subscription ?? null);
 }
 
-export function PaywallModal({ open, reason, onClose, config, user, setUser, refreshUser }: PaywallModalProps) {
+export function PaywallModal({ open, reason, onClose, config, user, setUser, refreshUser, onSaveWithEmail }: PaywallModalProps) {
   const plans = config.plans;
   const [selected, setSelected] = useState(() => defaultPlanId(plans));
   const [view, setView] = useState<View>({ kind: 'plans' });
@@ -70,7 +72,9 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
       const fresh = await refreshUser();
       if (changed(before, fresh)) {
         pollTimer.current = null;
-        onClose();
+        // An anonymous buyer is offered to keep the credits with an email; others are done.
+        if (fresh && !fresh.email && onSaveWithEmail) setView({ kind: 'done', plan });
+        else onClose();
         return;
       }
       if (Date.now() - started >= POLL_LIMIT_MS) {
@@ -98,7 +102,7 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
       return;
     }
     try {
-      paddle.open({ plan, userId: user.id, onCompleted: () => awaitPaddleConfirmation(plan) });
+      paddle.open({ plan, userId: user.id, email: user.email, onCompleted: () => awaitPaddleConfirmation(plan) });
     } catch (e) {
       console.warn('Checkout failed to open', e);
       window.alert(MESSAGES.checkoutFailed);
@@ -195,6 +199,20 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
             {view.plan.name} is active: <strong>{view.plan.credits} credits</strong> were added to your account.
           </p>
           {user ? <p className="mt-1 text-sm text-ink-500">You now have {user.credits} credits.</p> : null}
+          {user && !user.email && onSaveWithEmail ? (
+            <div className="mt-5 w-full rounded-2xl border border-brand-200 bg-brand-50 p-4 text-left" data-testid="save-credits-prompt">
+              <p className="flex gap-2 text-sm text-ink-800">
+                <MailIcon className="mt-0.5 size-4 shrink-0 text-brand-700" />
+                <span>
+                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this browser only; sign in to
+                  keep them and use them on any device.
+                </span>
+              </p>
+              <Button variant="secondary" size="sm" className="mt-3 w-full" onClick={onSaveWithEmail}>
+                Save with email
+              </Button>
+            </div>
+          ) : null}
           <Button className="mt-6 w-full" onClick={close} data-autofocus>
             Start creating
           </Button>
