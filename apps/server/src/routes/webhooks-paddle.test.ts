@@ -118,7 +118,11 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const [grant] = await grantsOf(userId);
       expect(grant).toMatchObject({ source: 'paddle', plan_id: plan, amount, remaining: amount, external_ref: n.data.id });
       expect(grant!.expires_at).toBe(new Date(period.ends_at).toISOString());
+      // What was paid (Paddle's grand total, in cents) and who paid, for the history and the portal.
+      const paid = (Number(n.data.details?.totals?.grand_total) / 100).toFixed(2);
+      expect(grant).toMatchObject({ amount_paid: paid, currency: 'USD' });
       const user = await findUserById(handle.db, userId);
+      expect(user).toMatchObject({ paddle_customer_id: n.data.customer_id });
       expect(user).toMatchObject({ subscription_id: n.data.subscription_id, subscription_status: 'active', subscription_plan_id: plan });
       expect(user!.subscription_period_end).toBe(new Date(period.ends_at).toISOString());
     });
@@ -213,6 +217,14 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const n = envelope('transaction.completed', transactionData({ price: priceOf('credits_200'), quantity: 2, customData: { userId } }));
       expect((await post(n)).statusCode).toBe(200);
       expect(await credits()).toBe(400);
+    });
+
+    it('grants a purchase made before an email sign-in to the account the buyer was merged into', async () => {
+      const account = await createUser(handle.db, { deviceId: null, deviceInfo: {}, signupIpHash: null, freeTrialsUsed: 0, freeTrialsWithheld: null, now: new Date() });
+      await handle.db.updateTable('users').set({ merged_into: account.id }).where('id', '=', userId).execute();
+      expect((await post(purchase('credits_200'))).statusCode).toBe(200);
+      expect(await credits()).toBe(0);
+      expect(await balance(handle.db, account.id)).toBe(200);
     });
 
     it('grants each configured item of a transaction with several, and a refund takes all of them back', async () => {
