@@ -3,7 +3,7 @@
  * called through fal's queue API with plain fetch: submit to `{base}/{model}`, poll the
  * returned `status_url` until COMPLETED, read `response_url`, download the image.
  */
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category, type FashnMode } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps, type HostedLogger } from './hosted-call.js';
@@ -12,7 +12,8 @@ import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult 
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
 import { FASHN_CATEGORIES, fashnRuntimeError } from './fashn.js';
 
-export type FalConfig = NonNullable<Config['engines']['fal']>;
+/** The configured fal engine; `fashnMode` (FASHN_MODE) defaults to FASHN_DEFAULT_MODE (`balanced`). */
+export type FalConfig = Omit<NonNullable<Config['engines']['fal']>, 'fashnMode'> & { fashnMode?: FashnMode };
 
 export const FAL_ID = 'fal';
 export const FAL_LABEL = 'fal.ai';

@@ -3,7 +3,7 @@
  * `POST /v1/run` starts a prediction, `GET /v1/status/{id}` is polled until it ends, then
  * the first output (a CDN link or a data URL) is read.
  */
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category, type FashnMode } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
@@ -11,7 +11,8 @@ import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl } from './hosted-image.js';
 
-export type FashnConfig = NonNullable<Config['engines']['fashn']>;
+/** The configured FASHN engine; `mode` defaults to FASHN_DEFAULT_MODE (`balanced`). */
+export type FashnConfig = Omit<NonNullable<Config['engines']['fashn']>, 'mode'> & { mode?: FashnMode };
 
 export const FASHN_ID = 'fashn';
 export const FASHN_LABEL = 'FASHN';
