@@ -8,15 +8,16 @@
  *
  * Three inputs: raw ~3 MB 12 MP phone photos; the 2048 px photos the try-on pipeline
  * currently hands an engine after normalising uploads; and 1024 px clean JPEGs, which the
- * adapters send on without re-encoding (what the pipeline could hand over for hosted
- * engines, decoding each upload once).
+ * Gemini adapter sends on without re-encoding. Each engine reduces to the input it
+ * declares: Gemini 1024 px at quality 90, FASHN (direct and on fal) up to 2000 px at
+ * quality 95, so FASHN's figures include a larger encode and upload.
  *
  * Run: node --conditions=source --import tsx bench/src/hosted.ts   (or `npm run bench`)
  */
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import type { Category } from '@aidressup/contract';
+import { GEMINI_DEFAULT_MODEL, type Category } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { createNanoBananaEngine } from '../../apps/server/src/engines/nano-banana.js';
 import { createFashnEngine } from '../../apps/server/src/engines/fashn.js';
@@ -96,7 +97,7 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
   fal.fallbackSubmit = { kind: 'accept', outcome: { kind: 'completed', polls: 0 } };
 
   const engines: Array<[string, TryOnEngine, () => void]> = [
-    ['nano-banana', createNanoBananaEngine({ apiKey: 'bench-gemini-key', baseUrl: gemini.url, model: 'gemini-2.5-flash-image' }), () => (gemini.requests.length = 0)],
+    ['nano-banana', createNanoBananaEngine({ apiKey: 'bench-gemini-key', baseUrl: gemini.url, model: GEMINI_DEFAULT_MODEL }), () => (gemini.requests.length = 0)],
     ['fashn', createFashnEngine({ apiKey: 'bench-fashn-key', baseUrl: fashn.url }), () => (fashn.requests.length = 0)],
     ['fal', createFalEngine({ key: 'bench-fal-key', baseUrl: fal.url, model: 'fal-ai/fashn/tryon/v1.6' }), () => (fal.requests.length = 0)],
   ];

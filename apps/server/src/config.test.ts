@@ -77,6 +77,16 @@ describe('configuration', () => {
     expect(problemsOf({ ENGINE_DEADLINE_MS: '130000' })[0]).toMatch(/ENGINE_DEADLINE_MS/);
   });
 
+  it('defaults the hosted engines to current models and settings', () => {
+    const c = loadConfig({ GEMINI_API_KEY: 'g', FASHN_API_KEY: 'f', FAL_KEY: 'k' }).engines;
+    expect(c.gemini?.model).toBe('gemini-3.1-flash-image');
+    expect(c.fashn?.mode).toBe('balanced');
+    expect(c.fal?.fashnMode).toBe('balanced');
+    const q = loadConfig({ GEMINI_API_KEY: 'g', GEMINI_MODEL: 'gemini-3-pro-image', FASHN_API_KEY: 'f', FASHN_MODE: 'quality' }).engines;
+    expect([q.gemini?.model, q.fashn?.mode]).toEqual(['gemini-3-pro-image', 'quality']);
+    expect(problemsOf({ FASHN_MODE: 'fast' })[0]).toMatch(/FASHN_MODE/);
+  });
+
   it('refuses S3 settings this build does not support; takes the queue settings', () => {
     expect(problemsOf({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })[0]).toMatch(/S3 storage .* not supported in this build/);
     expect(problemsOf({ S3_BUCKET: 'b' })[0]).toMatch(/S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);

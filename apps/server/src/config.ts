@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { PLAN_IDS, type PlanId } from '@aidressup/contract';
+import { FASHN_DEFAULT_MODE, FASHN_MODES, GEMINI_DEFAULT_MODEL, PLAN_IDS, type FashnMode, type PlanId } from '@aidressup/contract';
 
 const optionalString = z
   .string()
@@ -50,9 +50,10 @@ const EnvSchema = z.object({
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
-  GEMINI_MODEL: z.string().default('gemini-2.5-flash-image'),
+  GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
   FASHN_API_KEY: optionalString,
   FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
+  FASHN_MODE: z.enum(FASHN_MODES).default(FASHN_DEFAULT_MODE),
   FAL_KEY: optionalString,
   FAL_BASE_URL: optionalUrl('FAL_BASE_URL'),
   FAL_MODEL: z.string().default('fal-ai/fashn/tryon/v1.6'),
@@ -124,8 +125,8 @@ export interface Config {
     concurrency: number;
     deadlineMs: number;
     gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
-    fashn: { apiKey: string; baseUrl: string | undefined } | undefined;
-    fal: { key: string; baseUrl: string | undefined; model: string } | undefined;
+    fashn: { apiKey: string; baseUrl: string | undefined; mode: FashnMode } | undefined;
+    fal: { key: string; baseUrl: string | undefined; model: string; fashnMode: FashnMode } | undefined;
   };
   billing: { provider: 'demo' } | { provider: 'paddle'; paddle: PaddleConfig };
   rateLimits: {
@@ -254,8 +255,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.ENGINE_CONCURRENCY,
       deadlineMs: e.ENGINE_DEADLINE_MS,
       gemini: e.GEMINI_API_KEY ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL } : undefined,
-      fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL } : undefined,
-      fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL } : undefined,
+      fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL, mode: e.FASHN_MODE } : undefined,
+      fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL, fashnMode: e.FASHN_MODE } : undefined,
     },
     billing,
     rateLimits: {

@@ -4,6 +4,11 @@ import {
   CATEGORIES,
   DEVICE_ID_PATTERN,
   ERROR_STATUS,
+  FASHN_DEFAULT_MODE,
+  FASHN_INPUT,
+  GEMINI_DEFAULT_MODEL,
+  GEMINI_INPUT,
+  HOSTED_ENGINE_MESSAGES,
   MESSAGES,
   PLANS,
   hasCredits,
@@ -34,6 +39,14 @@ describe('contract', () => {
     expect(MESSAGES.fileTooLarge).toBe('File too large. Maximum 10MB allowed.');
     expect(MESSAGES.noCredits).toBe('No free trials or credits remaining. Please purchase credits to continue');
     expect(ERROR_STATUS.NO_CREDITS).toBe(402);
+  });
+
+  it('has hosted-engine messages that all say the shopper was not charged, and current engine defaults', () => {
+    for (const m of Object.values(HOSTED_ENGINE_MESSAGES)) expect(m).toContain('You have not been charged');
+    expect(GEMINI_DEFAULT_MODEL).toBe('gemini-3.1-flash-image');
+    expect(FASHN_DEFAULT_MODE).toBe('balanced');
+    expect(GEMINI_INPUT).toEqual({ minSide: 1024, maxSide: 1024, jpegQuality: 90 });
+    expect(FASHN_INPUT).toEqual({ minSide: 1024, maxSide: 2000, jpegQuality: 95 });
   });
 
   it('validates device ids and turns unknown device info values into Unknown', () => {

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type FashnMode } from '@aidressup/contract';
 import { isEngineError, type EngineError } from '@aidressup/engine';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
-import { createFalEngine, falInput } from './fal.js';
+import { createFalEngine, falError, falInput } from './fal.js';
 import type { HostedEngineDeps } from './hosted-call.js';
 
 const KEY = 'fal-key-id:fal-key-secret-abcdef123456';
@@ -15,13 +15,13 @@ let person: Buffer;
 let garment: Buffer;
 let logs: Array<{ obj: Record<string, unknown>; msg?: string }>;
 
-function engine(deps: HostedEngineDeps = {}, key = KEY) {
+function engine(deps: HostedEngineDeps = {}, key = KEY, fashnMode?: FashnMode) {
   const logger = {
     info: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
     warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
   };
   return createFalEngine(
-    { key, baseUrl: standIn.url, model: MODEL },
+    { key, baseUrl: standIn.url, model: MODEL, ...(fashnMode ? { fashnMode } : {}) },
     { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
   );
 }
@@ -36,7 +36,7 @@ async function failure(p: Promise<unknown>): Promise<EngineError> {
   throw new Error('expected the try-on to fail');
 }
 
-type SubmitBody = { model_image: string; garment_image: string; category: string };
+type SubmitBody = { model_image: string; garment_image: string; category: string } & Record<string, unknown>;
 const lastSubmit = () => standIn.submitCalls().at(-1)!.json as SubmitBody;
 
 beforeAll(async () => {
@@ -53,7 +53,7 @@ beforeEach(() => {
 });
 
 describe('fal request', () => {
-  it('queues the model with both reduced photos, polls status_url, reads response_url and downloads the image', async () => {
+  it("queues the model with FASHN's photo size and settings, a start deadline and a short output lifecycle, polls status_url and reads the data URI at response_url", async () => {
     const out = await engine().tryOn({ person, garment, category: 'upper_body' });
 
     const submit = standIn.submitCalls();
@@ -61,12 +61,26 @@ describe('fal request', () => {
     expect(submit[0]!.url).toBe(`/${MODEL}`);
     expect(submit[0]!.headers.authorization).toBe(`Key ${KEY}`);
     expect(submit[0]!.headers['content-type']).toBe('application/json');
+    // the deadline is 10 s: fal may spend at most the seconds left before a runner starts
+    expect(Number(submit[0]!.headers['x-fal-request-timeout'])).toBeGreaterThanOrEqual(8);
+    expect(Number(submit[0]!.headers['x-fal-request-timeout'])).toBeLessThanOrEqual(10);
+    expect(JSON.parse(String(submit[0]!.headers['x-fal-object-lifecycle-preference']))).toEqual({ expiration_duration_seconds: 3600 });
     const body = lastSubmit();
-    expect(body.category).toBe('tops');
+    expect({ ...body, model_image: 'person', garment_image: 'garment' }).toEqual({
+      model_image: 'person',
+      garment_image: 'garment',
+      category: 'tops',
+      mode: 'balanced',
+      garment_photo_type: 'auto',
+      output_format: 'jpeg',
+      sync_mode: true,
+    });
     const images = [body.model_image, body.garment_image];
     for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
     const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
-    expect([p!.width, p!.height]).toEqual([683, 1024]);
+    // 1600×2400 → 1333×2000, FASHN's recommended maximum
+    expect([p!.width, p!.height]).toEqual([1333, 2000]);
+    expect(engine().input).toEqual({ minSide: 1024, maxSide: 2000, jpegQuality: 95 });
     // a 1000 px garment is brought up to the 1024 px floor
     expect([g!.width, g!.height]).toEqual([1024, 1024]);
 
@@ -77,13 +91,17 @@ describe('fal request', () => {
     const result = standIn.resultCalls();
     expect(result.map((r) => r.url)).toEqual([`/fal-ai/fashn/requests/${id}`]);
     expect(result[0]!.headers.authorization).toBe(`Key ${KEY}`);
-    const media = standIn.mediaCalls();
-    expect(media).toHaveLength(1);
-    expect(media[0]!.headers.authorization).toBeUndefined();
+    // sync_mode: the image came inline, nothing is downloaded from fal's CDN
+    expect(standIn.mediaCalls()).toHaveLength(0);
 
-    expect(out.mimeType).toBe('image/png');
+    expect(out.mimeType).toBe('image/jpeg');
     const r = await sharp(out.image).metadata();
     expect([r.width, r.height]).toEqual([864, 1296]);
+  });
+
+  it('sends the mode FASHN_MODE names', async () => {
+    await engine({}, KEY, 'performance').tryOn({ person, garment, category: 'upper_body' });
+    expect(lastSubmit().mode).toBe('performance');
   });
 
   it('maps the categories and knows the Kolors input shape', async () => {
@@ -92,13 +110,16 @@ describe('fal request', () => {
     await engine().tryOn({ person, garment, category: 'dresses' });
     expect(lastSubmit().category).toBe('one-pieces');
     expect(falInput('fal-ai/kling/v1-5/kolors-virtual-try-on', 'P', 'G', 'dresses')).toEqual({ human_image_url: 'P', garment_image_url: 'G' });
+    expect(createFalEngine({ key: KEY, baseUrl: standIn.url, model: 'fal-ai/kling/v1-5/kolors-virtual-try-on' }).input).toEqual({ minSide: 1024, maxSide: 1024, jpegQuality: 90 });
   });
 
   it('reads image.url and data URIs too', async () => {
     standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'completed', output: 'image' } }, { kind: 'accept', outcome: { kind: 'completed', output: 'data-uri' } });
     const a = await engine().tryOn({ person, garment, category: 'upper_body' });
     const b = await engine().tryOn({ person, garment, category: 'upper_body' });
+    // a CDN link is downloaded without the key
     expect(standIn.mediaCalls()).toHaveLength(1);
+    expect(standIn.mediaCalls()[0]!.headers.authorization).toBeUndefined();
     for (const out of [a, b]) expect((await sharp(out.image).metadata()).height).toBe(1296);
   });
 
@@ -136,6 +157,21 @@ describe('fal failures', () => {
     const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('PERSON_NOT_FOUND');
     expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.poseNotFound);
+  });
+
+  it("FASHN's current error names through fal: ThirdPartyError and ContentModerationError are content blocks", async () => {
+    for (const name of ['ThirdPartyError', 'ContentModerationError']) {
+      standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'value_error', msg: `${name}: the image was refused` } });
+      const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+      expect([e.code, e.message]).toEqual(['CONTENT_BLOCKED', MESSAGES.contentBlocked]);
+      expect(e.detail).toContain(name);
+    }
+  });
+
+  it('a 504 for our x-fal-request-timeout (no runner started in time) is a timeout', () => {
+    const e = falError(504, Buffer.from('{"detail":"Request timed out"}'), 'r-1', 'result', new Headers({ 'x-fal-request-timeout-type': 'user' }));
+    expect(e.code).toBe('ENGINE_TIMEOUT');
+    expect(falError(504, Buffer.from('{"detail":"Gateway timeout"}'), 'r-1', 'result').code).toBe('ENGINE_FAILED');
   });
 
   it("fal's own request timeout is a timeout; an empty result is a no-image failure", async () => {

@@ -1,32 +1,58 @@
 /**
  * `fal`: a try-on model hosted on fal.ai (default FASHN v1.6, `fal-ai/fashn/tryon/v1.6`),
  * called through fal's queue API with plain fetch: submit to `{base}/{model}`, poll the
- * returned `status_url` until COMPLETED, read `response_url`, download the image.
+ * returned `status_url` until COMPLETED, read `response_url`, take the image (a data URI
+ * with `sync_mode`, else a CDN link that is downloaded). The submit carries
+ * `x-fal-request-timeout` (fal gives up on a request that has not started by our
+ * deadline) and `x-fal-object-lifecycle-preference` (output files kept one hour, the
+ * shortest named lifecycle fal's client offers).
  */
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import {
+  FASHN_DEFAULT_MODE,
+  FASHN_INPUT,
+  GEMINI_INPUT,
+  HOSTED_ENGINE_MESSAGES,
+  MESSAGES,
+  type Category,
+  type FashnMode,
+  type HostedInputSpec,
+} from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps, type HostedLogger } from './hosted-call.js';
 import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
-import { FASHN_CATEGORIES, fashnRuntimeError } from './fashn.js';
+import { fashnInputs, fashnRuntimeError } from './fashn.js';
 
-export type FalConfig = NonNullable<Config['engines']['fal']>;
+/** The configured fal engine; `fashnMode` (FASHN_MODE) defaults to FASHN_DEFAULT_MODE (`balanced`). */
+export type FalConfig = Omit<NonNullable<Config['engines']['fal']>, 'fashnMode'> & { fashnMode?: FashnMode };
 
 export const FAL_ID = 'fal';
 export const FAL_LABEL = 'fal.ai';
 export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run';
 export const FAL_DEFAULT_MODEL = 'fal-ai/fashn/tryon/v1.6';
 
+/** How long fal keeps output files: one hour, the shortest named lifecycle its client offers ("1h"). */
+export const FAL_OUTPUT_LIFETIME_SECONDS = 3600;
+
+const isKolors = (model: string) => /kolors-virtual-try-on/i.test(model);
+
+/** The input photos the configured model wants: FASHN's size for FASHN's models, 1024 px otherwise. */
+export function falInputSpec(model: string): HostedInputSpec {
+  return isKolors(model) ? GEMINI_INPUT : FASHN_INPUT;
+}
+
 /**
- * The request body for the configured model. FASHN's models on fal take
- * `model_image`/`garment_image`/`category`; Kling's Kolors try-on takes
+ * The request body for the configured model. FASHN's models on fal take the same inputs
+ * as FASHN's own API (`model_image`, `garment_image`, `category`, `mode`,
+ * `garment_photo_type`, `output_format`), plus fal's `sync_mode`, which returns the image
+ * as a data URI instead of a stored file. Kling's Kolors try-on takes
  * `human_image_url`/`garment_image_url`. Other models get the FASHN shape.
  */
-export function falInput(model: string, person: string, garment: string, category: Category): Record<string, unknown> {
-  if (/kolors-virtual-try-on/i.test(model)) return { human_image_url: person, garment_image_url: garment };
-  return { model_image: person, garment_image: garment, category: FASHN_CATEGORIES[category] };
+export function falInput(model: string, person: string, garment: string, category: Category, mode: FashnMode = FASHN_DEFAULT_MODE): Record<string, unknown> {
+  if (isKolors(model)) return { human_image_url: person, garment_image_url: garment };
+  return { ...fashnInputs(person, garment, category, mode), sync_mode: true };
 }
 
 interface FalSubmitAnswer {
@@ -56,7 +82,7 @@ interface FalModelError {
 }
 
 /** fal's error answers: a `detail` list of typed errors, or a `detail` text with `error_type`. */
-export function falError(status: number, body: Buffer, requestId: string | undefined, step: string): EngineError {
+export function falError(status: number, body: Buffer, requestId: string | undefined, step: string, headers?: Headers): EngineError {
   let parsed: { detail?: unknown; error_type?: string } = {};
   try {
     parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
@@ -69,11 +95,11 @@ export function falError(status: number, body: Buffer, requestId: string | undef
   const errorType = parsed.error_type ?? '';
   const detail = `fal: ${step} answered HTTP ${status}${requestId ? ` for request ${requestId}` : ''}: ${errorType ? `${errorType}: ` : ''}${snippet(text, 300)}`;
 
-  if (types.some((t) => /content_policy|nsfw|safety/i.test(t)) || /ContentModerationError|NSFWError/.test(text)) {
+  if (types.some((t) => /content_policy|nsfw|safety/i.test(t))) {
     return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
   }
   // FASHN's runtime error names come through in the message of its fal models
-  const fashnName = /\b(PoseError|PhotoTypeError|ImageLoadError)\b/.exec(text)?.[1];
+  const fashnName = /\b(ContentModerationError|ThirdPartyError|NSFWError|PoseError|PhotoTypeError|ImageLoadError)\b/.exec(text)?.[1];
   if (fashnName) {
     const mapped = fashnRuntimeError(fashnName, undefined, requestId ?? '?');
     return new EngineError(mapped.code, mapped.message, detail);
@@ -81,13 +107,18 @@ export function falError(status: number, body: Buffer, requestId: string | undef
   if (types.some((t) => /image_load|file_download|image_too|unsupported_image|invalid_image/i.test(t))) {
     return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, detail);
   }
-  if (/^(request_timeout|startup_timeout)$/.test(errorType)) return new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, detail);
+  // Our x-fal-request-timeout passed before a runner started, or fal's own limits
+  if (/^(request_timeout|startup_timeout)$/.test(errorType) || (status === 504 && headers?.get('x-fal-request-timeout-type') === 'user')) {
+    return new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, detail);
+  }
   if (status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
   return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
 }
 
 export interface FalEngine extends TryOnEngine {
   health(): HostedEngineHealth;
+  /** The input photos this engine wants (depends on the model). */
+  readonly input: HostedInputSpec;
 }
 
 export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): FalEngine {
@@ -100,6 +131,8 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   const auth = { authorization: `Key ${cfg.key}` };
   const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const logger: HostedLogger | undefined = deps.logger;
+  const mode = cfg.fashnMode ?? FASHN_DEFAULT_MODE;
+  const inputSpec = falInputSpec(model);
 
   /** Use a URL fal returned only if it is on fal's own origin: the key goes with it. */
   const onOurOrigin = (url: string | undefined): url is string => {
@@ -114,10 +147,16 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   async function submit(call: HostedCall, person: ReducedImage, garment: ReducedImage, category: Category) {
     const res = await call.fetch(`${base}/${model}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category)),
+      headers: {
+        'content-type': 'application/json',
+        ...auth,
+        // seconds fal may spend before a runner starts (queue, retries): no later than our deadline
+        'x-fal-request-timeout': String(Math.max(1, Math.floor(call.deadline.remaining() / 1000))),
+        'x-fal-object-lifecycle-preference': JSON.stringify({ expiration_duration_seconds: FAL_OUTPUT_LIFETIME_SECONDS }),
+      },
+      body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category, mode)),
     });
-    if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit');
+    if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit', res.headers);
     const answer = parseJson<FalSubmitAnswer>(res, FAL_ID, 'submit');
     const id = answer.request_id;
     if (typeof id !== 'string' || id === '') throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: submit answer has no request_id: ${snippet(res.body)}`);
@@ -139,14 +178,14 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const [person, garment] = await Promise.all([reduceImage(input.person, inputSpec), reduceImage(input.garment, inputSpec)]);
       const req = await submit(call, person, garment, input.category);
       call.requestId = req.id;
-      call.log({ model }, 'fal request queued');
+      call.log({ model, mode }, 'fal request queued');
       try {
         await call.poll(async () => {
           const res = await call.fetch(req.statusUrl, { method: 'GET', headers: auth });
-          if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'status');
+          if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'status', res.headers);
           const s = parseJson<FalStatusAnswer>(res, FAL_ID, 'status');
           if (s.status === 'COMPLETED') return true;
           return undefined; // IN_QUEUE, IN_PROGRESS
@@ -156,7 +195,7 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
         throw err;
       }
       const res = await call.fetch(req.responseUrl, { method: 'GET', headers: auth });
-      if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'result');
+      if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'result', res.headers);
       const output = parseJson<FalOutput>(res, FAL_ID, 'result');
       const url = output.images?.[0]?.url ?? output.image?.url;
       if (typeof url !== 'string' || url === '') {
@@ -177,5 +216,5 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
     return res.body;
   }
 
-  return { id: FAL_ID, label: FAL_LABEL, tryOn, health: () => runner.healthSnapshot() };
+  return { id: FAL_ID, label: FAL_LABEL, tryOn, health: () => runner.healthSnapshot(), input: inputSpec };
 }

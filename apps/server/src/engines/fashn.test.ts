@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, type FashnMode } from '@aidressup/contract';
 import { isEngineError, type EngineError } from '@aidressup/engine';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
@@ -14,13 +14,13 @@ let person: Buffer;
 let garment: Buffer;
 let logs: Array<{ obj: Record<string, unknown>; msg?: string }>;
 
-function engine(deps: HostedEngineDeps = {}, apiKey = KEY) {
+function engine(deps: HostedEngineDeps = {}, apiKey = KEY, mode?: FashnMode) {
   const logger = {
     info: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
     warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
   };
   return createFashnEngine(
-    { apiKey, baseUrl: standIn.url },
+    { apiKey, baseUrl: standIn.url, ...(mode ? { mode } : {}) },
     { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
   );
 }
@@ -35,7 +35,7 @@ async function failure(p: Promise<unknown>): Promise<EngineError> {
   throw new Error('expected the try-on to fail');
 }
 
-type RunBody = { model_name: string; inputs: { model_image: string; garment_image: string; category: string } };
+type RunBody = { model_name: string; inputs: { model_image: string; garment_image: string; category: string } & Record<string, unknown> };
 const lastRun = () => standIn.runCalls().at(-1)!.json as RunBody;
 
 beforeAll(async () => {
@@ -52,7 +52,7 @@ beforeEach(() => {
 });
 
 describe('fashn request', () => {
-  it('starts a tryon-v1.6 prediction with both reduced photos, polls its status and reads the output', async () => {
+  it('starts a tryon-v1.6 prediction with both photos at up to 2000 px, the best settings, polls its status and reads the base64 output', async () => {
     const out = await engine().tryOn({ person, garment, category: 'upper_body' });
 
     const run = standIn.runCalls();
@@ -61,27 +61,54 @@ describe('fashn request', () => {
     expect(run[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(run[0]!.headers['content-type']).toBe('application/json');
     const body = lastRun();
+    expect(Object.keys(body)).toEqual(['model_name', 'inputs']);
     expect(body.model_name).toBe('tryon-v1.6');
-    expect(body.inputs.category).toBe('tops');
+    expect({ ...body.inputs, model_image: 'person', garment_image: 'garment' }).toEqual({
+      model_image: 'person',
+      garment_image: 'garment',
+      category: 'tops',
+      mode: 'balanced',
+      garment_photo_type: 'auto',
+      output_format: 'jpeg',
+      return_base64: true,
+    });
     const images = [body.inputs.model_image, body.inputs.garment_image];
     for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
     const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
-    expect([p!.width, p!.height]).toEqual([683, 1024]);
-    expect([g!.width, g!.height]).toEqual([1024, 819]);
+    // 1600×2400 and 2000×1600 photos go at their own size, below FASHN's 2000 px: no upscaling at FASHN's 864×1296
+    expect([p!.width, p!.height]).toEqual([1600, 2400].map((v) => Math.round((v * 2000) / 2400)));
+    expect([g!.width, g!.height]).toEqual([2000, 1600]);
     expect(p!.exif).toBeUndefined();
+    expect(engine().input).toEqual({ minSide: 1024, maxSide: 2000, jpegQuality: 95 });
 
     const id = standIn.predictionIds.at(-1)!;
     const polls = standIn.statusCalls();
     expect(polls.length).toBeGreaterThanOrEqual(2);
     expect(polls.every((r) => r.url === `/v1/status/${id}` && r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
-    // the output is read from the CDN without the key
+    // the output came back as base64 in the status answer: nothing is downloaded
+    expect(standIn.outputCalls()).toHaveLength(0);
+
+    expect(out.mimeType).toBe('image/jpeg');
+    const r = await sharp(out.image).metadata();
+    expect([r.width, r.height]).toEqual([864, 1296]);
+    // the credits FASHN reports are logged with the prediction id
+    expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({ engine: 'fashn', requestId: id, creditsUsed: 1, status: 'completed' });
+  });
+
+  it('sends the mode FASHN_MODE names', async () => {
+    await engine({}, KEY, 'quality').tryOn({ person, garment, category: 'upper_body' });
+    expect(lastRun().inputs.mode).toBe('quality');
+    await engine({}, KEY, 'performance').tryOn({ person, garment, category: 'upper_body' });
+    expect(lastRun().inputs.mode).toBe('performance');
+  });
+
+  it('still reads an output given as a CDN link, without the key', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'completed', output: 'url' } });
+    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
     const cdn = standIn.outputCalls();
     expect(cdn).toHaveLength(1);
     expect(cdn[0]!.headers.authorization).toBeUndefined();
-
-    expect(out.mimeType).toBe('image/png');
-    const r = await sharp(out.image).metadata();
-    expect([r.width, r.height]).toEqual([864, 1296]);
+    expect((await sharp(out.image).metadata()).width).toBe(864);
   });
 
   it('maps the categories to tops, bottoms and one-pieces', async () => {
@@ -104,23 +131,23 @@ describe('fashn request', () => {
     expect(mean).toBeLessThan(235);
   });
 
-  it('accepts an output given as a data URL', async () => {
-    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'completed', output: 'data-url' } });
-    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(standIn.outputCalls()).toHaveLength(0);
-    expect((await sharp(out.image).metadata()).width).toBe(864);
-  });
 });
 
 describe('fashn failures', () => {
   const cases: Array<[string, string, string]> = [
+    // the current SDK's names
     ['ContentModerationError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
-    ['NSFWError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
+    ['ThirdPartyError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
     ['PoseError', 'PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound],
-    ['PhotoTypeError', 'GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised],
     ['ImageLoadError', 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable],
+    ['InputValidationError', 'ENGINE_FAILED', MESSAGES.engineFailed],
     ['PipelineError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+    ['3rdPartyProviderError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+    ['InternalServerError', 'ENGINE_FAILED', MESSAGES.engineFailed],
     ['SomethingNewError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+    // older docs' names, still understood
+    ['NSFWError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
+    ['PhotoTypeError', 'GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised],
   ];
   it.each(cases)('a failed prediction with %s becomes %s', async (name, code, message) => {
     standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name, message: `${name}: details from the model` } });
@@ -129,6 +156,7 @@ describe('fashn failures', () => {
     expect(e.message).toBe(message);
     expect(e.detail).toContain(name);
     expect(e.detail).toContain(standIn.predictionIds.at(-1)!);
+    expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({ creditsUsed: 0, status: 'failed' });
   });
 
   it('retries 429 rate and concurrency limits with backoff, then succeeds', async () => {

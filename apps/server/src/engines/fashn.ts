@@ -1,9 +1,20 @@
 /**
  * `fashn`: FASHN virtual try-on v1.6 over its REST API (plain fetch):
- * `POST /v1/run` starts a prediction, `GET /v1/status/{id}` is polled until it ends, then
- * the first output (a CDN link or a data URL) is read.
+ * `POST /v1/run` starts a prediction (photos up to 2000 px at JPEG quality 95, the mode
+ * from FASHN_MODE, `garment_photo_type: 'auto'`, JPEG output returned as base64 so it is
+ * not stored at FASHN), `GET /v1/status/{id}` is polled until it ends, then the first
+ * output (a data URL, or a CDN link from an older answer) is read. The credits FASHN
+ * reports (`x-fashn-credits-used`) are logged per try-on.
  */
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import {
+  FASHN_DEFAULT_MODE,
+  FASHN_INPUT,
+  HOSTED_ENGINE_MESSAGES,
+  MESSAGES,
+  type Category,
+  type FashnMode,
+  type HostedInputSpec,
+} from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
@@ -11,7 +22,8 @@ import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl } from './hosted-image.js';
 
-export type FashnConfig = NonNullable<Config['engines']['fashn']>;
+/** The configured FASHN engine; `mode` defaults to FASHN_DEFAULT_MODE (`balanced`). */
+export type FashnConfig = Omit<NonNullable<Config['engines']['fashn']>, 'mode'> & { mode?: FashnMode };
 
 export const FASHN_ID = 'fashn';
 export const FASHN_LABEL = 'FASHN';
@@ -42,27 +54,51 @@ interface FashnApiError {
   message?: string;
 }
 
-/** FASHN runtime error names → what the shopper is told. */
+/** The credits header FASHN sets on a finished prediction's status answer. */
+export const FASHN_CREDITS_HEADER = 'x-fashn-credits-used';
+
+/**
+ * FASHN runtime error names (those of the current SDK's `PredictionStatusResponse.Error`)
+ * → what the shopper is told.
+ */
 export function fashnRuntimeError(name: string | undefined, message: string | undefined, id: string): EngineError {
   const detail = `fashn: prediction ${id} failed: ${name ?? 'unknown error'}${message ? `: ${snippet(message, 200)}` : ''}`;
   switch (name) {
     case 'ContentModerationError':
+    // A third-party processor (image captioning) refused the photos: a content restriction.
+    case 'ThirdPartyError':
+    // Older docs' name for a moderation refusal, still accepted.
     case 'NSFWError':
       return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
     case 'PoseError':
       return new EngineError('PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound, detail);
+    // Older docs only; with garment_photo_type 'auto' it is not expected any more.
     case 'PhotoTypeError':
       return new EngineError('GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised, detail);
     case 'ImageLoadError':
       return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, detail);
     default:
-      // InputValidationError, PipelineError, ThirdPartyError, UnavailableError and anything new
+      // InputValidationError, PipelineError, 3rdPartyProviderError, InternalServerError and anything new
       return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
   }
 }
 
+/** The `inputs` of a try-on v1.6 run (FASHN's own API; fal's FASHN models take the same fields). */
+export function fashnInputs(model: string, garment: string, category: Category, mode: FashnMode) {
+  return {
+    model_image: model,
+    garment_image: garment,
+    category: FASHN_CATEGORIES[category],
+    mode,
+    garment_photo_type: 'auto' as const,
+    output_format: 'jpeg' as const,
+  };
+}
+
 export interface FashnEngine extends TryOnEngine {
   health(): HostedEngineHealth;
+  /** The input photos this engine wants. */
+  readonly input: HostedInputSpec;
 }
 
 export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {}): FashnEngine {
@@ -70,6 +106,7 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
   const runner = createHostedRunner(FASHN_ID, [cfg.apiKey], deps);
   const auth = { authorization: `Bearer ${cfg.apiKey}` };
   const runRetry = { attempts: 6, baseMs: deps.retry?.baseMs ?? 500, maxMs: deps.retry?.maxMs ?? 8_000 };
+  const mode = cfg.mode ?? FASHN_DEFAULT_MODE;
 
   async function start(call: HostedCall, input: TryOnInput, model: string, garment: string): Promise<string> {
     const res = await call.fetch(
@@ -79,7 +116,8 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
         headers: { 'content-type': 'application/json', ...auth },
         body: JSON.stringify({
           model_name: FASHN_MODEL_NAME,
-          inputs: { model_image: model, garment_image: garment, category: FASHN_CATEGORIES[input.category] },
+          // return_base64: the result comes back in the status answer and is not stored at FASHN
+          inputs: { ...fashnInputs(model, garment, input.category, mode), return_base64: true },
         }),
       },
       {
@@ -104,6 +142,8 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
       if (res.status < 200 || res.status >= 300) throw httpFailure(res, 'status');
       const answer = parseJson<FashnStatusAnswer>(res, FASHN_ID, 'status');
       const status = answer.status ?? '';
+      const credits = res.headers.get(FASHN_CREDITS_HEADER);
+      if (credits !== null) call.log({ creditsUsed: Number(credits), status }, 'fashn credits used');
       if (status === 'completed') {
         const first = Array.isArray(answer.output) ? answer.output[0] : undefined;
         if (typeof first !== 'string' || first === '') {
@@ -137,17 +177,17 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const [person, garment] = await Promise.all([reduceImage(input.person, FASHN_INPUT), reduceImage(input.garment, FASHN_INPUT)]);
       const id = await start(call, input, toDataUrl(person), toDataUrl(garment));
       call.requestId = id;
-      call.log({ category: FASHN_CATEGORIES[input.category] }, 'fashn prediction started');
+      call.log({ category: FASHN_CATEGORIES[input.category], mode }, 'fashn prediction started');
       const output = await waitForOutput(call, id);
       const bytes = await readOutput(call, output);
       return finishResult(bytes, person, FASHN_ID);
     });
   }
 
-  return { id: FASHN_ID, label: FASHN_LABEL, tryOn, health: () => runner.healthSnapshot() };
+  return { id: FASHN_ID, label: FASHN_LABEL, tryOn, health: () => runner.healthSnapshot(), input: FASHN_INPUT };
 }
 
 function apiError(res: HttpResult): FashnApiError {

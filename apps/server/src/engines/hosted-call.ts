@@ -51,6 +51,8 @@ export interface HostedCall {
   /** Call `step` until it returns a value, waiting between calls (the wait grows ×1.5). */
   poll<T>(step: () => Promise<T | undefined>): Promise<T>;
   log(obj: Record<string, unknown>, msg: string): void;
+  /** A line the operator must act on (a retired model, a wrong setting). */
+  warn(obj: Record<string, unknown>, msg: string): void;
 }
 
 export interface HostedRunner {
@@ -105,6 +107,7 @@ export function createHostedRunner(engineId: string, secrets: readonly string[],
         }
       },
       log: (obj, msg) => logger.info({ engine: engineId, requestId: call.requestId, ...obj }, msg),
+      warn: (obj, msg) => logger.warn({ engine: engineId, requestId: call.requestId, ...obj }, clean(msg)),
     };
     try {
       const out = await body(call);

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { HOSTED_ENGINE_MESSAGES } from '@aidressup/contract';
+import { FASHN_INPUT, GEMINI_INPUT, HOSTED_ENGINE_MESSAGES } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { createJsonLogger } from './hosted-call.js';
@@ -20,10 +20,25 @@ describe('reduceImage', () => {
     }
   });
 
-  it('applies EXIF orientation and accepts a target up to 1536', async () => {
-    const r = await reduceImage(await syntheticPhoto(3000, 2000, { orientation: 6, seed: 3 }), 1536);
+  it('applies EXIF orientation and accepts a band up to 2048', async () => {
+    const r = await reduceImage(await syntheticPhoto(3000, 2000, { orientation: 6, seed: 3 }), { minSide: 1536, maxSide: 1536, jpegQuality: 90 });
     expect([r.width, r.height]).toEqual([1024, 1536]);
-    await expect(reduceImage(Buffer.alloc(10), 2048)).rejects.toThrow(RangeError);
+    await expect(reduceImage(Buffer.alloc(10), { minSide: 1024, maxSide: 4096, jpegQuality: 90 })).rejects.toThrow(RangeError);
+    await expect(reduceImage(Buffer.alloc(10), { minSide: 1600, maxSide: 1200, jpegQuality: 90 })).rejects.toThrow(RangeError);
+  });
+
+  it("brings photos into FASHN's band: down to 2000 px, small ones up to 1024, the rest kept, at quality 95", async () => {
+    const big = await reduceImage(await syntheticPhoto(2000, 3000, { seed: 4 }), FASHN_INPUT);
+    expect([big.width, big.height]).toEqual([1333, 2000]);
+    const mid = await reduceImage(await syntheticPhoto(1200, 1800, { seed: 5 }), FASHN_INPUT);
+    expect([mid.width, mid.height]).toEqual([1200, 1800]);
+    const small = await reduceImage(await syntheticPhoto(400, 600, { seed: 6 }), FASHN_INPUT);
+    expect([small.width, small.height]).toEqual([683, 1024]);
+    // the same photo at Gemini's 1024 px and quality 90 is much smaller
+    const gemini = await reduceImage(await syntheticPhoto(2000, 3000, { seed: 4 }), GEMINI_INPUT);
+    expect([gemini.width, gemini.height]).toEqual([683, 1024]);
+    expect(big.data.length).toBeGreaterThan(gemini.data.length * 2);
+    expect((await sharp(mid.data).metadata()).exif).toBeUndefined();
   });
 
   it('puts transparent PNGs on white', async () => {

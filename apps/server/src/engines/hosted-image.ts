@@ -4,19 +4,11 @@
  */
 import sharp from 'sharp';
 import { EngineError, type TryOnOutput } from '@aidressup/engine';
-import { HOSTED_ENGINE_MESSAGES } from '@aidressup/contract';
+import { GEMINI_INPUT, HOSTED_ENGINE_MESSAGES, type HostedInputSpec } from '@aidressup/contract';
 
-/** The band the longest side of an image sent to a hosted engine must fall in. */
-export const HOSTED_MIN_SIDE = 1024;
-export const HOSTED_MAX_SIDE = 1536;
-/**
- * The longest side photos are brought to. The providers work at about one megapixel
- * (Gemini 2.5 Flash Image answers at 1K, FASHN v1.6 at 864×1296), so more pixels only add
- * upload time and cost; 1024 also lets the JPEG decoder shrink a 12 MP phone photo while
- * decoding, which keeps the reduction cheap.
- */
-export const HOSTED_TARGET_SIDE = 1024;
-export const HOSTED_JPEG_QUALITY = 90;
+/** Limits on what an engine may ask for (see HostedInputSpec). */
+export const HOSTED_MIN_SIDE = 512;
+export const HOSTED_MAX_SIDE = 2048;
 /** Largest result we accept from a provider. */
 export const MAX_RESULT_BYTES = 25 * 1024 * 1024;
 
@@ -29,11 +21,16 @@ export interface ReducedImage {
 }
 
 /**
- * Re-encode a photo as JPEG (quality 90) with EXIF orientation applied and all metadata
- * dropped, its longest side scaled to `targetSide` (1024–1536, default 1024), proportions kept.
+ * Re-encode a photo as JPEG (quality `spec.jpegQuality`) with EXIF orientation applied and
+ * all metadata dropped, its longest side brought into [spec.minSide, spec.maxSide]: larger
+ * photos are scaled down to maxSide, smaller ones up to minSide, proportions kept. Each
+ * engine declares its own spec (GEMINI_INPUT, FASHN_INPUT); the default is Gemini's 1024 px.
  */
-export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_SIDE): Promise<ReducedImage> {
-  if (targetSide < HOSTED_MIN_SIDE || targetSide > HOSTED_MAX_SIDE) throw new RangeError(`targetSide must be within ${HOSTED_MIN_SIDE}–${HOSTED_MAX_SIDE}`);
+export async function reduceImage(input: Uint8Array, spec: HostedInputSpec = GEMINI_INPUT): Promise<ReducedImage> {
+  if (spec.minSide < HOSTED_MIN_SIDE || spec.maxSide > HOSTED_MAX_SIDE || spec.minSide > spec.maxSide) {
+    throw new RangeError(`input sides must be within ${HOSTED_MIN_SIDE}–${HOSTED_MAX_SIDE} (got ${spec.minSide}–${spec.maxSide})`);
+  }
+  if (!(spec.jpegQuality >= 50 && spec.jpegQuality <= 100)) throw new RangeError('jpegQuality must be within 50–100');
   let meta: sharp.Metadata;
   try {
     meta = await sharp(input, { failOn: 'error' }).metadata();
@@ -47,10 +44,12 @@ export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_
   const swapped = (meta.orientation ?? 1) >= 5;
   const w = swapped ? meta.height : meta.width;
   const h = swapped ? meta.width : meta.height;
-  // Already what we would produce (a clean, upright JPEG of the right size): send as is.
+  const longest = Math.max(w, h);
+  const targetSide = Math.min(spec.maxSide, Math.max(spec.minSide, longest));
+  // Already what we would produce (a clean, upright JPEG of a wanted size): send as is.
   if (
     meta.format === 'jpeg' &&
-    Math.max(w, h) === targetSide &&
+    longest === targetSide &&
     (meta.orientation ?? 1) === 1 &&
     !meta.exif &&
     !meta.icc &&
@@ -61,7 +60,7 @@ export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_
   ) {
     return { data: Buffer.from(input.buffer, input.byteOffset, input.byteLength), width: w, height: h, mimeType: 'image/jpeg' };
   }
-  const scale = targetSide / Math.max(w, h);
+  const scale = targetSide / longest;
   const width = Math.max(1, Math.round(w * scale));
   const height = Math.max(1, Math.round(h * scale));
 
@@ -69,7 +68,7 @@ export async function reduceImage(input: Uint8Array, targetSide = HOSTED_TARGET_
   if (width !== w || height !== h) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' });
   if (meta.hasAlpha) pipeline = pipeline.flatten({ background: '#ffffff' });
   const data = await pipeline
-    .jpeg({ quality: HOSTED_JPEG_QUALITY, mozjpeg: false, chromaSubsampling: '4:2:0' })
+    .jpeg({ quality: spec.jpegQuality, mozjpeg: false, chromaSubsampling: '4:2:0' })
     .toBuffer();
   return { data, width, height, mimeType: 'image/jpeg' };
 }

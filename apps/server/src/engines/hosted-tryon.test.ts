@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { freshDatabaseEnv, tempDir } from '../test/databases.js';
@@ -152,5 +152,41 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(own.requests.length).toBeGreaterThan(0);
       expect([gemini, fashn, fal].map((s) => s.requests.length)).toEqual(callsBefore);
     });
+  });
+});
+
+describe('a retired Gemini model', () => {
+  it('answers 502 with a clear message, costs nothing and is not retried', async () => {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      ...(await freshDatabaseEnv('sqlite')),
+      ENGINE_DEADLINE_MS: '6000',
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.url,
+      // shut down on 2 October 2026; the stand-in no longer serves it
+      GEMINI_MODEL: 'gemini-2.5-flash-image',
+    });
+    const retired = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
+    await retired.ready();
+    try {
+      const { cookie, user } = await signIn(retired);
+      const before = gemini.calls().length;
+      const body = multipart({
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+        category: 'upper_body',
+        userId: user.id,
+        api: 'nano-banana',
+      });
+      const res = await retired.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
+      expect(gemini.calls().length - before).toBe(1);
+      const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
+      expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
+    } finally {
+      await retired.close();
+    }
   });
 });

@@ -4,11 +4,13 @@ import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
 import { isEngineError, type EngineError } from '@aidressup/engine';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
-import { buildTryOnInstruction, createNanoBananaEngine, nearestAspectRatio, type GeminiConfig } from './nano-banana.js';
+import { buildTryOnInstruction, createNanoBananaEngine, geminiImageSize, nearestAspectRatio, type GeminiConfig } from './nano-banana.js';
 import type { HostedEngineDeps } from './hosted-call.js';
 
 const KEY = 'AIzaSy-test-key-1234567890abcdef';
-const MODEL = 'gemini-2.5-flash-image';
+const MODEL = 'gemini-3.1-flash-image';
+const PRO = 'gemini-3-pro-image';
+const OLD = 'gemini-2.5-flash-image';
 
 let standIn: GeminiStandIn;
 let person: Buffer; // 1600×2400, portrait
@@ -39,13 +41,14 @@ function sentParts() {
   const call = standIn.calls().at(-1)!;
   const body = call.json as {
     contents: Array<{ role: string; parts: Array<{ text?: string; inlineData?: { mimeType: string; data: string } }> }>;
-    generationConfig: { responseModalities: string[]; imageConfig: { aspectRatio: string } };
+    generationConfig: { responseModalities: string[]; imageConfig: { aspectRatio: string; imageSize?: string } };
   };
   return { call, body, parts: body.contents[0]!.parts };
 }
 
 beforeAll(async () => {
-  standIn = await startGeminiStandIn({ apiKey: KEY, model: MODEL });
+  // serves the two current models and the older 2.5 one (not the retired previews)
+  standIn = await startGeminiStandIn({ apiKey: KEY, model: [MODEL, PRO, OLD] });
   person = await syntheticPhoto(1600, 2400, { seed: 1 });
   garment = await syntheticPhoto(1800, 1200, { seed: 2, orientation: 6 });
 });
@@ -70,8 +73,8 @@ describe('nano-banana request', () => {
     expect(body.contents[0]!.role).toBe('user');
     expect(parts).toHaveLength(3);
     expect(parts[0]!.text).toContain('upper body');
-    expect(body.generationConfig.responseModalities).toEqual(['IMAGE']);
-    expect(body.generationConfig.imageConfig.aspectRatio).toBe('2:3');
+    expect(body.generationConfig).toEqual({ responseModalities: ['IMAGE'], imageConfig: { aspectRatio: '2:3', imageSize: '1K' } });
+    expect(Object.keys(body)).toEqual(['contents', 'generationConfig']);
 
     const [p, g] = await Promise.all(parts.slice(1).map((part) => sharp(Buffer.from(part.inlineData!.data, 'base64')).metadata()));
     expect(parts[1]!.inlineData!.mimeType).toBe('image/jpeg');
@@ -86,10 +89,29 @@ describe('nano-banana request', () => {
       expect(m.orientation).toBeUndefined();
     }
 
-    // 2:3 answer (832×1248) for a 2:3 photo: passed through untouched
+    // 2:3 answer (832×1248) for a 2:3 photo: passed through untouched. The answer carried
+    // a thought text and a 64×64 thought image before it: neither is the result.
     expect(out.mimeType).toBe('image/png');
     const r = await sharp(out.image).metadata();
     expect([r.width, r.height]).toEqual([832, 1248]);
+  });
+
+  it('asks gemini-3-pro-image for a 2K image and gemini-2.5-flash-image for no size at all', async () => {
+    const pro = await engine({}, { model: PRO }).tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.calls().at(-1)!.url).toBe(`/v1beta/models/${PRO}:generateContent`);
+    expect(sentParts().body.generationConfig.imageConfig).toEqual({ aspectRatio: '2:3', imageSize: '2K' });
+    const p = await sharp(pro.image).metadata();
+    expect([p.width, p.height]).toEqual([1664, 2496]);
+
+    await engine({}, { model: `models/${OLD}` }).tryOn({ person, garment, category: 'upper_body' });
+    expect(standIn.calls().at(-1)!.url).toBe(`/v1beta/models/${OLD}:generateContent`);
+    expect(sentParts().body.generationConfig.imageConfig).toEqual({ aspectRatio: '2:3' });
+
+    expect([geminiImageSize('gemini-3.1-flash-image'), geminiImageSize('gemini-3-pro-image'), geminiImageSize('gemini-2.5-flash-image')]).toEqual(['1K', '2K', undefined]);
+  });
+
+  it('declares the small input it wants: 1024 px at JPEG quality 90', () => {
+    expect(engine().input).toEqual({ minSide: 1024, maxSide: 1024, jpegQuality: 90 });
   });
 
   it('names the category in the instruction and asks to keep the person', () => {
@@ -145,6 +167,40 @@ describe('nano-banana failures', () => {
     const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect([a.code, b.code]).toEqual(['CONTENT_BLOCKED', 'CONTENT_BLOCKED']);
     expect(b.detail).toContain('blockReason=SAFETY');
+  });
+
+  it('blockReason OTHER is not called a safety refusal', async () => {
+    standIn.enqueue({ kind: 'blocked', reason: 'OTHER' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
+    expect(e.detail).toContain('blockReason=OTHER');
+  });
+
+  it('an answer whose only image is a thought is not a result', async () => {
+    standIn.enqueue({ kind: 'thoughts-only' });
+    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
+    expect(e.detail).toContain('only 2 thought part(s)');
+  });
+
+  it('a retired or unknown model is a 502-class failure with a clear message and an operator log line, not retried', async () => {
+    const e = await failure(engine({}, { model: 'gemini-3.1-flash-image-preview' }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(e.code).toBe('ENGINE_FAILED');
+    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.unavailable);
+    expect(e.detail).toContain('HTTP 404 NOT_FOUND for model gemini-3.1-flash-image-preview');
+    expect(standIn.calls()).toHaveLength(1);
+    const line = logs.find((l) => l.level === 'warn' && l.msg?.includes('set GEMINI_MODEL to a current model'));
+    expect(line?.msg).toBe(
+      'nano-banana: the Gemini model "gemini-3.1-flash-image-preview" is not available (retired or unknown): set GEMINI_MODEL to a current model (gemini-3.1-flash-image or gemini-3-pro-image)',
+    );
+    expect(line?.obj).toMatchObject({ engine: 'nano-banana', model: 'gemini-3.1-flash-image-preview', status: 404 });
+
+    // the same for a 400 that says the model was retired
+    standIn.enqueue({ kind: 'http', status: 400, message: 'Model gemini-2.5-flash-image has been retired and is no longer available.' });
+    const r = await failure(engine({}, { model: OLD }).tryOn({ person, garment, category: 'upper_body' }));
+    expect(r.message).toBe(HOSTED_ENGINE_MESSAGES.unavailable);
   });
 
   it('no image (NO_IMAGE, text only, no candidates) is a failure with its own message', async () => {

@@ -1,9 +1,18 @@
 /**
- * `nano-banana`: Gemini 2.5 Flash Image through the Gemini API's generateContent
- * (REST, plain fetch). The person and the garment go in as two inline JPEG parts after an
- * instruction that names the category; the answer's inline image part is the result.
+ * `nano-banana`: a Gemini image model (default `gemini-3.1-flash-image`, or
+ * `gemini-3-pro-image` for higher quality) through the Gemini API's generateContent (REST,
+ * plain fetch). The person and the garment go in as two inline JPEG parts after an
+ * instruction that names the category; the answer's last non-thought inline image part is
+ * the result (Gemini 3.x may send interim "thought" images first).
  */
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type Category } from '@aidressup/contract';
+import {
+  GEMINI_CURRENT_MODELS,
+  GEMINI_INPUT,
+  HOSTED_ENGINE_MESSAGES,
+  MESSAGES,
+  type Category,
+  type HostedInputSpec,
+} from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';
@@ -17,7 +26,7 @@ export const NANO_BANANA_ID = 'nano-banana';
 export const NANO_BANANA_LABEL = 'Nano Banana (Gemini)';
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
-/** Output aspect ratios Gemini 2.5 Flash Image accepts in imageConfig.aspectRatio. */
+/** Output aspect ratios every Gemini image model accepts in imageConfig.aspectRatio. */
 export const GEMINI_ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
 export type GeminiAspectRatio = (typeof GEMINI_ASPECT_RATIOS)[number];
 
@@ -72,8 +81,26 @@ export function buildTryOnInstruction(category: Category): string {
   ].join(' ');
 }
 
+export type GeminiImageSize = '1K' | '2K' | '4K';
+
+/**
+ * The output size to ask for in imageConfig.imageSize, or undefined for a model that does
+ * not take one (Gemini 2.5 Flash Image answers at 1K only). Gemini 3.x Flash Image is asked
+ * for 1K (its default: the fastest and cheapest size that still exceeds what the shopper
+ * sees); Gemini 3.x Pro Image for 2K, which costs the same as 1K there.
+ */
+export function geminiImageSize(model: string): GeminiImageSize | undefined {
+  const m = model.replace(/^models\//, '');
+  if (/^gemini-3(\.\d+)?-pro-image/.test(m)) return '2K';
+  if (/^gemini-3(\.\d+)?-flash-image/.test(m)) return '1K';
+  return undefined;
+}
+
 interface GeminiPart {
   text?: string;
+  /** Gemini 3.x: an interim part of the model's reasoning, not the answer. */
+  thought?: boolean;
+  thoughtSignature?: string;
   inlineData?: { mimeType?: string; data?: string };
   inline_data?: { mime_type?: string; data?: string };
 }
@@ -89,9 +116,16 @@ interface GeminiErrorBody {
 
 /** finishReason values that mean the photos or the result hit a safety filter. */
 const SAFETY_FINISH = new Set(['SAFETY', 'IMAGE_SAFETY', 'PROHIBITED_CONTENT', 'IMAGE_PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII']);
+/**
+ * promptFeedback.blockReason values that are safety refusals. `OTHER` ("blocked for other
+ * reasons", e.g. the prompt's language) and unknown values are not.
+ */
+const SAFETY_BLOCK = new Set(['SAFETY', 'PROHIBITED_CONTENT', 'BLOCKLIST', 'IMAGE_SAFETY']);
 
 export interface NanoBananaEngine extends TryOnEngine {
   health(): HostedEngineHealth;
+  /** The input photos this engine wants. */
+  readonly input: HostedInputSpec;
 }
 
 export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps = {}): NanoBananaEngine {
@@ -99,10 +133,11 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
   const model = cfg.model.replace(/^models\//, '');
   const endpoint = `${base}/v1beta/models/${encodeURIComponent(model)}:generateContent`;
   const runner = createHostedRunner(NANO_BANANA_ID, [cfg.apiKey], deps);
+  const imageSize = geminiImageSize(model);
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person), reduceImage(input.garment)]);
+      const [person, garment] = await Promise.all([reduceImage(input.person, GEMINI_INPUT), reduceImage(input.garment, GEMINI_INPUT)]);
       const aspectRatio = nearestAspectRatio(person.width, person.height);
       const body = {
         contents: [
@@ -115,17 +150,26 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
             ],
           },
         ],
-        generationConfig: { responseModalities: ['IMAGE'], imageConfig: { aspectRatio } },
+        generationConfig: { responseModalities: ['IMAGE'], imageConfig: { aspectRatio, ...(imageSize ? { imageSize } : {}) } },
       };
       const res = await call.fetch(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': cfg.apiKey },
         body: JSON.stringify(body),
       });
-      if (res.status < 200 || res.status >= 300) throw httpFailure(res);
+      if (res.status < 200 || res.status >= 300) {
+        const failure = httpFailure(res, model);
+        if (failure.message === HOSTED_ENGINE_MESSAGES.unavailable) {
+          call.warn(
+            { model, status: res.status, detail: failure.detail },
+            `nano-banana: the Gemini model "${model}" is not available (retired or unknown): set GEMINI_MODEL to a current model (${GEMINI_CURRENT_MODELS.join(' or ')})`,
+          );
+        }
+        throw failure;
+      }
       const answer = parseJson<GeminiResponse>(res, NANO_BANANA_ID, 'generateContent');
       call.requestId = typeof answer.responseId === 'string' ? answer.responseId : undefined;
-      call.log({ aspectRatio, modelVersion: answer.modelVersion }, 'gemini answered');
+      call.log({ model, aspectRatio, imageSize, modelVersion: answer.modelVersion }, 'gemini answered');
       const bytes = imageFrom(answer);
       return finishResult(bytes, person, NANO_BANANA_ID);
     });
@@ -136,10 +180,17 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
     label: NANO_BANANA_LABEL,
     tryOn,
     health: () => runner.healthSnapshot(),
+    input: GEMINI_INPUT,
   };
 }
 
-function httpFailure(res: HttpResult): EngineError {
+/** A 404, or an answer saying the model is unknown, retired or not served any more. */
+function isModelGone(status: number, apiStatus: string, message: string): boolean {
+  if (status === 404 || apiStatus === 'NOT_FOUND') return true;
+  return status === 400 && /\bmodels?\b.*\b(not found|retired|deprecated|no longer (available|supported)|shut ?down|not supported for generateContent)\b/i.test(message);
+}
+
+function httpFailure(res: HttpResult, model: string): EngineError {
   let status = '';
   let message = snippet(res.body);
   try {
@@ -149,7 +200,8 @@ function httpFailure(res: HttpResult): EngineError {
   } catch {
     // not JSON: keep the raw snippet
   }
-  const detail = `nano-banana: HTTP ${res.status}${status ? ` ${status}` : ''}: ${message}`;
+  const detail = `nano-banana: HTTP ${res.status}${status ? ` ${status}` : ''} for model ${model}: ${message}`;
+  if (isModelGone(res.status, status, message)) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable, detail);
   if (res.status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
   return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
 }
@@ -158,13 +210,16 @@ function httpFailure(res: HttpResult): EngineError {
 function imageFrom(answer: GeminiResponse): Buffer {
   const block = answer.promptFeedback?.blockReason;
   if (block) {
-    throw new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, `nano-banana: prompt blocked (blockReason=${block})`);
+    const detail = `nano-banana: prompt blocked (blockReason=${block}${answer.promptFeedback?.blockReasonMessage ? `: ${snippet(answer.promptFeedback.blockReasonMessage, 200)}` : ''})`;
+    if (SAFETY_BLOCK.has(block)) throw new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
+    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, detail);
   }
   const candidate = answer.candidates?.[0];
   if (!candidate) throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, 'nano-banana: answer has no candidates');
   const reason = candidate.finishReason ?? 'STOP';
   const parts = candidate.content?.parts ?? [];
-  const text = parts
+  const answerParts = parts.filter((p) => p.thought !== true);
+  const text = answerParts
     .map((p) => p.text)
     .filter((t): t is string => typeof t === 'string')
     .join(' ');
@@ -175,9 +230,15 @@ function imageFrom(answer: GeminiResponse): Buffer {
   if (reason !== 'STOP') {
     throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `nano-banana: finishReason=${reason}${said}`);
   }
-  for (const part of parts) {
+  // The final image is the last inline image that is not a thought.
+  for (const part of [...answerParts].reverse()) {
     const data = part.inlineData?.data ?? part.inline_data?.data;
     if (typeof data === 'string' && data.length > 0) return Buffer.from(data, 'base64');
   }
-  throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `nano-banana: answer has no image part${said}`);
+  const thoughts = parts.length - answerParts.length;
+  throw new EngineError(
+    'ENGINE_FAILED',
+    HOSTED_ENGINE_MESSAGES.noImage,
+    `nano-banana: answer has no image part${thoughts ? ` (only ${thoughts} thought part(s))` : ''}${said}`,
+  );
 }

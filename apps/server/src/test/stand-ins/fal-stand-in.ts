@@ -1,11 +1,15 @@
 /**
  * Stand-in for fal.ai's queue API, for tests and benchmarks. It speaks the public wire
- * format: `POST /{model}` with `Authorization: Key …` → `{request_id, response_url,
- * status_url, cancel_url, queue_position}`; `GET /{app}/requests/{id}/status` → 202
- * IN_QUEUE / IN_PROGRESS, 200 COMPLETED; `GET /{app}/requests/{id}` → the model output
- * (`images[].url`, or `image.url`) or an error (`detail` list of typed errors, or `detail`
- * text with `error_type`); `PUT …/cancel`. Result files come from a local "CDN" path.
- * It never calls fal.
+ * format: `POST /{model}` with `Authorization: Key …` (and the platform headers
+ * `X-Fal-Request-Timeout`, seconds, and `X-Fal-Object-Lifecycle-Preference`,
+ * `{"expiration_duration_seconds": n}`, both checked when present) → `{request_id,
+ * response_url, status_url, cancel_url, queue_position}`; `GET /{app}/requests/{id}/status`
+ * → 202 IN_QUEUE / IN_PROGRESS, 200 COMPLETED; `GET /{app}/requests/{id}` → the model
+ * output (`images[].url`, or `image.url`; a data URI when the input set `sync_mode`, in
+ * the input's `output_format`) or an error (`detail` list of typed errors, or `detail`
+ * text with `error_type`); `PUT …/cancel`. FASHN v1.6 inputs (`category`, `mode`,
+ * `garment_photo_type`, `output_format`) are checked like fal's schema does. Result files
+ * come from a local "CDN" path. It never calls fal.
  */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
@@ -44,7 +48,16 @@ interface QueuedRequest {
   outcome: FalOutcome;
   polls: number;
   output: Buffer;
+  format: 'png' | 'jpeg';
+  sync: boolean;
 }
+
+const FASHN_ENUMS: Record<string, readonly string[]> = {
+  category: ['tops', 'bottoms', 'one-pieces', 'auto'],
+  mode: ['performance', 'balanced', 'quality'],
+  garment_photo_type: ['auto', 'flat-lay', 'model'],
+  output_format: ['png', 'jpeg'],
+};
 
 /** `instant`: every request returns the output made for the first one (benchmarks). */
 export async function startFalStandIn(opts: { key: string; model?: string; instant?: boolean }): Promise<FalStandIn> {
@@ -65,14 +78,34 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
     }
 
     if (req.method === 'POST' && path === `/${model}`) {
-      const body = req.json as { model_image?: string; garment_image?: string; category?: string } | undefined;
+      const timeout = req.headers['x-fal-request-timeout'];
+      if (timeout !== undefined && !(Number(timeout) > 0.1)) return sendJson(res, 400, { detail: `Invalid X-Fal-Request-Timeout: ${String(timeout)}` });
+      const lifecycle = req.headers['x-fal-object-lifecycle-preference'];
+      if (lifecycle !== undefined) {
+        let ok = false;
+        try {
+          const v = (JSON.parse(String(lifecycle)) as { expiration_duration_seconds?: unknown }).expiration_duration_seconds;
+          ok = v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
+        } catch {
+          ok = false;
+        }
+        if (!ok) return sendJson(res, 400, { detail: 'Invalid X-Fal-Object-Lifecycle-Preference' });
+      }
+      const body = req.json as (Record<string, unknown> & { model_image?: string; garment_image?: string }) | undefined;
       const missing = ['model_image', 'garment_image'].filter((f) => !body?.[f as 'model_image']);
       if (missing.length) {
         return sendJson(res, 422, { detail: missing.map((f) => ({ loc: ['body', f], msg: 'field required', type: 'missing' })) });
       }
-      if (body!.category && !['tops', 'bottoms', 'one-pieces', 'auto'].includes(body!.category)) {
-        return sendJson(res, 422, { detail: [{ loc: ['body', 'category'], msg: "Input should be 'tops', 'bottoms', 'one-pieces' or 'auto'", type: 'enum' }] });
+      for (const [field, allowed] of Object.entries(FASHN_ENUMS)) {
+        const v = body![field];
+        if (v !== undefined && !allowed.includes(String(v))) {
+          return sendJson(res, 422, { detail: [{ loc: ['body', field], msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }] });
+        }
       }
+      if (body!.sync_mode !== undefined && typeof body!.sync_mode !== 'boolean') {
+        return sendJson(res, 422, { detail: [{ loc: ['body', 'sync_mode'], msg: 'Input should be a valid boolean', type: 'bool_type' }] });
+      }
+      const format = body!.output_format === 'jpeg' ? 'jpeg' : 'png';
       const b = submitQueue.shift() ?? state.fallbackSubmit;
       if (b.kind === 'hang') return hang(res);
       if (b.kind === 'malformed') return sendMalformedJson(res);
@@ -82,13 +115,12 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
       const personB64 = body!.model_image!.slice(body!.model_image!.indexOf(',') + 1);
       const output =
         (opts.instant ? cachedOutput : undefined) ??
-        (await sharp(Buffer.from(personB64, 'base64'))
-          .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
-          .modulate({ hue: 180 })
-          .png({ compressionLevel: 1 })
-          .toBuffer());
+        (await (() => {
+          const img = sharp(Buffer.from(personB64, 'base64')).resize(864, 1296, { fit: 'contain', background: '#ffffff' }).modulate({ hue: 180 });
+          return format === 'jpeg' ? img.jpeg({ quality: 90 }) : img.png({ compressionLevel: 1 });
+        })().toBuffer());
       if (opts.instant) cachedOutput = output;
-      requests.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output });
+      requests.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output, format, sync: body!.sync_mode === true });
       const r = `${base}/${appId}/requests/${id}`;
       return sendJson(res, 200, { request_id: id, response_url: r, status_url: `${r}/status`, cancel_url: `${r}/cancel`, queue_position: 0 }, { 'x-fal-request-id': id });
     }
@@ -121,10 +153,12 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
           return sendJson(res, o.status ?? 422, { detail: [{ loc: ['body', 'model_image'], msg: o.msg, type: o.type, url: `https://docs.fal.ai/errors#${o.type}` }] }, { 'x-fal-retryable': 'false' });
         }
         if (o.kind !== 'completed') return sendJson(res, 400, { detail: 'Request is still in progress' });
+        const dataUri = o.output === 'data-uri' || (q.sync && o.output !== 'images' && o.output !== 'image');
+        const ext = q.format === 'jpeg' ? 'jpg' : 'png';
         const image = {
-          url: o.output === 'data-uri' ? `data:image/png;base64,${q.output.toString('base64')}` : `${base}/media/${q.id}.png`,
-          content_type: 'image/png',
-          file_name: `${q.id}.png`,
+          url: dataUri ? `data:image/${q.format};base64,${q.output.toString('base64')}` : `${base}/media/${q.id}.${ext}`,
+          content_type: `image/${q.format}`,
+          file_name: `${q.id}.${ext}`,
           file_size: q.output.length,
           width: 864,
           height: 1296,
@@ -134,11 +168,11 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
       }
     }
 
-    const media = /^\/media\/([^/]+)\.png$/.exec(path);
+    const media = /^\/media\/([^/]+)\.(png|jpg)$/.exec(path);
     if (req.method === 'GET' && media) {
       const q = requests.get(media[1]!);
       if (!q) return sendJson(res, 404, { detail: 'Not found' });
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': q.output.length.toString() });
+      res.writeHead(200, { 'content-type': `image/${q.format}`, 'content-length': q.output.length.toString() });
       return res.end(q.output);
     }
     return sendJson(res, 404, { detail: 'Not found' });

@@ -1,10 +1,15 @@
 /**
  * Stand-in for the FASHN API (virtual try-on v1.6), for tests and benchmarks. It speaks
  * the public REST wire format: `POST /v1/run` with `Authorization: Bearer …` and
- * `{model_name, inputs}` → `{id, error}`; `GET /v1/status/{id}` →
+ * `{model_name, inputs}` → `{id, error}`, where inputs may carry `category`, `mode`
+ * (performance / balanced / quality), `garment_photo_type` (auto / flat-lay / model),
+ * `output_format` (png / jpeg) and `return_base64`; `GET /v1/status/{id}` →
  * `{id, status, output, error}` with status starting / in_queue / processing / completed /
- * failed / canceled / time_out; API errors as `{error, message}`. Outputs are served from
- * a local "CDN" path. It never calls FASHN.
+ * failed / canceled / time_out, the error `name` being one of the current SDK's
+ * (ContentModerationError, ThirdPartyError, PoseError, ImageLoadError, …), and the
+ * `x-fashn-credits-used` header on a finished prediction; API errors as `{error, message}`.
+ * Outputs are data URLs when `return_base64` is set, else links to a local "CDN" path.
+ * It never calls FASHN.
  */
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
@@ -46,16 +51,23 @@ interface Prediction {
   outcome: FashnOutcome;
   polls: number;
   output: Buffer;
+  format: 'png' | 'jpeg';
+  base64: boolean;
 }
 
+const ENUMS: Record<string, readonly string[]> = {
+  category: ['tops', 'bottoms', 'one-pieces', 'auto'],
+  mode: ['performance', 'balanced', 'quality'],
+  garment_photo_type: ['auto', 'flat-lay', 'model'],
+  output_format: ['png', 'jpeg'],
+  moderation_level: ['conservative', 'permissive', 'none'],
+};
+
 /** FASHN v1.6 answers at 864×1296: the person photo is fitted inside, padded with white. */
-async function fashnOutput(modelImage: string): Promise<Buffer> {
+async function fashnOutput(modelImage: string, format: 'png' | 'jpeg'): Promise<Buffer> {
   const b64 = modelImage.slice(modelImage.indexOf(',') + 1);
-  return sharp(Buffer.from(b64, 'base64'))
-    .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
-    .modulate({ hue: 90 })
-    .png({ compressionLevel: 1 })
-    .toBuffer();
+  const img = sharp(Buffer.from(b64, 'base64')).resize(864, 1296, { fit: 'contain', background: '#ffffff' }).modulate({ hue: 90 });
+  return format === 'jpeg' ? img.jpeg({ quality: 90 }).toBuffer() : img.png({ compressionLevel: 1 }).toBuffer();
 }
 
 /** `instant`: every prediction returns the output made for the first one (benchmarks). */
@@ -80,22 +92,27 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
     const path = req.url.split('?')[0]!;
     if (req.method === 'POST' && path === '/v1/run') {
       if (!authorised(req, res)) return;
-      const body = req.json as { model_name?: string; inputs?: { model_image?: string; garment_image?: string; category?: string } } | undefined;
+      const body = req.json as { model_name?: string; inputs?: Record<string, unknown> & { model_image?: string; garment_image?: string } } | undefined;
       if (!body?.inputs?.model_image || !body.inputs.garment_image || !['tryon-v1.6', 'tryon-v1.5'].includes(body.model_name ?? '')) {
         return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid request: model_name, inputs.model_image and inputs.garment_image are required' });
       }
-      if (body.inputs.category && !['tops', 'bottoms', 'one-pieces', 'auto'].includes(body.inputs.category)) {
-        return sendJson(res, 400, { error: 'BadRequest', message: `Invalid category: ${body.inputs.category}` });
+      for (const [field, allowed] of Object.entries(ENUMS)) {
+        const v = body.inputs[field];
+        if (v !== undefined && !allowed.includes(String(v))) return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: ${String(v)}` });
       }
+      if (body.inputs.return_base64 !== undefined && typeof body.inputs.return_base64 !== 'boolean') {
+        return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid return_base64: expected a boolean' });
+      }
+      const format = body.inputs.output_format === 'jpeg' ? 'jpeg' : 'png';
       const b = runQueue.shift() ?? state.fallbackRun;
       if (b.kind === 'hang') return hang(res);
       if (b.kind === 'malformed') return sendMalformedJson(res);
       if (b.kind === 'http') return sendJson(res, b.status, { error: b.error, message: b.message ?? b.error });
       const id = `${randomUUID()}-u1`;
       predictionIds.push(id);
-      const output = (opts.instant ? cachedOutput : undefined) ?? (await fashnOutput(body.inputs.model_image));
+      const output = (opts.instant ? cachedOutput : undefined) ?? (await fashnOutput(body.inputs.model_image, format));
       if (opts.instant) cachedOutput = output;
-      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output });
+      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output, format, base64: body.inputs.return_base64 === true });
       return sendJson(res, 200, { id, error: null });
     }
 
@@ -111,7 +128,10 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
       p.polls++;
       const o = p.outcome;
       const running = (n = 1) => p.polls <= n;
-      const answer = (s: string, extra: Record<string, unknown> = {}) => sendJson(res, 200, { id: p.id, status: s, output: null, error: null, ...extra });
+      // A finished prediction reports its cost: 1 credit per image, none for a failure.
+      const credits = (s: string): Record<string, string> =>
+        s === 'completed' ? { 'x-fashn-credits-used': '1' } : ['failed', 'canceled', 'time_out'].includes(s) ? { 'x-fashn-credits-used': '0' } : {};
+      const answer = (s: string, extra: Record<string, unknown> = {}) => sendJson(res, 200, { id: p.id, status: s, output: null, error: null, ...extra }, credits(s));
       switch (o.kind) {
         case 'processing-forever':
           return answer(p.polls === 1 ? 'in_queue' : 'processing');
@@ -124,19 +144,19 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
           return answer('failed', { error: { name: o.name, message: o.message ?? `${o.name} during inference` } });
         case 'completed': {
           if (running(o.polls ?? 1)) return answer(p.polls === 1 ? 'starting' : 'processing');
-          const mode = o.output ?? 'url';
+          const mode = o.output ?? (p.base64 ? 'data-url' : 'url');
           const output =
-            mode === 'none' ? [] : mode === 'data-url' ? [`data:image/png;base64,${p.output.toString('base64')}`] : [`${base}/cdn/${p.id}/output.png?token=cdn-signature`];
+            mode === 'none' ? [] : mode === 'data-url' ? [`data:image/${p.format};base64,${p.output.toString('base64')}`] : [`${base}/cdn/${p.id}/output.${p.format === 'jpeg' ? 'jpg' : 'png'}?token=cdn-signature`];
           return answer('completed', { output });
         }
       }
     }
 
-    const cdn = /^\/cdn\/([^/]+)\/output\.png$/.exec(path);
+    const cdn = /^\/cdn\/([^/]+)\/output\.(png|jpg)$/.exec(path);
     if (req.method === 'GET' && cdn) {
       const p = predictions.get(cdn[1]!);
       if (!p) return sendJson(res, 404, { error: 'NotFound' });
-      res.writeHead(200, { 'content-type': 'image/png', 'content-length': p.output.length.toString() });
+      res.writeHead(200, { 'content-type': `image/${p.format}`, 'content-length': p.output.length.toString() });
       return res.end(p.output);
     }
     return sendJson(res, 404, { error: 'NotFound', message: 'Not found' });

@@ -1,25 +1,30 @@
 /**
- * Stand-in for the Gemini API's generateContent with image output (Gemini 2.5 Flash
- * Image), for tests and benchmarks. It speaks the public REST wire format:
- * `POST /v1beta/models/{model}:generateContent`, key in `x-goog-api-key`, answers with
+ * Stand-in for the Gemini API's generateContent with image output (Gemini 3.1 Flash Image,
+ * Gemini 3 Pro Image, and the older 2.5 Flash Image), for tests and benchmarks. It speaks
+ * the public REST wire format: `POST /v1beta/models/{model}:generateContent`, key in
+ * `x-goog-api-key`, `generationConfig.imageConfig.{aspectRatio, imageSize}`; answers with
  * `candidates[].content.parts[].inlineData`, `finishReason`, `promptFeedback.blockReason`,
- * and `{error:{code,message,status}}` bodies for HTTP errors. It never calls Google.
+ * and `{error:{code,message,status}}` bodies for HTTP errors (404 NOT_FOUND for a model it
+ * does not serve). Gemini 3.x answers first carry parts marked `thought: true` (a text and
+ * an interim image), then the final image with a `thoughtSignature`. It never calls Google.
  */
 import { randomUUID } from 'node:crypto';
 import { hang, makeResultImage, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
 
 export type GeminiBehaviour =
-  | { kind: 'image'; format?: 'png' | 'jpeg' }
+  | { kind: 'image'; format?: 'png' | 'jpeg'; thoughts?: boolean }
   | { kind: 'finish'; reason: string; text?: string }
   | { kind: 'blocked'; reason: string }
   | { kind: 'text-only'; text?: string }
   | { kind: 'no-candidates' }
+  /** A Gemini 3.x answer with thought parts (a text and an interim image) but no final image. */
+  | { kind: 'thoughts-only' }
   | { kind: 'http'; status: number; statusText?: string; message?: string; retryAfter?: string }
   | { kind: 'echo-key' }
   | { kind: 'malformed' }
   | { kind: 'hang' };
 
-/** Output size per aspect ratio (the model's 1K sizes). */
+/** Output size per aspect ratio at 1K (2K doubles both sides, 4K quadruples them). */
 export const GEMINI_OUTPUT_SIZES: Record<string, [number, number]> = {
   '1:1': [1024, 1024],
   '2:3': [832, 1248],
@@ -32,6 +37,13 @@ export const GEMINI_OUTPUT_SIZES: Record<string, [number, number]> = {
   '16:9': [1344, 768],
   '21:9': [1536, 672],
 };
+
+let thoughtPng: Promise<Buffer> | undefined;
+/** A small interim "thought" image, unlike any result: a try-on must never return it. */
+function thoughtImage(): Promise<Buffer> {
+  thoughtPng ??= makeResultImage(64, 64, 'png');
+  return thoughtPng;
+}
 
 export interface GeminiStandIn extends StandInServer {
   /** Forget queued behaviours and recorded requests; back to plain success. */
@@ -47,25 +59,30 @@ export interface GeminiStandIn extends StandInServer {
 
 interface GenerateBody {
   contents?: Array<{ parts?: Array<{ text?: string; inlineData?: { mimeType?: string; data?: string } }> }>;
-  generationConfig?: { responseModalities?: string[]; imageConfig?: { aspectRatio?: string } };
+  generationConfig?: { responseModalities?: string[]; imageConfig?: { aspectRatio?: string; imageSize?: string } };
 }
 
 /**
  * `instant`: answer from a result image made once per aspect ratio (benchmarks measure
  * the adapter, not the stand-in).
  */
-export async function startGeminiStandIn(opts: { apiKey: string; model?: string; instant?: boolean }): Promise<GeminiStandIn> {
+export async function startGeminiStandIn(opts: { apiKey: string; model?: string | string[]; instant?: boolean }): Promise<GeminiStandIn> {
   const cache = new Map<string, Buffer>();
-  const model = opts.model ?? 'gemini-2.5-flash-image';
+  const models = [opts.model ?? 'gemini-3.1-flash-image'].flat();
   const queue: GeminiBehaviour[] = [];
-  const path = `/v1beta/models/${model}:generateContent`;
+  const paths = new Map(models.map((m) => [`/v1beta/models/${m}:generateContent`, m]));
   const state = { fallback: { kind: 'image' } as GeminiBehaviour, lastResponseId: undefined as string | undefined };
 
   const server = await startStandInServer(async (req, res) => {
     const error = (code: number, status: string, message: string, headers: Record<string, string> = {}) =>
       sendJson(res, code, { error: { code, message, status } }, headers);
     if (req.method !== 'POST' || !req.url.startsWith('/v1beta/models/')) return error(404, 'NOT_FOUND', 'Not found.');
-    if (decodeURIComponent(req.url) !== path) return error(404, 'NOT_FOUND', `models/${req.url.split('/').pop()} is not found for API version v1beta.`);
+    const model = paths.get(decodeURIComponent(req.url));
+    if (!model) {
+      const asked = decodeURIComponent(req.url).split('/').pop()!.replace(/:generateContent$/, '');
+      return error(404, 'NOT_FOUND', `models/${asked} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`);
+    }
+    const gemini3 = /^gemini-3/.test(model);
     const key = req.headers['x-goog-api-key'];
     if (!key) return error(403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers.");
     if (key !== opts.apiKey) return error(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
@@ -105,6 +122,25 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string;
           modelVersion: model,
           responseId,
         });
+      case 'thoughts-only':
+        return sendJson(res, 200, {
+          candidates: [
+            {
+              content: {
+                role: 'model',
+                parts: [
+                  { text: '**Planning the edit**', thought: true },
+                  { inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') }, thought: true },
+                ],
+              },
+              finishReason: 'STOP',
+              index: 0,
+            },
+          ],
+          usageMetadata,
+          modelVersion: model,
+          responseId,
+        });
       case 'text-only':
         return sendJson(res, 200, {
           candidates: [
@@ -116,20 +152,33 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string;
         });
       case 'image': {
         const ratio = body.generationConfig?.imageConfig?.aspectRatio ?? '1:1';
-        const size = GEMINI_OUTPUT_SIZES[ratio];
-        if (!size) return error(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio: ${ratio}`);
+        const base = GEMINI_OUTPUT_SIZES[ratio];
+        if (!base) return error(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio: ${ratio}`);
+        const imageSize = body.generationConfig?.imageConfig?.imageSize ?? '1K';
+        const factor = { '1K': 1, '2K': 2, '4K': 4 }[imageSize];
+        if (!factor) return error(400, 'INVALID_ARGUMENT', `Invalid value at 'generation_config.image_config.image_size': ${imageSize}`);
+        const size: [number, number] = gemini3 ? [base[0] * factor, base[1] * factor] : base;
         const personData = images[0]?.inlineData?.data;
         const format = behaviour.format ?? 'png';
-        const cacheKey = `${ratio}/${format}`;
+        const cacheKey = `${size[0]}x${size[1]}/${format}`;
         const out =
           (opts.instant ? cache.get(cacheKey) : undefined) ??
           (await makeResultImage(size[0], size[1], format, personData ? Buffer.from(personData, 'base64') : undefined));
         if (opts.instant) cache.set(cacheKey, out);
         state.lastResponseId = responseId;
+        const final = { inlineData: { mimeType: `image/${format}`, data: out.toString('base64') } };
+        const parts =
+          gemini3 && behaviour.thoughts !== false
+            ? [
+                { text: '**Planning the edit**\nSwapping the top while keeping the pose and background.', thought: true },
+                { inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') }, thought: true },
+                { ...final, thoughtSignature: 'c3RhbmQtaW4tdGhvdWdodC1zaWduYXR1cmU=' },
+              ]
+            : [final];
         return sendJson(res, 200, {
           candidates: [
             {
-              content: { role: 'model', parts: [{ inlineData: { mimeType: `image/${format}`, data: out.toString('base64') } }] },
+              content: { role: 'model', parts },
               finishReason: 'STOP',
               index: 0,
             },

@@ -1,0 +1,53 @@
+/**
+ * `npm run check:engines` (bench/src/check-engines.ts) against the stand-ins: it is skipped
+ * without keys, and with keys it makes one try-on per configured engine and reports it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEngines } from '../../../../bench/src/check-engines.js';
+import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
+import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
+import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
+
+let gemini: GeminiStandIn;
+let fashn: FashnStandIn;
+let fal: FalStandIn;
+
+beforeAll(async () => {
+  [gemini, fashn, fal] = await Promise.all([startGeminiStandIn({ apiKey: 'g-check-key' }), startFashnStandIn({ apiKey: 'f-check-key' }), startFalStandIn({ key: 'fal-check:key' })]);
+});
+afterAll(async () => {
+  await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
+});
+
+describe('check:engines', () => {
+  it('is skipped with a clear line when no key is set', async () => {
+    const lines: string[] = [];
+    expect(await checkEngines({}, (l) => lines.push(l))).toBe('skipped');
+    expect(lines).toEqual(['check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)']);
+  });
+
+  it('makes one try-on per configured engine with the fixture photos and prints time, model and result size', async () => {
+    const lines: string[] = [];
+    const env = {
+      GEMINI_API_KEY: 'g-check-key',
+      GEMINI_BASE_URL: gemini.url,
+      FASHN_API_KEY: 'f-check-key',
+      FASHN_BASE_URL: fashn.url,
+      FAL_KEY: 'fal-check:key',
+      FAL_BASE_URL: fal.url,
+    };
+    const results = await checkEngines(env, (l) => lines.push(l));
+    expect(results).not.toBe('skipped');
+    if (results === 'skipped') return;
+    expect(results.map((r) => [r.id, r.ok])).toEqual([
+      ['nano-banana', true],
+      ['fashn', true],
+      ['fal', true],
+    ]);
+    expect(results[0]!.line).toMatch(/^ok +nano-banana +\d+\.\d s {2}model gemini-3\.1-flash-image {2}result \d+×\d+ image\/\w+ \d+ KB/);
+    expect(results[1]!.line).toContain('model tryon-v1.6 (mode balanced)');
+    expect(results[1]!.line).toContain('creditsUsed 1');
+    expect([gemini.calls().length, fashn.runCalls().length, fal.submitCalls().length]).toEqual([1, 1, 1]);
+    for (const key of Object.values(env)) if (!key.startsWith('http')) expect(lines.join('\n')).not.toContain(key);
+  });
+});

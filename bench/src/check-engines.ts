@@ -1,0 +1,119 @@
+/**
+ * A check against the real hosted services: one real try-on per configured engine
+ * (nano-banana, fashn, fal) with the open fixture photos (e2e/fixtures), printing the time,
+ * the model and the size of the result. It spends real money (one image per engine), so it
+ * is not part of `npm test`; operators run it once after setting a key. Without any key it
+ * prints "skipped: no keys" and exits 0. Exits 1 when a configured engine fails.
+ *
+ * Run: npm run check:engines   (reads GEMINI_*, FASHN_*, FAL_* and ENGINE_DEADLINE_MS)
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import sharp from 'sharp';
+import type { TryOnEngine } from '@aidressup/engine';
+import { isEngineError } from '@aidressup/engine';
+import { loadConfig } from '../../apps/server/src/config.js';
+import type { HostedLogger } from '../../apps/server/src/engines/hosted-call.js';
+
+const ENGINE_VARS = [
+  'ENGINE_DEADLINE_MS',
+  'GEMINI_API_KEY',
+  'GEMINI_BASE_URL',
+  'GEMINI_MODEL',
+  'FASHN_API_KEY',
+  'FASHN_BASE_URL',
+  'FASHN_MODE',
+  'FAL_KEY',
+  'FAL_BASE_URL',
+  'FAL_MODEL',
+] as const;
+
+interface Check {
+  id: string;
+  model: string;
+  create: (logger: HostedLogger) => Promise<TryOnEngine>;
+}
+
+export interface CheckResult {
+  id: string;
+  model: string;
+  ok: boolean;
+  line: string;
+}
+
+/** The engines configured by these variables (the same validation as the server). */
+export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
+  const picked = Object.fromEntries(ENGINE_VARS.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
+  const { engines } = loadConfig({ NODE_ENV: 'development', ...picked });
+  const deps = (logger: HostedLogger) => ({ deadlineMs: engines.deadlineMs, logger });
+  const checks: Check[] = [];
+  if (engines.gemini) {
+    const cfg = engines.gemini;
+    checks.push({ id: 'nano-banana', model: cfg.model, create: async (l) => (await import('../../apps/server/src/engines/nano-banana.js')).createNanoBananaEngine(cfg, deps(l)) });
+  }
+  if (engines.fashn) {
+    const cfg = engines.fashn;
+    checks.push({ id: 'fashn', model: `tryon-v1.6 (mode ${cfg.mode})`, create: async (l) => (await import('../../apps/server/src/engines/fashn.js')).createFashnEngine(cfg, deps(l)) });
+  }
+  if (engines.fal) {
+    const cfg = engines.fal;
+    checks.push({ id: 'fal', model: `${cfg.model} (mode ${cfg.fashnMode})`, create: async (l) => (await import('../../apps/server/src/engines/fal.js')).createFalEngine(cfg, deps(l)) });
+  }
+  return checks;
+}
+
+export async function checkEngines(env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = console.log): Promise<CheckResult[] | 'skipped'> {
+  const checks = configuredChecks(env);
+  if (checks.length === 0) {
+    print('check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)');
+    return 'skipped';
+  }
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const [person, garment] = await Promise.all([
+    readFile(path.join(root, 'e2e/fixtures/person.jpg')),
+    readFile(path.join(root, 'e2e/fixtures/garment-upper.jpg')),
+  ]);
+  print(`check:engines: one real try-on per configured engine (${checks.map((c) => c.id).join(', ')}), e2e/fixtures/person.jpg + garment-upper.jpg, upper body`);
+
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    const notes: Record<string, unknown> = {};
+    const logger: HostedLogger = {
+      info: (obj) => {
+        if (obj.modelVersion !== undefined) notes.modelVersion = obj.modelVersion;
+        if (obj.creditsUsed !== undefined) notes.creditsUsed = obj.creditsUsed;
+        if (obj.requestId !== undefined) notes.requestId = obj.requestId;
+      },
+      warn: (obj, msg) => {
+        if (msg && !msg.startsWith('hosted try-on failed') && !msg.startsWith('hosted engine: retrying')) print(`  ${check.id}: ${msg}`);
+        if (msg === 'hosted engine: retrying') notes.retries = Number(notes.retries ?? 0) + 1;
+      },
+    };
+    const started = performance.now();
+    try {
+      const engine = await check.create(logger);
+      const out = await engine.tryOn({ person, garment, category: 'upper_body' });
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const meta = await sharp(out.image).metadata();
+      const extra = Object.entries(notes)
+        .map(([k, v]) => `${k} ${String(v)}`)
+        .join(', ');
+      const line = `ok    ${check.id.padEnd(12)} ${seconds.padStart(6)} s  model ${check.model}  result ${meta.width}×${meta.height} ${out.mimeType} ${Math.round(out.image.length / 1024)} KB${extra ? `  (${extra})` : ''}`;
+      print(line);
+      results.push({ id: check.id, model: check.model, ok: true, line });
+    } catch (err) {
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      const what = isEngineError(err) ? `${err.code}: ${err.message} [${err.detail ?? ''}]` : String(err);
+      const line = `FAIL  ${check.id.padEnd(12)} ${seconds.padStart(6)} s  model ${check.model}  ${what}`;
+      print(line);
+      results.push({ id: check.id, model: check.model, ok: false, line });
+    }
+  }
+  return results;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const results = await checkEngines();
+  if (results !== 'skipped' && results.some((r) => !r.ok)) process.exitCode = 1;
+}
