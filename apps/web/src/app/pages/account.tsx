@@ -71,7 +71,11 @@ export function AccountPage() {
       <p className="mt-2 text-ink-600">Your sign-in, credits, plan and purchases, and your data.</p>
 
       {notice ? (
-        <p role="status" className="mt-6 flex gap-2 rounded-2xl bg-emerald-50 p-4 text-emerald-900 ring-1 ring-emerald-200" data-testid="account-notice">
+        <p
+          role="status"
+          className="mt-6 flex gap-2 rounded-2xl bg-emerald-50 p-4 text-emerald-900 ring-1 ring-emerald-200"
+          data-testid="account-notice"
+        >
           <CheckIcon className="mt-0.5 size-5 shrink-0" />
           <span>{noticeText(notice)}</span>
         </p>

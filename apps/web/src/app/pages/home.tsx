@@ -85,7 +85,7 @@ export function HomePage() {
           {user && hasFreeTrial(user) ? (
             <p className="mt-4 text-sm font-medium text-ink-700">
               You have <strong>{user.free_trials_limit - user.free_trials_used}</strong> free{' '}
-              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left. No sign-up needed.
+              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left.{user.email ? '' : ' No sign-up needed.'}
             </p>
           ) : null}
         </section>

@@ -21,12 +21,15 @@ export function SignInVerifyPage() {
   const { loading, signedIn } = useSession();
   const { openSignIn } = useSignInDialog();
   const navigate = useNavigate();
-  // Read the fragment once, then drop it from the address bar and history: it is a credential.
+  // Read the fragment once (a pure read: a render React throws away must not lose it)...
   const [link] = useState(() => {
     const hash = window.location.hash;
-    if (hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
     return { parsed: parseMagicLinkFragment(hash), email: emailFromFragment(hash) };
   });
+  // ...then, once shown, drop it from the address bar and history: it is a credential.
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+  }, []);
   const [state, setState] = useState<State>(() =>
     link.parsed ? { kind: 'verifying' } : { kind: 'failed', message: MESSAGES.invalidLink, email: link.email },
   );

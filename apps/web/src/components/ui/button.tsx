@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes } from 'react';
 import { cn } from '../../lib/cn';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'destructive';
 type Size = 'sm' | 'md' | 'lg';
 
 const variants: Record<Variant, string> = {
@@ -10,6 +10,8 @@ const variants: Record<Variant, string> = {
   secondary: 'bg-white text-ink-800 ring-1 ring-inset ring-ink-200 hover:bg-ink-50',
   ghost: 'text-ink-700 hover:bg-ink-100',
   danger: 'bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50',
+  /** The confirming button of an action that cannot be undone. */
+  destructive: 'bg-red-600 text-white shadow-sm shadow-red-600/25 hover:bg-red-700',
 };
 const sizes: Record<Size, string> = {
   sm: 'h-9 px-3 text-sm gap-1.5',

@@ -49,7 +49,7 @@ export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageEr
             )
           }
         />
-        {plan?.dateText ? <Row label={plan.renewing ? 'Renewal' : 'Expiry'} value={plan.dateText} testId="account-plan-date" /> : null}
+        {plan?.date ? <Row label={plan.dateLabel} value={plan.date} testId="account-plan-date" /> : null}
       </dl>
       {note}
       {canManage ? (

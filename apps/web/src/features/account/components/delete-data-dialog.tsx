@@ -29,19 +29,18 @@ export function DeleteDataDialog({ open, onClose, onConfirm, busy, error, credit
     >
       <ul className="mt-5 list-disc space-y-2 pl-5 text-sm leading-6 text-ink-700">
         <li>
-          Your try-on <strong>results are deleted</strong> at once (they would otherwise be kept {RESULT_RETENTION_DAYS} days), with any photos
-          still being processed.
+          Your try-on <strong>results are deleted</strong> at once (they would otherwise be kept {RESULT_RETENTION_DAYS} days), with any
+          photos still being processed.
         </li>
         <li>
-          {signedIn ? 'Your email address, ' : ''}device information and sign-ins are deleted{signedIn ? ', and every device is signed out' : ''}.
+          {signedIn ? 'Your email address, ' : ''}device information and sign-ins are deleted
+          {signedIn ? ', and every device is signed out' : ''}.
         </li>
         <li>
           <strong>Unspent credits are forfeited</strong>
           {credits > 0 ? ` (you have ${credits})` : ''} and cannot be refunded or restored.
         </li>
-        <li>
-          Purchase records are kept for {TRANSACTION_RETENTION_YEARS} years, as the law requires, without your personal data.
-        </li>
+        <li>Purchase records are kept for {TRANSACTION_RETENTION_YEARS} years, as the law requires, without your personal data.</li>
       </ul>
       {renewingPlan ? (
         <p className="mt-4 flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" role="note">
@@ -62,13 +61,7 @@ export function DeleteDataDialog({ open, onClose, onConfirm, busy, error, credit
         <Button variant="secondary" onClick={onClose} disabled={busy} data-autofocus>
           Keep my data
         </Button>
-        <Button
-          variant="danger"
-          className="bg-red-600 text-white ring-red-600 hover:bg-red-700"
-          onClick={onConfirm}
-          disabled={busy}
-          data-testid="confirm-delete"
-        >
+        <Button variant="destructive" onClick={onConfirm} disabled={busy} data-testid="confirm-delete">
           {busy ? <Spinner className="size-4" /> : <TrashIcon className="size-4" />}
           Delete my data
         </Button>

@@ -60,10 +60,12 @@ export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPor
                 {plan.status}
               </dd>
             </div>
-            {plan.dateText ? (
+            {plan.date ? (
               <div className="flex flex-wrap justify-between gap-x-4 py-2.5">
-                <dt className="text-sm text-ink-600">{plan.renewing ? 'Renewal' : 'Expiry'}</dt>
-                <dd className="font-semibold text-ink-950">{plan.dateText}</dd>
+                <dt className="text-sm text-ink-600">{plan.dateLabel}</dt>
+                <dd className="font-semibold text-ink-950" data-testid="demo-portal-date">
+                  {plan.date}
+                </dd>
               </div>
             ) : null}
             <div className="flex flex-wrap justify-between gap-x-4 py-2.5">

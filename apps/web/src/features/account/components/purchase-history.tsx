@@ -41,14 +41,18 @@ export function PurchaseHistory({ items, error, retry }: PurchaseHistoryProps) {
                   <p className="font-semibold text-ink-950">
                     {planName(p.planId)}
                     {p.source === 'demo' ? (
-                      <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 align-middle text-xs font-semibold text-amber-900">Demo</span>
+                      <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 align-middle text-xs font-semibold text-amber-900">
+                        Demo
+                      </span>
                     ) : null}
                     {p.refunded ? (
-                      <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 align-middle text-xs font-semibold text-red-800">Refunded</span>
+                      <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 align-middle text-xs font-semibold text-red-800">
+                        Refunded
+                      </span>
                     ) : null}
                   </p>
                   <p className="text-sm text-ink-600">
-                    {formatDate(p.createdAt)} · {p.credits} credits · {expires ? `expire on ${expires}` : 'never expire'}
+                    {formatDate(p.createdAt)} · {p.credits} credits, {expires ? `valid until ${expires}` : 'never expire'}
                   </p>
                 </div>
                 <p className="font-semibold text-ink-950">{amount ?? '—'}</p>

@@ -33,7 +33,10 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
   return (
     <SectionCard title="Sign-in" testId="account-sign-in">
       <p className="mt-1 text-xs text-ink-500">
-        Account id <code className="font-mono break-all text-ink-700" data-testid="account-id">{user.id}</code>
+        Account id{' '}
+        <code className="font-mono break-all text-ink-700" data-testid="account-id">
+          {user.id}
+        </code>
       </p>
       {user.email ? (
         <>
@@ -43,7 +46,7 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
             </span>
             <span className="min-w-0">
               <span className="block text-sm text-ink-500">Signed in as</span>
-              <strong className="block break-all text-ink-950" data-testid="account-email">
+              <strong className="block text-ink-950 [overflow-wrap:anywhere]" data-testid="account-email">
                 {user.email}
               </strong>
             </span>

@@ -27,6 +27,8 @@ describe('account formatting', () => {
       name: 'Monthly Pro',
       status: 'Active',
       dateText: 'Renews on April 4, 2026',
+      dateLabel: 'Renews on',
+      date: 'April 4, 2026',
       renewing: true,
     });
     expect(summarisePlan({ planId: 'weekly', status: 'canceled', currentPeriodEnd: end })).toMatchObject({

@@ -31,6 +31,9 @@ export interface PlanSummary {
   status: string;
   /** "Renews on March 5, 2026", "Ends on …", or null when the server gave no date. */
   dateText: string | null;
+  /** The date's label ("Renews on", "Ends on", …) and the date, for a label/value row. */
+  dateLabel: string;
+  date: string | null;
   /** The plan still runs (and renews). */
   renewing: boolean;
 }
@@ -40,15 +43,23 @@ export function summarisePlan(sub: Subscription | undefined): PlanSummary | null
   if (!sub) return null;
   const date = formatDate(sub.currentPeriodEnd);
   const name = planName(sub.planId);
+  const make = (status: string, dateLabel: string, renewing: boolean): PlanSummary => ({
+    name,
+    status,
+    dateLabel,
+    date,
+    dateText: date ? `${dateLabel} ${date}` : null,
+    renewing,
+  });
   switch (sub.status) {
     case 'active':
     case 'trialing':
-      return { name, status: 'Active', dateText: date ? `Renews on ${date}` : null, renewing: true };
+      return make('Active', 'Renews on', true);
     case 'past_due':
-      return { name, status: 'Payment overdue', dateText: date ? `Period ended on ${date}` : null, renewing: true };
+      return make('Payment overdue', 'Period ended on', true);
     case 'paused':
-      return { name, status: 'Paused', dateText: date ? `Paused since ${date}` : null, renewing: false };
+      return make('Paused', 'Paused since', false);
     case 'canceled':
-      return { name, status: 'Cancelled', dateText: date ? `Ends on ${date}` : null, renewing: false };
+      return make('Cancelled', 'Ends on', false);
   }
 }

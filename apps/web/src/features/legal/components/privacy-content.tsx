@@ -1,4 +1,9 @@
-import { RESULT_RETENTION_DAYS, SIGN_IN_CODE_TTL_MINUTES, TRANSACTION_RETENTION_YEARS, UPLOAD_RETENTION_MINUTES } from '@aidressup/contract';
+import {
+  RESULT_RETENTION_DAYS,
+  SIGN_IN_CODE_TTL_MINUTES,
+  TRANSACTION_RETENTION_YEARS,
+  UPLOAD_RETENTION_MINUTES,
+} from '@aidressup/contract';
 import { SupportLink } from './legal-page';
 
 export function PrivacyContent({ supportEmail }: { supportEmail: string | null }) {
@@ -9,8 +14,8 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
         <ul>
           <li>
             <strong>Device information</strong> when you open the site: an anonymous device identifier computed in your browser, browser
-            family, operating system, screen resolution, time zone, language and device type (mobile, tablet or desktop). The device identifier
-            only limits free try-ons to one set per device; it never opens an account. We do not ask for your name or a password.
+            family, operating system, screen resolution, time zone, language and device type (mobile, tablet or desktop). The device
+            identifier only limits free try-ons to one set per device; it never opens an account. We do not ask for your name or a password.
           </li>
           <li>
             <strong>Your email address</strong>, only if you choose to sign in with email. We keep it to sign you in and to send you the
@@ -46,8 +51,8 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
           On the Account page, <strong>Delete my data</strong> deletes at once your photos and try-on results, your email address, your
           device information and your sign-ins (every device is signed out). Unspent credits are forfeited when you delete your data and
           cannot be refunded or restored afterwards. Transaction records are kept for {TRANSACTION_RETENTION_YEARS} years, as tax and
-          accounting law requires, without your personal data. Deleting your data does not cancel a plan that renews: cancel it first
-          with Manage subscription.
+          accounting law requires, without your personal data. Deleting your data does not cancel a plan that renews: cancel it first with
+          Manage subscription.
         </p>
       </section>
       <section>
@@ -63,8 +68,9 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
       <section>
         <h2>5. Who we share it with</h2>
         <ul>
-          <li>Our payment provider, to take payments and handle refunds. If you are signed in, we give it your email address for the
-            receipt.</li>
+          <li>
+            Our payment provider, to take payments and handle refunds. If you are signed in, we give it your email address for the receipt.
+          </li>
           <li>Our email delivery provider, only to send the sign-in emails you ask for.</li>
           <li>
             Hosting and, where enabled, AI processing providers that act on our instructions and may not use your photos for their own
@@ -84,10 +90,9 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
       <section>
         <h2>7. Your rights</h2>
         <p>
-          You may delete your data yourself on the Account page. You may also ask for a copy of your data, its correction or its
-          deletion, and you may object to its processing: write to <SupportLink email={supportEmail} /> from the email you sign in with,
-          or quote the account id shown on the Account page. Where the law gives you the right, you may also
-          complain to your data-protection authority.
+          You may delete your data yourself on the Account page. You may also ask for a copy of your data, its correction or its deletion,
+          and you may object to its processing: write to <SupportLink email={supportEmail} /> from the email you sign in with, or quote the
+          account id shown on the Account page. Where the law gives you the right, you may also complain to your data-protection authority.
         </p>
       </section>
       <section>

@@ -23,11 +23,11 @@ export function TermsContent({ supportEmail, plans }: { supportEmail: string | n
       <section>
         <h2>3. Your account</h2>
         <p>
-          There is no registration: we create an anonymous account for your browser, and your free trials, credits and plan belong to
-          it. You may sign in with your email to keep them and use them on any device; if you do not, clearing this site&apos;s data or
-          changing device loses access to them. Free trials are limited to one set per device. You can sign out and delete your data on
-          the Account page at any time; unspent credits are forfeited when you delete your data. Contact us with your account id (shown
-          on the Account page) if you need help.
+          There is no registration: we create an anonymous account for your browser, and your free trials, credits and plan belong to it.
+          You may sign in with your email to keep them and use them on any device; if you do not, clearing this site&apos;s data or changing
+          device loses access to them. Free trials are limited to one set per device. You can sign out and delete your data on the Account
+          page at any time; unspent credits are forfeited when you delete your data. Contact us with your account id (shown on the Account
+          page) if you need help.
         </p>
       </section>
       <section>

@@ -204,8 +204,8 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
               <p className="flex gap-2 text-sm text-ink-800">
                 <MailIcon className="mt-0.5 size-4 shrink-0 text-brand-700" />
                 <span>
-                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this browser only; sign in to
-                  keep them and use them on any device.
+                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this browser only; sign in
+                  to keep them and use them on any device.
                 </span>
               </p>
               <Button variant="secondary" size="sm" className="mt-3 w-full" onClick={onSaveWithEmail}>

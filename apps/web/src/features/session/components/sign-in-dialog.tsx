@@ -112,8 +112,8 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
     title = 'Check your email';
     description = (
       <>
-        We sent a {SIGN_IN_CODE_LENGTH}-digit code to <strong className="break-all text-ink-900">{state.email}</strong>. Enter it below,
-        or open the link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
+        We sent a {SIGN_IN_CODE_LENGTH}-digit code to <strong className="text-ink-900 [overflow-wrap:anywhere]">{state.email}</strong>.
+        Enter it below, or open the link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
       </>
     );
     body = (
@@ -179,7 +179,7 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           <CheckIcon className="size-7" />
         </span>
         <p className="mt-4 text-ink-700">
-          Signed in as <strong className="break-all text-ink-950">{state.user?.email ?? state.email}</strong>.
+          Signed in as <strong className="text-ink-950 [overflow-wrap:anywhere]">{state.user?.email ?? state.email}</strong>.
         </p>
         <p className="mt-2 text-sm text-ink-600" data-testid="sign-in-merged">
           {state.merged
@@ -199,7 +199,15 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
   }
 
   return (
-    <Dialog open={open} onClose={onClose} title={title} description={description} className="max-w-md" testId="sign-in-dialog" focusKey={state.step}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title={title}
+      description={description}
+      className="max-w-md"
+      testId="sign-in-dialog"
+      focusKey={state.step}
+    >
       {body}
     </Dialog>
   );

@@ -18,7 +18,10 @@ export function TrialsWithheldNote({ user, className }: { user: User | null; cla
     <p
       role="note"
       data-testid="trials-withheld"
-      className={cn('flex items-start gap-2 rounded-xl bg-amber-50 px-3 py-2 text-left text-sm text-amber-950 ring-1 ring-amber-200', className)}
+      className={cn(
+        'flex items-start gap-2 rounded-xl bg-amber-50 px-3 py-2 text-left text-sm text-amber-950 ring-1 ring-amber-200',
+        className,
+      )}
     >
       <InfoIcon className="mt-0.5 size-4 shrink-0 text-amber-700" />
       <span>{message}</span>

@@ -1,5 +1,12 @@
 import { useCallback, useRef, useState } from 'react';
-import { EmailSchema, MESSAGES, SIGN_IN_CODE_LENGTH, type EmailVerifyRequest, type EmailVerifyResponse, type User } from '@aidressup/contract';
+import {
+  EmailSchema,
+  MESSAGES,
+  SIGN_IN_CODE_LENGTH,
+  type EmailVerifyRequest,
+  type EmailVerifyResponse,
+  type User,
+} from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { startEmailSignIn } from '../api/start-email-sign-in';
 import { verifyEmailSignIn } from '../api/verify-email-sign-in';
@@ -34,7 +41,15 @@ export function normaliseCode(raw: string): string {
   return raw.replace(/\D/g, '').slice(0, SIGN_IN_CODE_LENGTH);
 }
 
-const initial = (email = ''): EmailSignInState => ({ step: 'email', email, busy: false, error: null, resent: false, merged: false, user: null });
+const initial = (email = ''): EmailSignInState => ({
+  step: 'email',
+  email,
+  busy: false,
+  error: null,
+  resent: false,
+  merged: false,
+  user: null,
+});
 
 function messageOf(e: unknown, fallback: string): string {
   return e instanceof ApiError ? e.message : fallback;

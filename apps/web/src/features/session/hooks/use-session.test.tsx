@@ -100,7 +100,11 @@ describe('session start (spec §4)', () => {
     const signIn = vi
       .fn<SessionDeps['signIn']>()
       .mockResolvedValueOnce({ success: true, user: user({ id: 'user-email-0001', email: 'a@example.com', credits: 9 }), isNew: false })
-      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-fresh-0002', free_trials_used: 2, free_trials_withheld: 'device' }), isNew: true });
+      .mockResolvedValueOnce({
+        success: true,
+        user: user({ id: 'user-fresh-0002', free_trials_used: 2, free_trials_withheld: 'device' }),
+        isNew: true,
+      });
     const second = deferred<void>();
     const deps: SessionDeps = {
       getDeviceId: async () => 'device-abcdef12',
@@ -180,7 +184,12 @@ describe('session start (spec §4)', () => {
       .fn<SessionDeps['signIn']>()
       .mockResolvedValueOnce({ success: true, user: user({ id: 'user-old-1' }), isNew: false })
       .mockResolvedValueOnce({ success: true, user: user({ id: 'user-new-2' }), isNew: true });
-    const deps: SessionDeps = { getDeviceId: async () => 'device-abcdef12', signIn, getUser: async () => user(), logout: vi.fn(async () => {}) };
+    const deps: SessionDeps = {
+      getDeviceId: async () => 'device-abcdef12',
+      signIn,
+      getUser: async () => user(),
+      logout: vi.fn(async () => {}),
+    };
     render(
       <SessionProvider deps={deps}>
         <Probe />
