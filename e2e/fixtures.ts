@@ -12,9 +12,10 @@ export const PHOTOS = {
 export interface Options {
   /**
    * Use the browser's real FingerprintJS device id. Chromium gives every test context the same
-   * fingerprint, hence the same account; by default tests set the documented test hook
-   * `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true` so each test gets its own
-   * fallback device id (and account).
+   * fingerprint, hence the same device: each context (having no session cookie) is still a new
+   * user, but once one of them has used the free trials, later ones start without any. By default
+   * tests set the documented test hook `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true` so each
+   * test gets its own fallback device id (and its own free trials).
    */
   realFingerprint: boolean;
   /** Console errors a test expects (for example the browser's log line for an HTTP 402). */

@@ -12,15 +12,22 @@ import { defineConfig } from '@playwright/test';
  * Environment:
  * - E2E_PORT (default 3100): the port the server listens on.
  * - E2E_SERVER_ENV: extra server environment as JSON, e.g. '{"DEFAULT_ENGINE":"local"}'.
+ * - E2E_SMTP_PORT (default 3125): the port of the SMTP stand-in (global-setup.ts) the server mails
+ *   through; each mail it receives is saved as JSON in E2E_MAIL_DIR (a temporary folder), where
+ *   specs read sign-in codes and links (mail.ts).
  * - CHROMIUM_PATH (default /usr/bin/chromium).
  */
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 3125);
 
 // The config is evaluated in the runner and in every worker: create the data folder once.
 if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-'));
+}
+if (!process.env.E2E_MAIL_DIR) {
+  process.env.E2E_MAIL_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-mail-'));
 }
 
 const extraEnv = process.env.E2E_SERVER_ENV ? (JSON.parse(process.env.E2E_SERVER_ENV) as Record<string, string>) : {};
@@ -28,6 +35,7 @@ const extraEnv = process.env.E2E_SERVER_ENV ? (JSON.parse(process.env.E2E_SERVER
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  globalSetup: './global-setup.ts',
   outputDir: '../test-results/e2e',
   fullyParallel: false,
   workers: 2,
@@ -73,6 +81,10 @@ export default defineConfig({
       RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
       RATE_LIMIT_TRYON_PER_MINUTE: '100000',
       RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
+      RATE_LIMIT_EMAIL_PER_MINUTE: '100000',
+      // Sign-in mail goes to the SMTP stand-in (plain SMTP on loopback).
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'AI Dress Up <no-reply@aidressup.app>',
       ...extraEnv,
     },
   },

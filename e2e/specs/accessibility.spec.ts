@@ -11,7 +11,16 @@ async function expectNoSeriousViolations(page: Page, label: string) {
   ).toEqual([]);
 }
 
-const ROUTES = ['/', '/gallery', '/terms-of-service', '/privacy-policy', '/refund-policy', '/missing-page'];
+const ROUTES = [
+  '/',
+  '/gallery',
+  '/account',
+  '/billing/demo-portal',
+  '/terms-of-service',
+  '/privacy-policy',
+  '/refund-policy',
+  '/missing-page',
+];
 
 for (const width of [390, 1366]) {
   test.describe(`at ${width} px`, () => {

@@ -4,9 +4,11 @@ import { expect, openSignedIn, test } from '../fixtures';
  * Device id (spec §4, §8). Fingerprinting is made to fail with the documented test hook
  * `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true`, set before the page loads with
  * page.addInitScript (the default in fixtures.ts; `realFingerprint: true` turns it off).
+ * The device id only limits free trials: the session cookie, not the device id, keeps a browser
+ * on its account (specs/account.spec.ts checks that the same device id without it is a new user).
  */
 test.describe('when fingerprinting fails', () => {
-  test('a fallback device id is generated, stored, and reused after a reload', async ({ page }) => {
+  test('a fallback device id is generated, stored, and reused after a reload (same user: the session cookie)', async ({ page }) => {
     const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
     const id = await openSignedIn(page);
     const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
@@ -27,6 +29,26 @@ test.describe('when fingerprinting fails', () => {
     const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
     await openSignedIn(page);
     expect(((await request).postDataJSON() as { deviceId: string }).deviceId).toBe('fb_preset_device_0001');
+  });
+
+  test.describe('without the session cookie', () => {
+    // The page still refreshes its cached (display-only) user, which the server refuses with a 401.
+    test.use({ allowedConsoleErrors: [/status of 401/] });
+    test('the device id alone opens no account: the same id is a new user', async ({ page, context }) => {
+      const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+      const id = await openSignedIn(page);
+      const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
+
+      await context.clearCookies();
+      const again = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
+      const response = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+      await page.reload();
+      expect(((await again).postDataJSON() as { deviceId: string }).deviceId).toBe(deviceId);
+      const body = (await (await response).json()) as { user: { id: string }; isNew: boolean };
+      expect(body.isNew).toBe(true);
+      expect(body.user.id).not.toBe(id);
+      await expect(page.getByTestId('user-id')).toHaveText(body.user.id.slice(0, 8));
+    });
   });
 });
 

@@ -36,7 +36,16 @@ test.describe('on a phone (390 px)', () => {
 
 test.describe('no horizontal scrolling at 360 px', () => {
   test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-  for (const path of ['/', '/gallery', '/terms-of-service', '/privacy-policy', '/refund-policy', '/missing']) {
+  for (const path of [
+    '/',
+    '/gallery',
+    '/account',
+    '/billing/demo-portal',
+    '/terms-of-service',
+    '/privacy-policy',
+    '/refund-policy',
+    '/missing',
+  ]) {
     test(`${path}`, async ({ page }) => {
       await openSignedIn(page, path);
       await expect(page.locator('main')).toBeVisible();

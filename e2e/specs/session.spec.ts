@@ -62,16 +62,21 @@ test('after a reload the cached user is shown at once, then refreshed and signed
   await expect(userBox(page).id).toHaveText(id.slice(0, 8));
 });
 
-test('Sign In explains that the account lives on this device and shows the full id', async ({ page }) => {
-  const id = await openSignedIn(page);
+test('Sign In opens the email sign-in dialog; Escape closes it and focus returns to Sign In', async ({ page }) => {
+  await openSignedIn(page);
   const opener = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' });
   await opener.click();
   const dialog = page.getByTestId('sign-in-dialog');
-  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Your account lives on this device');
-  await expect(page.getByTestId('account-id')).toHaveText(id);
-  const config = (await (await page.request.get('/api/config')).json()) as { supportEmail: string };
-  await expect(dialog.getByRole('link', { name: config.supportEmail })).toHaveAttribute('href', `mailto:${config.supportEmail}`);
+  await expect(dialog.getByRole('heading', { level: 2 })).toHaveText('Sign in with email');
+  await expect(dialog.getByLabel('Email address')).toBeFocused();
+  await expect(dialog.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy-policy');
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(opener).toBeFocused();
+});
+
+test('the account page shows the full user id, which support asks for', async ({ page }) => {
+  const id = await openSignedIn(page, '/account');
+  await expect(page.getByTestId('account-id')).toHaveText(id);
+  await expect(page.getByTestId('account-email')).toHaveText('Not signed in');
 });
