@@ -14,6 +14,7 @@ import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
+import recoveryPlugin from './plugins/recovery.js';
 import authRoutes from './routes/auth.js';
 import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
@@ -60,8 +61,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.engines.closeAll();
   });
 
-  await app.register(dbPlugin, { config, clock: app.clock });
+  await app.register(dbPlugin, { config });
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
+  await app.register(recoveryPlugin, { sweep: options.background !== false });
   await app.register(queuePlugin);
   await app.register(errorHandlerPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });

@@ -71,6 +71,20 @@ export interface TryOnsTable {
   finished_at: string | null;
   /** When the result is deleted (30 days after creation). */
   expires_at: string;
+  /** The process (`processes.id`) running this try-on while it is `processing`; null for rows from before owners. */
+  owner_id: string | null;
+  /** The result's name, written just before the result is stored: after a crash, a stored result completes the row. */
+  staged_result: string | null;
+}
+
+/** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */
+export interface ProcessesTable {
+  id: string;
+  kind: 'api' | 'worker';
+  host: string;
+  pid: number;
+  started_at: string;
+  heartbeat_at: string;
 }
 
 export interface BillingEventsTable {
@@ -91,6 +105,7 @@ export interface Database {
   credit_events: CreditEventsTable;
   tryons: TryOnsTable;
   billing_events: BillingEventsTable;
+  processes: ProcessesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -100,3 +115,4 @@ export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
+export type ProcessRow = Selectable<ProcessesTable>;

@@ -66,6 +66,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
     log: app.log,
     limiters,
     queue: app.tryOnQueue,
+    processId: app.processId,
   });
 
   app.post(

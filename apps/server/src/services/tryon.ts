@@ -16,6 +16,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import { AppError } from '../errors.js';
 import { balance, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findUserById } from '../repositories/users.js';
+import { stageResult } from '../repositories/tryons.js';
 import { toApiUser } from './users.js';
 import { EXTENSION_OF, cleanEngineOutput, type NormalisedImage } from './images.js';
 import { JobLimiter } from './job-limiter.js';
@@ -38,6 +39,8 @@ export interface TryOnDeps {
   limiters: Map<string, JobLimiter>;
   /** With REDIS_URL: run the engine in a worker through this queue instead of in-process. */
   queue?: TryOnQueue | undefined;
+  /** This process's id (crash recovery): the owner of the try-ons it reserves. */
+  processId?: string;
 }
 
 export interface TryOnRequest {
@@ -91,6 +94,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     category: req.category,
     engine: req.engineId,
     now: deps.clock(),
+    ownerId: deps.processId ?? null,
   });
   if (!reservation.ok) {
     const row = await findUserById(db, req.userId);
@@ -158,6 +162,8 @@ export async function storeResult(
   if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
   const name = newResultName(EXTENSION_OF[clean.mimeType]);
   const key = `results/${name}`;
+  // Named on the row first: a crash after the file is stored still completes the try-on (recovery).
+  if (!(await stageResult(deps.db, tryonId, name))) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
     const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });
