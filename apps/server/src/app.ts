@@ -45,11 +45,23 @@ export interface BuildAppOptions {
   background?: boolean;
 }
 
+/**
+ * Fastify's `trustProxy` from TRUST_PROXY. A hop count becomes "trust the nearest N hops" (this
+ * Fastify trusts nothing for a bare number); a list goes to proxy-addr as addresses and CIDRs.
+ */
+export function trustProxyOption(trustProxy: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') {
+    const hops = trustProxy;
+    return (_address, hop) => hop < hops;
+  }
+  return trustProxy;
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
 

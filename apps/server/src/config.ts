@@ -2,6 +2,7 @@
  * Configuration: every environment variable of DESIGN §2, validated once at start-up.
  * `loadConfig` returns a typed config or throws ConfigError with a readable list of problems.
  */
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PLAN_IDS, type PlanId } from '@aidressup/contract';
@@ -20,8 +21,11 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
-  /** Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For. */
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  /**
+   * Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For, trusting
+   * only the given number of hops, or only the given proxy addresses and CIDRs. Never every hop.
+   */
+  TRUST_PROXY: z.string().trim().default('').transform((v, ctx) => parseTrustProxy(v, ctx)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -71,6 +75,46 @@ const EnvSchema = z.object({
   NEW_USERS_PER_IP_PER_DAY: int(50, 0, 1_000_000),
 });
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(v: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(v)) return true;
+  const [addr, prefix, ...rest] = v.split('/');
+  const family = net.isIP(addr ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: off, a hop count, or a list of proxy addresses and CIDRs (Fastify's `trustProxy`). */
+function parseTrustProxy(v: string, ctx: z.RefinementCtx): false | number | string[] {
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'TRUST_PROXY=true would trust every hop, so any client could choose its own address with X-Forwarded-For: set the number of proxies in front of the server (e.g. 1) or their addresses and CIDRs (e.g. 10.0.0.0/8,192.168.1.7)',
+    });
+    return false;
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY as a hop count must be at most 10' });
+    return hops;
+  }
+  const list = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const bad = list.filter((x) => !isAddressOrCidr(x));
+  if (bad.length > 0 || list.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDRs; not understood: ${bad.join(', ') || v}`,
+    });
+  }
+  return list;
+}
+
 const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
   weekly: 'PADDLE_PRICE_WEEKLY',
   monthly: 'PADDLE_PRICE_MONTHLY',
@@ -90,7 +134,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  trustProxy: boolean;
+  /** false, a number of trusted hops, or the trusted proxies' addresses and CIDRs. */
+  trustProxy: false | number | string[];
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
