@@ -156,8 +156,8 @@ class Client {
   }
   tryOn(): Promise<Response> {
     const form = new FormData();
-    form.set('userImage', new Blob([PERSON], { type: 'image/jpeg' }), 'me.jpg');
-    form.set('clothingImage', new Blob([GARMENT], { type: 'image/jpeg' }), 'shirt.jpg');
+    form.set('userImage', new Blob([new Uint8Array(PERSON)], { type: 'image/jpeg' }), 'me.jpg');
+    form.set('clothingImage', new Blob([new Uint8Array(GARMENT)], { type: 'image/jpeg' }), 'shirt.jpg');
     form.set('category', 'upper_body');
     form.set('userId', this.userId);
     return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
