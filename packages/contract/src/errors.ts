@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   MISSING_FILE: 400,
   UNSUPPORTED_FORMAT: 415,
   FILE_TOO_LARGE: 413,
+  PAYLOAD_TOO_LARGE: 413,
+  MALFORMED_UPLOAD: 400,
   IMAGE_UNREADABLE: 422,
   IMAGE_TOO_MANY_PIXELS: 422,
   INVALID_CATEGORY: 400,
@@ -28,6 +30,7 @@ export const ERROR_STATUS = {
   INVALID_SIGNATURE: 400,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  ENGINE_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -51,6 +54,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   MISSING_FILE: MESSAGES.uploadBothPhotos,
   UNSUPPORTED_FORMAT: MESSAGES.unsupportedFormat,
   FILE_TOO_LARGE: MESSAGES.fileTooLarge,
+  PAYLOAD_TOO_LARGE: MESSAGES.requestTooLarge,
+  MALFORMED_UPLOAD: MESSAGES.malformedUpload,
   IMAGE_UNREADABLE: MESSAGES.imageUnreadable,
   IMAGE_TOO_MANY_PIXELS: MESSAGES.imageTooManyPixels,
   INVALID_CATEGORY: MESSAGES.invalidCategory,
@@ -73,4 +78,5 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   INVALID_SIGNATURE: MESSAGES.invalidSignature,
   INTERNAL_ERROR: MESSAGES.internalError,
   SERVICE_UNAVAILABLE: MESSAGES.serviceUnavailable,
+  ENGINE_BUSY: MESSAGES.engineBusy,
 };

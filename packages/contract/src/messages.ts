@@ -53,6 +53,10 @@ export const MESSAGES = {
   internalError: 'Something went wrong on our side. Please try again.',
   serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
   invalidSignature: 'Invalid signature.',
+  requestTooLarge: 'The request is too large.',
+  unexpectedParts: 'The upload has unexpected parts: send one person photo, one clothing photo, the category and your user id.',
+  malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
+  engineBusy: 'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

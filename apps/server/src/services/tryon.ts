@@ -13,8 +13,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { AppError } from '../errors.js';
-import { balance, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { AppError, isAppError } from '../errors.js';
+import { balance, canReserveTryOn, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findUserById } from '../repositories/users.js';
 import { stageResult } from '../repositories/tryons.js';
 import { toApiUser } from './users.js';
@@ -57,7 +57,7 @@ export function limiterFor(deps: Pick<TryOnDeps, 'config' | 'limiters'>, engineI
     const configured = deps.config.engines.concurrency;
     // The built-in engine is CPU-bound; hosted engines mostly wait on the network.
     const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
-    limiter = new JobLimiter(configured > 0 ? configured : auto);
+    limiter = new JobLimiter(configured > 0 ? configured : auto, deps.config.engines.queueLimit, () => new AppError('ENGINE_BUSY'));
     deps.limiters.set(engineId, limiter);
   }
   return limiter;
@@ -82,6 +82,30 @@ export function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/** NO_CREDITS, with the user as the page needs it. */
+export async function noCreditsError(deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>, userId: string): Promise<AppError> {
+  const row = await findUserById(deps.db, userId);
+  if (!row) return new AppError('UNAUTHORIZED');
+  const user = await toApiUser(deps.db, row, { freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() });
+  return new AppError('NO_CREDITS', undefined, { user });
+}
+
+/**
+ * The cheap refusals, before the photos are decoded: nothing left to spend (read-only, nothing
+ * reserved), or every engine slot and waiting place taken (ENGINE_BUSY, 503 with Retry-After).
+ */
+export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string): Promise<void> {
+  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() }))) {
+    throw await noCreditsError(deps, userId);
+  }
+  if (deps.queue) {
+    const counts = await deps.queue.counts().catch(() => undefined);
+    if (counts && counts.waiting >= deps.config.engines.queueLimit) throw new AppError('ENGINE_BUSY');
+  } else if (limiterFor(deps, engineId).saturated) {
+    throw new AppError('ENGINE_BUSY');
+  }
+}
+
 /**
  * Reserves, runs and settles one try-on. Throws AppError NO_CREDITS (with the user) when
  * nothing is left, or the engine's error after refunding.
@@ -96,12 +120,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     now: deps.clock(),
     ownerId: deps.processId ?? null,
   });
-  if (!reservation.ok) {
-    const row = await findUserById(db, req.userId);
-    if (!row) throw new AppError('UNAUTHORIZED');
-    const user = await toApiUser(db, row, { freeTrialsLimit: config.freeTrialsLimit, now: deps.clock() });
-    throw new AppError('NO_CREDITS', undefined, { user });
-  }
+  if (!reservation.ok) throw await noCreditsError(deps, req.userId);
   const tryonId = reservation.tryon.id;
   if (deps.queue) {
     return deps.queue.run(deps, {
@@ -137,6 +156,11 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
       tryonId,
     };
   } catch (err) {
+    if (isAppError(err) && err.code === 'ENGINE_BUSY') {
+      // Every waiting place was taken meanwhile: nothing ran, nothing is charged.
+      await refundTryOn(db, { tryonId, errorCode: 'ENGINE_BUSY', now: deps.clock() });
+      throw err;
+    }
     const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
     deps.log.warn({ tryonId, engine: req.engineId, code: engineErr.code, detail: engineErr.detail ?? (err as Error)?.message }, 'try-on failed; refunding');
     await refundTryOn(db, { tryonId, errorCode: engineErr.code, now: deps.clock() });

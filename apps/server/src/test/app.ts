@@ -17,7 +17,7 @@ export interface TestApp {
 
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; engines?: Record<string, TryOnEngine>; engine?: EngineDouble; start?: Date; webDistDir?: string; dataDir?: string; databaseUrl?: string } = {},
+  options: { env?: Record<string, string>; engines?: Record<string, TryOnEngine>; engine?: EngineDouble; start?: Date; webDistDir?: string; dataDir?: string; databaseUrl?: string; logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...dbEnv, ...options.env });
@@ -34,6 +34,7 @@ export async function createTestApp(
     clock: () => clock.now,
     background: false,
     webDistDir: options.webDistDir ?? tempDir('aidressup-noweb-'),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   return { app, config, engine, clock };
