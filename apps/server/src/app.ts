@@ -2,7 +2,8 @@
  * Builds the Fastify app: plugins (database, storage, engines, session, security, errors),
  * then routes, then the web app. `server.ts` listens; tests use `app.inject`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import { createHmac } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { Config } from './config.js';
 import type { Storage } from './storage/storage.js';
@@ -41,8 +42,26 @@ export interface BuildAppOptions {
   storage?: Storage;
   /** Where the built web app is; default `apps/web/dist`. */
   webDistDir?: string;
-  /** Start background work (engine warm-up, retention schedule); default true. */
+  /** Start background work (engine warm-up, retention schedule, recovery sweep); default true. */
   background?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
+}
+
+/**
+ * The client address as logs carry it: a keyed hash (HMAC with a key derived from the session
+ * secret), so requests from one address can be told apart without the address being kept.
+ */
+export function logAddressHash(ip: string, secret: string): string {
+  return `ip_${createHmac('sha256', secret).update(`log-ip:${ip}`).digest('base64url').slice(0, 16)}`;
+}
+
+function requestSerializer(secret: string) {
+  return (req: FastifyRequest) => ({
+    method: req.method,
+    url: req.url,
+    remoteAddress: logAddressHash(req.ip, secret),
+  });
 }
 
 /**
@@ -59,8 +78,16 @@ export function trustProxyOption(trustProxy: Config['trustProxy']): false | stri
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const sessionSecret = resolveSessionSecret(config);
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: { req: requestSerializer(sessionSecret) },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
@@ -68,7 +95,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
   app.decorate('engines', createEngineRegistry(config, options.engines));
-  app.decorate('sessionSecret', resolveSessionSecret(config));
+  app.decorate('sessionSecret', sessionSecret);
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
   });
