@@ -119,3 +119,16 @@ describe('TRUST_PROXY', () => {
     expect(problemsOf({ TRUST_PROXY: '50' }).join('\n')).toMatch(/at most 10/);
   });
 });
+
+describe('demo billing in production', () => {
+  const PROD = { NODE_ENV: 'production', PUBLIC_URL: 'https://aidressup.app' };
+  it('refuses to start without Paddle unless DEMO_BILLING=true is set on purpose', () => {
+    expect(problemsOf(PROD).join('\n')).toMatch(/demo checkout would give credits away.*DEMO_BILLING=true/);
+    expect(loadConfig({ ...PROD, DEMO_BILLING: 'true' }).billing).toEqual({ provider: 'demo' });
+    expect(loadConfig({ ...PROD, ...PADDLE }).billing.provider).toBe('paddle');
+    // Not a public production deployment: development, tests, a local http address.
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'https://aidressup.app' }).billing.provider).toBe('demo');
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:3000' }).billing.provider).toBe('demo');
+    expect(loadConfig({ NODE_ENV: 'production' }).billing.provider).toBe('demo');
+  });
+});

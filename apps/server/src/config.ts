@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   DEFAULT_ENGINE: optionalString,
   ENGINE_CONCURRENCY: int(0, 0, 64),
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
+  /** Try-ons that may wait for an engine slot (per engine in this process; queued jobs with REDIS_URL); past it: 503. */
+  ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().default('gemini-2.5-flash-image'),
@@ -68,6 +70,8 @@ const EnvSchema = z.object({
   PADDLE_PRICE_MONTHLY: optionalString,
   PADDLE_PRICE_YEARLY: optionalString,
   PADDLE_PRICE_CREDITS_200: optionalString,
+  /** Demo billing in production (https PUBLIC_URL, no PADDLE_*) only when set to true on purpose. */
+  DEMO_BILLING: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   // abuse limits (DESIGN §7)
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
@@ -154,6 +158,8 @@ export interface Config {
     defaultEngine: string | undefined;
     concurrency: number;
     deadlineMs: number;
+    /** At most this many try-ons wait for an engine slot; more are refused with ENGINE_BUSY. */
+    queueLimit: number;
     gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
     fashn: { apiKey: string; baseUrl: string | undefined } | undefined;
     fal: { key: string; baseUrl: string | undefined; model: string } | undefined;
@@ -244,6 +250,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  // A public production deployment without Paddle would give credits away through the demo checkout.
+  if (billing.provider === 'demo' && e.NODE_ENV === 'production' && e.PUBLIC_URL?.startsWith('https:') && !e.DEMO_BILLING && setPaddle.length === 0) {
+    problems.push(
+      'No PADDLE_* settings in production (NODE_ENV=production, https PUBLIC_URL): the demo checkout would give credits away. Configure Paddle, or set DEMO_BILLING=true to run demo billing on purpose',
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -266,6 +279,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultEngine: e.DEFAULT_ENGINE,
       concurrency: e.ENGINE_CONCURRENCY,
       deadlineMs: e.ENGINE_DEADLINE_MS,
+      queueLimit: e.ENGINE_QUEUE_LIMIT,
       gemini: e.GEMINI_API_KEY ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL } : undefined,
       fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL } : undefined,
       fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL } : undefined,
