@@ -82,6 +82,9 @@ export function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/** How long the ENGINE_BUSY check waits for the queue's job counts. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
+
 /** NO_CREDITS, with the user as the page needs it. */
 export async function noCreditsError(deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>, userId: string): Promise<AppError> {
   const row = await findUserById(deps.db, userId);
@@ -99,7 +102,12 @@ export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: str
     throw await noCreditsError(deps, userId);
   }
   if (deps.queue) {
-    const counts = await deps.queue.counts().catch(() => undefined);
+    // Redis unreachable: no answer here (the try-on then fails fast, refunded, when it is enqueued).
+    let timer: NodeJS.Timeout | undefined;
+    const counts = await Promise.race([
+      deps.queue.counts().catch(() => undefined),
+      new Promise<undefined>((resolve) => (timer = setTimeout(resolve, QUEUE_COUNT_TIMEOUT_MS))),
+    ]).finally(() => clearTimeout(timer));
     if (counts && counts.waiting >= deps.config.engines.queueLimit) throw new AppError('ENGINE_BUSY');
   } else if (limiterFor(deps, engineId).saturated) {
     throw new AppError('ENGINE_BUSY');
