@@ -106,7 +106,7 @@ export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: str
     let timer: NodeJS.Timeout | undefined;
     const counts = await Promise.race([
       deps.queue.counts().catch(() => undefined),
-      new Promise<undefined>((resolve) => (timer = setTimeout(resolve, QUEUE_COUNT_TIMEOUT_MS))),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), QUEUE_COUNT_TIMEOUT_MS))),
     ]).finally(() => clearTimeout(timer));
     if (counts && counts.waiting >= deps.config.engines.queueLimit) throw new AppError('ENGINE_BUSY');
   } else if (limiterFor(deps, engineId).saturated) {
