@@ -2,7 +2,8 @@
  * Builds the Fastify app: plugins (database, storage, engines, session, security, errors),
  * then routes, then the web app. `server.ts` listens; tests use `app.inject`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import { createHmac } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { Config } from './config.js';
 import type { Storage } from './storage/storage.js';
@@ -14,6 +15,7 @@ import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
+import recoveryPlugin from './plugins/recovery.js';
 import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -45,30 +47,69 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** Mail to use instead of the configured one (tests). */
   mailer?: Mailer;
-  /** Start background work (engine warm-up, retention schedule); default true. */
+  /** Start background work (engine warm-up, retention schedule, recovery sweep); default true. */
   background?: boolean;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
+}
+
+/**
+ * The client address as logs carry it: a keyed hash (HMAC with a key derived from the session
+ * secret), so requests from one address can be told apart without the address being kept.
+ */
+export function logAddressHash(ip: string, secret: string): string {
+  return `ip_${createHmac('sha256', secret).update(`log-ip:${ip}`).digest('base64url').slice(0, 16)}`;
+}
+
+function requestSerializer(secret: string) {
+  return (req: FastifyRequest) => ({
+    method: req.method,
+    url: req.url,
+    remoteAddress: logAddressHash(req.ip, secret),
+  });
+}
+
+/**
+ * Fastify's `trustProxy` from TRUST_PROXY. A hop count becomes "trust the nearest N hops" (this
+ * Fastify trusts nothing for a bare number); a list goes to proxy-addr as addresses and CIDRs.
+ */
+export function trustProxyOption(trustProxy: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') {
+    const hops = trustProxy;
+    return (_address, hop) => hop < hops;
+  }
+  return trustProxy;
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const sessionSecret = resolveSessionSecret(config);
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: { req: requestSerializer(sessionSecret) },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
 
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
   app.decorate('engines', createEngineRegistry(config, options.engines));
-  app.decorate('sessionSecret', resolveSessionSecret(config));
+  app.decorate('sessionSecret', sessionSecret);
   app.decorate('mailer', options.mailer ?? (await createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: app.log })));
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
     await app.mailer.close();
   });
 
-  await app.register(dbPlugin, { config, clock: app.clock });
+  await app.register(dbPlugin, { config });
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
+  await app.register(recoveryPlugin, { sweep: options.background !== false });
   await app.register(queuePlugin);
   await app.register(errorHandlerPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });

@@ -109,3 +109,37 @@ describe('configuration', () => {
     expect(run.stderr).not.toMatch(/at .*\.ts:\d+/);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('takes a hop count or a list of addresses and CIDRs, never a blanket true', () => {
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: 'true' }).join('\n')).toMatch(/TRUST_PROXY=true would trust every hop/);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' }).join('\n')).toMatch(/not understood: 10\.0\.0\.0\/33/);
+    expect(problemsOf({ TRUST_PROXY: 'proxy.internal' }).join('\n')).toMatch(/hop count or a comma-separated list/);
+    expect(problemsOf({ TRUST_PROXY: '50' }).join('\n')).toMatch(/at most 10/);
+  });
+});
+
+describe('demo billing in production', () => {
+  const PROD = { NODE_ENV: 'production', PUBLIC_URL: 'https://aidressup.app' };
+  it('refuses to start without Paddle unless DEMO_BILLING=true is set on purpose', () => {
+    expect(problemsOf(PROD).join('\n')).toMatch(/demo checkout would give credits away.*DEMO_BILLING=true/);
+    expect(loadConfig({ ...PROD, DEMO_BILLING: 'true' }).billing).toEqual({ provider: 'demo' });
+    expect(loadConfig({ ...PROD, ...PADDLE }).billing.provider).toBe('paddle');
+    // Not a public production deployment: development, tests, a local http address.
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'https://aidressup.app' }).billing.provider).toBe('demo');
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:3000' }).billing.provider).toBe('demo');
+    expect(loadConfig({ NODE_ENV: 'production' }).billing.provider).toBe('demo');
+  });
+});

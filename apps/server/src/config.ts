@@ -2,6 +2,7 @@
  * Configuration: every environment variable of DESIGN §2, validated once at start-up.
  * `loadConfig` returns a typed config or throws ConfigError with a readable list of problems.
  */
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { FASHN_DEFAULT_MODE, FASHN_MODES, GEMINI_DEFAULT_MODEL, PLAN_IDS, type FashnMode, type PlanId } from '@aidressup/contract';
@@ -20,8 +21,11 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
-  /** Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For. */
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  /**
+   * Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For, trusting
+   * only the given number of hops, or only the given proxy addresses and CIDRs. Never every hop.
+   */
+  TRUST_PROXY: z.string().trim().default('').transform((v, ctx) => parseTrustProxy(v, ctx)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -48,6 +52,8 @@ const EnvSchema = z.object({
   DEFAULT_ENGINE: optionalString,
   ENGINE_CONCURRENCY: int(0, 0, 64),
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
+  /** Try-ons that may wait for an engine slot (per engine in this process; queued jobs with REDIS_URL); past it: 503. */
+  ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
@@ -65,6 +71,8 @@ const EnvSchema = z.object({
   PADDLE_PRICE_MONTHLY: optionalString,
   PADDLE_PRICE_YEARLY: optionalString,
   PADDLE_PRICE_CREDITS_200: optionalString,
+  /** Demo billing in production (https PUBLIC_URL, no PADDLE_*) only when set to true on purpose. */
+  DEMO_BILLING: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   // abuse limits (DESIGN §7)
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
@@ -81,6 +89,46 @@ const EnvSchema = z.object({
   PADDLE_API_KEY: optionalString,
   PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
 });
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrCidr(v: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(v)) return true;
+  const [addr, prefix, ...rest] = v.split('/');
+  const family = net.isIP(addr ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: off, a hop count, or a list of proxy addresses and CIDRs (Fastify's `trustProxy`). */
+function parseTrustProxy(v: string, ctx: z.RefinementCtx): false | number | string[] {
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'TRUST_PROXY=true would trust every hop, so any client could choose its own address with X-Forwarded-For: set the number of proxies in front of the server (e.g. 1) or their addresses and CIDRs (e.g. 10.0.0.0/8,192.168.1.7)',
+    });
+    return false;
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY as a hop count must be at most 10' });
+    return hops;
+  }
+  const list = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const bad = list.filter((x) => !isAddressOrCidr(x));
+  if (bad.length > 0 || list.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDRs; not understood: ${bad.join(', ') || v}`,
+    });
+  }
+  return list;
+}
 
 const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
   weekly: 'PADDLE_PRICE_WEEKLY',
@@ -105,7 +153,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
-  trustProxy: boolean;
+  /** false, a number of trusted hops, or the trusted proxies' addresses and CIDRs. */
+  trustProxy: false | number | string[];
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -124,6 +173,8 @@ export interface Config {
     defaultEngine: string | undefined;
     concurrency: number;
     deadlineMs: number;
+    /** At most this many try-ons wait for an engine slot; more are refused with ENGINE_BUSY. */
+    queueLimit: number;
     gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
     fashn: { apiKey: string; baseUrl: string | undefined; mode: FashnMode } | undefined;
     fal: { key: string; baseUrl: string | undefined; model: string; fashnMode: FashnMode } | undefined;
@@ -232,6 +283,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
 
+  // A public production deployment without Paddle would give credits away through the demo checkout.
+  if (billing.provider === 'demo' && e.NODE_ENV === 'production' && e.PUBLIC_URL?.startsWith('https:') && !e.DEMO_BILLING && setPaddle.length === 0) {
+    problems.push(
+      'No PADDLE_* settings in production (NODE_ENV=production, https PUBLIC_URL): the demo checkout would give credits away. Configure Paddle, or set DEMO_BILLING=true to run demo billing on purpose',
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -254,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       defaultEngine: e.DEFAULT_ENGINE,
       concurrency: e.ENGINE_CONCURRENCY,
       deadlineMs: e.ENGINE_DEADLINE_MS,
+      queueLimit: e.ENGINE_QUEUE_LIMIT,
       gemini: e.GEMINI_API_KEY ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL } : undefined,
       fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL, mode: e.FASHN_MODE } : undefined,
       fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL, fashnMode: e.FASHN_MODE } : undefined,

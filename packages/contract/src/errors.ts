@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   MISSING_FILE: 400,
   UNSUPPORTED_FORMAT: 415,
   FILE_TOO_LARGE: 413,
+  PAYLOAD_TOO_LARGE: 413,
+  MALFORMED_UPLOAD: 400,
   IMAGE_UNREADABLE: 422,
   IMAGE_TOO_MANY_PIXELS: 422,
   INVALID_CATEGORY: 400,
@@ -33,6 +35,7 @@ export const ERROR_STATUS = {
   CODE_EXPIRED: 410,
   CODE_LOCKED: 429,
   PORTAL_UNAVAILABLE: 409,
+  ENGINE_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -56,6 +59,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   MISSING_FILE: MESSAGES.uploadBothPhotos,
   UNSUPPORTED_FORMAT: MESSAGES.unsupportedFormat,
   FILE_TOO_LARGE: MESSAGES.fileTooLarge,
+  PAYLOAD_TOO_LARGE: MESSAGES.requestTooLarge,
+  MALFORMED_UPLOAD: MESSAGES.malformedUpload,
   IMAGE_UNREADABLE: MESSAGES.imageUnreadable,
   IMAGE_TOO_MANY_PIXELS: MESSAGES.imageTooManyPixels,
   INVALID_CATEGORY: MESSAGES.invalidCategory,
@@ -83,4 +88,5 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   CODE_EXPIRED: MESSAGES.codeExpired,
   CODE_LOCKED: MESSAGES.codeLocked,
   PORTAL_UNAVAILABLE: MESSAGES.portalUnavailable,
+  ENGINE_BUSY: MESSAGES.engineBusy,
 };

@@ -66,6 +66,10 @@ export const MESSAGES = {
   invalidLink: 'This sign-in link is not valid. Please request a new code.',
   mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
   portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
+  requestTooLarge: 'The request is too large.',
+  unexpectedParts: 'The upload has unexpected parts: send one person photo, one clothing photo, the category and your user id.',
+  malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
+  engineBusy: 'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -6,6 +6,7 @@ export const WEB_MESSAGES = {
   paymentSlow: 'Your payment is still being confirmed. Your credits will appear shortly; refresh the page in a minute.',
   demoCheckoutFailed: 'The demo purchase could not be completed. Please try again.',
   galleryFailed: 'Your gallery could not be loaded. Please try again.',
+  busyTitle: 'Busy right now',
 } as const;
 
 export type WebMessageKey = keyof typeof WEB_MESSAGES;

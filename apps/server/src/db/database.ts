@@ -36,8 +36,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     kind = 'sqlite';
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(options.dataDir, 'app.db');
+    createPrivately(file);
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
@@ -52,6 +53,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     throw err;
   }
   return { db, kind, close: () => db.destroy() };
+}
+
+/**
+ * Creates the SQLite file readable by this user only (0600) before SQLite opens it, and tightens
+ * an existing one and its -wal/-shm files. SQLite gives the -wal and -shm files it creates the
+ * main file's permissions.
+ */
+function createPrivately(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
 }
 
 /** True when this handle (or transaction) talks to PostgreSQL. */

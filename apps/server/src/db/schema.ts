@@ -134,6 +134,20 @@ export interface TryOnsTable {
   finished_at: string | null;
   /** When the result is deleted (30 days after creation). */
   expires_at: string;
+  /** The process (`processes.id`) running this try-on while it is `processing`; null for rows from before owners. */
+  owner_id: string | null;
+  /** The result's name, written just before the result is stored: after a crash, a stored result completes the row. */
+  staged_result: string | null;
+}
+
+/** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */
+export interface ProcessesTable {
+  id: string;
+  kind: 'api' | 'worker';
+  host: string;
+  pid: number;
+  started_at: string;
+  heartbeat_at: string;
 }
 
 export interface BillingEventsTable {
@@ -158,6 +172,7 @@ export interface Database {
   ip_signups: IpSignupsTable;
   sessions: SessionsTable;
   email_codes: EmailCodesTable;
+  processes: ProcessesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -169,3 +184,4 @@ export type TryOnRow = Selectable<TryOnsTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type EmailCodeRow = Selectable<EmailCodesTable>;
+export type ProcessRow = Selectable<ProcessesTable>;

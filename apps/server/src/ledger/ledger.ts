@@ -260,6 +260,8 @@ export interface ReserveTryOnInput {
   now?: Date;
   /** Days the result is kept; default 30. */
   resultRetentionDays?: number;
+  /** The process running the try-on (crash recovery settles the try-ons of a process that is gone). */
+  ownerId?: string | null;
 }
 
 export type ReserveTryOnResult =
@@ -324,6 +326,8 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
       created_at: nowIso,
       finished_at: null,
       expires_at: iso(new Date(now.getTime() + (input.resultRetentionDays ?? RESULT_RETENTION_DAYS) * DAY_MS)),
+      owner_id: input.ownerId ?? null,
+      staged_result: null,
     };
     await trx.insertInto('tryons').values(tryon).execute();
     await addEvent(trx, {
@@ -373,6 +377,8 @@ export interface RefundTryOnInput {
   errorCode: string;
   note?: string | null;
   now?: Date;
+  /** Only while this process still owns the try-on (crash recovery: the owner is gone, no one took it over). */
+  ownerId?: string;
 }
 
 /**
@@ -386,12 +392,13 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
     const found = await trx.selectFrom('tryons').select('user_id').where('id', '=', input.tryonId).executeTakeFirst();
     if (!found) return false;
     await lockUser(trx, found.user_id);
-    const failed = await trx
+    let failing = trx
       .updateTable('tryons')
       .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now) })
       .where('id', '=', input.tryonId)
-      .where('status', '=', 'processing')
-      .executeTakeFirst();
+      .where('status', '=', 'processing');
+    if (input.ownerId !== undefined) failing = failing.where('owner_id', '=', input.ownerId);
+    const failed = await failing.executeTakeFirst();
     if (Number(failed.numUpdatedRows) !== 1) return false;
     const tryon = await trx.selectFrom('tryons').selectAll().where('id', '=', input.tryonId).executeTakeFirstOrThrow();
     if (tryon.charge === 'trial') {
@@ -445,20 +452,24 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
   });
 }
 
-/** Marks a `processing` try-on succeeded with its stored result; false when it was not processing. */
-export async function completeTryOn(db: Db, input: { tryonId: string; resultName: string; now?: Date }): Promise<boolean> {
-  const res = await db
+/**
+ * Marks a `processing` try-on succeeded with its stored result; false when it was not processing
+ * (or, with `ownerId`, no longer owned by that process).
+ */
+export async function completeTryOn(db: Db, input: { tryonId: string; resultName: string; now?: Date; ownerId?: string }): Promise<boolean> {
+  let query = db
     .updateTable('tryons')
-    .set({ status: 'succeeded', result_name: input.resultName, finished_at: iso(input.now ?? new Date()) })
+    .set({ status: 'succeeded', result_name: input.resultName, staged_result: null, finished_at: iso(input.now ?? new Date()) })
     .where('id', '=', input.tryonId)
-    .where('status', '=', 'processing')
-    .executeTakeFirst();
+    .where('status', '=', 'processing');
+  if (input.ownerId !== undefined) query = query.where('owner_id', '=', input.ownerId);
+  const res = await query.executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /**
- * Fails and refunds every try-on still `processing` that started before `olderThan`
- * (after a crash). Returns how many were refunded.
+ * Fails and refunds every try-on still `processing` that started before `olderThan` (past its
+ * deadline: its process crashed or lost it). Returns how many were refunded.
  */
 export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new Date(), limit = 1000): Promise<number> {
   const stuck = await db
@@ -470,7 +481,7 @@ export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new
     .execute();
   let refunded = 0;
   for (const t of stuck) {
-    if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_TIMEOUT', note: 'interrupted (server restart)', now })) refunded++;
+    if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_TIMEOUT', note: 'past its deadline (interrupted)', now })) refunded++;
   }
   return refunded;
 }
@@ -591,4 +602,22 @@ export async function forfeitCredits(db: Db, userId: string, now: Date = new Dat
     }
     return forfeited;
   });
+}
+
+/**
+ * Read-only: whether the user could reserve a try-on now (a free trial left, or an unexpired
+ * credit). Lets the API refuse before the costly work; the reservation itself stays the
+ * authority (it may still refuse when a concurrent try-on took the last one).
+ */
+export async function canReserveTryOn(db: Db, input: { userId: string; freeTrialsLimit: number; now?: Date }): Promise<boolean> {
+  const user = await db.selectFrom('users').select(['free_trials_used', 'device_id']).where('id', '=', input.userId).executeTakeFirst();
+  if (!user) return false;
+  if (user.free_trials_used < input.freeTrialsLimit) {
+    // A device shares its free trials among its users (see spendFreeTrial).
+    const device = user.device_id
+      ? await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', user.device_id).executeTakeFirst()
+      : undefined;
+    if (!device || device.free_trials_used < input.freeTrialsLimit) return true;
+  }
+  return (await balance(db, input.userId, input.now ?? new Date())) > 0;
 }

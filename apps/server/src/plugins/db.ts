@@ -1,6 +1,7 @@
 /**
  * The database plugin: opens SQLite or PostgreSQL (migrating it to the latest schema), decorates
- * `app.db` and `app.dbKind`, refunds try-ons a crash left `processing`, and closes on shutdown.
+ * `app.db` and `app.dbKind`, and closes on shutdown. (Try-ons a crash left `processing` are settled
+ * by the recovery plugin.)
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -8,7 +9,6 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { openDatabase, type DatabaseKind } from '../db/database.js';
-import { refundStuckTryOns } from '../ledger/ledger.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 export default fp(
-  async function dbPlugin(app: FastifyInstance, opts: { config: Config; clock: () => Date }) {
+  async function dbPlugin(app: FastifyInstance, opts: { config: Config }) {
     const { config } = opts;
     const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
     app.decorate('db', database.db);
@@ -26,11 +26,6 @@ export default fp(
     app.addHook('onClose', async () => {
       await database.close();
     });
-
-    // After a crash: try-ons left processing past the engine deadline are failed and refunded.
-    const now = opts.clock();
-    const refunded = await refundStuckTryOns(database.db, new Date(now.getTime() - config.engines.deadlineMs), now);
-    if (refunded > 0) app.log.warn({ refunded }, 'refunded try-ons interrupted by a restart');
   },
   { name: 'db' },
 );

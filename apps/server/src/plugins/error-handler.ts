@@ -1,20 +1,37 @@
 /**
  * One error handler: every error becomes `{success:false, code, error}` with the status of the
  * contract's table. 5xx details are logged, never sent. Unknown /api routes get a JSON 404.
+ *
+ * A refusal that comes before the request body was read to the end (too many files, a wrong
+ * field, no credits) leaves the rest of the body on the connection: it is read and dropped
+ * (up to DRAIN_LIMIT_BYTES) so the next request on a kept-alive connection works, and past
+ * that the connection is closed after the answer.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ERROR_STATUS, type ErrorCode } from '@aidressup/contract';
+import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
 import { AppError, defaultMessage, isAppError } from '../errors.js';
+
+/** Retry-After (seconds) when every engine slot and waiting place is taken. */
+export const ENGINE_BUSY_RETRY_AFTER_S = 15;
+
+/** Parser limits answered with a message that says what was wrong. */
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_FILES_LIMIT: MESSAGES.unexpectedParts,
+  FST_PARTS_LIMIT: MESSAGES.unexpectedParts,
+  FST_FIELDS_LIMIT: MESSAGES.unexpectedParts,
+};
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_REQ_FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   FST_FILES_LIMIT: 'VALIDATION_ERROR',
   FST_PARTS_LIMIT: 'VALIDATION_ERROR',
   FST_FIELDS_LIMIT: 'VALIDATION_ERROR',
+  FST_PROTO_VIOLATION: 'MALFORMED_UPLOAD',
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'VALIDATION_ERROR',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'VALIDATION_ERROR',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_ERROR',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'VALIDATION_ERROR',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_ERROR',
   FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
@@ -24,7 +41,7 @@ export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (isEngineError(err)) return new AppError(err.code, err.message);
   const e = err as Partial<FastifyError> & { statusCode?: number };
-  if (e.code && FASTIFY_CODES[e.code]) return new AppError(FASTIFY_CODES[e.code]!);
+  if (e.code && FASTIFY_CODES[e.code]) return new AppError(FASTIFY_CODES[e.code]!, FASTIFY_MESSAGES[e.code]);
   if (e.validation) return new AppError('VALIDATION_ERROR');
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status === 429) return new AppError('RATE_LIMITED');
@@ -37,15 +54,37 @@ export function toAppError(err: unknown): AppError {
   return new AppError('INTERNAL_ERROR');
 }
 
+/** A refused request's unread body is read and dropped up to this size; past it the connection closes. */
+export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** Leaves the connection usable (or closes it cleanly) after answering before the body was read. */
+export function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+  const req = request.raw;
+  if (req.complete || req.readableEnded || req.destroyed) return;
+  const length = Number(req.headers['content-length']);
+  if (!Number.isFinite(length) || length > DRAIN_LIMIT_BYTES) reply.header('connection', 'close');
+  // Whatever was reading the body (the multipart parser) has given up: read the rest and drop it.
+  req.unpipe();
+  let read = 0;
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > DRAIN_LIMIT_BYTES) req.destroy();
+  });
+  req.on('error', () => undefined);
+  req.resume();
+}
+
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((err, request, reply) => {
       const appErr = toAppError(err);
       const status = ERROR_STATUS[appErr.code];
+      settleUnreadBody(request, reply);
       if (status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: appErr.code, reason: (err as Error).message }, 'request refused');
       const message = status >= 500 && appErr.code === 'INTERNAL_ERROR' ? defaultMessage('INTERNAL_ERROR') : appErr.message;
       if (appErr.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
+      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(ENGINE_BUSY_RETRY_AFTER_S));
       return reply.status(status).send({ success: false, code: appErr.code, error: message, ...appErr.extra });
     });
   },

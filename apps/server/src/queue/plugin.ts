@@ -23,12 +23,12 @@ export default fp(
     const queue = await createTryOnQueue(config);
     app.decorate('tryOnQueue', queue);
     const worker = config.workerInProcess
-      ? await startTryOnWorker(config, { db: app.db, storage: app.storage, engines: app.engines, log: app.log })
+      ? await startTryOnWorker(config, { db: app.db, storage: app.storage, engines: app.engines, log: app.log, ownerId: app.processId })
       : undefined;
     app.addHook('onClose', async () => {
       await worker?.close();
       await queue.close();
     });
   },
-  { name: 'queue', dependencies: ['db', 'storage'] },
+  { name: 'queue', dependencies: ['db', 'storage', 'recovery'] },
 );

@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { refundTryOn } from '../ledger/ledger.js';
-import { findTryOn } from '../repositories/tryons.js';
+import { claimTryOn, findTryOn } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { raceDeadline, storeResult } from '../services/tryon.js';
 
@@ -50,6 +50,8 @@ export interface TryOnJobDeps {
   engines: EngineRegistry;
   clock?: () => Date;
   log?: { warn(obj: object, msg: string): void };
+  /** This worker's process id: it takes ownership of the try-on before running it (crash recovery). */
+  ownerId?: string;
 }
 
 /**
@@ -59,9 +61,10 @@ export interface TryOnJobDeps {
 export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData): Promise<TryOnJobResult> {
   const now = deps.clock ?? (() => new Date());
   try {
-    const row = await findTryOn(deps.db, data.tryonId);
-    // Settled already (the API gave up waiting and refunded): nothing to do.
-    if (!row || row.status !== 'processing') throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
+    // Take the try-on over (its owner is now this worker); settled already (the API gave up
+    // waiting and refunded, or recovery settled it): nothing to do.
+    const taken = deps.ownerId ? await claimTryOn(deps.db, data.tryonId, deps.ownerId) : (await findTryOn(deps.db, data.tryonId))?.status === 'processing';
+    if (!taken) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
     const signal = AbortSignal.timeout(Math.max(0, data.deadlineAt - Date.now()));
     if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
     const [person, garment] = await Promise.all([deps.storage.get(data.personKey), deps.storage.get(data.garmentKey)]);

@@ -84,6 +84,43 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
   ]).finally(() => clearTimeout(timer));
 }
 
+/** How often the waiting API side looks at the try-on's row. */
+const ROW_POLL_MS = 1_000;
+const SETTLED_ELSEWHERE = { ok: false, code: 'ENGINE_FAILED', message: '' } as const satisfies TryOnJobResult;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`. */
+function watchRow(deps: TryOnQueueDeps, tryonId: string): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const settled = new Promise<typeof SETTLED_ELSEWHERE>((resolve) => {
+    const tick = () => {
+      if (stopped) return;
+      findTryOn(deps.db, tryonId).then(
+        (row) => {
+          if (stopped) return;
+          if (row && row.status !== 'processing') resolve(SETTLED_ELSEWHERE);
+          else timer = setTimeout(tick, ROW_POLL_MS);
+        },
+        () => {
+          if (!stopped) timer = setTimeout(tick, ROW_POLL_MS);
+        },
+      );
+    };
+    timer = setTimeout(tick, ROW_POLL_MS);
+  });
+  return {
+    settled,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 export async function createTryOnQueue(config: Config, options: QueueOptions = {}): Promise<TryOnQueue> {
   if (!config.redisUrl) throw new Error('createTryOnQueue needs REDIS_URL');
   const { Queue, QueueEvents } = await import('bullmq');
@@ -121,7 +158,24 @@ export async function createTryOnQueue(config: Config, options: QueueOptions = {
       const job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), Math.min(remaining(), ENQUEUE_TIMEOUT_MS), 'enqueueing');
       jobId = job.id;
       await withTimeout(eventsReady, remaining(), 'connecting to the queue events');
-      result = await job.waitUntilFinished(events, Math.max(1, remaining()));
+      const finished = job.waitUntilFinished(events, Math.max(1, remaining())) as Promise<TryOnJobResult>;
+      finished.catch(() => undefined);
+      // Also watch the row: when recovery settles it (the worker holding the job is gone), answer
+      // at once instead of at the deadline.
+      const watch = watchRow(deps, t.tryonId);
+      try {
+        result = await Promise.race([finished, watch.settled]);
+      } finally {
+        watch.stop();
+      }
+      if (result === SETTLED_ELSEWHERE) {
+        // The job's own answer (a refusal's message) usually follows within moments.
+        result = await Promise.race([finished, sleep(1_500).then(() => ({ ok: false, code: 'ENGINE_FAILED', message: '' }) as const)]).catch(
+          () => ({ ok: false, code: 'ENGINE_FAILED', message: '' }) as const,
+        );
+        if (jobId) await queue.remove(jobId).catch(() => undefined);
+        await deleteUploads(deps.storage, data).catch(() => undefined);
+      }
     } catch (err) {
       const timedOut = remaining() <= 0;
       const code = timedOut ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';

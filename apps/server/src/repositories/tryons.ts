@@ -43,3 +43,33 @@ export async function listExpiredResults(db: Db, now: Date, limit: number): Prom
 export async function clearResultName(db: Db, id: string): Promise<void> {
   await db.updateTable('tryons').set({ result_name: null }).where('id', '=', id).execute();
 }
+
+/**
+ * Makes `ownerId` the process running a `processing` try-on (a queue worker taking the job);
+ * false when the try-on is settled already.
+ */
+export async function claimTryOn(db: Db, id: string, ownerId: string): Promise<boolean> {
+  const res = await db.updateTable('tryons').set({ owner_id: ownerId }).where('id', '=', id).where('status', '=', 'processing').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Records the result's name just before the result is stored (so recovery can complete the row after a crash). */
+export async function stageResult(db: Db, id: string, resultName: string): Promise<boolean> {
+  const res = await db.updateTable('tryons').set({ staged_result: resultName }).where('id', '=', id).where('status', '=', 'processing').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * `processing` try-ons whose owner is no longer a registered process (it crashed, or stopped
+ * with work under way). Decided in one statement, so a process registering meanwhile is seen.
+ */
+export async function listOrphanedTryOns(db: Db, limit: number): Promise<Pick<TryOnRow, 'id' | 'owner_id' | 'staged_result'>[]> {
+  return db
+    .selectFrom('tryons')
+    .select(['id', 'owner_id', 'staged_result'])
+    .where('status', '=', 'processing')
+    .where('owner_id', 'is not', null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('processes').select('processes.id').whereRef('processes.id', '=', 'tryons.owner_id'))))
+    .limit(limit)
+    .execute();
+}

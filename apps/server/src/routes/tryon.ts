@@ -12,12 +12,12 @@ import {
   TryOnResponseSchema,
   type Category,
 } from '@aidressup/contract';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { requireSessionUserId } from '../plugins/session.js';
 import { findUserById } from '../repositories/users.js';
 import { findByResultName, listResultsForUser } from '../repositories/tryons.js';
 import { validateAndNormalise } from '../services/images.js';
-import { RESULT_NAME_PATTERN, performTryOn, type TryOnDeps } from '../services/tryon.js';
+import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
 import type { JobLimiter } from '../services/job-limiter.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
@@ -29,15 +29,30 @@ interface ParsedForm {
   fields: Record<string, string>;
 }
 
+/** multipart/form-data with a boundary parameter (busboy throws a plain Error without one). */
+const MULTIPART_WITH_BOUNDARY = /^multipart\/form-data\s*;(.*;)?\s*boundary=("[^"]+"|[^;\s]+)/i;
+
 async function readForm(request: FastifyRequest): Promise<ParsedForm> {
   if (!request.isMultipart()) throw new AppError('MISSING_FILE', MESSAGES.uploadBothPhotos);
+  if (!MULTIPART_WITH_BOUNDARY.test(request.headers['content-type'] ?? '')) throw new AppError('MALFORMED_UPLOAD');
+  try {
+    return await readParts(request);
+  } catch (err) {
+    // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
+    // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
+    if (isAppError(err) || (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))) throw err;
+    throw new AppError('MALFORMED_UPLOAD');
+  }
+}
+
+async function readParts(request: FastifyRequest): Promise<ParsedForm> {
   const form: ParsedForm = { files: {}, fields: {} };
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       const field = part.fieldname as FileField;
       if (!FILE_FIELDS.includes(field) || form.files[field]) {
         part.file.resume();
-        throw new AppError('VALIDATION_ERROR');
+        throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
       }
       form.files[field] = await part.toBuffer();
     } else {
@@ -66,6 +81,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
     log: app.log,
     limiters,
     queue: app.tryOnQueue,
+    processId: app.processId,
   });
 
   app.post(
@@ -83,6 +99,8 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
       const engineId = fields.api && fields.api.length > 0 ? fields.api : app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
       if (!(await findUserById(app.db, sessionUser))) throw new AppError('UNAUTHORIZED');
+      // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
+      await refuseEarly(deps(), sessionUser, engineId);
 
       const [person, garment] = await Promise.all([
         validateAndNormalise(files.userImage, 'userImage'),

@@ -57,4 +57,19 @@ describe('engine job limiter', () => {
     expect(ran).toBe(false);
     expect(limiter.active).toBe(0);
   });
+
+  it('refuses at once past `maxWaiting` waiting jobs, and takes jobs again once there is room', async () => {
+    const limiter = new JobLimiter(1, 1, () => new Error('busy'));
+    const ctrl = new AbortController();
+    let release!: () => void;
+    const first = limiter.run(() => new Promise<void>((r) => (release = r)), ctrl.signal, () => new Error('aborted'));
+    const second = limiter.run(async () => 'second', ctrl.signal, () => new Error('aborted'));
+    expect(limiter.saturated).toBe(true);
+    await expect(limiter.run(async () => 'third', ctrl.signal, () => new Error('aborted'))).rejects.toThrow('busy');
+    release();
+    await first;
+    expect(await second).toBe('second');
+    expect(limiter.saturated).toBe(false);
+    expect(await limiter.run(async () => 'fourth', ctrl.signal, () => new Error('aborted'))).toBe('fourth');
+  });
 });

@@ -1,10 +1,23 @@
-/** Bounded in-process concurrency for engine jobs: at most `limit` run at once, the rest wait in order. */
+/**
+ * Bounded in-process concurrency for engine jobs: at most `limit` run at once, at most
+ * `maxWaiting` wait in order; past that a job is refused at once with `busyError()`.
+ */
 export class JobLimiter {
   private running = 0;
   private readonly waiting: { start: () => void; abort: () => void }[] = [];
 
-  constructor(readonly limit: number) {
+  constructor(
+    readonly limit: number,
+    readonly maxWaiting = Infinity,
+    private readonly busyError: () => Error = () => new Error('too many jobs waiting'),
+  ) {
     if (limit < 1) throw new Error('limit must be at least 1');
+    if (maxWaiting < 0) throw new Error('maxWaiting must not be negative');
+  }
+
+  /** True when a new job would be refused (every slot busy and every waiting place taken). */
+  get saturated(): boolean {
+    return this.running >= this.limit && this.waiting.length >= this.maxWaiting;
   }
 
   get active(): number {
@@ -30,6 +43,7 @@ export class JobLimiter {
       this.running++;
       return Promise.resolve();
     }
+    if (this.waiting.length >= this.maxWaiting) return Promise.reject(this.busyError());
     return new Promise<void>((resolve, reject) => {
       const entry = {
         start: () => {

@@ -13,9 +13,10 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { AppError } from '../errors.js';
-import { balance, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { AppError, isAppError } from '../errors.js';
+import { balance, canReserveTryOn, completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findUserById } from '../repositories/users.js';
+import { stageResult } from '../repositories/tryons.js';
 import { toApiUser } from './users.js';
 import { EXTENSION_OF, cleanEngineOutput, type NormalisedImage } from './images.js';
 import { JobLimiter } from './job-limiter.js';
@@ -38,6 +39,8 @@ export interface TryOnDeps {
   limiters: Map<string, JobLimiter>;
   /** With REDIS_URL: run the engine in a worker through this queue instead of in-process. */
   queue?: TryOnQueue | undefined;
+  /** This process's id (crash recovery): the owner of the try-ons it reserves. */
+  processId?: string;
 }
 
 export interface TryOnRequest {
@@ -54,7 +57,7 @@ export function limiterFor(deps: Pick<TryOnDeps, 'config' | 'limiters'>, engineI
     const configured = deps.config.engines.concurrency;
     // The built-in engine is CPU-bound; hosted engines mostly wait on the network.
     const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
-    limiter = new JobLimiter(configured > 0 ? configured : auto);
+    limiter = new JobLimiter(configured > 0 ? configured : auto, deps.config.engines.queueLimit, () => new AppError('ENGINE_BUSY'));
     deps.limiters.set(engineId, limiter);
   }
   return limiter;
@@ -79,6 +82,38 @@ export function raceDeadline<T>(work: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
+/** How long the ENGINE_BUSY check waits for the queue's job counts. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
+
+/** NO_CREDITS, with the user as the page needs it. */
+export async function noCreditsError(deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>, userId: string): Promise<AppError> {
+  const row = await findUserById(deps.db, userId);
+  if (!row) return new AppError('UNAUTHORIZED');
+  const user = await toApiUser(deps.db, row, { freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() });
+  return new AppError('NO_CREDITS', undefined, { user });
+}
+
+/**
+ * The cheap refusals, before the photos are decoded: nothing left to spend (read-only, nothing
+ * reserved), or every engine slot and waiting place taken (ENGINE_BUSY, 503 with Retry-After).
+ */
+export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string): Promise<void> {
+  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() }))) {
+    throw await noCreditsError(deps, userId);
+  }
+  if (deps.queue) {
+    // Redis unreachable: no answer here (the try-on then fails fast, refunded, when it is enqueued).
+    let timer: NodeJS.Timeout | undefined;
+    const counts = await Promise.race([
+      deps.queue.counts().catch(() => undefined),
+      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), QUEUE_COUNT_TIMEOUT_MS))),
+    ]).finally(() => clearTimeout(timer));
+    if (counts && counts.waiting >= deps.config.engines.queueLimit) throw new AppError('ENGINE_BUSY');
+  } else if (limiterFor(deps, engineId).saturated) {
+    throw new AppError('ENGINE_BUSY');
+  }
+}
+
 /**
  * Reserves, runs and settles one try-on. Throws AppError NO_CREDITS (with the user) when
  * nothing is left, or the engine's error after refunding.
@@ -91,13 +126,9 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     category: req.category,
     engine: req.engineId,
     now: deps.clock(),
+    ownerId: deps.processId ?? null,
   });
-  if (!reservation.ok) {
-    const row = await findUserById(db, req.userId);
-    if (!row) throw new AppError('UNAUTHORIZED');
-    const user = await toApiUser(db, row, { freeTrialsLimit: config.freeTrialsLimit, now: deps.clock() });
-    throw new AppError('NO_CREDITS', undefined, { user });
-  }
+  if (!reservation.ok) throw await noCreditsError(deps, req.userId);
   const tryonId = reservation.tryon.id;
   if (deps.queue) {
     return deps.queue.run(deps, {
@@ -133,6 +164,11 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
       tryonId,
     };
   } catch (err) {
+    if (isAppError(err) && err.code === 'ENGINE_BUSY') {
+      // Every waiting place was taken meanwhile: nothing ran, nothing is charged.
+      await refundTryOn(db, { tryonId, errorCode: 'ENGINE_BUSY', now: deps.clock() });
+      throw err;
+    }
     const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
     deps.log.warn({ tryonId, engine: req.engineId, code: engineErr.code, detail: engineErr.detail ?? (err as Error)?.message }, 'try-on failed; refunding');
     await refundTryOn(db, { tryonId, errorCode: engineErr.code, now: deps.clock() });
@@ -158,6 +194,8 @@ export async function storeResult(
   if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
   const name = newResultName(EXTENSION_OF[clean.mimeType]);
   const key = `results/${name}`;
+  // Named on the row first: a crash after the file is stored still completes the try-on (recovery).
+  if (!(await stageResult(deps.db, tryonId, name))) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
     const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });

@@ -1,4 +1,7 @@
-/** Local-disk storage under `$DATA_DIR/files`. Writes go to a temporary file, then rename. */
+/**
+ * Local-disk storage under `$DATA_DIR/files`. Writes go to a temporary file, then rename; files
+ * are 0600 and folders 0700 (readable by the server's user only).
+ */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +18,7 @@ export class LocalDiskStorage implements Storage {
 
   async put(key: string, body: Uint8Array, _contentType: string): Promise<void> {
     const file = this.pathOf(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const tmp = path.join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
     await fs.writeFile(tmp, body, { mode: 0o600 });
     await fs.rename(tmp, file);
@@ -59,7 +62,7 @@ export class LocalDiskStorage implements Storage {
   }
 
   async check(): Promise<void> {
-    await fs.mkdir(this.root, { recursive: true });
+    await fs.mkdir(this.root, { recursive: true, mode: 0o700 });
     await fs.access(this.root, fs.constants.W_OK);
   }
 }

@@ -27,6 +27,7 @@ export async function createTestApp(
     dataDir?: string;
     databaseUrl?: string;
     mailer?: Mailer;
+    logStream?: { write(line: string): void };
   } = {},
 ): Promise<TestApp> {
   const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
@@ -45,6 +46,7 @@ export async function createTestApp(
     background: false,
     ...(options.mailer ? { mailer: options.mailer } : {}),
     webDistDir: options.webDistDir ?? tempDir('aidressup-noweb-'),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   return { app, config, engine, clock };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { MESSAGES } from '@aidressup/contract';
+import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
@@ -125,7 +125,20 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
         </div>
       ) : null}
 
-      {state.status === 'error' ? (
+      {state.status === 'error' && state.errorCode === 'ENGINE_BUSY' ? (
+        // Not a failure of the shopper's photos: the service is full for a moment, nothing was charged.
+        <div role="status" className="mt-4 rounded-2xl border border-amber-200 bg-amber-50 p-5" data-testid="busy-box">
+          <h3 className="flex items-center gap-2 font-bold text-amber-900">
+            <ClockIcon className="size-5" />
+            {WEB_MESSAGES.busyTitle}
+          </h3>
+          <p className="mt-2 text-sm text-amber-900" data-testid="error-message">
+            {state.error}
+          </p>
+        </div>
+      ) : null}
+
+      {state.status === 'error' && state.errorCode !== 'ENGINE_BUSY' ? (
         <div role="alert" className="mt-4 rounded-2xl border border-red-200 bg-red-50 p-5" data-testid="error-box">
           <h3 className="flex items-center gap-2 font-bold text-red-800">
             <AlertIcon className="size-5" />

@@ -1,0 +1,286 @@
+/**
+ * Chaos: the BUILT server (`node apps/server/dist/server.js`, and `dist/worker.js` in queue
+ * mode) with several paid try-ons in flight is killed with SIGKILL (its whole process group)
+ * and started again at once on the same data; within seconds every credit and free trial
+ * without a stored result must be back, and a result stored before the crash must stay.
+ *
+ * The engine is the real `nano-banana` adapter pointed at the Gemini stand-in, which hangs on
+ * purpose (a slow provider), so the try-ons are really in flight when the process dies.
+ * The build runs first (`tsc -b`, incremental: seconds when nothing changed), so this test
+ * needs nothing from `npm run build` and runs in `npm run test:unit` like every other test.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
+import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
+import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const API_KEY = 'chaos-test-key';
+/** Every charge without a stored result must be back within this long after the restart began. */
+const RECOVERY_WITHIN_MS = 8_000;
+
+let gemini: GeminiStandIn;
+let PERSON: Buffer;
+let GARMENT: Buffer;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  gemini = await startGeminiStandIn({ apiKey: API_KEY, instant: true });
+  PERSON = await syntheticPhoto(600, 800, { seed: 3 });
+  GARMENT = await syntheticPhoto(400, 400, { seed: 9 });
+}, 300_000);
+
+afterAll(async () => {
+  for (const c of children) killGroup(c);
+  await gemini?.close();
+});
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid && child.exitCode === null && child.signalCode === null) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  exited: Promise<void>;
+  output: () => string;
+}
+
+/** Starts a built entry point in its own process group (so SIGKILL takes the group). */
+function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, exited, output: () => out };
+}
+
+async function kill9(r: Running): Promise<void> {
+  killGroup(r.child);
+  await r.exited;
+  children.delete(r.child);
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, output?: () => string): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
+}
+
+function serverEnv(base: Record<string, string>, port: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    GEMINI_API_KEY: API_KEY,
+    GEMINI_BASE_URL: gemini.url,
+    DEFAULT_ENGINE: 'nano-banana',
+    FREE_TRIALS_LIMIT: '2',
+    NEW_USERS_PER_IP_PER_DAY: '100000',
+    RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
+    RATE_LIMIT_TRYON_PER_MINUTE: '100000',
+    RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
+    ...base,
+  };
+}
+
+class Client {
+  cookie = '';
+  userId = '';
+  constructor(readonly base: string) {}
+  async signIn(): Promise<void> {
+    const res = await fetch(`${this.base}/api/auth/anonymous`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ deviceId: `chaos_${Math.random().toString(36).slice(2, 12)}`, deviceInfo: { browser: 'Chrome', os: 'Linux' } }),
+    });
+    expect(res.status).toBe(200);
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    this.userId = ((await res.json()) as { user: { id: string } }).user.id;
+  }
+  async buy(planId: string): Promise<void> {
+    const res = await fetch(`${this.base}/api/billing/demo/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: this.cookie },
+      body: JSON.stringify({ planId }),
+    });
+    expect(res.status).toBe(200);
+  }
+  async user(base = this.base): Promise<{ credits: number; free_trials_used: number }> {
+    const res = await fetch(`${base}/api/auth/user/${this.userId}`, { headers: { cookie: this.cookie } });
+    if (res.status !== 200) throw new Error(`user: ${res.status}`);
+    return ((await res.json()) as { user: { credits: number; free_trials_used: number } }).user;
+  }
+  tryOn(): Promise<Response> {
+    const form = new FormData();
+    form.set('userImage', new Blob([new Uint8Array(PERSON)], { type: 'image/jpeg' }), 'me.jpg');
+    form.set('clothingImage', new Blob([new Uint8Array(GARMENT)], { type: 'image/jpeg' }), 'shirt.jpg');
+    form.set('category', 'upper_body');
+    form.set('userId', this.userId);
+    return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
+  }
+}
+
+async function waitHealthy(base: string, r: Running): Promise<void> {
+  await waitFor('server ready', async () => ((await fetch(`${base}/api/config`)).ok ? true : undefined), 30_000, r.output);
+}
+
+/**
+ * One user with 2 free trials and 50 credits: one try-on succeeds (a stored result, charged),
+ * then 10 hang in the engine (2 trials + 8 credits) when the crash comes.
+ */
+async function putTryOnsInFlight(client: Client, output: () => string): Promise<{ inFlight: Promise<Response | Error>[] }> {
+  await client.signIn();
+  await client.buy('monthly');
+  gemini.reset();
+  gemini.enqueue({ kind: 'image' });
+  gemini.fallback = { kind: 'hang' };
+  const done = await client.tryOn();
+  expect(done.status).toBe(200);
+  expect(await client.user()).toMatchObject({ free_trials_used: 1, credits: 50 });
+  const inFlight = Array.from({ length: 10 }, () => client.tryOn().catch((e: unknown) => e as Error));
+  await waitFor('10 try-ons in the engine', async () => (gemini.calls().length >= 11 ? true : undefined), 30_000, () => `${gemini.calls().length} calls\n${output()}`);
+  // 1 trial + 9 credits... the first trial went to the finished try-on: 1 trial and 9 credits are in flight.
+  expect(await client.user()).toMatchObject({ free_trials_used: 2, credits: 41 });
+  return { inFlight };
+}
+
+describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s', (kind) => {
+  it('gives back every charge without a stored result within seconds of an immediate restart', async () => {
+    const db = await freshDatabaseEnv(kind);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = serverEnv({ DATA_DIR: db.DATA_DIR, ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) }, port);
+    const first = start('server.js', env);
+    await waitHealthy(base, first);
+    const client = new Client(base);
+    const { inFlight } = await putTryOnsInFlight(client, first.output);
+
+    await kill9(first);
+    for (const r of await Promise.all(inFlight)) expect(r).toBeInstanceOf(Error);
+
+    const restartedAt = Date.now();
+    const second = start('server.js', env);
+    try {
+      const user = await waitFor(
+        'credits back',
+        async () => {
+          const u = await client.user();
+          return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
+        },
+        RECOVERY_WITHIN_MS,
+        second.output,
+      );
+      expect(user).toMatchObject({ credits: 50, free_trials_used: 1 });
+      expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
+      // The result stored before the crash is still there, and still charged.
+      const gallery = await fetch(`${base}/api/tryons`, { headers: { cookie: client.cookie } });
+      expect(((await gallery.json()) as { items: unknown[] }).items).toHaveLength(1);
+    } finally {
+      await kill9(second);
+    }
+  });
+});
+
+const REDIS = redisServerAvailable();
+
+describe.skipIf(!REDIS).each(DATABASE_KINDS)('chaos: queue mode, the worker killed with try-ons in flight, on %s', (kind) => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('settles the killed worker’s try-ons within seconds of its restart, and the waiting page gets its answer', async () => {
+    const db = await freshDatabaseEnv(kind);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = serverEnv(
+      { DATA_DIR: db.DATA_DIR, REDIS_URL: redis.url, ENGINE_CONCURRENCY: '16', ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) },
+      port,
+    );
+    const api = start('server.js', env);
+    const worker = start('worker.js', env);
+    try {
+      await waitHealthy(base, api);
+      const client = new Client(base);
+      const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
+
+      await kill9(worker);
+      const restartedAt = Date.now();
+      const again = start('worker.js', env);
+      try {
+        await waitFor(
+          'credits back',
+          async () => {
+            const u = await client.user();
+            return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
+          },
+          RECOVERY_WITHIN_MS,
+          () => api.output() + again.output(),
+        );
+        expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
+        // The API, still waiting on the jobs, answers them at once: not charged.
+        const answers = await Promise.all(inFlight);
+        for (const a of answers) {
+          expect(a).toBeInstanceOf(Response);
+          const res = a as Response;
+          expect(res.status).toBe(502);
+          expect(((await res.json()) as { code: string }).code).toBe('ENGINE_FAILED');
+        }
+        expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 3_000);
+        expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });
+      } finally {
+        await kill9(again);
+      }
+    } finally {
+      await kill9(api);
+      if (worker.child.exitCode === null) await kill9(worker);
+    }
+  });
+});

@@ -1,0 +1,46 @@
+/** The data files are readable by the server's user only: the SQLite file, its -wal/-shm, stored files. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { jpeg, multipart, png } from '../test/images.js';
+
+const apps: TestApp[] = [];
+afterAll(async () => {
+  await Promise.all(apps.map((t) => t.app.close()));
+});
+
+const mode = (f: string) => fs.statSync(f).mode & 0o777;
+
+describe('data file permissions', () => {
+  it('creates app.db, app.db-wal, app.db-shm and stored files 0600 and folders 0700, even under a lax umask', async () => {
+    const old = process.umask(0o000);
+    try {
+      const t = await createTestApp('sqlite');
+      apps.push(t);
+      const { cookie, user } = await signIn(t.app);
+      const body = multipart({ userImage: { data: await jpeg() }, clothingImage: { data: await png(), contentType: 'image/png' }, category: 'upper_body', userId: user.id });
+      const res = await t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+      expect(res.statusCode).toBe(200);
+      const dir = t.config.dataDir;
+      for (const f of ['app.db', 'app.db-wal', 'app.db-shm']) expect([f, mode(path.join(dir, f)).toString(8)]).toEqual([f, '600']);
+      const results = path.join(dir, 'files', 'results');
+      const stored = fs.readdirSync(results);
+      expect(stored).toHaveLength(1);
+      expect(mode(path.join(results, stored[0]!)).toString(8)).toBe('600');
+      expect(mode(results).toString(8)).toBe('700');
+    } finally {
+      process.umask(old);
+    }
+  });
+
+  it('tightens an existing world-readable database file on start', async () => {
+    const first = await createTestApp('sqlite');
+    const dir = first.config.dataDir;
+    await first.app.close();
+    fs.chmodSync(path.join(dir, 'app.db'), 0o644);
+    const again = await createTestApp('sqlite', { dataDir: dir });
+    apps.push(again);
+    expect(mode(path.join(dir, 'app.db')).toString(8)).toBe('600');
+  });
+});

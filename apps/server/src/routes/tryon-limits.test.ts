@@ -1,0 +1,79 @@
+/** Cheap refusals before decoding, and bounded waiting for an engine slot (503 ENGINE_BUSY, no charge). */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
+import { DATABASE_KINDS } from '../test/databases.js';
+import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { createEngineDouble } from '../test/engine-double.js';
+import { jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
+
+let PERSON: Buffer;
+let GARMENT: Buffer;
+beforeAll(async () => {
+  PERSON = await jpeg(320, 480, '#c08060');
+  GARMENT = await png(200, 200, '#2040ff');
+});
+
+function tryOn(app: FastifyInstance, cookie: string, userId: string, files: { userImage?: FilePart; clothingImage?: FilePart } = {}) {
+  const body = multipart({
+    userImage: files.userImage ?? { data: PERSON },
+    clothingImage: files.clothingImage ?? { data: GARMENT, contentType: 'image/png' },
+    category: 'upper_body',
+    userId,
+  });
+  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+}
+
+async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((t) => t.app.close()));
+  });
+
+  it('refuses a user with nothing left before decoding the photos (no decode, no reservation)', async () => {
+    const t = await createTestApp(kind, { env: { FREE_TRIALS_LIMIT: '0' } });
+    apps.push(t);
+    const { cookie, user } = await signIn(t.app);
+    // Photos that would fail to decode: the balance check comes first, so the answer is NO_CREDITS.
+    const junk = { data: Buffer.alloc(5_000_000, 0xff), contentType: 'image/jpeg' };
+    const res = await tryOn(t.app, cookie, user.id, { userImage: junk, clothingImage: junk });
+    expect(res.statusCode).toBe(402);
+    const body = NoCreditsResponseSchema.parse(res.json());
+    expect(body.user.id).toBe(user.id);
+    expect(t.engine.calls).toHaveLength(0);
+    expect(await t.app.db.selectFrom('tryons').select('id').execute()).toEqual([]);
+  });
+
+  it('lets at most ENGINE_QUEUE_LIMIT try-ons wait for a slot; the next gets 503 with Retry-After, at no charge', async () => {
+    const engine = createEngineDouble({ delayMs: 1_500 });
+    const t = await createTestApp(kind, { engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
+    apps.push(t);
+    const [a, b, c] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
+    const running = tryOn(t.app, a.cookie, a.user.id);
+    await until(() => engine.calls.length === 1);
+    const waiting = tryOn(t.app, b.cookie, b.user.id);
+    await until(async () => (await t.app.db.selectFrom('tryons').select('id').execute()).length === 2);
+    await new Promise((r) => setTimeout(r, 50));
+
+    const refused = await tryOn(t.app, c.cookie, c.user.id);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe(String(ENGINE_BUSY_RETRY_AFTER_S));
+    expect(refused.json()).toEqual({ success: false, code: 'ENGINE_BUSY', error: MESSAGES.engineBusy });
+    const third = await t.app.db.selectFrom('users').select('free_trials_used').where('id', '=', c.user.id).executeTakeFirstOrThrow();
+    expect(third.free_trials_used).toBe(0);
+
+    expect((await running).statusCode).toBe(200);
+    expect((await waiting).statusCode).toBe(200);
+    // Room again: the refused shopper can try now.
+    expect((await tryOn(t.app, c.cookie, c.user.id)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * Crash recovery (DESIGN §4 step 5): nothing is lost across a crash, and nothing waits for the
+ * engine deadline to find out.
+ *
+ * Every API and worker process registers itself in `processes` and refreshes a heartbeat every
+ * couple of seconds. Each try-on row names its owner: the API process that reserved it, or the
+ * queue worker that took its job (`claimTryOn`). A process is gone when
+ *  - it runs on this machine, in this pid namespace, and its pid no longer exists (or is ours,
+ *    from before this OS process started: a restart that got the same pid, e.g. pid 1 in a
+ *    container), which is seen at once; or
+ *  - its heartbeat is older than STALE_AFTER_MS (another machine, or a restarted container).
+ * At start-up and on every sweep, the gone processes' rows are deleted, and every `processing`
+ * try-on whose owner is not a registered process is settled: completed when its result was
+ * stored (`staged_result` names it and storage has it), else refunded. The sweep also refunds any
+ * try-on past its deadline (plus a grace), whoever owns it.
+ *
+ * Settling is always a guarded update from `processing` (and, for orphans, from "still owned by
+ * the gone process"), the same guard the engine path, the queue's waiting API side and BullMQ's
+ * stalled-job failure go through: whichever comes first settles the try-on, the others change
+ * nothing. BullMQ never retries a stalled job (maxStalledCount 0), and a worker taking a job
+ * first claims the row, so a settled try-on is never run again.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { iso, newId } from '../db/ids.js';
+import type { Storage } from '../storage/storage.js';
+import { completeTryOn, refundStuckTryOns, refundTryOn } from '../ledger/ledger.js';
+import { deleteProcesses, insertProcess, listProcesses, touchProcess } from '../repositories/processes.js';
+import { listOrphanedTryOns } from '../repositories/tryons.js';
+
+export const HEARTBEAT_MS = 2_000;
+/** A process whose heartbeat is older than this is gone (five missed heartbeats). */
+export const STALE_AFTER_MS = 10_000;
+/** Past the deadline by this much, a try-on is refunded whoever owns it. */
+export const DEADLINE_GRACE_MS = 5_000;
+
+export interface RecoveryDeps {
+  db: Kysely<Database>;
+  storage: Storage;
+  /** The app's clock, for ledger times and deadlines. Heartbeats use the real time. */
+  clock: () => Date;
+  deadlineMs: number;
+  log?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void };
+}
+
+export interface SweepReport {
+  goneProcesses: number;
+  completed: number;
+  refunded: number;
+  pastDeadline: number;
+}
+
+export interface ProcessHandle {
+  readonly id: string;
+  /** One recovery pass (also runs at start-up and on the schedule). */
+  sweep(): Promise<SweepReport>;
+  /** Stops the schedule and unregisters; try-ons still running are settled by the next sweep anywhere. */
+  stop(): Promise<void>;
+}
+
+/** This machine and pid namespace: pids are comparable only within it. */
+function hostKey(): string {
+  const read = (f: string, link = false): string => {
+    try {
+      return link ? fs.readlinkSync(f) : fs.readFileSync(f, 'utf8').trim();
+    } catch {
+      return '';
+    }
+  };
+  return [os.hostname(), read('/proc/sys/kernel/random/boot_id'), read('/proc/self/ns/pid', true)].join('|');
+}
+
+function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const HOST = hostKey();
+/** When this OS process started (a row with our pid from before then is an earlier incarnation). */
+const OS_PROCESS_STARTED = Date.now() - process.uptime() * 1000;
+
+export function isGone(row: { id: string; host: string; pid: number; started_at: string; heartbeat_at: string }, selfId: string, nowMs = Date.now()): boolean {
+  if (row.id === selfId) return false;
+  if (nowMs - Date.parse(row.heartbeat_at) > STALE_AFTER_MS) return true;
+  if (row.host !== HOST) return false;
+  if (row.pid === process.pid) return Date.parse(row.started_at) < OS_PROCESS_STARTED - 1_000;
+  return !pidExists(row.pid);
+}
+
+/**
+ * Registers this process and settles at once what gone processes left behind; then keeps a
+ * heartbeat every HEARTBEAT_MS and, with `sweep` (default true), sweeps at the same pace.
+ */
+export async function startProcess(deps: RecoveryDeps, kind: 'api' | 'worker', options: { sweep?: boolean } = {}): Promise<ProcessHandle> {
+  const id = newId();
+  const startedAt = iso(new Date());
+  const row = () => ({ id, kind, host: HOST, pid: process.pid, started_at: startedAt, heartbeat_at: iso(new Date()) });
+  await insertProcess(deps.db, row());
+
+  let stopped = false;
+  let running: Promise<SweepReport> | undefined;
+
+  async function sweepOnce(): Promise<SweepReport> {
+    const { db } = deps;
+    // Our own heartbeat first; re-register if someone took us for dead.
+    if (!(await touchProcess(db, id, iso(new Date())))) await insertProcess(db, row());
+
+    const gone = (await listProcesses(db)).filter((p) => isGone(p, id));
+    await deleteProcesses(db, gone.map((p) => p.id));
+
+    let completed = 0;
+    let refunded = 0;
+    for (;;) {
+      const orphans = await listOrphanedTryOns(db, 100);
+      let settled = 0;
+      for (const t of orphans) {
+        const ownerId = t.owner_id!;
+        const now = deps.clock();
+        if (t.staged_result && (await deps.storage.get(`results/${t.staged_result}`))) {
+          if (await completeTryOn(db, { tryonId: t.id, resultName: t.staged_result, ownerId, now })) {
+            completed++;
+            settled++;
+            continue;
+          }
+        }
+        if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_FAILED', note: 'interrupted: its process is gone', ownerId, now })) {
+          refunded++;
+          settled++;
+          if (t.staged_result) await deps.storage.delete(`results/${t.staged_result}`).catch(() => undefined);
+        }
+      }
+      if (orphans.length < 100 || settled === 0) break;
+    }
+
+    const now = deps.clock();
+    const pastDeadline = await refundStuckTryOns(db, new Date(now.getTime() - deps.deadlineMs - DEADLINE_GRACE_MS), now);
+    const report = { goneProcesses: gone.length, completed, refunded, pastDeadline };
+    if (completed + refunded + pastDeadline > 0) deps.log?.warn({ recovery: report }, 'settled try-ons interrupted by a crash or past their deadline');
+    return report;
+  }
+
+  function sweep(): Promise<SweepReport> {
+    // One pass at a time; a caller during a pass gets that pass's report.
+    running ??= sweepOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  await sweep();
+
+  const fail = (err: unknown) => (deps.log?.error ?? deps.log?.warn)?.({ err }, 'recovery heartbeat or sweep failed');
+  const timer = setInterval(() => {
+    if (stopped) return;
+    if (options.sweep === false) {
+      touchProcess(deps.db, id, iso(new Date()))
+        .then((alive) => (alive ? undefined : insertProcess(deps.db, row())))
+        .catch(fail);
+    } else {
+      sweep().catch(fail);
+    }
+  }, HEARTBEAT_MS);
+  timer.unref();
+
+  return {
+    id,
+    sweep,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+      await deleteProcesses(deps.db, [id]).catch(() => undefined);
+    },
+  };
+}
