@@ -14,6 +14,7 @@ import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
+import metricsPlugin from './plugins/metrics.js';
 import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(queuePlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(metricsPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
 

@@ -83,6 +83,8 @@ const EnvSchema = z.object({
   // Paddle's API (server side only): the customer portal
   PADDLE_API_KEY: optionalString,
   PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
+  /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, { message: 'METRICS_TOKEN must be at least 16 characters' }),
 });
 
 const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
@@ -152,6 +154,8 @@ export interface Config {
   };
   /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** GET /metrics is on, behind this bearer token, when set. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -280,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       emailCodesPerAddressPerHour: e.EMAIL_CODES_PER_ADDRESS_PER_HOUR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

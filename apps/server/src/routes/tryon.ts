@@ -82,6 +82,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
       if (!(CATEGORY_VALUES as readonly string[]).includes(fields.category ?? '')) throw new AppError('INVALID_CATEGORY');
       const engineId = fields.api && fields.api.length > 0 ? fields.api : app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
+      request.tryOnEngine = engineId;
       if (!(await findUserById(app.db, sessionUser))) throw new AppError('UNAUTHORIZED');
 
       const [person, garment] = await Promise.all([
