@@ -6,7 +6,9 @@ import { defineConfig, defaultClientConditions, defaultServerConditions } from '
  */
 export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions], externalConditions: ['source'] } },
+  // Server code runs on plain Node, which knows no `module` condition: without it here too, packages
+  // whose `module` export is a bundler-only ESM build (the AWS SDK's) load as they do in production.
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')], externalConditions: ['source'] } },
   test: {
     projects: [
       {

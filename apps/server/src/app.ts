@@ -16,6 +16,9 @@ import errorHandlerPlugin from './plugins/error-handler.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
 import recoveryPlugin from './plugins/recovery.js';
+import metricsPlugin from './plugins/metrics.js';
+import redisPlugin from './plugins/redis.js';
+import { redisRunLock } from './redis/lock.js';
 import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -111,7 +114,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(recoveryPlugin, { sweep: options.background !== false });
   await app.register(queuePlugin);
+  await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(metricsPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
 
@@ -129,7 +134,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.addHook('onReady', async () => {
       // Warm engines without holding up listen.
       void app.engines.warmAll((id, err) => app.log.warn({ err, engine: id }, 'engine failed to warm up'));
-      stopRetention = scheduleRetention({ db: app.db, storage: app.storage, clock: app.clock, log: app.log });
+      // With several API instances on one Redis, one runs retention at a time.
+      const lock = app.redis ? redisRunLock(app.redis) : undefined;
+      stopRetention = scheduleRetention({ db: app.db, storage: app.storage, clock: app.clock, log: app.log }, undefined, lock ? { lock } : {});
     });
     app.addHook('preClose', async () => stopRetention?.());
   }

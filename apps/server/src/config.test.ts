@@ -87,9 +87,23 @@ describe('configuration', () => {
     expect(problemsOf({ FASHN_MODE: 'fast' })[0]).toMatch(/FASHN_MODE/);
   });
 
-  it('refuses S3 settings this build does not support; takes the queue settings', () => {
-    expect(problemsOf({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' })[0]).toMatch(/S3 storage .* not supported in this build/);
-    expect(problemsOf({ S3_BUCKET: 'b' })[0]).toMatch(/S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/);
+  it('takes S3-compatible storage settings, refusing incomplete ones; takes the queue settings', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' }).s3).toEqual({
+      bucket: 'b',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      credentials: { accessKeyId: 'k', secretAccessKey: 's' },
+      forcePathStyle: true,
+    });
+    // AWS with the default credentials (instance role, environment).
+    expect(loadConfig({ S3_BUCKET: 'b', S3_REGION: 'eu-west-1' }).s3).toEqual({ bucket: 'b', region: 'eu-west-1', endpoint: undefined, credentials: undefined, forcePathStyle: false });
+    expect(problemsOf({ S3_BUCKET: 'b' })).toEqual(['S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)']);
+    expect(problemsOf({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k' })).toEqual([
+      'S3 storage needs S3_BUCKET (other S3_* variables are set)',
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)',
+    ]);
+    expect(problemsOf({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })[0]).toMatch(/S3_ENDPOINT must be a URL/);
     expect(problemsOf({ REDIS_URL: 'localhost:6379' })[0]).toMatch(/REDIS_URL must start with redis:\/\/ or rediss:\/\//);
     const queued = loadConfig({ REDIS_URL: 'redis://localhost:6379' });
     expect([queued.redisUrl, queued.workerInProcess]).toEqual(['redis://localhost:6379', false]);

@@ -33,9 +33,13 @@ const EnvSchema = z.object({
   }),
   S3_BUCKET: optionalString,
   S3_REGION: optionalString,
-  S3_ENDPOINT: optionalUrl('S3_ENDPOINT'),
+  S3_ENDPOINT: optionalString.refine((v) => v === undefined || (/^https?:\/\//.test(v) && URL.canParse(v)), {
+    message: 'S3_ENDPOINT must be a URL starting with http:// or https://',
+  }),
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
+  /** Path-style addressing (`endpoint/bucket/key`), for MinIO, Ceph and other stores on their own address. */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
@@ -88,6 +92,8 @@ const EnvSchema = z.object({
   // Paddle's API (server side only): the customer portal
   PADDLE_API_KEY: optionalString,
   PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
+  /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, { message: 'METRICS_TOKEN must be at least 16 characters' }),
 });
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
@@ -158,8 +164,16 @@ export interface Config {
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** S3-compatible storage for results and uploads in flight; undefined: local disk under DATA_DIR/files. */
   s3:
-    | { bucket: string; region: string | undefined; endpoint: string | undefined; accessKeyId: string; secretAccessKey: string }
+    | {
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        /** Both or neither; neither: the AWS SDK's default credentials (environment, instance role). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+        forcePathStyle: boolean;
+      }
     | undefined;
   redisUrl: string | undefined;
   /** With a queue (redisUrl): the API process also runs queued try-ons. */
@@ -192,6 +206,8 @@ export interface Config {
   };
   /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** GET /metrics is on, behind this bearer token, when set. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -254,24 +270,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   let s3: Config['s3'];
-  if (e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY) {
-    if (!e.S3_BUCKET || !e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY) {
-      problems.push('S3 storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together');
-    } else {
+  if (e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY || e.S3_ENDPOINT || e.S3_REGION) {
+    const before = problems.length;
+    if (!e.S3_BUCKET) problems.push('S3 storage needs S3_BUCKET (other S3_* variables are set)');
+    if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)');
+    }
+    if (!e.S3_REGION && !e.S3_ENDPOINT) problems.push('S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)');
+    if (problems.length === before) {
       s3 = {
-        bucket: e.S3_BUCKET,
-        region: e.S3_REGION,
+        bucket: e.S3_BUCKET!,
+        // Stores on their own address mostly ignore the region, but requests must be signed with one.
+        region: e.S3_REGION ?? 'us-east-1',
         endpoint: e.S3_ENDPOINT,
-        accessKeyId: e.S3_ACCESS_KEY_ID,
-        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
       };
     }
   }
 
-  // Not in this build: say so at start-up rather than silently using the embedded defaults.
-  if (s3) {
-    problems.push('S3 storage (S3_*) is not supported in this build: unset S3_* to keep files on local disk under DATA_DIR/files');
-  }
   if (e.WORKER_IN_PROCESS && !e.REDIS_URL) {
     problems.push('WORKER_IN_PROCESS needs REDIS_URL: without a queue every try-on already runs in the API process');
   }
@@ -327,6 +344,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       emailCodesPerAddressPerHour: e.EMAIL_CODES_PER_ADDRESS_PER_HOUR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -42,6 +42,19 @@ async function lockUser(trx: Trx, userId: string): Promise<boolean> {
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/** Told of every credit event as it is written (metrics); see `onCreditEvent`. */
+const creditEventListeners = new Set<(type: CreditEventType, amount: number) => void>();
+
+/**
+ * Calls `listener` with each credit event's type and amount as this process writes it. The event's
+ * transaction has not committed yet: one rolled back afterwards (a rare failure) was still told.
+ * Returns a function that stops the calls.
+ */
+export function onCreditEvent(listener: (type: CreditEventType, amount: number) => void): () => void {
+  creditEventListeners.add(listener);
+  return () => creditEventListeners.delete(listener);
+}
+
 async function addEvent(
   trx: Trx,
   e: { userId: string; type: CreditEventType; amount: number; grantId?: string | null; tryonId?: string | null; note?: string | null; now: Date },
@@ -59,6 +72,7 @@ async function addEvent(
       note: e.note ?? null,
     })
     .execute();
+  for (const listener of creditEventListeners) listener(e.type, e.amount);
 }
 
 function toIsoOrNull(value: Date | string | null): string | null {

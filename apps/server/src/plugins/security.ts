@@ -1,6 +1,8 @@
 /**
  * Abuse and safety (DESIGN §7): Helmet headers with a CSP that admits Paddle, a global rate
  * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only.
+ * With REDIS_URL the limits' counters live in Redis, so API instances share one limit; a limit
+ * that cannot be checked while Redis is away lets the request through (and logs it).
  */
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
@@ -55,6 +57,7 @@ export default fp(
       // The web app's own files are cheap and cached: only the API counts.
       allowList: (req: FastifyRequest) => !req.url.startsWith('/api/'),
       errorResponseBuilder: () => new AppError('RATE_LIMITED'),
+      ...(app.redis ? { redis: app.redis, nameSpace: 'aidressup:rate-limit:', skipOnError: true } : {}),
     });
 
     app.decorate('perRouteLimit', (name: string, perMinute: number) => {
@@ -90,5 +93,5 @@ export default fp(
       });
     }
   },
-  { name: 'security', dependencies: ['session'] },
+  { name: 'security', dependencies: ['session', 'redis'] },
 );

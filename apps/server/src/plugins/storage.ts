@@ -13,7 +13,10 @@ declare module 'fastify' {
 
 export default fp(
   async function storagePlugin(app: FastifyInstance, opts: { config: Config; storage?: Storage }) {
-    app.decorate('storage', opts.storage ?? createStorage(opts.config));
+    const storage = opts.storage ?? createStorage(opts.config);
+    app.decorate('storage', storage);
+    // A given storage belongs to the caller; the configured one closes with the app.
+    if (!opts.storage) app.addHook('onClose', async () => storage.close?.());
   },
   { name: 'storage' },
 );

@@ -98,6 +98,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
       if (!(CATEGORY_VALUES as readonly string[]).includes(fields.category ?? '')) throw new AppError('INVALID_CATEGORY');
       const engineId = fields.api && fields.api.length > 0 ? fields.api : app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
+      request.tryOnEngine = engineId;
       if (!(await findUserById(app.db, sessionUser))) throw new AppError('UNAUTHORIZED');
       // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
       await refuseEarly(deps(), sessionUser, engineId);

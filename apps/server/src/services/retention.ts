@@ -9,6 +9,7 @@ import { RESULT_RETENTION_DAYS, TRANSACTION_RETENTION_YEARS, UPLOAD_RETENTION_MI
 import type { Database } from '../db/schema.js';
 import { iso } from '../db/ids.js';
 import type { Storage } from '../storage/storage.js';
+import { LockUnavailableError, type RunLock } from '../redis/lock.js';
 import { expireGrants } from '../ledger/ledger.js';
 import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
@@ -165,19 +166,45 @@ export async function runRetention(deps: RetentionDeps, options: { batchSize?: n
   return report;
 }
 
-/** Runs retention now and then every `intervalMs`; one run at a time. Returns a stop function. */
-export function scheduleRetention(deps: RetentionDeps, intervalMs = 10 * MINUTE_MS): () => void {
+export interface ScheduleOptions {
+  /** With several API instances: only the holder of this lock runs (the others skip that tick). */
+  lock?: RunLock;
+  /** Delay before the first run (ms); default 5 s. */
+  firstRunAfterMs?: number;
+  /** The run itself; default `runRetention` (tests). */
+  run?: (deps: RetentionDeps) => Promise<unknown>;
+}
+
+/**
+ * Runs retention soon and then every `intervalMs`; one run at a time in this process and, with
+ * a lock, across processes. Returns a stop function.
+ */
+export function scheduleRetention(deps: RetentionDeps, intervalMs = 10 * MINUTE_MS, options: ScheduleOptions = {}): () => void {
+  const run = options.run ?? runRetention;
   let running = false;
   const tick = () => {
     if (running) return;
     running = true;
-    runRetention(deps)
+    const once = options.lock
+      ? options.lock.runExclusive('retention', () => run(deps)).then(
+          (ran) => {
+            if (!ran) deps.log?.debug('retention: another instance is running it');
+          },
+          (err: unknown) => {
+            if (!(err instanceof LockUnavailableError)) throw err;
+            // Redis is away: run anyway. Retention is safe to run concurrently; the lock only saves work.
+            deps.log?.warn({ err }, 'retention: lock unavailable, running without it');
+            return run(deps);
+          },
+        )
+      : run(deps);
+    once
       .catch((err: unknown) => deps.log?.error({ err }, 'retention run failed'))
       .finally(() => {
         running = false;
       });
   };
-  const first = setTimeout(tick, 5_000);
+  const first = setTimeout(tick, options.firstRunAfterMs ?? 5_000);
   const timer = setInterval(tick, intervalMs);
   first.unref();
   timer.unref();

@@ -1,5 +1,6 @@
 /**
- * File storage behind one interface (DESIGN §2): local disk by default.
+ * File storage behind one interface (DESIGN §2): local disk by default, any S3-compatible store
+ * when S3_BUCKET is set (chosen in create-storage.ts).
  * Keys are `<area>/<name>`, e.g. `results/<unguessable>.jpg`; never a client file name.
  */
 export interface StoredObject {
@@ -18,6 +19,8 @@ export interface Storage {
   listOlderThan(prefix: string, before: Date, limit: number): Promise<string[]>;
   /** Throws when the store cannot be written (for the health check). */
   check(): Promise<void>;
+  /** Releases connections (S3); optional. */
+  close?(): Promise<void>;
 }
 
 const KEY_PATTERN = /^[a-z][a-z0-9-]{0,30}\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,200}$/;

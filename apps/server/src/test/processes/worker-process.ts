@@ -1,0 +1,31 @@
+/**
+ * A queue worker process for the multi-process test: `runWorker` (as `npm run worker`) with the
+ * deterministic engine double; TEST_ENGINE_DELAY_MS sets its delay.
+ */
+import { loadConfigOrExit } from '../../config.js';
+import { runWorker } from '../../queue/worker-main.js';
+import { createEngineDouble } from '../engine-double.js';
+
+const config = loadConfigOrExit();
+const double = createEngineDouble({ delayMs: Number(process.env.TEST_ENGINE_DELAY_MS ?? 0) });
+// Says when a job reaches the engine, so a test can kill this process in the middle of one.
+const engine = {
+  ...double,
+  tryOn: (input: Parameters<typeof double.tryOn>[0]) => {
+    console.log(JSON.stringify({ msg: 'engine call' }));
+    return double.tryOn(input);
+  },
+};
+const log = {
+  warn: (obj: object, msg: string) => console.warn(JSON.stringify({ level: 'warn', msg, ...obj })),
+  info: (obj: object, msg: string) => console.log(JSON.stringify({ level: 'info', msg, ...obj })),
+};
+const worker = await runWorker(config, { engines: { [engine.id]: engine }, log });
+console.log(JSON.stringify({ msg: 'worker ready' }));
+
+process.once('SIGTERM', () => {
+  worker.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});
