@@ -188,7 +188,8 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     const lambda = 0.001;
     const inverse = fitTps(part.body, part.garment, lambda);
     const forward = fitTps(part.garment, part.body, lambda);
-    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1 }, 4, { id: part.id, forward, tolerance: body.sw * 0.1 });
+    const py1 = part.allUntilY === undefined ? y1 : Math.max(y0 + 1, Math.min(y1, Math.round(part.allUntilY)));
+    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1: py1 }, 4, { id: part.allUntilY === undefined ? part.id : -1, forward, tolerance: body.sw * 0.1 });
     const d = warped.drawn;
     if (!d) continue;
     const wa = warped.alpha.data;
@@ -248,6 +249,20 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
   }
   return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
+}
+
+/**
+ * The engine's own checks on its result: a garment that could not be placed on the body,
+ * or most of which fell off it (or broke apart), is refused rather than shown; the
+ * shopper is not charged. Thresholds sit well beyond what real photos give when the
+ * result is usable (see docs/local-engine.md).
+ */
+export function checkResult(q: ShopperFigures): void {
+  const f = (v: number) => v.toFixed(2);
+  const detail = `offset ${f(q.offset)}, kept ${f(q.kept)}, pieces ${f(q.pieces)} (garment's own ${f(q.garmentPieces)})`;
+  if (q.offset > 0.3) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment beside the body: ${detail}`);
+  if (q.kept < 0.2) throw new EngineError('GARMENT_NOT_PLACED', undefined, `most of the garment fell off the body: ${detail}`);
+  if (q.pieces > 0.4 && q.garmentPieces < 0.05) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment broke apart: ${detail}`);
 }
 
 export interface TryOnTask {
@@ -386,6 +401,7 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
   lap('garment');
   const result = fitAndComposite(p, analysis, garment, task.category);
   lap('fit+composite');
+  checkResult(result.quality);
   const bytes = await renderOutput(photo, result);
   lap('encode');
   const sx = photo.full.width / p.width;
