@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
-import { createLocalEngine, isEngineError, scoreTryOnBytes, type TryOnScores } from '@aidressup/engine';
+import { createLocalEngine, isEngineError, scoreTryOnBytes, type ShopperFigures, type TryOnScores } from '@aidressup/engine';
 
 const here = dirname(fileURLToPath(import.meta.url));
 sharp.cache(false);
@@ -31,8 +31,25 @@ export interface PairResult {
   category: Category;
   ms: number;
   error?: string;
+  /** The refusal's detail (what the engine's own checks found). */
+  detail?: string;
   scores?: TryOnScores;
+  figures?: ShopperFigures;
+  timings?: Record<string, number>;
   image?: Uint8Array;
+}
+
+/** Targets of the shopper figures (see docs/local-engine.md). */
+export const TARGETS = { offset: 0.15, offsetShare: 0.98, remnantP90: 0.1, piecesP90: 0.05, raggedP90: 1.6, refusedShare: 0.05 } as const;
+
+/** A garment that is itself in pieces (a set, straps apart) is not held to the pieces target. */
+export const ownPieces = (f: ShopperFigures) => f.garmentPieces > TARGETS.piecesP90;
+
+/** How far a result is from its targets (≥ 1: at least one figure misses); refusals first. */
+export function badness(r: PairResult): number {
+  const f = r.figures;
+  if (!f) return Infinity;
+  return Math.max(f.offset / TARGETS.offset, f.remnant / TARGETS.remnantP90, ownPieces(f) ? 0 : f.pieces / TARGETS.piecesP90, f.ragged / TARGETS.raggedP90);
 }
 
 export interface EngineBenchSummary {
@@ -48,6 +65,17 @@ export interface EngineBenchSummary {
   transferRate: number;
   preservationRate: number;
   placementRate: number;
+  /** CPU time of the whole process (all workers) per try-on: less sensitive to other load than wall time. */
+  cpuMsPerTryOn: number;
+  /** Median of each pipeline stage (ms, wall time inside the worker). */
+  stageP50: Record<string, number>;
+  offsetOkShare: number;
+  offsetP50: number;
+  remnantP50: number;
+  remnantP90: number;
+  piecesP90: number;
+  raggedP50: number;
+  raggedP90: number;
   contactSheet: string;
   results: PairResult[];
 }
@@ -95,6 +123,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
+const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+
 async function thumb(bytes: Uint8Array | Buffer, w: number, h: number): Promise<Buffer> {
   return sharp(bytes).rotate().resize(w, h, { fit: 'contain', background: '#ffffff' }).png().toBuffer();
 }
@@ -119,10 +149,10 @@ export async function contactSheet(fixtures: string, results: PairResult[], file
     comps.push({ input: await thumb(readFileSync(join(fixtures, r.person)), tw, cellH), left: x, top: y });
     comps.push({ input: await thumb(readFileSync(join(fixtures, r.garment)), tw, cellH), left: x + tw, top: y });
     if (r.image) comps.push({ input: await thumb(r.image, tw, cellH), left: x + tw * 2, top: y });
-    const s = r.scores;
-    const flags = s ? `${s.transfer.pass ? 'T' : 't'}${s.preservation.pass ? 'P' : 'p'}${s.placement.pass ? 'L' : 'l'}` : (r.error ?? '');
-    const name = `${r.person.split('/').pop()!.slice(0, 12)} ${r.garment.split('/').pop()!.slice(0, 12)} ${flags}`;
-    comps.push({ input: await label(name, cellW - 8, labelH, s && s.transfer.pass && s.preservation.pass && s.placement.pass ? '#222' : '#c00'), left: x, top: y + cellH });
+    const f = r.figures;
+    const flags = f ? `o${f.offset.toFixed(2)} r${f.remnant.toFixed(2)} p${f.pieces.toFixed(2)}${ownPieces(f) ? '*' : ''} e${f.ragged.toFixed(2)}` : (r.error ?? '');
+    const name = `${i + 1}. ${r.person.split('/').pop()!.slice(0, 8)} ${r.garment.split('/').pop()!.slice(0, 8)} ${flags}`;
+    comps.push({ input: await label(name, cellW - 8, labelH, badness(r) <= 1 ? '#222' : '#c00'), left: x, top: y + cellH });
   }
   mkdirSync(dirname(file), { recursive: true });
   await sharp({ create: { width: cellW * Math.min(perRow, results.length), height: Math.max(1, rows) * (cellH + labelH), channels: 3, background: '#ffffff' } })
@@ -163,6 +193,7 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   const keypoints: ({ x: number; y: number; score: number }[] | undefined)[] = new Array(pairs.length);
   const threads = opts.threads ?? (await import('node:os')).availableParallelism();
   let next = 0;
+  const cpu0 = process.cpuUsage();
   // Keep exactly one request per worker in flight, so each timing is one try-on, not queueing.
   await Promise.all(
     Array.from({ length: threads }, async () => {
@@ -172,14 +203,16 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
         const t = performance.now();
         try {
           const r = await engine.tryOnWithInfo({ person: load(p.person), garment: load(p.garment), category: p.category });
-          results[i] = { ...p, ms: performance.now() - t, image: r.image };
+          results[i] = { ...p, ms: performance.now() - t, image: r.image, figures: r.info.quality, timings: r.info.timings };
           keypoints[i] = r.info.keypoints;
         } catch (e) {
-          results[i] = { ...p, ms: performance.now() - t, error: isEngineError(e) ? e.code : String(e) };
+          results[i] = { ...p, ms: performance.now() - t, error: isEngineError(e) ? e.code : String(e), ...(isEngineError(e) && e.detail ? { detail: e.detail } : {}) };
         }
       }
     }),
   );
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMsPerTryOn = (cpu.user + cpu.system) / 1000 / Math.max(1, pairs.length);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   await engine.close();
 
@@ -188,6 +221,7 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
     const r = results[i]!;
     if (r.image && keypoints[i]) r.scores = await scoreTryOnBytes(load(r.person), load(r.garment), r.image, r.category, keypoints[i]!);
     const s = r.scores;
+    const f = r.figures;
     log(
       [
         r.person.split('/').pop()!.padEnd(28).slice(0, 28),
@@ -196,7 +230,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
         `${r.ms.toFixed(0).padStart(5)} ms`,
         s
           ? `transfer ${s.transfer.result.toFixed(2)} vs ${s.transfer.original.toFixed(2)} ${s.transfer.pass ? 'ok' : 'FAIL'} | preserve mad ${(s.preservation.meanAbsDiff * 255).toFixed(2)} head ${(s.preservation.headChanged * 100).toFixed(1)}% ${s.preservation.pass ? 'ok' : 'FAIL'} | place ${(s.placement.inBand * 100).toFixed(0)}% ${s.placement.pass ? 'ok' : 'FAIL'}`
-          : `refused ${r.error}`,
+          : `refused ${r.error}${r.detail ? ` (${r.detail})` : ''}`,
+        f ? `| offset ${f.offset.toFixed(3)} remnant ${f.remnant.toFixed(3)} pieces ${f.pieces.toFixed(3)}${ownPieces(f) ? ' (garment in pieces)' : ''} ragged ${f.ragged.toFixed(2)} kept ${f.kept.toFixed(2)}` : '',
       ].join('  '),
     );
   }
@@ -204,7 +239,14 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   const times = done.map((r) => r.ms).sort((a, b) => a - b);
   const rate = (f: (s: TryOnScores) => boolean) => (results.length ? results.filter((r) => r.scores && f(r.scores)).length / results.length : 0);
   const contactFile = join(outDir, 'engine-contact-sheet.png');
-  await contactSheet(fixtures, results, contactFile);
+  // Worst first: refusals, then by how far the shopper figures are from their targets.
+  const worstFirst = [...results].sort((a, b) => badness(b) - badness(a));
+  await contactSheet(fixtures, worstFirst, contactFile);
+  const figs = done.map((r) => r.figures!).filter(Boolean);
+  const sortedOf = (v: number[]) => v.sort((a, b) => a - b);
+  const stages = new Map<string, number[]>();
+  for (const r of done) for (const [k, v] of Object.entries(r.timings ?? {})) stages.set(k, [...(stages.get(k) ?? []), v]);
+  const stageP50 = Object.fromEntries([...stages].map(([k, v]) => [k, percentile(sortedOf(v), 50)]));
   const summary: EngineBenchSummary = {
     pairs: results.length,
     refused: results.length - done.length,
@@ -217,24 +259,40 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
     transferRate: rate((s) => s.transfer.pass),
     preservationRate: rate((s) => s.preservation.pass),
     placementRate: rate((s) => s.placement.pass),
+    cpuMsPerTryOn,
+    stageP50,
+    offsetOkShare: figs.length ? figs.filter((f) => f.offset <= TARGETS.offset).length / figs.length : 0,
+    offsetP50: percentile(sortedOf(figs.map((f) => f.offset)), 50),
+    remnantP50: percentile(sortedOf(figs.map((f) => f.remnant)), 50),
+    remnantP90: percentile(sortedOf(figs.map((f) => f.remnant)), 90),
+    piecesP90: percentile(sortedOf(figs.filter((f) => !ownPieces(f)).map((f) => f.pieces)), 90),
+    raggedP50: percentile(sortedOf(figs.map((f) => f.ragged)), 50),
+    raggedP90: percentile(sortedOf(figs.map((f) => f.ragged)), 90),
     contactSheet: contactFile,
     results,
   };
-  const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+  
   log('');
   log('| figure | value | target |');
   log('|---|---|---|');
-  log(`| pairs (refused) | ${summary.pairs} (${summary.refused}) | |`);
+  log(`| pairs (refused) | ${summary.pairs} (${summary.refused}, ${pct(summary.refused / Math.max(1, summary.pairs))}) | refused ≤ ${pct(TARGETS.refusedShare)} |`);
   log(`| time per try-on p50 | ${summary.p50.toFixed(0)} ms | ≤ 400 ms |`);
   log(`| time per try-on p95 | ${summary.p95.toFixed(0)} ms | ≤ 800 ms |`);
   log(`| time per try-on max | ${summary.max.toFixed(0)} ms | |`);
+  log(`| CPU time per try-on (all threads) | ${summary.cpuMsPerTryOn.toFixed(0)} ms | |`);
+  log(`| stage p50 | ${Object.entries(summary.stageP50).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms | |`);
   log(`| cold start | ${summary.coldStartMs.toFixed(0)} ms | ≤ 3000 ms |`);
   log(`| first try-on after the start | ${summary.firstMs.toFixed(0)} ms | |`);
   log(`| peak RSS | ${summary.peakRssMb.toFixed(0)} MB | ≤ 600 MB |`);
   log(`| transfer better than original | ${pct(summary.transferRate)} | ≥ 90 % |`);
   log(`| preservation | ${pct(summary.preservationRate)} | 100 % |`);
   log(`| placement | ${pct(summary.placementRate)} | ≥ 95 % |`);
-  log(`contact sheet: ${contactFile}`);
+  log(`| offset ≤ ${TARGETS.offset} body widths (p50) | ${pct(summary.offsetOkShare)} of results (${summary.offsetP50.toFixed(3)}) | ≥ ${pct(TARGETS.offsetShare)} |`);
+  log(`| remnant p50 / p90 | ${summary.remnantP50.toFixed(3)} / ${summary.remnantP90.toFixed(3)} | p90 ≤ ${TARGETS.remnantP90} |`);
+  log(`| pieces p90 (garments in one piece) | ${summary.piecesP90.toFixed(3)} | ≤ ${TARGETS.piecesP90} |`);
+  log(`| ragged edges p50 / p90 | ${summary.raggedP50.toFixed(2)} / ${summary.raggedP90.toFixed(2)} | p90 ≤ ${TARGETS.raggedP90} |`);
+  log(`| results within every target | ${pct(done.filter((r) => badness(r) <= 1).length / Math.max(1, results.length))} | |`);
+  log(`contact sheet (worst first): ${contactFile}`);
   return summary;
 }
 

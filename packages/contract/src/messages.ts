@@ -41,6 +41,8 @@ export const MESSAGES = {
   multiplePeople: 'The person photo shows more than one person. Please use a photo of one person.',
   personTooSmall: 'The person is too small or cut off in the photo for this clothing category. Please use a photo that shows the whole body area the clothing covers.',
   garmentNotSeparable: 'The clothing could not be separated from its background. Please use a photo of the garment laid flat or on a hanger against a plain white background.',
+  garmentNotPlaced:
+    'The clothing could not be placed on the body in this photo, so no result was made and you have not been charged. Please try a photo of the person standing and facing the camera with the arms a little away from the body, or a photo of the garment laid flat that shows its whole shape. If a higher-quality engine is offered, it may handle this photo.',
   contentBlocked: 'This photo could not be processed for safety reasons. Please try another photo.',
   invalidDeviceId: 'Invalid device id.',
   invalidRequest: 'The request is not valid.',

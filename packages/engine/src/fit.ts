@@ -94,6 +94,11 @@ export interface FitPart {
   garment: Point[];
   /** Garment body (1) or sleeve/leg (0): the garment body goes behind arms in front of it. */
   isBody: boolean;
+  /**
+   * Draw every part of the garment with this part's map, down to this row only (trousers:
+   * the hips reach below the crotch under the legs, so hips and legs meet without a seam).
+   */
+  allUntilY?: number;
 }
 
 /** Part labels written into the garment's part channel. */
@@ -295,6 +300,7 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
     const hipRB = add(add(waistC, down, depth), out, hipOutHalf);
     hips.garment.push(g.crotch, g.hipLeft, g.hipRight);
     hips.body.push(crotchB, hipLB, hipRB);
+    hips.allUntilY = crotchB.y + b.torso * 0.15;
     const leg = (id: number, lg: { outer: Point; inner: Point }, gHipOuter: Point, hip: Point, knee: Point, ankle: Point, leftSide: boolean) => {
       const part: FitPart = { id, body: [], garment: [], isBody: false };
       const gOuterTop = gHipOuter;

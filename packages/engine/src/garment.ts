@@ -1069,6 +1069,9 @@ function findSleeve(m: BinaryMask, side: -1 | 1, torsoEdge: number, shoulder: Po
       }
     }
   if (!far || count < (w * h) / 800 || farD < minLen) return null;
+  // A sleeve reaches well beyond the garment body's side; the flared top corners of a
+  // strap or crop top (wider at the top than at the hem) do not, and are not sleeves.
+  if ((far.x - torsoEdge) * side < minLen * 0.6) return null;
   const ax = (far.x - root.x) / farD;
   const ay = (far.y - root.y) / farD;
   // Cuff: sleeve pixels whose projection on the axis is within the last 8 %.

@@ -10,6 +10,7 @@ import { Piscina } from 'piscina';
 import { ENGINE_ERROR_CODES, type EngineErrorCode } from '@aidressup/contract/errors';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
+import type { ShopperFigures } from './quality.js';
 
 export interface LocalEngineOptions {
   /** Worker threads (default: the number of cores). */
@@ -27,6 +28,8 @@ export interface LocalTryOnInfo {
   width: number;
   height: number;
   keypoints: { x: number; y: number; score: number }[];
+  /** What a shopper sees: offset, remnant, pieces, ragged edges (see quality.ts). */
+  quality: ShopperFigures;
 }
 
 export interface LocalEngine extends TryOnEngine {

@@ -13,6 +13,8 @@ import { fitTps, warpImage } from './warp.js';
 import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 import { revealLimbs, skinTone } from './reveal.js';
+import { shopperFigures, type ShopperFigures } from './quality.js';
+import type { BinaryMask } from './garment.js';
 
 export const GARMENT_MAX_SIDE = 512;
 
@@ -25,6 +27,8 @@ export interface PipelineResult {
     width: number;
     height: number;
     keypoints: { x: number; y: number; score: number }[];
+    /** What a shopper sees (see quality.ts). */
+    quality: ShopperFigures;
   };
 }
 
@@ -124,6 +128,9 @@ export interface PreparedGarment {
   image: RGBAImage;
   alpha: FloatMap;
   landmarks: GarmentLandmarks;
+  /** The cut-out on its analysis grid, and grid cells → garment pixels. */
+  cutout: BinaryMask;
+  cutoutScale: number;
 }
 
 export function prepareGarment(image: RGBAImage, hasAlpha: boolean, category: Category): PreparedGarment {
@@ -137,10 +144,25 @@ export function prepareGarment(image: RGBAImage, hasAlpha: boolean, category: Ca
   const landmarks = garmentLandmarks(cut.mask, cut.scale, category);
   bleed(image, cut.alpha);
   partChannel(image, partLabels(cut.mask, cut.scale, landmarks), cut.mask.width, cut.mask.height, cut.scale);
-  return { image, alpha: cut.alpha, landmarks };
+  return { image, alpha: cut.alpha, landmarks, cutout: cut.mask, cutoutScale: cut.scale };
 }
 
-export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: PreparedGarment, category: Category): { image: RGBAImage; alpha: FloatMap; fit: Fit; body: BodyFrame } {
+export interface FitResult {
+  image: RGBAImage;
+  alpha: FloatMap;
+  fit: Fit;
+  body: BodyFrame;
+  quality: ShopperFigures;
+}
+
+/** Rows the garment should cover: from its top line to its fitted hem (the garment body's, or the legs'). */
+function coverRows(fit: Fit, body: BodyFrame, category: Category): [number, number] {
+  const pts = fit.parts.filter((p) => category === 'lower_body' || p.isBody).flatMap((p) => p.body);
+  const hem = Math.max(...pts.map((p) => p.y));
+  return [fit.neckY + body.sw * 0.1, hem - body.sw * 0.05];
+}
+
+export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: PreparedGarment, category: Category): FitResult {
   const body = bodyFrame(analysis.keypoints);
   const fit = fitGarment(g.landmarks, body, analysis.mask, category);
   // All per-pixel work happens on the crop the garment can reach.
@@ -150,7 +172,10 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const y1 = Math.min(person.height - 1, Math.ceil(fit.box.y1));
   const image: RGBAImage = { width: person.width, height: person.height, data: new Uint8ClampedArray(person.data) };
   const alpha = createMap(person.width, person.height);
-  if (x1 <= x0 || y1 <= y0) return { image, alpha, fit, body };
+  const [topY, hemY] = coverRows(fit, body, category);
+  const figures = (hard: FloatMap, layer: FloatMap) =>
+    shopperFigures({ category, layer, final: alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, cutout: g.cutout, cutoutToWork: g.cutoutScale * fit.scale, topY, hemY });
+  if (x1 <= x0 || y1 <= y0) return { image, alpha, fit, body, quality: figures(alpha, alpha) };
   const cw = x1 - x0 + 1;
   const ch = y1 - y0 + 1;
   // Each part is warped on its own (thin-plate spline body → garment) and layered:
@@ -163,7 +188,8 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     const lambda = 0.001;
     const inverse = fitTps(part.body, part.garment, lambda);
     const forward = fitTps(part.garment, part.body, lambda);
-    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1 }, 4, { id: part.id, forward, tolerance: body.sw * 0.1 });
+    const py1 = part.allUntilY === undefined ? y1 : Math.max(y0 + 1, Math.min(y1, Math.round(part.allUntilY)));
+    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1: py1 }, 4, { id: part.allUntilY === undefined ? part.id : -1, forward, tolerance: body.sw * 0.1 });
     const d = warped.drawn;
     if (!d) continue;
     const wa = warped.alpha.data;
@@ -214,14 +240,29 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
+  const layerAlphaFull: FloatMap = { width: alpha.width, height: alpha.height, data: new Float32Array(alpha.data) };
+  const hard = createMap(person.width, person.height);
+  pasteMap(hard, protection.hard, x0, y0);
   // Arms the new garment leaves bare lose the old sleeve (anywhere in the photo: a forearm
   // may reach beyond the garment's box).
   if (category !== 'lower_body') {
-    const hard = createMap(person.width, person.height);
-    pasteMap(hard, protection.hard, x0, y0);
     revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
   }
-  return { image, alpha, fit, body };
+  return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
+}
+
+/**
+ * The engine's own checks on its result: a garment that could not be placed on the body,
+ * or most of which fell off it (or broke apart), is refused rather than shown; the
+ * shopper is not charged. Thresholds sit well beyond what real photos give when the
+ * result is usable (see docs/local-engine.md).
+ */
+export function checkResult(q: ShopperFigures): void {
+  const f = (v: number) => v.toFixed(2);
+  const detail = `offset ${f(q.offset)}, kept ${f(q.kept)}, pieces ${f(q.pieces)} (garment's own ${f(q.garmentPieces)})`;
+  if (q.offset > 0.3) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment beside the body: ${detail}`);
+  if (q.kept < 0.2) throw new EngineError('GARMENT_NOT_PLACED', undefined, `most of the garment fell off the body: ${detail}`);
+  if (q.pieces > 0.4 && q.garmentPieces < 0.05) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment broke apart: ${detail}`);
 }
 
 export interface TryOnTask {
@@ -360,6 +401,7 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
   lap('garment');
   const result = fitAndComposite(p, analysis, garment, task.category);
   lap('fit+composite');
+  checkResult(result.quality);
   const bytes = await renderOutput(photo, result);
   lap('encode');
   const sx = photo.full.width / p.width;
@@ -372,6 +414,7 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
       width: photo.full.width,
       height: photo.full.height,
       keypoints: analysis.keypoints.map((k) => ({ x: k.x * sx, y: k.y * sy, score: k.score })),
+      quality: result.quality,
     },
   };
 }

@@ -1,0 +1,136 @@
+/**
+ * One synthetic case for each class of failure a shopper saw on real photos (see
+ * docs/local-engine.md, "What a shopper sees"): the fit and composite stages on a drawn
+ * person, judged by the shopper figures.
+ */
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Category } from '@aidressup/contract';
+import { createMap, type RGBAImage } from './image.js';
+import type { PersonAnalysis } from './person.js';
+import { checkResult, fitAndComposite, prepareGarment, syntheticGarment, syntheticKeypoints } from './pipeline.js';
+import { isEngineError } from './types.js';
+
+const W = 480;
+const H = 640;
+
+/**
+ * A standing person (the synthetic keypoints' pose) with bare arms, in a grey top wider
+ * than the shoulders (1.6 shoulder widths) and dark trousers, on a light backdrop.
+ */
+function scene(): { person: RGBAImage; analysis: PersonAnalysis } {
+  const person: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(W * H * 4).fill(235) };
+  const mask = createMap(W, H);
+  const keypoints = syntheticKeypoints(W, H);
+  const k = (i: number) => keypoints[i]!;
+  const set = (x: number, y: number, c: [number, number, number]) => {
+    const i = y * W + x;
+    mask.data[i] = 1;
+    person.data.set([...c, 255], i * 4);
+  };
+  const skin: [number, number, number] = [205, 150, 120];
+  const seg = (x: number, y: number, a: { x: number; y: number }, b: { x: number; y: number }) => {
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / (dx * dx + dy * dy)));
+    return Math.hypot(x - a.x - t * dx, y - a.y - t * dy);
+  };
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const u = x / W;
+      const v = y / H;
+      if (Math.hypot(x - W * 0.5, y - H * 0.1) < W * 0.06 || (v > 0.1 && v < 0.2 && Math.abs(u - 0.5) < 0.03)) set(x, y, skin);
+      else if (v >= 0.2 && v < 0.55 && Math.abs(u - 0.5) < 0.16) set(x, y, [120, 120, 125]);
+      else if (v >= 0.55 && v < 0.95 && Math.abs(u - 0.5) < 0.1) set(x, y, [40, 40, 60]);
+      else if ([11, 12].some((s, j) => seg(x, y, k(s), k(13 + j)) < W * 0.035 || seg(x, y, k(13 + j), k(15 + j)) < W * 0.03)) set(x, y, skin);
+    }
+  return { person, analysis: { width: W, height: H, keypoints, poseScore: 1, mask, peopleCount: 1, skin: 3 } };
+}
+
+function drawn(w: number, h: number, inside: (x: number, y: number) => boolean, colour: [number, number, number]): RGBAImage {
+  const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(255) };
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside(x, y)) img.data.set([...colour, 255], (y * w + x) * 4);
+  return img;
+}
+
+/** Straight-leg trousers: a waistband and two legs with a gap between them. */
+function trousers(w = 300, h = 520): RGBAImage {
+  return drawn(w, h, (x, y) => y >= h * 0.05 && y <= h * 0.95 && x >= w * 0.2 && x <= w * 0.8 && !(y > h * 0.3 && Math.abs(x - w / 2) < w * 0.03 + (y - h * 0.3) * 0.04), [220, 205, 170]);
+}
+
+function run(garment: RGBAImage, category: Category) {
+  const { person, analysis } = scene();
+  const r = fitAndComposite(person, analysis, prepareGarment(garment, false, category), category);
+  // DUMP_SYNTHETIC=dir writes each result as raw RGBA for a look (W × H).
+  const dump = process.env.DUMP_SYNTHETIC;
+  if (dump) writeFileSync(`${dump}/${expect.getState().currentTestName?.replace(/\W+/g, '-').slice(0, 60)}.rgba`, r.image.data);
+  return r;
+}
+
+describe('failure classes (synthetic)', () => {
+  it('trousers are one continuous piece: no seam between the hips and the legs', () => {
+    const r = run(trousers(), 'lower_body');
+    expect(r.quality.pieces).toBeLessThan(0.01);
+    expect(r.quality.offset).toBeLessThan(0.1);
+  });
+
+  it('a T-shirt sits on the torso and covers the old top', () => {
+    const r = run(syntheticGarment(400, 480), 'upper_body');
+    expect(r.quality.offset).toBeLessThan(0.1);
+    expect(r.quality.pieces).toBeLessThan(0.05);
+    expect(r.quality.remnant).toBeLessThan(0.1);
+  });
+
+  it('a strap top wider at the top than at its hem has no sleeves: nothing of it is laid on the arms', () => {
+    const w = 300;
+    const h = 360;
+    const cami = drawn(
+      w,
+      h,
+      (x, y) => {
+        const t = (y - h * 0.35) / (h * 0.55);
+        const half = w * (0.3 - 0.08 * t);
+        const body = t >= 0 && t <= 1 && Math.abs(x - w / 2) <= half;
+        const strap = y >= h * 0.05 && y < h * 0.36 && [-1, 1].some((s) => Math.abs(x - w / 2 - s * w * (0.15 + (0.05 * (y - h * 0.05)) / (h * 0.3))) < w * 0.015);
+        return body || strap;
+      },
+      [240, 200, 40],
+    );
+    const g = prepareGarment(cami, false, 'upper_body');
+    expect(g.landmarks.kind === 'upper' && g.landmarks.sleeveLeft).toBeFalsy();
+    expect(g.landmarks.kind === 'upper' && g.landmarks.sleeveRight).toBeFalsy();
+    const { person, analysis } = scene();
+    const r = fitAndComposite(person, analysis, g, 'upper_body');
+    expect(r.quality.offset).toBeLessThan(0.1);
+    expect(r.quality.pieces).toBeLessThan(0.05);
+  });
+
+  it('refuses, with a specific code and a message that says what would work, a garment that fell off the body', () => {
+    const { person, analysis } = scene();
+    // A person mask that shows only the head: the garment is kept near the person, so almost
+    // all of it falls away.
+    analysis.mask.data.fill(0, Math.round(H * 0.2) * W);
+    const r = fitAndComposite(person, analysis, prepareGarment(syntheticGarment(400, 480), false, 'upper_body'), 'upper_body');
+    expect(r.quality.kept).toBeLessThan(0.2);
+    let code = '';
+    let message = '';
+    try {
+      checkResult(r.quality);
+    } catch (e) {
+      if (isEngineError(e)) ({ code, message } = e);
+    }
+    expect(code).toBe('GARMENT_NOT_PLACED');
+    expect(message).toMatch(/not been charged/);
+    expect(message).toMatch(/photo/);
+    expect(message).toMatch(/engine/);
+  });
+
+  it('refuses a garment laid beside the body and one that broke apart, not one in place', () => {
+    const ok = { offset: 0.03, remnant: 0.05, pieces: 0.01, garmentPieces: 0, ragged: 1.2, kept: 0.8 };
+    expect(() => checkResult(ok)).not.toThrow();
+    expect(() => checkResult({ ...ok, offset: 0.45 })).toThrow(/placed on the body/);
+    expect(() => checkResult({ ...ok, pieces: 0.6 })).toThrow(/placed on the body/);
+    // A garment that is itself in pieces (a set) is not refused for being in pieces.
+    expect(() => checkResult({ ...ok, pieces: 0.6, garmentPieces: 0.4 })).not.toThrow();
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * What a shopper sees, measured on the working-size result: is the garment on the body
+ * (offset), does the old garment still show where the new one belongs (remnant), is the
+ * garment in one piece (pieces) and are its edges clean (ragged). The pipeline uses
+ * offset and pieces to refuse a broken result; the benchmark reports all four.
+ */
+import type { Category } from '@aidressup/contract';
+import type { FloatMap, RGBAImage } from './image.js';
+import type { BinaryMask } from './garment.js';
+import { isSkin, KP, type Keypoint } from './person.js';
+
+export interface ShopperFigures {
+  /** |garment layer centre − body centre| over the layer's rows, in body widths. */
+  offset: number;
+  /** Share of the region the garment should cover (person minus skin, face, hair, hands, arms) still showing the photo. */
+  remnant: number;
+  /** Share of the garment layer outside its largest connected piece. */
+  pieces: number;
+  /** The same share for the garment's own cut-out (a garment that is itself in pieces). */
+  garmentPieces: number;
+  /** Outline length / √area of the layer against the cut-out's (1 = as smooth as the cut-out). */
+  ragged: number;
+  /** Garment layer area against the cut-out's area at the fitted scale (how much of it stayed on). */
+  kept: number;
+}
+
+export interface QualityInput {
+  category: Category;
+  /** The garment layer's alpha (the composite, before bared arms were repainted). */
+  layer: FloatMap;
+  /** The final alpha (everything the result changed). */
+  final: FloatMap;
+  person: RGBAImage;
+  personMask: FloatMap;
+  /** Face, hair and hands. */
+  hard: FloatMap;
+  keypoints: Keypoint[];
+  /** The garment's cut-out on its analysis grid, and grid pixels → working pixels. */
+  cutout: BinaryMask;
+  cutoutToWork: number;
+  /** Rows the garment should cover: from the neckline / waistband to its fitted hem. */
+  topY: number;
+  hemY: number;
+}
+
+const mid = (a: Keypoint, b: Keypoint) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+
+/** The body's centre line: shoulders → hips → knees → ankles (x at row y). */
+export function bodyAxis(k: Keypoint[]): (y: number) => number {
+  const pts = [mid(k[KP.leftShoulder]!, k[KP.rightShoulder]!), mid(k[KP.leftHip]!, k[KP.rightHip]!), mid(k[KP.leftKnee]!, k[KP.rightKnee]!), mid(k[KP.leftAnkle]!, k[KP.rightAnkle]!)];
+  // Keep the polyline going down (a guessed knee above the hip would fold it).
+  for (let i = 1; i < pts.length; i++) if (pts[i]!.y <= pts[i - 1]!.y + 1) pts.length = i;
+  return (y) => {
+    if (pts.length === 1) return pts[0]!.x;
+    let i = 0;
+    while (i < pts.length - 2 && y > pts[i + 1]!.y) i++;
+    const a = pts[i]!;
+    const b = pts[i + 1]!;
+    return a.x + ((b.x - a.x) * (y - a.y)) / (b.y - a.y);
+  };
+}
+
+/** The body's width for offsets: the shoulder width, or the hips' outline when wider. */
+export function bodyWidth(k: Keypoint[]): number {
+  const sw = Math.hypot(k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x, k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y);
+  const hw = Math.hypot(k[KP.leftHip]!.x - k[KP.rightHip]!.x, k[KP.leftHip]!.y - k[KP.rightHip]!.y);
+  return Math.max(1, sw, hw * 1.6);
+}
+
+/** 8-connected pieces of a binary mask: total set pixels and the largest piece's size. */
+export function largestPiece(data: Uint8Array, w: number, h: number): { total: number; largest: number } {
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  let total = 0;
+  let largest = 0;
+  for (let s = 0; s < w * h; s++) {
+    if (!data[s] || seen[s]) continue;
+    let sp = 0;
+    let size = 0;
+    seen[s] = 1;
+    stack[sp++] = s;
+    while (sp > 0) {
+      const p = stack[--sp]!;
+      size++;
+      const y = (p / w) | 0;
+      const x = p - y * w;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const q = yy * w + xx;
+          if (data[q] && !seen[q]) {
+            seen[q] = 1;
+            stack[sp++] = q;
+          }
+        }
+      }
+    }
+    total += size;
+    if (size > largest) largest = size;
+  }
+  return { total, largest };
+}
+
+/** Outline length (4-neighbour boundary edges) and area of a binary mask. */
+export function outline(data: Uint8Array, w: number, h: number): { perimeter: number; area: number } {
+  let perimeter = 0;
+  let area = 0;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (!data[i]) continue;
+      area++;
+      if (x === 0 || !data[i - 1]) perimeter++;
+      if (x === w - 1 || !data[i + 1]) perimeter++;
+      if (y === 0 || !data[i - w]) perimeter++;
+      if (y === h - 1 || !data[i + w]) perimeter++;
+    }
+  return { perimeter, area };
+}
+
+/** Arms as capsules (shoulder → elbow from a quarter of the way down, elbow → wrist). */
+function inArm(k: Keypoint[], r: number): (x: number, y: number) => boolean {
+  const segs: [Keypoint, Keypoint][] = [];
+  for (const [s, e, wr] of [
+    [KP.leftShoulder, KP.leftElbow, KP.leftWrist],
+    [KP.rightShoulder, KP.rightElbow, KP.rightWrist],
+  ] as const) {
+    const S = k[s]!;
+    const E = k[e]!;
+    segs.push([{ x: S.x + (E.x - S.x) * 0.25, y: S.y + (E.y - S.y) * 0.25, score: 1 }, E], [E, k[wr]!]);
+  }
+  const r2 = r * r;
+  return (x, y) => {
+    for (const [a, b] of segs) {
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const l2 = dx * dx + dy * dy || 1e-6;
+      const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2));
+      const ex = x - a.x - t * dx;
+      const ey = y - a.y - t * dy;
+      if (ex * ex + ey * ey <= r2) return true;
+    }
+    return false;
+  };
+}
+
+export function shopperFigures(q: QualityInput): ShopperFigures {
+  const { width: w, height: h } = q.layer;
+  const k = q.keypoints;
+  const la = q.layer.data;
+  const bin = new Uint8Array(w * h);
+  // Offset: the layer's centre against the body's centre line, row by row (alpha-weighted).
+  const axis = bodyAxis(k);
+  const W = bodyWidth(k);
+  let sw = 0;
+  let sd = 0;
+  for (let y = 0; y < h; y++) {
+    let rw = 0;
+    let rx = 0;
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      const a = la[i]!;
+      if (a <= 0.02) continue;
+      rw += a;
+      rx += a * x;
+      if (a > 0.5) bin[i] = 1;
+    }
+    if (rw <= 0) continue;
+    sw += rw;
+    sd += rx - rw * axis(y);
+  }
+  const offset = sw > 0 ? Math.abs(sd / sw) / W : 1;
+  const lp = largestPiece(bin, w, h);
+  const pieces = lp.total ? 1 - lp.largest / lp.total : 1;
+  const c = q.cutout;
+  const cp = largestPiece(c.data, c.width, c.height);
+  const garmentPieces = cp.total ? 1 - cp.largest / cp.total : 0;
+  const lo = outline(bin, w, h);
+  const co = outline(c.data, c.width, c.height);
+  const ragged = lo.area && co.area ? lo.perimeter / Math.sqrt(lo.area) / (co.perimeter / Math.sqrt(co.area)) : 0;
+  const kept = co.area ? lo.area / (co.area * q.cutoutToWork * q.cutoutToWork) : 0;
+  // Remnant: the region the garment should cover is the person between its top and hem
+  // rows, less skin, face, hair, hands and arms (the old garment there is not in its way).
+  const sw0 = Math.hypot(k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x, k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y);
+  const arm = inArm(k, Math.max(2, sw0 * 0.13));
+  const pm = q.personMask.data;
+  const hd = q.hard.data;
+  const fa = q.final.data;
+  const pd = q.person.data;
+  let region = 0;
+  let showing = 0;
+  const y0 = Math.max(0, Math.ceil(q.topY));
+  const y1 = Math.min(h - 1, Math.floor(q.hemY));
+  for (let y = y0; y <= y1; y++)
+    for (let x = 0, i = y * w; x < w; x++, i++) {
+      if (pm[i]! < 0.5 || hd[i]! > 0.3) continue;
+      const o = i * 4;
+      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || arm(x, y)) continue;
+      region++;
+      if (fa[i]! < 0.5) showing++;
+    }
+  return { offset, remnant: region ? showing / region : 0, pieces, garmentPieces, ragged, kept };
+}
