@@ -89,15 +89,9 @@ export async function deleteEmailCodes(db: Db, email: string): Promise<void> {
 
 /** Deletes codes that expired before `before`, at most `limit`. */
 export async function deleteExpiredEmailCodes(db: Db, before: Date, limit = 1000): Promise<number> {
-  const ids = await db.selectFrom('email_codes').select('id').where('expires_at', '<', iso(before)).limit(limit).execute();
-  if (ids.length === 0) return 0;
   const res = await db
     .deleteFrom('email_codes')
-    .where(
-      'id',
-      'in',
-      ids.map((r) => r.id),
-    )
+    .where('id', 'in', db.selectFrom('email_codes').select('id').where('expires_at', '<', iso(before)).limit(limit))
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

@@ -70,15 +70,9 @@ export async function moveUserSessions(db: Db, fromUserId: string, toUserId: str
 
 /** Deletes expired sessions, at most `limit`; returns how many. */
 export async function deleteExpiredSessions(db: Db, now: Date, limit = 1000): Promise<number> {
-  const ids = await db.selectFrom('sessions').select('id').where('expires_at', '<=', iso(now)).limit(limit).execute();
-  if (ids.length === 0) return 0;
   const res = await db
     .deleteFrom('sessions')
-    .where(
-      'id',
-      'in',
-      ids.map((r) => r.id),
-    )
+    .where('id', 'in', db.selectFrom('sessions').select('id').where('expires_at', '<=', iso(now)).limit(limit))
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }

@@ -22,6 +22,7 @@ import { startStandInServer, type StandInServer } from '../test/stand-ins/stand-
 import { mergeUserInto } from '../ledger/ledger.js';
 import { setPaddleCustomerId } from '../repositories/users.js';
 import { createMailer } from '../mail/mailer.js';
+import { runRetention } from '../services/retention.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -478,6 +479,21 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/MAIL NOT SENT \(no SMTP_URL is set\)/);
     expect(lines[0]).toContain('123456');
+  });
+
+  it('retention deletes expired sessions and sign-in codes, and nothing still valid', async () => {
+    const { app, clock } = await make();
+    const old = await signIn(app);
+    await mailedCode(app, newEmail(), old.cookie);
+    clock.advance(366 * 24 * 60 * 60 * 1000);
+    const fresh = await signIn(app);
+    await mailedCode(app, newEmail(), fresh.cookie);
+    const report = await runRetention({ db: app.db, storage: app.storage, clock: () => clock.now }, { batchSize: 1 });
+    expect(report.sessionsDeleted).toBe(1);
+    expect(report.signInCodesDeleted).toBe(1);
+    const sessions = await app.db.selectFrom('sessions').select('user_id').execute();
+    expect(sessions.map((r) => r.user_id)).toEqual([fresh.user.id]);
+    expect(await app.db.selectFrom('email_codes').selectAll().execute()).toHaveLength(1);
   });
 
   it('answers the same shape for a brand-new anonymous user as before', async () => {

@@ -173,8 +173,10 @@ export async function verifyEmailSignIn(
  */
 export async function deleteAccount(deps: AccountDeps & { storage: Storage }, userId: string): Promise<void> {
   const now = deps.clock();
-  await forfeitCredits(deps.db, userId, now);
-  const names = await deps.db.transaction().execute((trx) => deleteUserData(trx, userId, now));
+  const names = await deps.db.transaction().execute(async (trx) => {
+    await forfeitCredits(trx, userId, now);
+    return deleteUserData(trx, userId, now);
+  });
   for (const name of names) {
     try {
       await deps.storage.delete(`results/${name}`);
