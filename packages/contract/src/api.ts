@@ -111,6 +111,8 @@ export const TryOnFieldsSchema = z.object({
   category: z.enum(CATEGORY_VALUES),
   userId: z.string().min(1).max(64),
   api: z.string().min(1).max(40).optional(),
+  /** Optional: a client-made UUID to follow the try-on's stages (see progress.ts). */
+  progressId: z.string().uuid().optional(),
 });
 export type TryOnFields = z.infer<typeof TryOnFieldsSchema>;
 
@@ -169,7 +171,15 @@ export const PublicPlanSchema = z.object({
 export type PublicPlan = z.infer<typeof PublicPlanSchema>;
 
 export const PublicConfigSchema = z.object({
-  engines: z.array(z.object({ id: z.string(), label: z.string() })),
+  engines: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      /** 'local': the built-in quick preview; 'hosted': an AI provider. */
+      kind: z.enum(['local', 'hosted']).optional(),
+      estimateSeconds: z.object({ min: z.number(), max: z.number() }).optional(),
+    }),
+  ),
   defaultEngine: z.string(),
   billing: z.object({
     provider: z.enum(['demo', 'paddle']),

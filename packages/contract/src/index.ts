@@ -8,3 +8,4 @@ export * from './user.js';
 export * from './web.js';
 export * from './hosted-engines.js';
 export * from './account.js';
+export * from './progress.js';
