@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page, Route } from '@playwright/test';
 import { expect, openSignedIn, test } from './fixtures';
 // Paddle-shaped notifications and Paddle's signing, from the built server.
-import { envelope, paddleId, signedHeaders, transactionData } from '../apps/server/dist/billing/paddle/fixtures.js';
+import { envelope, paddleId, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..');

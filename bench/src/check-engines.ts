@@ -13,8 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import type { TryOnEngine } from '@aidressup/engine';
 import { isEngineError } from '@aidressup/engine';
-import { loadConfig } from '../../apps/server/src/config.js';
-import type { HostedLogger } from '../../apps/server/src/engines/hosted-call.js';
+import { loadConfig } from '@aidressup/server/config';
+import type { HostedLogger } from '@aidressup/server/engines/hosted-call';
 
 const ENGINE_VARS = [
   'ENGINE_DEADLINE_MS',
@@ -50,15 +50,15 @@ export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
   const checks: Check[] = [];
   if (engines.gemini) {
     const cfg = engines.gemini;
-    checks.push({ id: 'nano-banana', model: cfg.model, create: async (l) => (await import('../../apps/server/src/engines/nano-banana.js')).createNanoBananaEngine(cfg, deps(l)) });
+    checks.push({ id: 'nano-banana', model: cfg.model, create: async (l) => (await import('@aidressup/server/engines/nano-banana')).createNanoBananaEngine(cfg, deps(l)) });
   }
   if (engines.fashn) {
     const cfg = engines.fashn;
-    checks.push({ id: 'fashn', model: `tryon-v1.6 (mode ${cfg.mode})`, create: async (l) => (await import('../../apps/server/src/engines/fashn.js')).createFashnEngine(cfg, deps(l)) });
+    checks.push({ id: 'fashn', model: `tryon-v1.6 (mode ${cfg.mode})`, create: async (l) => (await import('@aidressup/server/engines/fashn')).createFashnEngine(cfg, deps(l)) });
   }
   if (engines.fal) {
     const cfg = engines.fal;
-    checks.push({ id: 'fal', model: `${cfg.model} (mode ${cfg.fashnMode})`, create: async (l) => (await import('../../apps/server/src/engines/fal.js')).createFalEngine(cfg, deps(l)) });
+    checks.push({ id: 'fal', model: `${cfg.model} (mode ${cfg.fashnMode})`, create: async (l) => (await import('@aidressup/server/engines/fal')).createFalEngine(cfg, deps(l)) });
   }
   return checks;
 }

@@ -24,7 +24,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { redisServerAvailable, startRedis, type TestRedis } from '../../apps/server/src/test/redis.js';
+import { redisServerAvailable, startRedis, type TestRedis } from '@aidressup/server/testing/redis';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');

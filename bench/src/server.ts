@@ -13,10 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
-import { buildApp } from '../../apps/server/src/app.js';
-import { loadConfig } from '../../apps/server/src/config.js';
-import { validateAndNormalise } from '../../apps/server/src/services/images.js';
-import { createEngineDouble } from '../../apps/server/src/test/engine-double.js';
+import { buildApp } from '@aidressup/server/app';
+import { loadConfig } from '@aidressup/server/config';
+import { validateAndNormalise } from '@aidressup/server/services/images';
+import { createEngineDouble } from '@aidressup/server/testing/engine-double';
 
 const RUNS = Number(process.env.SERVER_BENCH_RUNS ?? 40);
 const SIGNINS = Number(process.env.SERVER_BENCH_SIGNINS ?? 600);

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { startSmtpStandIn as startServerSmtpStandIn } from '../../apps/server/src/test/stand-ins/smtp-stand-in';
+import { startSmtpStandIn as startServerSmtpStandIn } from '@aidressup/server/testing/stand-ins/smtp-stand-in';
 
 /** One received message, as saved in the mail folder. */
 export interface SavedMail {

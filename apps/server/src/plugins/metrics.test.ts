@@ -5,7 +5,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
-import { envelope, signedHeaders, transactionData } from '../billing/paddle/fixtures.js';
+import { envelope, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
 import { PADDLE_WEBHOOK_PATH } from '../routes/webhooks-paddle.js';
 
 const REDIS = redisServerAvailable();

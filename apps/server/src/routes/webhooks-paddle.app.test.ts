@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
-import { adjustmentData, envelope, paddleId, signedHeaders, subscriptionData, transactionData } from '../billing/paddle/fixtures.js';
+import { adjustmentData, envelope, paddleId, signedHeaders, subscriptionData, transactionData } from '@aidressup/paddle-stand-in';
 import { PADDLE_WEBHOOK_PATH } from './webhooks-paddle.js';
 
 const SECRET = 'pdl_ntfset_01apptest_secret_value_0000';

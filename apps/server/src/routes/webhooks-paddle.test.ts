@@ -18,7 +18,7 @@ import {
   subscriptionData,
   transactionData,
   type PriceInfo,
-} from '../billing/paddle/fixtures.js';
+} from '@aidressup/paddle-stand-in';
 import { signatureHeader } from '../billing/paddle/signature.js';
 import { PADDLE_WEBHOOK_PATH, paddleWebhookRoutes } from './webhooks-paddle.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseNotification } from './events.js';
-import { adjustmentData, envelope, subscriptionData, transactionData, type PriceInfo } from './fixtures.js';
+import { adjustmentData, envelope, subscriptionData, transactionData, type PriceInfo } from '@aidressup/paddle-stand-in';
 
 const MONTHLY: PriceInfo = { id: 'pri_01testmonthly', amount: '999', description: 'Monthly Pro', interval: 'month' };
 const PACK: PriceInfo = { id: 'pri_01testpack200', amount: '3999', description: '200 Credits', interval: null };

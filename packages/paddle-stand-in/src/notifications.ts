@@ -1,9 +1,21 @@
 /**
  * Paddle Billing notifications shaped exactly as Paddle sends them (field for field, following
  * Paddle's API reference and its Node SDK's notification examples), filled with our own values.
- * Used by the webhook tests and the browser tests; handy for replaying a notification locally.
+ * A stand-in for Paddle in tests only: the server's webhook tests and the browser tests use it; it is
+ * never part of the built product.
  */
-import { signatureHeader } from './signature.js';
+import { createHmac } from 'node:crypto';
+
+/**
+ * The `Paddle-Signature` header Paddle sends: `ts=<unix seconds>;h1=<hex HMAC-SHA256 of "ts:body">`,
+ * keyed with the notification destination's secret. Written here from Paddle's documentation, apart
+ * from the server's verifier, so the tests check one against the other.
+ */
+export function signatureHeader(secret: string, rawBody: string, tsSeconds: number): string {
+  const ts = String(Math.floor(tsSeconds));
+  const h1 = createHmac('sha256', secret).update(`${ts}:${rawBody}`).digest('hex');
+  return `ts=${ts};h1=${h1}`;
+}
 
 let counter = 0;
 /** A Paddle-style id: prefix + `_01` + 23 lower-case base32 characters, unique per call. */

@@ -1,0 +1,103 @@
+// ESLint flat config for the whole repository: TypeScript (type-aware where it pays), React hooks,
+// accessibility, no import cycles, and the boundaries between the workspace packages.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import globals from 'globals';
+import noImportCycle from './tools/eslint/no-import-cycle.js';
+
+const OUR_PACKAGES = ['@aidressup/*', '@aidressup/*/*'];
+
+/** `no-restricted-imports` patterns for one package's boundary. */
+function boundary(groups, message) {
+  return { 'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }] };
+}
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      'playwright-report/**',
+      'test-results/**',
+      'bench/out/**',
+      'data/**',
+      '.scratch*/**',
+      'e2e/stand-ins/paddle-js-stand-in.js',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.node },
+    },
+    plugins: { local: { rules: { 'no-import-cycle': noImportCycle } } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      'local/no-import-cycle': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+  // Type-aware rules, where they catch real bugs: promises nobody awaits, awaiting non-promises,
+  // promises passed where a callback's result is ignored, and casts that do nothing.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.tests.json', './apps/web/tsconfig.json', './e2e/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // Root tool configs belong to no TypeScript project.
+    files: ['*.config.ts'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { parserOptions: { project: null } },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  {
+    files: ['e2e/stand-ins/**/*.js', 'apps/web/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  // Boundaries: the contract imports nothing of ours; the engine never imports the server;
+  // the web app never imports the server or the engine.
+  {
+    files: ['packages/contract/**'],
+    rules: boundary([...OUR_PACKAGES, '**/apps/**', '**/packages/engine/**'], 'The contract imports nothing of ours.'),
+  },
+  {
+    files: ['packages/engine/**'],
+    rules: boundary(['@aidressup/server', '@aidressup/server/*', '@aidressup/web', '@aidressup/web/*', '**/apps/**'], 'The engine never imports the server or the web app.'),
+  },
+  {
+    files: ['apps/web/**'],
+    rules: boundary(
+      ['@aidressup/server', '@aidressup/server/*', '@aidressup/engine', '@aidressup/engine/*', '**/apps/server/**', '**/packages/engine/**'],
+      'The web app talks to the server over HTTP and never imports the server or the engine.',
+    ),
+  },
+);
