@@ -52,8 +52,8 @@ function start(name: string, script: string, env: Record<string, string>): Proc 
     output.push(...d.toString().split('\n').filter(Boolean));
     if (output.length > 200) output.splice(0, output.length - 200);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   return { name, child, output };
 }
 

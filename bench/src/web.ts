@@ -133,7 +133,7 @@ async function runLighthouse(urls: string[]) {
       }
     }
   } finally {
-    await chrome.kill();
+    chrome.kill();
   }
 }
 

@@ -21,7 +21,7 @@ test('the static first-paint shell matches the rendered home page and is replace
       brand: text('header a[href="/"]'),
     };
   }, html);
-  const rendered = (loc: ReturnType<typeof page.locator>) => loc.evaluate((el) => el.textContent!.replace(/\s+/g, ' ').trim());
+  const rendered = (loc: ReturnType<typeof page.locator>) => loc.evaluate((el) => el.textContent.replace(/\s+/g, ' ').trim());
   const h1 = page.locator('main h1').first();
   expect(shell.h1).toBe(await rendered(h1));
   expect(shell.intro).toBe(await rendered(page.locator('main h1 + p').first()));

@@ -50,7 +50,7 @@ describe('configuration', () => {
     try {
       loadConfig({ PORT: 'eighty' });
     } catch (err) {
-      expect((err as Error).message).toMatch(/^Invalid configuration:\n  - PORT: /);
+      expect((err as Error).message).toMatch(/^Invalid configuration:\n {2}- PORT: /);
     }
   });
 

@@ -34,8 +34,8 @@ function spawnProc(name: string, file: string, env: Record<string, string>): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  child.stdout!.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
-  child.stderr!.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
+  child.stdout.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
+  child.stderr.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, child, output, exited };
 }

@@ -82,8 +82,8 @@ function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): R
   });
   children.add(child);
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return { child, exited, output: () => out };
 }

@@ -72,6 +72,6 @@ export async function signIn(app: FastifyInstance, deviceId = newDeviceId(), ip 
     payload: { deviceId, deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' } },
   });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { user: { id: string; credits: number; free_trials_used: number; segment: string }; isNew: boolean };
+  const body = res.json<{ user: { id: string; credits: number; free_trials_used: number; segment: string }; isNew: boolean }>();
   return { cookie: sessionCookieOf(res), user: body.user, isNew: body.isNew, res };
 }
