@@ -207,6 +207,17 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('tryons_owner_idx').on('tryons').columns(['owner_id', 'status']).execute();
     },
   },
+  '004_outfits_and_sharing': {
+    // A whole outfit charges two units: the second is a companion row (`bundle_of` the main one)
+    // that settles with it. A shared result has an unguessable public token.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tryons').addColumn('bundle_of', 'text').execute();
+      await db.schema.alterTable('tryons').addColumn('share_token', 'text').execute();
+      await db.schema.alterTable('tryons').addColumn('shared_at', 'text').execute();
+      await db.schema.createIndex('tryons_bundle_of_idx').on('tryons').column('bundle_of').execute();
+      await db.schema.createIndex('tryons_share_token_idx').unique().on('tryons').column('share_token').execute();
+    },
+  },
 };
 
 function sqlCheck(expr: string) {
@@ -219,8 +230,10 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
-/** Brings the database to the latest schema; throws with the failing migration's error. */
-// The migrator works below the typed schema: migrations create the tables the types describe.
+/**
+ * Brings the database to the latest schema; throws with the failing migration's error. The
+ * migrator works below the typed schema: migrations create the tables the types describe.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });

@@ -138,6 +138,11 @@ export interface TryOnsTable {
   owner_id: string | null;
   /** The result's name, written just before the result is stored: after a crash, a stored result completes the row. */
   staged_result: string | null;
+  /** A whole outfit's second unit: the main try-on this companion row settles with; null otherwise. */
+  bundle_of: string | null;
+  /** While the result is shared: the unguessable token of its public page (`/s/{token}`). */
+  share_token: string | null;
+  shared_at: string | null;
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */

@@ -6,6 +6,7 @@ import { DATABASE_KINDS, openTestDatabase } from '../test/databases.js';
 import { createUser, findUserById } from '../repositories/users.js';
 import {
   balance,
+  canReserveTryOn,
   clawbackGrant,
   completeTryOn,
   expireGrants,
@@ -209,5 +210,71 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect(await balance(db, userId, T0)).toBe(0);
     const grants = await db.selectFrom('credit_grants').select('remaining').where('user_id', '=', userId).execute();
     expect(grants.every((g) => g.remaining === 0)).toBe(true);
+  });
+
+  describe('a whole outfit (two units)', () => {
+    const reserveOutfit = (userId: string) =>
+      reserveTryOn(db, { userId, freeTrialsLimit: 2, category: 'upper_body', engine: 'test', now: T0, units: 2 });
+    const rowsOf = (userId: string) => db.selectFrom('tryons').selectAll().where('user_id', '=', userId).orderBy('bundle_of').execute();
+
+    it('takes free trials first, then a credit, and records a companion row', async () => {
+      const userId = await newUser(db, 1);
+      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 3, expiresAt: days(7), externalRef: 'o1', now: T0 });
+      expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 2 })).toBe(true);
+      const r = await reserveOutfit(userId);
+      expect(r.ok && r.charge).toBe('trial');
+      const rows = await rowsOf(userId);
+      expect(rows).toHaveLength(2);
+      const companion = rows.find((row) => row.bundle_of !== null);
+      expect(companion?.bundle_of).toBe(r.ok ? r.tryon.id : null);
+      expect(companion?.charge).toBe('credit');
+      expect((await findUserById(db, userId))?.free_trials_used).toBe(2);
+      expect(await balance(db, userId, T0)).toBe(2);
+    });
+
+    it('takes nothing when only one unit is left', async () => {
+      const userId = await newUser(db, 2);
+      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 1, expiresAt: days(7), externalRef: 'o2', now: T0 });
+      expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 2 })).toBe(false);
+      expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 1 })).toBe(true);
+      const r = await reserveOutfit(userId);
+      expect(r).toEqual({ ok: false, code: 'NO_CREDITS' });
+      expect(await rowsOf(userId)).toHaveLength(0);
+      expect(await balance(db, userId, T0)).toBe(1);
+      const events = await db.selectFrom('credit_events').select('type').where('user_id', '=', userId).execute();
+      expect(events.map((e) => e.type)).toEqual(['grant']);
+    });
+
+    it('gives both units back on failure, once', async () => {
+      const userId = await newUser(db, 1);
+      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 1, expiresAt: days(7), externalRef: 'o3', now: T0 });
+      const r = await reserveOutfit(userId);
+      if (!r.ok) throw new Error('expected a reservation');
+      expect(await refundTryOn(db, { tryonId: r.tryon.id, errorCode: 'ENGINE_ERROR', now: T0 })).toBe(true);
+      expect(await refundTryOn(db, { tryonId: r.tryon.id, errorCode: 'ENGINE_ERROR', now: T0 })).toBe(false);
+      expect((await findUserById(db, userId))?.free_trials_used).toBe(1);
+      expect(await balance(db, userId, T0)).toBe(1);
+      expect((await rowsOf(userId)).every((row) => row.status === 'failed')).toBe(true);
+    });
+
+    it('spends both on success, the result named on the main row only', async () => {
+      const userId = await newUser(db, 0);
+      const r = await reserveOutfit(userId);
+      if (!r.ok) throw new Error('expected a reservation');
+      expect(await completeTryOn(db, { tryonId: r.tryon.id, resultName: 'outfit.jpg', now: T0 })).toBe(true);
+      const rows = await rowsOf(userId);
+      expect(rows.map((row) => row.status)).toEqual(['succeeded', 'succeeded']);
+      expect(rows.filter((row) => row.result_name === 'outfit.jpg')).toHaveLength(1);
+      expect(await refundTryOn(db, { tryonId: r.tryon.id, errorCode: 'ENGINE_ERROR', now: T0 })).toBe(false);
+      expect((await findUserById(db, userId))?.free_trials_used).toBe(2);
+    });
+
+    it('never overspends under concurrent outfits', async () => {
+      const userId = await newUser(db, 2);
+      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 5, expiresAt: days(7), externalRef: 'o4', now: T0 });
+      const results = await Promise.all(Array.from({ length: 6 }, () => reserveOutfit(userId)));
+      expect(results.filter((r) => r.ok)).toHaveLength(2);
+      expect(await balance(db, userId, T0)).toBe(1);
+    });
   });
 });

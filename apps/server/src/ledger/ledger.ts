@@ -276,6 +276,8 @@ export interface ReserveTryOnInput {
   resultRetentionDays?: number;
   /** The process running the try-on (crash recovery settles the try-ons of a process that is gone). */
   ownerId?: string | null;
+  /** Units to charge: 1 for one garment, 2 for a whole outfit (top and bottom). All or none. */
+  units?: number;
 }
 
 export type ReserveTryOnResult =
@@ -283,77 +285,100 @@ export type ReserveTryOnResult =
   | { ok: false; code: 'NO_CREDITS' };
 
 /**
- * Reserves one try-on: a free trial while `free_trials_used < freeTrialsLimit`, else one credit
- * from the unexpired grant that expires soonest (never-expiring grants last). Records a
- * `processing` try-on row and the spend event in the same transaction.
+ * Reserves a try-on: for each unit, a free trial while any is left, else one credit from the
+ * unexpired grant that expires soonest (never-expiring grants last). Records a `processing`
+ * try-on row per unit (the first is the try-on; the others are companions `bundle_of` it) and
+ * each spend event, in one transaction: with too little for every unit, nothing is taken.
  */
 export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<ReserveTryOnResult> {
   const now = input.now ?? new Date();
   const nowIso = iso(now);
-  return inTransaction(db, async (trx) => {
-    if (!(await lockUser(trx, input.userId))) throw new Error(`no user ${input.userId}`);
-
-    let charge: TryOnCharge | null = null;
-    let grantId: string | null = null;
-
-    if (await spendFreeTrial(trx, input.userId, input.freeTrialsLimit)) {
-      charge = 'trial';
-    } else {
-      for (let attempt = 0; attempt < 5 && charge === null; attempt++) {
-        const grant = await trx
-          .selectFrom('credit_grants')
-          .select('id')
-          .where('user_id', '=', input.userId)
-          .where('remaining', '>', 0)
-          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
-          .orderBy(sql`case when expires_at is null then 1 else 0 end`)
-          .orderBy('expires_at')
-          .orderBy('created_at')
-          .orderBy('id')
-          .limit(1)
-          .executeTakeFirst();
-        if (!grant) break;
-        const spent = await trx
-          .updateTable('credit_grants')
-          .set({ remaining: sql<number>`remaining - 1` })
-          .where('id', '=', grant.id)
-          .where('remaining', '>', 0)
-          .executeTakeFirst();
-        if (Number(spent.numUpdatedRows) === 1) {
-          charge = 'credit';
-          grantId = grant.id;
-        }
+  const units = input.units ?? 1;
+  try {
+    return await inTransaction(db, async (trx) => {
+      if (!(await lockUser(trx, input.userId))) throw new Error(`no user ${input.userId}`);
+      const expiresAt = iso(new Date(now.getTime() + (input.resultRetentionDays ?? RESULT_RETENTION_DAYS) * DAY_MS));
+      let main: { tryon: TryOnRow; charge: TryOnCharge; grantId: string | null } | null = null;
+      for (let unit = 0; unit < units; unit++) {
+        const spent = await spendOneUnit(trx, input, nowIso);
+        // Not enough for every unit: roll back the units taken so far.
+        if (!spent) throw NOT_ENOUGH;
+        const tryon: TryOnRow = {
+          id: newId(),
+          user_id: input.userId,
+          category: input.category,
+          engine: input.engine,
+          status: 'processing',
+          charge: spent.charge,
+          grant_id: spent.grantId,
+          result_name: null,
+          error_code: null,
+          created_at: nowIso,
+          finished_at: null,
+          expires_at: expiresAt,
+          // Companion rows have no owner: they settle with the main row, never on their own.
+          owner_id: main ? null : (input.ownerId ?? null),
+          staged_result: null,
+          bundle_of: main ? main.tryon.id : null,
+          share_token: null,
+          shared_at: null,
+        };
+        await trx.insertInto('tryons').values(tryon).execute();
+        await addEvent(trx, {
+          userId: input.userId,
+          type: spent.charge === 'trial' ? 'trial_spend' : 'spend',
+          amount: -1,
+          grantId: spent.grantId,
+          tryonId: tryon.id,
+          now,
+        });
+        main ??= { tryon, charge: spent.charge, grantId: spent.grantId };
       }
-    }
-    if (charge === null) return { ok: false, code: 'NO_CREDITS' } as const;
-
-    const tryon: TryOnRow = {
-      id: newId(),
-      user_id: input.userId,
-      category: input.category,
-      engine: input.engine,
-      status: 'processing',
-      charge,
-      grant_id: grantId,
-      result_name: null,
-      error_code: null,
-      created_at: nowIso,
-      finished_at: null,
-      expires_at: iso(new Date(now.getTime() + (input.resultRetentionDays ?? RESULT_RETENTION_DAYS) * DAY_MS)),
-      owner_id: input.ownerId ?? null,
-      staged_result: null,
-    };
-    await trx.insertInto('tryons').values(tryon).execute();
-    await addEvent(trx, {
-      userId: input.userId,
-      type: charge === 'trial' ? 'trial_spend' : 'spend',
-      amount: -1,
-      grantId,
-      tryonId: tryon.id,
-      now,
+      if (!main) throw new Error('reserveTryOn: units must be at least 1');
+      return { ok: true, ...main } as const;
     });
-    return { ok: true, tryon, charge, grantId } as const;
-  });
+  } catch (err) {
+    if (err === NOT_ENOUGH) return { ok: false, code: 'NO_CREDITS' } as const;
+    throw err;
+  }
+}
+
+/** Thrown inside a reservation's transaction to roll back the units already taken. */
+const NOT_ENOUGH = Symbol('not enough free trials or credits');
+
+/**
+ * Takes one unit for a try-on: a free trial if one is left, else one credit from the unexpired
+ * grant that expires soonest (never-expiring grants last); null when there is neither.
+ */
+async function spendOneUnit(
+  trx: Trx,
+  input: ReserveTryOnInput,
+  nowIso: string,
+): Promise<{ charge: TryOnCharge; grantId: string | null } | null> {
+  if (await spendFreeTrial(trx, input.userId, input.freeTrialsLimit)) return { charge: 'trial', grantId: null };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const grant = await trx
+      .selectFrom('credit_grants')
+      .select('id')
+      .where('user_id', '=', input.userId)
+      .where('remaining', '>', 0)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowIso)]))
+      .orderBy(sql`case when expires_at is null then 1 else 0 end`)
+      .orderBy('expires_at')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!grant) return null;
+    const spent = await trx
+      .updateTable('credit_grants')
+      .set({ remaining: sql<number>`remaining - 1` })
+      .where('id', '=', grant.id)
+      .where('remaining', '>', 0)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) === 1) return { charge: 'credit', grantId: grant.id };
+  }
+  return null;
 }
 
 /**
@@ -403,67 +428,75 @@ export interface RefundTryOnInput {
 export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<boolean> {
   const now = input.now ?? new Date();
   return inTransaction(db, async (trx) => {
-    const found = await trx.selectFrom('tryons').select('user_id').where('id', '=', input.tryonId).executeTakeFirst();
-    if (!found) return false;
-    await lockUser(trx, found.user_id);
-    let failing = trx
-      .updateTable('tryons')
-      .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now) })
-      .where('id', '=', input.tryonId)
-      .where('status', '=', 'processing');
-    if (input.ownerId !== undefined) failing = failing.where('owner_id', '=', input.ownerId);
-    const failed = await failing.executeTakeFirst();
-    if (Number(failed.numUpdatedRows) !== 1) return false;
-    const tryon = await trx.selectFrom('tryons').selectAll().where('id', '=', input.tryonId).executeTakeFirstOrThrow();
-    if (tryon.charge === 'trial') {
-      await trx
-        .updateTable('users')
-        .set({ free_trials_used: sql<number>`free_trials_used - 1` })
-        .where('id', '=', tryon.user_id)
-        .where('free_trials_used', '>', 0)
-        .execute();
-      const owner = await trx.selectFrom('users').select('device_id').where('id', '=', tryon.user_id).executeTakeFirst();
-      if (owner?.device_id) {
-        await trx
-          .updateTable('devices')
-          .set({ free_trials_used: sql<number>`free_trials_used - 1` })
-          .where('device_id', '=', owner.device_id)
-          .where('free_trials_used', '>', 0)
-          .execute();
-      }
-      await addEvent(trx, { userId: tryon.user_id, type: 'trial_refund', amount: 1, tryonId: tryon.id, note: input.note ?? input.errorCode, now });
-    } else if (tryon.grant_id) {
-      // A grant clawed back meanwhile (a refunded purchase) gets nothing back: the refund is
-      // recorded with amount 0.
-      const clawedBack = await trx
-        .selectFrom('credit_events')
-        .select('id')
-        .where('grant_id', '=', tryon.grant_id)
-        .where('type', '=', 'clawback')
-        .limit(1)
-        .executeTakeFirst();
-      let restored = false;
-      if (!clawedBack) {
-        const res = await trx
-          .updateTable('credit_grants')
-          .set({ remaining: sql<number>`remaining + 1` })
-          .where('id', '=', tryon.grant_id)
-          .where(sql<boolean>`remaining < amount`)
-          .executeTakeFirst();
-        restored = Number(res.numUpdatedRows) === 1;
-      }
-      await addEvent(trx, {
-        userId: tryon.user_id,
-        type: 'refund',
-        amount: restored ? 1 : 0,
-        grantId: tryon.grant_id,
-        tryonId: tryon.id,
-        note: input.note ?? input.errorCode,
-        now,
-      });
-    }
+    if (!(await refundOne(trx, input, input.tryonId, now))) return false;
+    // A whole outfit's second unit goes back with the first.
+    const companions = await trx.selectFrom('tryons').select('id').where('bundle_of', '=', input.tryonId).where('status', '=', 'processing').execute();
+    for (const companion of companions) await refundOne(trx, { ...input, ownerId: undefined }, companion.id, now);
     return true;
   });
+}
+
+async function refundOne(trx: Trx, input: RefundTryOnInput, tryonId: string, now: Date): Promise<boolean> {
+  const found = await trx.selectFrom('tryons').select('user_id').where('id', '=', tryonId).executeTakeFirst();
+  if (!found) return false;
+  await lockUser(trx, found.user_id);
+  let failing = trx
+    .updateTable('tryons')
+    .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now) })
+    .where('id', '=', tryonId)
+    .where('status', '=', 'processing');
+  if (input.ownerId !== undefined) failing = failing.where('owner_id', '=', input.ownerId);
+  const failed = await failing.executeTakeFirst();
+  if (Number(failed.numUpdatedRows) !== 1) return false;
+  const tryon = await trx.selectFrom('tryons').selectAll().where('id', '=', tryonId).executeTakeFirstOrThrow();
+  if (tryon.charge === 'trial') {
+    await trx
+      .updateTable('users')
+      .set({ free_trials_used: sql<number>`free_trials_used - 1` })
+      .where('id', '=', tryon.user_id)
+      .where('free_trials_used', '>', 0)
+      .execute();
+    const owner = await trx.selectFrom('users').select('device_id').where('id', '=', tryon.user_id).executeTakeFirst();
+    if (owner?.device_id) {
+      await trx
+        .updateTable('devices')
+        .set({ free_trials_used: sql<number>`free_trials_used - 1` })
+        .where('device_id', '=', owner.device_id)
+        .where('free_trials_used', '>', 0)
+        .execute();
+    }
+    await addEvent(trx, { userId: tryon.user_id, type: 'trial_refund', amount: 1, tryonId: tryon.id, note: input.note ?? input.errorCode, now });
+  } else if (tryon.grant_id) {
+    // A grant clawed back meanwhile (a refunded purchase) gets nothing back: the refund is
+    // recorded with amount 0.
+    const clawedBack = await trx
+      .selectFrom('credit_events')
+      .select('id')
+      .where('grant_id', '=', tryon.grant_id)
+      .where('type', '=', 'clawback')
+      .limit(1)
+      .executeTakeFirst();
+    let restored = false;
+    if (!clawedBack) {
+      const res = await trx
+        .updateTable('credit_grants')
+        .set({ remaining: sql<number>`remaining + 1` })
+        .where('id', '=', tryon.grant_id)
+        .where(sql<boolean>`remaining < amount`)
+        .executeTakeFirst();
+      restored = Number(res.numUpdatedRows) === 1;
+    }
+    await addEvent(trx, {
+      userId: tryon.user_id,
+      type: 'refund',
+      amount: restored ? 1 : 0,
+      grantId: tryon.grant_id,
+      tryonId: tryon.id,
+      note: input.note ?? input.errorCode,
+      now,
+    });
+  }
+  return true;
 }
 
 /**
@@ -471,14 +504,25 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
  * (or, with `ownerId`, no longer owned by that process).
  */
 export async function completeTryOn(db: Db, input: { tryonId: string; resultName: string; now?: Date; ownerId?: string }): Promise<boolean> {
-  let query = db
-    .updateTable('tryons')
-    .set({ status: 'succeeded', result_name: input.resultName, staged_result: null, finished_at: iso(input.now ?? new Date()) })
-    .where('id', '=', input.tryonId)
-    .where('status', '=', 'processing');
-  if (input.ownerId !== undefined) query = query.where('owner_id', '=', input.ownerId);
-  const res = await query.executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const finishedAt = iso(input.now ?? new Date());
+  return inTransaction(db, async (trx) => {
+    let query = trx
+      .updateTable('tryons')
+      .set({ status: 'succeeded', result_name: input.resultName, staged_result: null, finished_at: finishedAt })
+      .where('id', '=', input.tryonId)
+      .where('status', '=', 'processing');
+    if (input.ownerId !== undefined) query = query.where('owner_id', '=', input.ownerId);
+    const res = await query.executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) return false;
+    // A whole outfit's companion unit is spent with it (it names no result of its own).
+    await trx
+      .updateTable('tryons')
+      .set({ status: 'succeeded', finished_at: finishedAt })
+      .where('bundle_of', '=', input.tryonId)
+      .where('status', '=', 'processing')
+      .execute();
+    return true;
+  });
 }
 
 /**
@@ -623,15 +667,19 @@ export async function forfeitCredits(db: Db, userId: string, now: Date = new Dat
  * credit). Lets the API refuse before the costly work; the reservation itself stays the
  * authority (it may still refuse when a concurrent try-on took the last one).
  */
-export async function canReserveTryOn(db: Db, input: { userId: string; freeTrialsLimit: number; now?: Date }): Promise<boolean> {
+export async function canReserveTryOn(
+  db: Db,
+  input: { userId: string; freeTrialsLimit: number; now?: Date; units?: number },
+): Promise<boolean> {
+  const units = input.units ?? 1;
   const user = await db.selectFrom('users').select(['free_trials_used', 'device_id']).where('id', '=', input.userId).executeTakeFirst();
   if (!user) return false;
-  if (user.free_trials_used < input.freeTrialsLimit) {
+  let trials = Math.max(0, input.freeTrialsLimit - user.free_trials_used);
+  if (trials > 0 && user.device_id) {
     // A device shares its free trials among its users (see spendFreeTrial).
-    const device = user.device_id
-      ? await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', user.device_id).executeTakeFirst()
-      : undefined;
-    if (!device || device.free_trials_used < input.freeTrialsLimit) return true;
+    const device = await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', user.device_id).executeTakeFirst();
+    if (device) trials = Math.min(trials, Math.max(0, input.freeTrialsLimit - device.free_trials_used));
   }
-  return (await balance(db, input.userId, input.now ?? new Date())) > 0;
+  if (trials >= units) return true;
+  return (await balance(db, input.userId, input.now ?? new Date())) >= units - trials;
 }
