@@ -5,19 +5,98 @@ import { iso } from '../db/ids.js';
 
 type Db = Kysely<Database>;
 
-/** The user's results still kept, newest first. */
-export async function listResultsForUser(db: Db, userId: string, now: Date, limit = 100): Promise<TryOnRow[]> {
-  return db
+/** Where a page of results ends: the last row's creation time and id (rows are newest first). */
+export interface ResultCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** The user's results still kept, newest first; with `before`, those after that cursor. */
+export async function listResultsForUser(db: Db, userId: string, now: Date, limit = 100, before?: ResultCursor): Promise<TryOnRow[]> {
+  let query = db
     .selectFrom('tryons')
     .selectAll()
     .where('user_id', '=', userId)
     .where('status', '=', 'succeeded')
     .where('result_name', 'is not', null)
+    .where('expires_at', '>', iso(now));
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/**
+ * Deletes one settled try-on of the user's (with a whole outfit's companion row); the ledger's
+ * events keep their amounts but lose the link. Returns the stored result's name (for the caller
+ * to delete from storage), or undefined when the user has no such settled try-on.
+ */
+export async function deleteTryOnOfUser(db: Db, id: string, userId: string): Promise<{ resultName: string | null } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('tryons')
+      .select(['id', 'result_name'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('bundle_of', 'is', null)
+      .where('status', '!=', 'processing')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const ids = [row.id, ...(await trx.selectFrom('tryons').select('id').where('bundle_of', '=', row.id).execute()).map((r) => r.id)];
+    await trx.updateTable('credit_events').set({ tryon_id: null }).where('tryon_id', 'in', ids).execute();
+    await trx.deleteFrom('tryons').where('bundle_of', '=', row.id).execute();
+    await trx.deleteFrom('tryons').where('id', '=', row.id).execute();
+    return { resultName: row.result_name };
+  });
+}
+
+/**
+ * Shares a kept result of the user's under `token`; a result shared already keeps its token.
+ * Returns the token in force, or undefined when the user has no such kept result.
+ */
+export async function shareTryOn(db: Db, id: string, userId: string, token: string, now: Date): Promise<string | undefined> {
+  await db
+    .updateTable('tryons')
+    .set({ share_token: token, shared_at: iso(now) })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'succeeded')
+    .where('result_name', 'is not', null)
     .where('expires_at', '>', iso(now))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
+    .where('share_token', 'is', null)
     .execute();
+  const row = await db
+    .selectFrom('tryons')
+    .select('share_token')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('status', '=', 'succeeded')
+    .where('result_name', 'is not', null)
+    .where('expires_at', '>', iso(now))
+    .executeTakeFirst();
+  return row?.share_token ?? undefined;
+}
+
+/** Stops sharing a result of the user's; false when the user has no such try-on. */
+export async function unshareTryOn(db: Db, id: string, userId: string): Promise<boolean> {
+  const found = await db.selectFrom('tryons').select('id').where('id', '=', id).where('user_id', '=', userId).where('bundle_of', 'is', null).executeTakeFirst();
+  if (!found) return false;
+  await db.updateTable('tryons').set({ share_token: null, shared_at: null }).where('id', '=', id).execute();
+  return true;
+}
+
+/** A shared result still kept, by its public token. */
+export async function findSharedResult(db: Db, token: string, now: Date): Promise<TryOnRow | undefined> {
+  return db
+    .selectFrom('tryons')
+    .selectAll()
+    .where('share_token', '=', token)
+    .where('status', '=', 'succeeded')
+    .where('result_name', 'is not', null)
+    .where('expires_at', '>', iso(now))
+    .executeTakeFirst();
 }
 
 export async function findByResultName(db: Db, name: string): Promise<TryOnRow | undefined> {
@@ -41,7 +120,7 @@ export async function listExpiredResults(db: Db, now: Date, limit: number): Prom
 }
 
 export async function clearResultName(db: Db, id: string): Promise<void> {
-  await db.updateTable('tryons').set({ result_name: null }).where('id', '=', id).execute();
+  await db.updateTable('tryons').set({ result_name: null, share_token: null, shared_at: null }).where('id', '=', id).execute();
 }
 
 /**
