@@ -4,13 +4,27 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * better-sqlite3 13 on Node 22 and later; 12 on Node 20. The 12 line aborts the process on Node 24
+ * when a statement is collected after Node's environment is gone (at exit, or a worker thread's
+ * end); 13 fixes that but no longer runs on Node 20. Both have the same API. When Node 20 support
+ * ends, 13 alone stays.
+ */
+function sqliteDriver(): typeof import('better-sqlite3') {
+  const major = Number(process.versions.node.split('.')[0]);
+  return require(major >= 22 ? 'better-sqlite3-13' : 'better-sqlite3') as typeof import('better-sqlite3');
+}
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
@@ -26,26 +40,31 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  let db: Kysely<Database>;
-  let kind: DatabaseKind;
   if (options.databaseUrl) {
-    kind = 'postgres';
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client's error (the server restarted) must not crash the process.
     pool.on('error', () => undefined);
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  } else {
-    kind = 'sqlite';
-    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // PostgreSQL serialises concurrent migrators with an advisory lock.
+    return migrated(db, 'postgres');
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // SQLite migrations are not transactional, and switching a file to WAL needs it to itself: two
+  // processes starting on one file at once (an API and a worker) take turns.
+  return withStartupLock(options.dataDir, () => {
     const file = path.join(options.dataDir, 'app.db');
     createPrivately(file);
+    const SQLite = sqliteDriver();
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  }
+    return migrated(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+  });
+}
+
+async function migrated(db: Kysely<Database>, kind: DatabaseKind): Promise<DatabaseHandle> {
   try {
     await migrateToLatest(db);
   } catch (err) {
@@ -53,6 +72,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     throw err;
   }
   return { db, kind, close: () => db.destroy() };
+}
+
+/**
+ * Runs `work` holding an exclusive lock on a small SQLite file beside the database, so processes
+ * opening one data directory set it up one at a time. Waits without blocking the event loop.
+ */
+async function withStartupLock<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
+  const file = path.join(dataDir, 'startup.lock');
+  createPrivately(file);
+  const SQLite = sqliteDriver();
+  // No busy timeout: better-sqlite3 would wait for the lock synchronously, blocking the thread.
+  const lock = new SQLite(file, { timeout: 0 });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        lock.exec('BEGIN EXCLUSIVE');
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw err;
+        await sleep(25 + Math.floor(Math.random() * 50));
+      }
+    }
+    try {
+      return await work();
+    } finally {
+      lock.exec('COMMIT');
+    }
+  } finally {
+    lock.close();
+  }
 }
 
 /**
