@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
 import { createLocalEngine, isEngineError, scoreTryOnBytes, type ShopperFigures, type TryOnScores } from '@aidressup/engine';
+import { runClassifierBench, type ClassifierBenchSummary } from './classifier.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 sharp.cache(false);
@@ -78,6 +79,8 @@ export interface EngineBenchSummary {
   raggedP90: number;
   contactSheet: string;
   results: PairResult[];
+  /** The garment classifier on the same fixtures' garment photos. */
+  classifier?: ClassifierBenchSummary;
 }
 
 const CATEGORY_DIRS: Record<string, Category> = { upper_body: 'upper_body', lower_body: 'lower_body', dresses: 'dresses' };
@@ -293,6 +296,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   log(`| ragged edges p50 / p90 | ${summary.raggedP50.toFixed(2)} / ${summary.raggedP90.toFixed(2)} | p90 ≤ ${TARGETS.raggedP90} |`);
   log(`| results within every target | ${pct(done.filter((r) => badness(r) <= 1).length / Math.max(1, results.length))} | |`);
   log(`contact sheet (worst first): ${contactFile}`);
+  log('');
+  summary.classifier = await runClassifierBench({ fixtures, log });
   return summary;
 }
 

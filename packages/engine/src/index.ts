@@ -2,3 +2,4 @@ export * from './types.js';
 export { createLocalEngine, LOCAL_ENGINE_LABEL, workerLocation, type LocalEngine, type LocalEngineOptions, type LocalTryOnInfo } from './local-engine.js';
 export * from './metrics.js';
 export type { ShopperFigures } from './quality.js';
+export { classifyGarment, type ClassifyOptions, type GarmentClassification, type GarmentFeatures } from './garment-classifier.js';
