@@ -13,6 +13,9 @@ const errorState = (errorCode: string, error: string): TryOnState => ({
   errorCode,
   resultUrl: null,
   startedAt: null,
+  engine: null,
+  stage: null,
+  estimateSeconds: null,
 });
 
 describe('result panel errors', () => {
