@@ -53,10 +53,13 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
             <UserIcon className="size-3.5" />
           </span>
           <span>
-            Your account
+            {/* Folded on a phone, the summary takes the line: the label stays for screen readers. */}
+            <span className={cn(collapsed && user && 'sr-only sm:not-sr-only')}>Your account</span>
             {collapsed && user ? (
-              <span className="ml-1 font-normal text-ink-600">
-                · {user.id.slice(0, 8)} · {user.credits} credits · trials {user.free_trials_used}/{user.free_trials_limit}
+              <span className="font-normal text-ink-600">
+                <span className="hidden sm:inline"> · </span>
+                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> · {user.credits} credits ·{' '}
+                {user.free_trials_used}/{user.free_trials_limit} free trials
               </span>
             ) : null}
           </span>
