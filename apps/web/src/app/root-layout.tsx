@@ -22,7 +22,11 @@ export function RootLayout() {
       >
         Skip to content
       </a>
-      <NavBar user={user} onSignIn={() => signIn.openSignIn()} />
+      {/* The navigation and the account box stay at the top, in their own space (nothing scrolls under them unseen). */}
+      <div className="sticky top-0 z-40">
+        <NavBar user={user} onSignIn={() => signIn.openSignIn()} />
+        <UserInfoBox user={user} loading={loading} />
+      </div>
       {navigation.state === 'loading' ? (
         <div className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100" role="progressbar" aria-label="Loading page">
           <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
@@ -42,7 +46,6 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer supportEmail={config?.supportEmail ?? null} />
-      <UserInfoBox user={user} loading={loading} />
       <SignInDialog open={signIn.open} onClose={signIn.closeSignIn} onSignedIn={(u) => signedIn(u)} initialEmail={signIn.initialEmail} />
       <PaywallHost />
       <ScrollRestoration />

@@ -13,6 +13,7 @@ const PrivacyPolicyPage = lazy(async () => ({ default: (await import('./pages/pr
 const AccountPage = lazy(async () => ({ default: (await import('./pages/account')).AccountPage }));
 const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));
 const DemoPortalPage = lazy(async () => ({ default: (await import('./pages/demo-portal')).DemoPortalPage }));
+const ImageCreditsPage = lazy(async () => ({ default: (await import('./pages/image-credits')).ImageCreditsPage }));
 const RefundPolicyPage = lazy(async () => ({ default: (await import('./pages/refund-policy')).RefundPolicyPage }));
 
 function PageLoading() {
@@ -39,6 +40,7 @@ export const router = createBrowserRouter([
       { path: 'terms-of-service', element: lazyPage(<TermsOfServicePage />) },
       { path: 'privacy-policy', element: lazyPage(<PrivacyPolicyPage />) },
       { path: 'refund-policy', element: lazyPage(<RefundPolicyPage />) },
+      { path: 'image-credits', element: lazyPage(<ImageCreditsPage />) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

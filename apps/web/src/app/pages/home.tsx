@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_CATEGORY, MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial, type Category } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
 import { UserIcon, WandIcon } from '../../components/ui/icons';
@@ -8,16 +8,25 @@ import { TrialsWithheldNote } from '../../features/session/components/trials-wit
 import { useSession } from '../../features/session/hooks/use-session';
 import { CategoryIcon } from '../../features/tryon/components/category-icon';
 import { CategorySelect } from '../../features/tryon/components/category-select';
+import { EngineSelect } from '../../features/tryon/components/engine-select';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
 import { ResultPanel } from '../../features/tryon/components/result-panel';
 import { Reviews } from '../../features/tryon/components/reviews';
 import { Showcase } from '../../features/tryon/components/showcase';
 import { StepIndicator } from '../../features/tryon/components/step-indicator';
 import { UploadCard } from '../../features/tryon/components/upload-card';
+import { makeProgressId, openProgressStream } from '../../features/tryon/api/progress-stream';
 import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
+import { usePasteImage } from '../../features/tryon/hooks/use-paste-image';
 import { useTryOn } from '../../features/tryon/hooks/use-try-on';
+import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../../features/tryon/utils/progress-copy';
 import { canTryOn, currentStep } from '../../features/tryon/utils/steps';
 import { usePublicConfig } from '../../lib/public-config';
+
+/** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
+function preparePhoto(file: File): Promise<File> {
+  return import('../../features/tryon/utils/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
+}
 
 export function HomePage() {
   const { config } = usePublicConfig();
@@ -27,14 +36,51 @@ export function HomePage() {
   const person = useImageUpload(maxBytes);
   const clothing = useImageUpload(maxBytes);
   const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
+  const [engineChoice, setEngineChoice] = useState<string | null>(null);
+  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
   const { state, run, reset } = useTryOn({
     user,
-    engine: config?.defaultEngine,
+    engine: engineId,
     updateUser,
     setUser,
     refreshUser,
     onNoCredits: () => openPaywall('no_credits'),
+    prepare: preparePhoto,
+    openProgress: openProgressStream,
+    makeProgressId,
   });
+  // The engine of the try-on under way or shown, else the one chosen.
+  const shownEngine = findEngine(config, state.engine ?? engineId);
+  const hosted = firstHostedEngine(config);
+
+  const personCard = useRef<HTMLElement>(null);
+  const clothingCard = useRef<HTMLElement>(null);
+  usePasteImage(
+    [
+      {
+        get element() {
+          return personCard.current;
+        },
+        isEmpty: !person.file,
+        select: person.select,
+      },
+      {
+        get element() {
+          return clothingCard.current;
+        },
+        isEmpty: !clothing.file,
+        select: clothing.select,
+      },
+    ],
+    state.status === 'processing',
+  );
+
+  const tryAnotherGarment = useCallback(() => {
+    clothing.remove();
+    reset();
+    // Focus moves to the now empty clothing card, ready for the next garment.
+    requestAnimationFrame(() => clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus());
+  }, [clothing, reset]);
 
   const processing = state.status === 'processing';
   const resultRef = useRef<HTMLDivElement>(null);
@@ -98,7 +144,7 @@ export function HomePage() {
         </section>
       </div>
 
-      <section id="try-on" aria-labelledby="studio-title" className="mx-auto mt-14 max-w-6xl scroll-mt-20 px-4 sm:px-6">
+      <section id="try-on" aria-labelledby="studio-title" className="mx-auto mt-14 max-w-6xl scroll-mt-32 px-4 sm:px-6">
         <div className="rounded-[2rem] border border-ink-200 bg-white/70 p-4 shadow-xl shadow-ink-900/5 backdrop-blur sm:p-8">
           <h2 id="studio-title" className="text-center text-2xl font-extrabold tracking-tight text-ink-950 sm:text-3xl">
             Create your try-on
@@ -110,6 +156,9 @@ export function HomePage() {
           <div className="mt-8 grid gap-6 lg:grid-cols-[20rem_1fr]">
             <div className="space-y-6">
               <CategorySelect value={category} onChange={setCategory} disabled={processing} />
+              {config && engineId ? (
+                <EngineSelect engines={config.engines} value={engineId} onChange={setEngineChoice} disabled={processing} />
+              ) : null}
               <PhotoGuide />
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
@@ -122,6 +171,8 @@ export function HomePage() {
                 upload={person}
                 disabled={processing}
                 maxMegabytes={maxMegabytes}
+                capture="environment"
+                cardRef={personCard}
               />
               <UploadCard
                 kind="clothing"
@@ -132,6 +183,8 @@ export function HomePage() {
                 upload={clothing}
                 disabled={processing}
                 maxMegabytes={maxMegabytes}
+                capture="environment"
+                cardRef={clothingCard}
               />
             </div>
           </div>
@@ -152,8 +205,19 @@ export function HomePage() {
             <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>
 
-          <div className="mt-8 scroll-mt-20" ref={resultRef}>
-            <ResultPanel state={state} onShowPlans={() => openPaywall('no_credits')} />
+          <div className="mt-8 scroll-mt-32" ref={resultRef}>
+            <ResultPanel
+              state={state}
+              onShowPlans={() => openPaywall('no_credits')}
+              engine={{ kind: engineKind(shownEngine), estimate: engineEstimate(shownEngine) }}
+              beforeUrl={person.previewUrl}
+              hostedEngine={
+                hosted
+                  ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
+                  : undefined
+              }
+              onTryAnotherGarment={tryAnotherGarment}
+            />
           </div>
 
           <div className="mt-6 flex justify-center">

@@ -4,7 +4,7 @@ import { BrandMark } from './brand-logo';
 
 export function Footer({ supportEmail }: { supportEmail: string | null }) {
   return (
-    <footer className="mt-16 border-t border-ink-200 bg-white pb-40 sm:pb-28">
+    <footer className="mt-16 border-t border-ink-200 bg-white">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1.5fr_1fr_1fr]">
         <div>
           <Link to="/" className="inline-flex items-center gap-2 rounded-lg text-lg font-extrabold text-ink-950">

@@ -39,7 +39,7 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
   }, [menuOpen]);
 
   return (
-    <header className="sticky top-0 z-40 border-b border-ink-200/70 bg-white/85 backdrop-blur-md">
+    <header className="border-b border-ink-200/70 bg-white/85 backdrop-blur-md">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
         <Link
           to="/"

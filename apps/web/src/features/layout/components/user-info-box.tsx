@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { hasCredits, hasFreeTrial, type User } from '@aidressup/contract';
 import { ChevronDownIcon, UserIcon } from '../../../components/ui/icons';
 import { cn } from '../../../lib/cn';
@@ -23,41 +23,55 @@ export function userInfoRows(user: User): UserInfoRow[] {
   ];
 }
 
-/** Floating user-info box shown on every route: a slim bar on phones, a card from 640 px up. */
+/** Phones start with the box folded to one line; it opens with its toggle. */
+const PHONE_QUERY = '(max-width: 639px)';
+
+/**
+ * The user-info box shown on every route (spec §2). It floats with the navigation bar at the top
+ * of the window, in its own space: the page flows below it, so it never covers a button or a link
+ * at any width or scroll position. One line from 640 px up; folded to a summary on phones.
+ */
 export function UserInfoBox({ user, loading }: { user: User | null; loading: boolean }) {
-  const [collapsed, setCollapsed] = useState(false);
+  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && !!window.matchMedia?.(PHONE_QUERY).matches);
+  const detailsId = useId();
   return (
     <aside
       aria-label="Your account"
       data-testid="user-info-box"
-      className="fixed inset-x-2 bottom-2 z-30 rounded-2xl border border-ink-200 bg-white/95 text-xs shadow-xl shadow-ink-900/10 backdrop-blur sm:inset-x-auto sm:bottom-5 sm:left-5 sm:w-[13.5rem]"
+      className="border-b border-ink-200/70 bg-white/90 text-xs backdrop-blur-md"
     >
-      <button
-        type="button"
-        onClick={() => setCollapsed((c) => !c)}
-        aria-expanded={!collapsed}
-        className={cn(
-          'flex w-full items-center gap-2 rounded-2xl px-3 text-left font-semibold text-ink-900',
-          collapsed ? 'py-2' : 'py-1.5 sm:py-2.5',
-        )}
-      >
-        <span className="grid size-5 place-items-center rounded-full bg-brand-100 text-brand-700 sm:size-6">
-          <UserIcon className="size-3.5" />
-        </span>
-        <span className="flex-1">
-          Your account
-          {collapsed && user ? <span className="ml-1 font-normal text-ink-500">· {user.credits} credits</span> : null}
-        </span>
-        <ChevronDownIcon className={cn('size-4 text-ink-500 transition-transform', collapsed && 'rotate-180')} />
-      </button>
-      {!collapsed ? (
-        <div className="border-t border-ink-100 px-3 pt-1.5 pb-2 sm:pt-2 sm:pb-3">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1 sm:px-6">
+        <button
+          type="button"
+          onClick={() => setCollapsed((c) => !c)}
+          aria-expanded={!collapsed}
+          aria-controls={detailsId}
+          className="-ml-1.5 inline-flex min-h-8 items-center gap-2 rounded-lg px-1.5 text-left font-semibold text-ink-900 hover:bg-ink-100"
+          data-testid="user-info-toggle"
+        >
+          <span className="grid size-5 place-items-center rounded-full bg-brand-100 text-brand-700">
+            <UserIcon className="size-3.5" />
+          </span>
+          <span>
+            {/* Folded on a phone, the summary takes the line: the label stays for screen readers. */}
+            <span className={cn(collapsed && user && 'sr-only sm:not-sr-only')}>Your account</span>
+            {collapsed && user ? (
+              <span className="font-normal text-ink-600">
+                <span className="hidden sm:inline"> · </span>
+                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> · {user.credits} credits ·{' '}
+                {user.free_trials_used}/{user.free_trials_limit} free trials
+              </span>
+            ) : null}
+          </span>
+          <ChevronDownIcon className={cn('size-4 text-ink-500 transition-transform', !collapsed && 'rotate-180')} />
+        </button>
+        <div id={detailsId} hidden={collapsed} className="min-w-0 basis-full pb-1 sm:basis-auto sm:pb-0">
           {user ? (
-            <dl className="grid grid-cols-3 gap-x-3 gap-y-1 sm:grid-cols-[auto_1fr]">
+            <dl className="grid grid-cols-3 gap-x-3 gap-y-0.5 sm:flex sm:flex-wrap sm:gap-x-4">
               {userInfoRows(user).map((row) => (
-                <div key={row.testId} className="flex min-w-0 flex-col sm:contents">
+                <div key={row.testId} className="flex min-w-0 flex-col sm:flex-row sm:items-baseline sm:gap-1.5">
                   <dt className="truncate text-[10px] text-ink-500 sm:text-xs">{row.label}</dt>
-                  <dd className="font-mono font-medium text-ink-900 sm:text-right" data-testid={row.testId}>
+                  <dd className="font-mono font-medium text-ink-900" data-testid={row.testId}>
                     {row.value}
                   </dd>
                 </div>
@@ -69,7 +83,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
             </p>
           )}
         </div>
-      ) : null}
+      </div>
     </aside>
   );
 }

@@ -8,11 +8,15 @@ export interface ProcessImageInput {
   userId: string;
   api: string | undefined;
   signal: AbortSignal;
+  /** Follows the try-on's stages on GET /api/tryon-progress/{progressId} (contract progress.ts). */
+  progressId?: string;
 }
 
 /** POST /api/process-image (multipart, spec §7). */
 export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   const form = new FormData();
+  // Text fields first, so the server knows the progress id before the photos arrive.
+  if (input.progressId) form.append('progressId', input.progressId);
   form.append('userImage', input.person);
   form.append('clothingImage', input.clothing);
   form.append('category', input.category);

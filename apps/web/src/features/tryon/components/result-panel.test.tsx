@@ -13,6 +13,9 @@ const errorState = (errorCode: string, error: string): TryOnState => ({
   errorCode,
   resultUrl: null,
   startedAt: null,
+  engine: null,
+  stage: null,
+  estimateSeconds: null,
 });
 
 describe('result panel errors', () => {
@@ -30,5 +33,60 @@ describe('result panel errors', () => {
     render(<ResultPanel state={errorState('ENGINE_FAILED', MESSAGES.engineFailed)} onShowPlans={() => undefined} />);
     expect(screen.getByTestId('error-box').textContent).toContain(MESSAGES.processFailed);
     expect(screen.queryByTestId('busy-box')).toBeNull();
+  });
+});
+
+const base: TryOnState = {
+  status: 'processing',
+  message: MESSAGES.initializing,
+  error: null,
+  errorCode: null,
+  resultUrl: null,
+  startedAt: Date.now(),
+  engine: 'local',
+  stage: null,
+  estimateSeconds: null,
+};
+
+describe('result panel progress and result', () => {
+  it('keeps the spec’s words for a hosted engine and says seconds for the built-in one', () => {
+    const hosted = render(<ResultPanel state={base} onShowPlans={() => undefined} engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }} />);
+    expect(screen.getByTestId('progress-message').textContent).toBe(MESSAGES.initializing);
+    expect(screen.getByTestId('progress-estimate').textContent).toBe(MESSAGES.processingNote);
+    hosted.unmount();
+    render(<ResultPanel state={{ ...base, stage: 'queued' }} onShowPlans={() => undefined} engine={{ kind: 'local', estimate: { min: 1, max: 5 } }} />);
+    expect(screen.getByTestId('progress-estimate').textContent).toBe('Usually ready in a few seconds.');
+    const live = screen.getByTestId('progress-live');
+    expect(live.getAttribute('aria-live')).toBe('polite');
+    expect(live.textContent).toContain('Waiting for a free engine…');
+  });
+
+  it('labels a built-in result as a quick preview, points to a hosted engine, and compares with the photo', () => {
+    const done: TryOnState = { ...base, status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/a.png', startedAt: null };
+    render(
+      <ResultPanel
+        state={done}
+        onShowPlans={() => undefined}
+        engine={{ kind: 'local', estimate: { min: 1, max: 5 } }}
+        beforeUrl="blob:person"
+        hostedEngine={{ label: 'FASHN', selected: false, onUse: () => undefined }}
+        onTryAnotherGarment={() => undefined}
+      />,
+    );
+    expect(screen.getByTestId('preview-badge').textContent).toBe('Quick preview');
+    expect(screen.getByTestId('hosted-pointer').textContent).toContain('For a photo-real result, choose FASHN.');
+    const slider = screen.getByRole('slider', { name: 'Compare before and after' });
+    expect((slider as HTMLInputElement).value).toBe('50');
+    expect(screen.getByText('Before')).toBeTruthy();
+    expect(screen.getByText('After')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try another garment' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+  });
+
+  it('shows no preview label for a hosted engine’s result', () => {
+    const done: TryOnState = { ...base, status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/a.png', engine: 'fashn' };
+    render(<ResultPanel state={done} onShowPlans={() => undefined} engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }} />);
+    expect(screen.queryByTestId('preview-badge')).toBeNull();
+    expect(screen.getByTestId('result-image')).toBeTruthy();
   });
 });

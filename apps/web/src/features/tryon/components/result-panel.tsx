@@ -3,17 +3,14 @@ import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { cn } from '../../../lib/cn';
 import type { TryOnState } from '../hooks/use-try-on';
+import { estimatedProgress, estimateNote, stageLabel, type EngineKind, type Estimate } from '../utils/progress-copy';
+import { CompareSlider } from './compare-slider';
 
 function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-/** Estimated progress for a 30-60 second run: approaches but never reaches 95 %. */
-export function estimatedProgress(elapsedMs: number): number {
-  const p = 95 * (1 - Math.exp(-elapsedMs / 25_000));
-  return Math.max(3, Math.min(95, Math.round(p)));
 }
 
 function fileNameFor(url: string): string {
@@ -24,9 +21,20 @@ function fileNameFor(url: string): string {
 export interface ResultPanelProps {
   state: TryOnState;
   onShowPlans: () => void;
+  /** The engine of the try-on under way or shown: its kind and estimate (from GET /api/config). */
+  engine?: { kind: EngineKind; estimate: Estimate };
+  /** The person photo, for the before/after comparison. */
+  beforeUrl?: string | null;
+  /** A hosted engine to point to from a quick preview, and how to switch to it. */
+  hostedEngine?: { label: string; onUse: () => void; selected: boolean };
+  /** Keeps the person photo, clears the garment and the result. */
+  onTryAnotherGarment?: () => void;
 }
 
-export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
+export function ResultPanel({ state, onShowPlans, engine, beforeUrl, hostedEngine, onTryAnotherGarment }: ResultPanelProps) {
+  const kind: EngineKind = engine?.kind ?? 'hosted';
+  const estimate: Estimate = state.estimateSeconds ?? engine?.estimate ?? { min: 30, max: 60 };
+  const stageText = state.stage ? stageLabel(state.stage) : null;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (state.status !== 'processing') return;
@@ -57,28 +65,32 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
       ) : null}
 
       {state.status === 'processing' ? (
-        <div
-          className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center"
-          role="status"
-          aria-live="polite"
-        >
+        <div className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center">
           <Spinner className="size-12 text-brand-600" />
-          <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
-            {state.message}
-          </p>
-          <p className="mt-1 text-sm text-ink-600">{MESSAGES.processingNote}</p>
-          <div className="mt-6 w-full max-w-sm">
+          {/* The message and the stage are announced; the ticking clock and the bar are not. */}
+          <div role="status" aria-live="polite" data-testid="progress-live">
+            <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
+              {state.message}
+            </p>
+            <p className="mt-1 text-sm text-ink-600" data-testid="progress-estimate">
+              {estimateNote(kind, estimate)}
+            </p>
+            <p className="mt-4 min-h-6 text-base font-semibold text-brand-800" data-testid="progress-stage">
+              {stageText}
+            </p>
+          </div>
+          <div className="mt-4 w-full max-w-sm">
             <div
               className="h-2 overflow-hidden rounded-full bg-white"
               role="progressbar"
               aria-label="Estimated progress"
               aria-valuemin={0}
               aria-valuemax={100}
-              aria-valuenow={estimatedProgress(now - (state.startedAt ?? now))}
+              aria-valuenow={estimatedProgress(now - (state.startedAt ?? now), estimate, state.stage)}
             >
               <div
                 className="h-full rounded-full bg-gradient-to-r from-brand-500 to-fuchsia-500 transition-[width] duration-500"
-                style={{ width: `${estimatedProgress(now - (state.startedAt ?? now))}%` }}
+                style={{ width: `${estimatedProgress(now - (state.startedAt ?? now), estimate, state.stage)}%` }}
               />
             </div>
             <p className="mt-2 inline-flex items-center gap-1.5 text-xs font-medium text-ink-500">
@@ -98,25 +110,70 @@ export function ResultPanel({ state, onShowPlans }: ResultPanelProps) {
             <CheckIcon className="size-5" />
             {state.message}
           </p>
-          <div className="mt-4 overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
-            <img
-              src={state.resultUrl}
-              alt="Your try-on result"
-              className="mx-auto max-h-[70vh] w-auto object-contain"
-              data-testid="result-image"
-            />
+          {kind === 'local' ? (
+            <div className="mt-3 rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="preview-note">
+              <p className="flex flex-wrap items-center gap-2">
+                <span className="rounded-full bg-amber-200/80 px-2.5 py-0.5 text-xs font-bold text-amber-950" data-testid="preview-badge">
+                  Quick preview
+                </span>
+                <span>Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.</span>
+              </p>
+              {hostedEngine ? (
+                <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="hosted-pointer">
+                  <span>
+                    For a photo-real result, choose <strong>{hostedEngine.label}</strong>.
+                  </span>
+                  {hostedEngine.selected ? (
+                    <span className="font-semibold">Selected: press Try with AI again.</span>
+                  ) : (
+                    <button type="button" onClick={hostedEngine.onUse} className={buttonClasses('secondary', 'sm')}>
+                      Use {hostedEngine.label}
+                    </button>
+                  )}
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          <div className="mt-4">
+            {beforeUrl ? (
+              <CompareSlider
+                beforeUrl={beforeUrl}
+                afterUrl={state.resultUrl}
+                beforeAlt="Your photo, before"
+                afterAlt="Your try-on result"
+              />
+            ) : (
+              <div className="overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
+                <img
+                  src={state.resultUrl}
+                  alt="Your try-on result"
+                  className="mx-auto max-h-[70vh] w-auto object-contain"
+                  data-testid="result-image"
+                />
+              </div>
+            )}
           </div>
-          <div className="mt-5 flex flex-col gap-3 sm:flex-row">
+          <div className="mt-5 grid gap-3 sm:grid-cols-3">
             <a
               href={state.resultUrl}
               download={fileNameFor(state.resultUrl)}
-              className={buttonClasses('primary', 'lg', 'flex-1')}
+              className={buttonClasses('primary', 'lg', 'px-4')}
               data-testid="download-result"
             >
               <DownloadIcon className="size-5" />
               Download
             </a>
-            <button type="button" onClick={() => window.location.reload()} className={buttonClasses('secondary', 'lg', 'flex-1')}>
+            {onTryAnotherGarment ? (
+              <button type="button" onClick={onTryAnotherGarment} className={buttonClasses('secondary', 'lg', 'px-4')} data-testid="try-another-garment">
+                <SparklesIcon className="size-5" />
+                Try another garment
+              </button>
+            ) : null}
+            <button
+              type="button"
+              onClick={() => window.location.reload()}
+              className={buttonClasses('secondary', 'lg', cn('px-4', !onTryAnotherGarment && 'sm:col-span-2'))}
+            >
               <RefreshIcon className="size-5" />
               Try Again
             </button>

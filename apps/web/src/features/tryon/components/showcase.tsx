@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ArrowRightIcon } from '../../../components/ui/icons';
 import { ShowcaseFigure, type Outfit } from './showcase-figure';
 
@@ -127,9 +128,9 @@ export function Showcase() {
       {USE_PHOTOS ? (
         <p className="mt-3 text-center text-xs text-ink-500">
           Examples made with AI Dress Up from openly licensed photos.{' '}
-          <a href="/showcase/ATTRIBUTION.md" className="underline underline-offset-2 hover:text-ink-800">
+          <Link to="/image-credits" className="rounded underline underline-offset-2 hover:text-ink-800">
             Image credits
-          </a>
+          </Link>
         </p>
       ) : null}
     </>

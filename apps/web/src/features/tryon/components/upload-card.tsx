@@ -1,6 +1,6 @@
-import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
 import { ALLOWED_IMAGE_TYPES } from '@aidressup/contract';
-import { AlertIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
+import { AlertIcon, CameraIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
 import { cn } from '../../../lib/cn';
 import type { ImageUpload } from '../hooks/use-image-upload';
 
@@ -15,10 +15,15 @@ export interface UploadCardProps {
   upload: ImageUpload;
   disabled?: boolean;
   maxMegabytes: number;
+  /** The camera a "Take a photo" button opens on touch devices. */
+  capture?: 'environment' | 'user';
+  /** The card's section (paste goes to the card that has focus). */
+  cardRef?: Ref<HTMLElement>;
 }
 
-export function UploadCard({ kind, title, noun, description, icon, upload, disabled, maxMegabytes }: UploadCardProps) {
+export function UploadCard({ kind, title, noun, description, icon, upload, disabled, maxMegabytes, capture = 'environment', cardRef }: UploadCardProps) {
   const inputRef = useRef<HTMLInputElement>(null);
+  const cameraRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const titleId = useId();
   const errorId = useId();
@@ -47,8 +52,10 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
 
   return (
     <section
+      ref={cardRef}
       aria-labelledby={titleId}
       data-testid={`upload-${kind}`}
+      data-upload-card={kind}
       className="flex flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex items-center gap-3">
@@ -108,13 +115,41 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
             </span>
             <span className="font-semibold text-ink-900">Upload {noun}</span>
             <span className="text-sm text-ink-500">
-              Click to choose or drag and drop
+              Click to choose, drag and drop, or paste
               <br />
               JPG, PNG or WEBP · up to {maxMegabytes} MB
             </span>
           </button>
         )}
       </div>
+      {upload.previewUrl ? null : (
+        // Phones and tablets: straight to the camera (a coarse pointer is a touch screen).
+        <button
+          type="button"
+          onClick={() => cameraRef.current?.click()}
+          disabled={disabled}
+          className="mt-3 hidden h-11 items-center justify-center gap-2 rounded-xl bg-white text-sm font-semibold text-ink-800 ring-1 ring-ink-200 ring-inset hover:bg-ink-50 disabled:opacity-60 pointer-coarse:inline-flex"
+          data-testid={`upload-${kind}-camera`}
+        >
+          <CameraIcon className="size-5" />
+          Take a photo<span className="sr-only"> for the {noun}</span>
+        </button>
+      )}
+      <input
+        ref={cameraRef}
+        type="file"
+        name={`${kind}-camera`}
+        accept="image/*"
+        capture={capture}
+        className="hidden"
+        tabIndex={-1}
+        aria-hidden="true"
+        data-testid={`upload-${kind}-camera-input`}
+        onChange={(e) => {
+          upload.select(e.target.files?.[0]);
+          e.target.value = '';
+        }}
+      />
       <input
         ref={inputRef}
         type="file"

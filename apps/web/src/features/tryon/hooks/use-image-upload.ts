@@ -72,6 +72,8 @@ export function useImageUpload(maxBytes: number): ImageUpload {
         }
         revoke();
         urlRef.current = url;
+        // Start reducing the photo for upload now, so it is ready when Try with AI is pressed.
+        void import('../utils/prepare-upload').then((m) => m.prepareUpload(picked)).catch(() => undefined);
         setFile(picked);
         setPreviewUrl(url);
         setError(null);

@@ -119,3 +119,55 @@ describe('try-on states (spec §4, §5, §8)', () => {
     expect(hook.result.current.state).toMatchObject({ status: 'error', error: WEB_MESSAGES.requestTimedOut });
   });
 });
+
+describe('progress and prepared uploads', () => {
+  it('follows the progress stream with the id it posts, shows each stage, and stops listening when the answer comes', async () => {
+    let emit!: Parameters<NonNullable<TryOnDeps['openProgress']>>[1];
+    const stop = vi.fn();
+    const openProgress = vi.fn((_id: string, onEvent: typeof emit) => {
+      emit = onEvent;
+      return stop;
+    });
+    let resolve!: (v: { success: true; imageUrl: string; usedFreeTrial: boolean; creditsRemaining: number }) => void;
+    const process = vi.fn(() => new Promise<Parameters<typeof resolve>[0]>((r) => (resolve = r)));
+    const prepare = vi.fn(async (f: File) => new File([f], `small-${f.name}`, { type: 'image/jpeg' }));
+    const { hook } = setup({ process, openProgress, prepare, makeProgressId: () => '3b241101-e2bb-4255-8caf-4136c566a962' });
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body');
+    });
+    expect(openProgress).toHaveBeenCalledWith('3b241101-e2bb-4255-8caf-4136c566a962', expect.any(Function));
+    await vi.waitFor(() => expect(process).toHaveBeenCalled());
+    const sent = (process.mock.calls[0] as unknown as [{ person: File; clothing: File; progressId: string }])[0];
+    expect(sent.progressId).toBe('3b241101-e2bb-4255-8caf-4136c566a962');
+    expect(sent.person.name).toBe('small-p.jpg');
+    expect(sent.clothing.name).toBe('small-c.jpg');
+
+    act(() => emit({ stage: 'fitting', estimateSeconds: { min: 1, max: 5 }, elapsedMs: 300 }));
+    expect(hook.result.current.state).toMatchObject({ status: 'processing', message: MESSAGES.initializing, stage: 'fitting', estimateSeconds: { min: 1, max: 5 } });
+    act(() => emit({ stage: 'failed', estimateSeconds: { min: 1, max: 5 }, elapsedMs: 400 }));
+    expect(hook.result.current.state.stage).toBe('fitting');
+
+    await act(async () => {
+      resolve({ success: true, imageUrl: '/api/results/x.png', usedFreeTrial: true, creditsRemaining: 4 });
+      await done;
+    });
+    expect(stop).toHaveBeenCalledTimes(1);
+    expect(hook.result.current.state).toMatchObject({ status: 'success', stage: null, engine: 'local' });
+    act(() => emit({ stage: 'done', estimateSeconds: { min: 1, max: 5 }, elapsedMs: 500 }));
+    expect(hook.result.current.state.status).toBe('success');
+  });
+
+  it('works as before when the progress stream cannot open', async () => {
+    const process = vi.fn(async () => ({ success: true as const, imageUrl: '/api/results/y.png', usedFreeTrial: false, creditsRemaining: 3 }));
+    const { hook } = setup({
+      process,
+      openProgress: () => {
+        throw new Error('no EventSource');
+      },
+    });
+    await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
+    expect(hook.result.current.state).toMatchObject({ status: 'success', resultUrl: '/api/results/y.png' });
+    expect((process.mock.calls[0] as unknown as [{ progressId?: string }])[0].progressId).toBeUndefined();
+  });
+});

@@ -5,7 +5,9 @@ import {
   NoCreditsResponseSchema,
   WEB_MESSAGES,
   type Category,
+  type TryOnProgressEvent,
   type TryOnResponse,
+  type TryOnStage,
   type User,
 } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
@@ -20,6 +22,12 @@ export interface TryOnState {
   errorCode: string | null;
   resultUrl: string | null;
   startedAt: number | null;
+  /** The engine asked for this try-on (kept with the result, for its label). */
+  engine: string | null;
+  /** The last stage the server reported (progress stream), null before any. */
+  stage: TryOnStage | null;
+  /** The server's estimate of the whole try-on, seconds, once it reported one. */
+  estimateSeconds: { min: number; max: number } | null;
 }
 
 export interface TryOnDeps {
@@ -32,6 +40,11 @@ export interface TryOnDeps {
   onNoCredits: () => void;
   timeoutMs?: number;
   process?: typeof processImage;
+  /** The file to upload for a picked photo (reduced in the browser); the photo itself when absent. */
+  prepare?: (file: File) => Promise<File>;
+  /** Follows the try-on's progress; returns a function that stops listening. None when absent. */
+  openProgress?: (progressId: string, onEvent: (event: TryOnProgressEvent) => void) => () => void;
+  makeProgressId?: () => string;
 }
 
 /** Local counter update after a successful try-on (spec §4). */
@@ -39,7 +52,17 @@ export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeT
   return res.usedFreeTrial ? { ...user, free_trials_used: user.free_trials_used + 1 } : { ...user, credits: res.creditsRemaining };
 }
 
-const idle: TryOnState = { status: 'idle', message: null, error: null, errorCode: null, resultUrl: null, startedAt: null };
+const idle: TryOnState = {
+  status: 'idle',
+  message: null,
+  error: null,
+  errorCode: null,
+  resultUrl: null,
+  startedAt: null,
+  engine: null,
+  stage: null,
+  estimateSeconds: null,
+};
 
 export function useTryOn(deps: TryOnDeps) {
   const [state, setState] = useState<TryOnState>(idle);
@@ -67,24 +90,43 @@ export function useTryOn(deps: TryOnDeps) {
       timedOut = true;
       ctrl.abort();
     }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
-    setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now() });
+    const userId = d.user.id;
+    const engine = d.engine ?? null;
+    setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
+    // Progress is optional: without events the page shows the processing state until the answer.
+    let stopProgress: () => void = () => undefined;
+    let progressId: string | undefined;
+    if (d.openProgress) {
+      try {
+        progressId = (d.makeProgressId ?? (() => crypto.randomUUID()))();
+        stopProgress = d.openProgress(progressId, (event) => {
+          if (inFlight.current !== ctrl) return;
+          setState((s) => (s.status === 'processing' ? { ...s, stage: event.stage === 'failed' ? s.stage : event.stage, estimateSeconds: event.estimateSeconds } : s));
+        });
+      } catch (e) {
+        console.warn('Try-on progress unavailable', e);
+        progressId = undefined;
+      }
+    }
     try {
+      const [personUpload, clothingUpload] = d.prepare ? await Promise.all([d.prepare(person), d.prepare(clothing)]) : [person, clothing];
       const res = await (d.process ?? processImage)({
-        person,
-        clothing,
+        person: personUpload,
+        clothing: clothingUpload,
         category,
-        userId: d.user.id,
+        userId,
         api: d.engine,
         signal: ctrl.signal,
+        ...(progressId ? { progressId } : {}),
       });
       d.updateUser((u) => applyTryOnResult(u, res));
       void d.refreshUser();
-      setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl });
+      setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl, engine });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'NO_CREDITS') {
         const parsed = NoCreditsResponseSchema.safeParse(e.body);
         if (parsed.success) d.setUser(parsed.data.user);
-        setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS' });
+        setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS', engine });
         d.onNoCredits();
         return;
       }
@@ -94,8 +136,9 @@ export function useTryOn(deps: TryOnDeps) {
       else if (e instanceof Error && e.message) message = e.message;
       else message = MESSAGES.unknownError;
       console.warn('Try-on failed', e);
-      setState({ ...idle, status: 'error', error: message, errorCode: e instanceof ApiError ? (e.code ?? null) : null });
+      setState({ ...idle, status: 'error', error: message, errorCode: e instanceof ApiError ? (e.code ?? null) : null, engine });
     } finally {
+      stopProgress();
       clearTimeout(timer);
       inFlight.current = null;
     }

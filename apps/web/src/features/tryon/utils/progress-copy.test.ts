@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { ENGINE_ESTIMATE_SECONDS, MESSAGES } from '@aidressup/contract';
+import { engineEstimate, engineKind, estimatedProgress, estimateNote, firstHostedEngine, stageLabel } from './progress-copy';
+
+describe('engine kind and estimate', () => {
+  it('takes the server’s kind, else knows the built-in engine by its id', () => {
+    expect(engineKind({ id: 'x', kind: 'local' })).toBe('local');
+    expect(engineKind({ id: 'local' })).toBe('local');
+    expect(engineKind({ id: 'nano-banana' })).toBe('hosted');
+    expect(engineKind(undefined)).toBe('hosted');
+  });
+  it('takes the engine’s estimate, else the contract’s for its kind', () => {
+    expect(engineEstimate({ id: 'local', label: 'Built-in', estimateSeconds: { min: 2, max: 8 } })).toEqual({ min: 2, max: 8 });
+    expect(engineEstimate({ id: 'local', label: 'Built-in' })).toEqual(ENGINE_ESTIMATE_SECONDS.local);
+    expect(engineEstimate({ id: 'fashn', label: 'FASHN' })).toEqual(ENGINE_ESTIMATE_SECONDS.hosted);
+  });
+  it('finds the first hosted engine', () => {
+    const engines = [
+      { id: 'local', label: 'Built-in', kind: 'local' as const },
+      { id: 'fashn', label: 'FASHN', kind: 'hosted' as const },
+    ];
+    expect(firstHostedEngine({ engines })?.label).toBe('FASHN');
+    expect(firstHostedEngine({ engines: engines.slice(0, 1) })).toBeUndefined();
+  });
+});
+
+describe('estimate note', () => {
+  it('keeps the spec’s words for hosted engines', () => {
+    expect(estimateNote('hosted', { min: 30, max: 60 })).toBe(MESSAGES.processingNote);
+    expect(estimateNote('hosted', { min: 5, max: 10 })).toBe(MESSAGES.processingNote);
+  });
+  it('says seconds for the built-in engine', () => {
+    expect(estimateNote('local', ENGINE_ESTIMATE_SECONDS.local)).toBe('Usually ready in a few seconds.');
+    expect(estimateNote('local', { min: 5, max: 20 })).toBe('Usually ready in 5-20 seconds.');
+    expect(estimateNote('local', { min: 20, max: 20 })).toBe('Usually ready in about 20 seconds.');
+  });
+});
+
+describe('stages and the bar', () => {
+  it('names each stage in words', () => {
+    expect(stageLabel('queued')).toBe('Waiting for a free engine…');
+    expect(stageLabel('reading')).toBe('Reading your photos…');
+    expect(stageLabel('fitting')).toBe('Fitting the garment…');
+    expect(stageLabel('finishing')).toBe('Finishing…');
+    expect(stageLabel('failed')).toBeNull();
+  });
+  it('moves with the estimate, never past 95 %, never below the stage’s floor', () => {
+    expect(estimatedProgress(0)).toBe(3);
+    expect(estimatedProgress(25_000)).toBeGreaterThan(55);
+    expect(estimatedProgress(10 * 60_000)).toBe(95);
+    expect(estimatedProgress(3_000, { min: 1, max: 5 })).toBeGreaterThan(75);
+    expect(estimatedProgress(0, { min: 30, max: 60 }, 'fitting')).toBe(30);
+  });
+});
