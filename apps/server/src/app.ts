@@ -1,9 +1,10 @@
 /**
- * Builds the Fastify app: plugins (database, storage, engines, session, security, errors),
- * then routes, then the web app. `server.ts` listens; tests use `app.inject`.
+ * Builds the Fastify app: the OpenAPI document, plugins (database, storage, engines, session,
+ * security, errors), then routes, then the web app. `server.ts` listens; tests use `app.inject`.
  */
 import { createHmac } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { Config } from './config.js';
 import type { Storage } from './storage/storage.js';
@@ -13,6 +14,7 @@ import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
+import openapiPlugin from './plugins/openapi.js';
 import webPlugin from './plugins/web.js';
 import queuePlugin from './queue/plugin.js';
 import recoveryPlugin from './plugins/recovery.js';
@@ -100,6 +102,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: 64 * 1024,
   });
 
+  // Route schemas are the contract's zod schemas: they validate requests and serialise answers.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
   app.decorate('engines', createEngineRegistry(config, options.engines));
@@ -110,6 +116,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.mailer.close();
   });
 
+  // First, so the OpenAPI document sees every route registered after it.
+  await app.register(openapiPlugin);
   await app.register(dbPlugin, { config });
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(recoveryPlugin, { sweep: options.background !== false });

@@ -9,3 +9,4 @@ export * from './web.js';
 export * from './hosted-engines.js';
 export * from './account.js';
 export * from './progress.js';
+export * from './image-signature.js';

@@ -4,7 +4,7 @@
  */
 import sharp from 'sharp';
 import { EngineError, type TryOnOutput } from '@aidressup/engine';
-import { GEMINI_INPUT, HOSTED_ENGINE_MESSAGES, type HostedInputSpec } from '@aidressup/contract';
+import { GEMINI_INPUT, HOSTED_ENGINE_MESSAGES, detectImageMime, type HostedInputSpec } from '@aidressup/contract';
 
 /** Limits on what an engine may ask for (see HostedInputSpec). */
 export const HOSTED_MIN_SIDE = 512;
@@ -73,18 +73,9 @@ export async function reduceImage(input: Uint8Array, spec: HostedInputSpec = GEM
   return { data, width, height, mimeType: 'image/jpeg' };
 }
 
-/** Recognise JPEG, PNG and WEBP by their first bytes. */
+/** Recognise JPEG, PNG and WEBP by their first bytes (the contract's one signature check). */
 export function sniffImageType(bytes: Uint8Array): TryOnOutput['mimeType'] | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47) return 'image/png';
-  if (
-    bytes.length >= 12 &&
-    String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!) === 'RIFF' &&
-    String.fromCharCode(bytes[8]!, bytes[9]!, bytes[10]!, bytes[11]!) === 'WEBP'
-  ) {
-    return 'image/webp';
-  }
-  return undefined;
+  return detectImageMime(bytes) ?? undefined;
 }
 
 /**

@@ -6,8 +6,12 @@
  * field, no credits) leaves the rest of the body on the connection: it is read and dropped
  * (up to DRAIN_LIMIT_BYTES) so the next request on a kept-alive connection works, and past
  * that the connection is closed after the answer.
+ *
+ * A request that fails a route's schema (body, params, querystring) is answered with the code its
+ * route names for the failing field (`config.invalidInput`), else VALIDATION_ERROR; the schema's
+ * own wording (zod issues) is logged at info level, never sent.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
@@ -37,12 +41,61 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
 };
 
-export function toAppError(err: unknown): AppError {
+/**
+ * How a route answers input that fails its schema: the code for a failure in each named field
+ * (the first segment of the issue's path; '' for the input as a whole, e.g. a body that is not an
+ * object), tried in the order given, else `otherwise`.
+ */
+export interface InvalidInput {
+  fields?: Readonly<Record<string, ErrorCode>>;
+  otherwise?: ErrorCode;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The error codes for input that fails this route's schema; default VALIDATION_ERROR. */
+    invalidInput?: InvalidInput;
+  }
+}
+
+type Issue = { path: readonly PropertyKey[]; errors?: readonly (readonly Issue[])[] };
+
+/** The first path segment of every issue, including those inside each option of a union. */
+function failedFields(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): Set<string> {
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.errors && issue.errors.length > 0) {
+      for (const option of issue.errors) for (const f of failedFields(option, path)) fields.add(f);
+    } else {
+      fields.add(path.length === 0 ? '' : String(path[0]));
+    }
+  }
+  return fields;
+}
+
+/** The issues of a schema failure: zod's (kept in `params` by the type provider) as paths. */
+function issuesOf(validation: readonly FastifySchemaValidationError[]): Issue[] {
+  return validation.map((v) => {
+    const params = (v.params ?? {}) as { errors?: Issue[][] };
+    const path = v.instancePath.split('/').filter((segment) => segment !== '');
+    return { path, ...(Array.isArray(params.errors) ? { errors: params.errors } : {}) };
+  });
+}
+
+/** The code for a schema failure under the route's `invalidInput` rule. */
+export function invalidInputCode(validation: readonly FastifySchemaValidationError[], rule: InvalidInput | undefined): ErrorCode {
+  const failed = failedFields(issuesOf(validation));
+  for (const [field, code] of Object.entries(rule?.fields ?? {})) if (failed.has(field)) return code;
+  return rule?.otherwise ?? 'VALIDATION_ERROR';
+}
+
+export function toAppError(err: unknown, request?: FastifyRequest): AppError {
   if (isAppError(err)) return err;
   if (isEngineError(err)) return new AppError(err.code, err.message);
   const e = err as Partial<FastifyError> & { statusCode?: number };
   if (e.code && FASTIFY_CODES[e.code]) return new AppError(FASTIFY_CODES[e.code]!, FASTIFY_MESSAGES[e.code]);
-  if (e.validation) return new AppError('VALIDATION_ERROR');
+  if (e.validation) return new AppError(invalidInputCode(e.validation, request?.routeOptions.config.invalidInput));
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status === 429) return new AppError('RATE_LIMITED');
   if (status === 404) return new AppError('NOT_FOUND');
@@ -77,7 +130,7 @@ export function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): 
 export default fp(
   async function errorHandler(app: FastifyInstance) {
     app.setErrorHandler((err, request, reply) => {
-      const appErr = toAppError(err);
+      const appErr = toAppError(err, request);
       const status = ERROR_STATUS[appErr.code];
       settleUnreadBody(request, reply);
       if (status >= 500) request.log.error({ err }, 'request failed');

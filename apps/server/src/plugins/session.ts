@@ -15,6 +15,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { createSession, deleteSession, findSession, renewSession } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
+import type { UserRow } from '../db/schema.js';
 
 export const SESSION_COOKIE = 'aidu_session';
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
@@ -41,11 +42,17 @@ const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
 const TOKEN_PREFIX = 's1.';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Route hook (preHandler): loads the session's user into `request.user`, or 401 UNAUTHORIZED. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+  }
   interface FastifyRequest {
     /** The user of the request's valid session, resolved once per request (null: none). */
     sessionUserId: string | null;
     /** The session token from the cookie, when the session is valid. */
     sessionToken: string | null;
+    /** The session's user, loaded by the `requireUser` pre-handler (null on routes without it). */
+    user: UserRow | null;
   }
 }
 
@@ -59,6 +66,31 @@ export function requireSessionUserId(request: FastifyRequest): string {
   const id = request.sessionUserId;
   if (!id) throw new AppError('UNAUTHORIZED');
   return id;
+}
+
+/**
+ * Route hook (preValidation): 401 UNAUTHORIZED without a valid session. As a preValidation hook it
+ * refuses an anonymous request before the route's schema looks at its body or parameters.
+ */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  requireSessionUserId(request);
+}
+
+/**
+ * Loads the session's user into `request.user`: 401 UNAUTHORIZED without a valid session, or when
+ * the session's user no longer exists.
+ */
+export async function loadSessionUser(app: FastifyInstance, request: FastifyRequest): Promise<UserRow> {
+  const user = await findUserById(app.db, requireSessionUserId(request));
+  if (!user) throw new AppError('UNAUTHORIZED');
+  request.user = user;
+  return user;
+}
+
+/** The user loaded by `requireUser` (401 UNAUTHORIZED if the route has not loaded one). */
+export function userOf(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError('UNAUTHORIZED');
+  return request.user;
 }
 
 /**
@@ -134,6 +166,11 @@ export default fp(
     await app.register(cookie, { secret: opts.secret, hook: 'onRequest' });
     app.decorateRequest('sessionUserId', null);
     app.decorateRequest('sessionToken', null);
+    app.decorateRequest('user', null);
+    /** Route hook (preHandler): the session's user must still exist; it is then `request.user`. */
+    app.decorate('requireUser', async function requireUser(request: FastifyRequest) {
+      await loadSessionUser(app, request);
+    });
     app.addHook('onRequest', async (request, reply) => {
       // Only the API and the share pages need to know who is asking; static files do not.
       if (!request.url.startsWith('/api/')) return;

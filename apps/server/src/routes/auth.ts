@@ -1,14 +1,14 @@
 /**
- * Sign-in: POST /api/auth/anonymous and GET /api/auth/user/:id (the spec's calls), email sign-in
+ * Sign-in: POST /api/auth/anonymous and GET /api/auth/user/:id, email sign-in
  * (POST /api/auth/email/start, /verify) and POST /api/auth/logout. The session cookie is the only
  * key to an account; a device id only limits free trials.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   AnonymousSignInRequestSchema,
   AuthResponseSchema,
-  DEVICE_ID_PATTERN,
   EmailStartRequestSchema,
   EmailVerifyRequestSchema,
   EmailVerifyResponseSchema,
@@ -17,12 +17,13 @@ import {
   UserResponseSchema,
 } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { endSession, requireSessionUserId, startSession } from '../plugins/session.js';
+import { endSession, requireSession, startSession, userOf } from '../plugins/session.js';
 import { findUserById, touchUser } from '../repositories/users.js';
 import { createAnonymousUser, toApiUser } from '../services/users.js';
 import { startEmailSignIn, verifyEmailSignIn } from '../services/accounts.js';
+import { ERROR_RESPONSES } from './schemas.js';
 
-const ParamsSchema = z.object({ id: z.string().min(1).max(64) });
+const UserParamsSchema = z.object({ id: z.string().min(1).max(64) });
 const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/;
 
 /**
@@ -38,35 +39,41 @@ function linkOrigin(app: FastifyInstance, request: FastifyRequest): string {
   return `http://localhost:${app.config.port}`;
 }
 
-export default async function authRoutes(app: FastifyInstance): Promise<void> {
+export default async function authRoutes(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const userOpts = () => ({ freeTrialsLimit: config.freeTrialsLimit, now: app.clock() });
   const accountDeps = () => ({ db: app.db, config, clock: app.clock, secret: app.sessionSecret, log: app.log });
 
   app.post(
     '/api/auth/anonymous',
-    { onRequest: app.perRouteLimit('signin', config.rateLimits.signInPerMinute) },
+    {
+      onRequest: app.perRouteLimit('signin', config.rateLimits.signInPerMinute),
+      schema: {
+        summary: 'Sign in anonymously: the session’s user, or a new one',
+        tags: ['auth'],
+        body: AnonymousSignInRequestSchema,
+        response: { 200: AuthResponseSchema, ...ERROR_RESPONSES },
+      },
+      // A missing or malformed device id (or no JSON object at all) is INVALID_DEVICE_ID.
+      config: { invalidInput: { fields: { '': 'INVALID_DEVICE_ID', deviceId: 'INVALID_DEVICE_ID' } } },
+    },
     async (request, reply) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      if (typeof body.deviceId !== 'string' || !DEVICE_ID_PATTERN.test(body.deviceId)) {
-        throw new AppError('INVALID_DEVICE_ID');
-      }
-      const parsed = AnonymousSignInRequestSchema.safeParse(body);
-      if (!parsed.success) throw new AppError('VALIDATION_ERROR');
+      const body = request.body;
       const now = app.clock();
       // With a valid session: that session's user. The device id opens no one's account.
       if (request.sessionUserId) {
         const existing = await findUserById(app.db, request.sessionUserId);
         if (existing && existing.deleted_at === null && existing.merged_into === null) {
-          await touchUser(app.db, existing.id, parsed.data.deviceInfo, now);
+          await touchUser(app.db, existing.id, body.deviceInfo, now);
           const user = await toApiUser(app.db, existing, userOpts());
-          return reply.send(AuthResponseSchema.parse({ success: true, user, isNew: false }));
+          return reply.send({ success: true, user, isNew: false });
         }
       }
       // Without one: always a new user.
       const created = await createAnonymousUser(app.db, {
-        deviceId: parsed.data.deviceId,
-        deviceInfo: parsed.data.deviceInfo,
+        deviceId: body.deviceId,
+        deviceInfo: body.deviceInfo,
         ip: request.ip,
         now,
         secret: app.sessionSecret,
@@ -75,56 +82,87 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
       });
       await startSession(app, request, reply, created.id);
       const user = await toApiUser(app.db, created, userOpts());
-      return reply.send(AuthResponseSchema.parse({ success: true, user, isNew: true }));
+      return reply.send({ success: true, user, isNew: true });
     },
   );
 
-  app.get('/api/auth/user/:id', async (request) => {
-    const sessionUser = requireSessionUserId(request);
-    const params = ParamsSchema.safeParse(request.params);
-    if (!params.success) throw new AppError('VALIDATION_ERROR');
-    if (params.data.id !== sessionUser) throw new AppError('FORBIDDEN');
-    const row = await findUserById(app.db, sessionUser);
-    if (!row) throw new AppError('UNAUTHORIZED');
-    const user = await toApiUser(app.db, row, userOpts());
-    return UserResponseSchema.parse({ success: true, user });
-  });
+  app.get(
+    '/api/auth/user/:id',
+    {
+      schema: {
+        summary: 'The session’s own user (to refresh a cached copy)',
+        tags: ['auth'],
+        security: [{ session: [] }],
+        params: UserParamsSchema,
+        response: { 200: UserResponseSchema, ...ERROR_RESPONSES },
+      },
+      preValidation: requireSession,
+      preHandler: [
+        // Only the session's own user: another id is refused before anything is loaded.
+        async (request) => {
+          if (request.params.id !== request.sessionUserId) throw new AppError('FORBIDDEN');
+        },
+        app.requireUser,
+      ],
+    },
+    async (request) => {
+      const user = await toApiUser(app.db, userOf(request), userOpts());
+      return { success: true as const, user };
+    },
+  );
 
   app.post(
     '/api/auth/email/start',
-    { onRequest: app.perRouteLimit('email', config.rateLimits.emailPerMinute) },
+    {
+      onRequest: app.perRouteLimit('email', config.rateLimits.emailPerMinute),
+      schema: {
+        summary: 'Mail a 6-digit sign-in code and a magic link (the same answer for any well-formed address)',
+        tags: ['auth'],
+        body: EmailStartRequestSchema,
+        response: { 200: SuccessResponseSchema, ...ERROR_RESPONSES },
+      },
+      config: { invalidInput: { otherwise: 'INVALID_EMAIL' } },
+    },
     async (request) => {
-      const parsed = EmailStartRequestSchema.safeParse(request.body ?? {});
-      if (!parsed.success) throw new AppError('INVALID_EMAIL');
-      await startEmailSignIn({ ...accountDeps(), mailer: app.mailer }, { email: parsed.data.email, linkOrigin: linkOrigin(app, request) });
-      return SuccessResponseSchema.parse({ success: true });
+      await startEmailSignIn({ ...accountDeps(), mailer: app.mailer }, { email: request.body.email, linkOrigin: linkOrigin(app, request) });
+      return { success: true as const };
     },
   );
 
   app.post(
     '/api/auth/email/verify',
-    { onRequest: app.perRouteLimit('email-verify', config.rateLimits.signInPerMinute) },
+    {
+      onRequest: app.perRouteLimit('email-verify', config.rateLimits.signInPerMinute),
+      schema: {
+        summary: 'Sign in with the mailed code or the magic link’s token; the session moves to that account',
+        tags: ['auth'],
+        body: EmailVerifyRequestSchema,
+        response: { 200: EmailVerifyResponseSchema, ...ERROR_RESPONSES },
+      },
+      // A bad address (or no JSON object) is INVALID_EMAIL; with a good one, a bad code or token is INVALID_CODE.
+      config: { invalidInput: { fields: { '': 'INVALID_EMAIL', email: 'INVALID_EMAIL' }, otherwise: 'INVALID_CODE' } },
+    },
     async (request, reply) => {
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      const email = EmailStartRequestSchema.safeParse({ email: body.email });
-      if (!email.success) throw new AppError('INVALID_EMAIL');
-      const parsed = EmailVerifyRequestSchema.safeParse(body);
-      if (!parsed.success) throw new AppError('INVALID_CODE');
+      const body = request.body;
       const { user: row, merged } = await verifyEmailSignIn(accountDeps(), {
-        email: parsed.data.email,
-        ...('code' in parsed.data ? { code: parsed.data.code } : { token: parsed.data.token }),
+        email: body.email,
+        ...('code' in body ? { code: body.code } : { token: body.token }),
         currentUserId: request.sessionUserId,
       });
       // A new session for the account (never keep a session id across a sign-in).
       await endSession(app, request, reply);
       await startSession(app, request, reply, row.id);
       const user = await toApiUser(app.db, row, userOpts());
-      return reply.send(EmailVerifyResponseSchema.parse({ success: true, user, merged }));
+      return reply.send({ success: true, user, merged });
     },
   );
 
-  app.post('/api/auth/logout', async (request, reply) => {
-    await endSession(app, request, reply);
-    return reply.send(LogoutResponseSchema.parse({ success: true }));
-  });
+  app.post(
+    '/api/auth/logout',
+    { schema: { summary: 'End the session', tags: ['auth'], response: { 200: LogoutResponseSchema, ...ERROR_RESPONSES } } },
+    async (request, reply) => {
+      await endSession(app, request, reply);
+      return reply.send({ success: true });
+    },
+  );
 }

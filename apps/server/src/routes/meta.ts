@@ -1,8 +1,14 @@
-/** GET /api/config (the public subset of the configuration) and GET /api/health (DESIGN §2–§3). */
+/**
+ * GET /api/config (the public subset of the configuration: nothing secret) and GET /api/health
+ * (200, or 503 when a dependency is down).
+ */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type HealthResponse, type PublicConfig } from '@aidressup/contract';
 import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
+import { ERROR_RESPONSES, ErrorReplySchema } from './schemas.js';
 
 export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
@@ -51,36 +57,57 @@ async function queueCheck(app: FastifyInstance): Promise<HealthResponse['checks'
   return check.status === 'ok' ? { ...check, mode: 'redis', ...counts } : { status: 'down', mode: 'redis' };
 }
 
-export default async function metaRoutes(app: FastifyInstance): Promise<void> {
+export default async function metaRoutes(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const started = Date.now();
   const cached = publicConfig(app);
 
-  app.get('/api/config', async (_request, reply) => {
-    reply.header('cache-control', 'no-cache');
-    return cached;
-  });
-
-  app.get('/api/health', async (_request, reply) => {
-    const [database, storage, queue] = await Promise.all([
-      timed(() => pingDatabase(app.db)),
-      timed(() => app.storage.check()),
-      queueCheck(app),
-    ]);
-    const engines = app.engines.status();
-    const engineDown = Object.values(engines).some((e) => e.status !== 'ok');
-    const down = database.status === 'down' || storage.status === 'down' || queue.status === 'down';
-    const body: HealthResponse = {
-      status: down ? 'down' : engineDown ? 'degraded' : 'ok',
-      version: VERSION,
-      uptime: Math.round((Date.now() - started) / 1000),
-      checks: {
-        database: { ...database, kind: app.dbKind },
-        storage: { ...storage, kind: app.storage.kind },
-        engines,
-        queue,
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        summary: 'The public configuration: engines, billing, plans, limits',
+        tags: ['meta'],
+        response: { 200: PublicConfigSchema, ...ERROR_RESPONSES },
       },
-    };
-    reply.header('cache-control', 'no-store');
-    return reply.status(down ? 503 : 200).send(HealthResponseSchema.parse(body));
-  });
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return cached;
+    },
+  );
+
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        summary: 'Health of the service and its dependencies (503 when one is down)',
+        tags: ['meta'],
+        response: { ...ERROR_RESPONSES, 200: HealthResponseSchema, 503: z.union([HealthResponseSchema, ErrorReplySchema]) },
+      },
+    },
+    async (_request, reply) => {
+      const [database, storage, queue] = await Promise.all([
+        timed(() => pingDatabase(app.db)),
+        timed(() => app.storage.check()),
+        queueCheck(app),
+      ]);
+      const engines = app.engines.status();
+      const engineDown = Object.values(engines).some((e) => e.status !== 'ok');
+      const down = database.status === 'down' || storage.status === 'down' || queue.status === 'down';
+      const body: HealthResponse = {
+        status: down ? 'down' : engineDown ? 'degraded' : 'ok',
+        version: VERSION,
+        uptime: Math.round((Date.now() - started) / 1000),
+        checks: {
+          database: { ...database, kind: app.dbKind },
+          storage: { ...storage, kind: app.storage.kind },
+          engines,
+          queue,
+        },
+      };
+      reply.header('cache-control', 'no-store');
+      return reply.status(down ? 503 : 200).send(body);
+    },
+  );
 }

@@ -1,28 +1,44 @@
 /**
- * POST /api/process-image (DESIGN §4), GET /api/results/:name and GET /api/tryons.
+ * POST /api/process-image (a synchronous try-on: two photos in, the result's URL out),
+ * GET /api/results/:name and GET /api/tryons.
  * Uploads stay in memory; they are never written to disk, let alone under a client file name.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
+import { z } from 'zod';
 import {
-  CATEGORY_VALUES,
   MAX_UPLOAD_BYTES,
   MESSAGES,
+  TryOnFieldsSchema,
   TryOnListResponseSchema,
   TryOnResponseSchema,
   type Category,
+  type TryOnFields,
 } from '@aidressup/contract';
 import { AppError, isAppError } from '../errors.js';
-import { requireSessionUserId } from '../plugins/session.js';
-import { findUserById } from '../repositories/users.js';
+import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
 import { findByResultName, listResultsForUser } from '../repositories/tryons.js';
 import { validateAndNormalise } from '../services/images.js';
 import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
 import type { JobLimiter } from '../services/job-limiter.js';
+import { BinaryFile, ERROR_RESPONSES, TRYON_ERROR_RESPONSES } from './schemas.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
-const TEXT_FIELDS = ['category', 'userId', 'api'] as const;
+/** The form's text fields (TryOnFieldsSchema's); other text fields are ignored. */
+const TEXT_FIELDS = Object.keys(TryOnFieldsSchema.shape);
+
+/** The multipart form as the OpenAPI document shows it (the route reads and checks it itself). */
+const TryOnFormSchema = z.object({
+  userImage: BinaryFile.describe('The person photo: JPG, PNG or WEBP, at most 10 MB'),
+  clothingImage: BinaryFile.describe('The clothing photo: JPG, PNG or WEBP, at most 10 MB'),
+  ...TryOnFieldsSchema.shape,
+});
+
+const ResultParamsSchema = z.object({ name: z.string().regex(RESULT_NAME_PATTERN) });
+/** A result image's bytes (sent as they are; the serializer never sees them). */
+const ResultImage = { schema: z.custom<Uint8Array>((v) => v instanceof Uint8Array).meta({ type: 'string', format: 'binary' }) };
 
 interface ParsedForm {
   files: Partial<Record<FileField, Buffer>>;
@@ -64,8 +80,28 @@ async function readParts(request: FastifyRequest): Promise<ParsedForm> {
   return form;
 }
 
-export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
+/**
+ * The form's text fields, checked with the contract's TryOnFieldsSchema. An empty field counts as
+ * absent (an empty `api` means the default engine). Refusals, in this order: another user's id →
+ * FORBIDDEN; no user id → VALIDATION_ERROR; a bad category → INVALID_CATEGORY; a bad engine name
+ * → ENGINE_UNAVAILABLE; anything else (a progress id that is not a UUID) → VALIDATION_ERROR.
+ */
+function checkFields(fields: Record<string, string>, sessionUser: string): TryOnFields {
+  const present = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
+  const parsed = TryOnFieldsSchema.safeParse(present);
+  const failed = new Set(parsed.error?.issues.map((issue) => String(issue.path[0] ?? '')));
+  if (present.userId !== undefined && present.userId !== sessionUser) throw new AppError('FORBIDDEN');
+  if (failed.has('userId')) throw new AppError('VALIDATION_ERROR');
+  if (failed.has('category')) throw new AppError('INVALID_CATEGORY');
+  if (failed.has('api')) throw new AppError('ENGINE_UNAVAILABLE');
+  if (!parsed.success) throw new AppError('VALIDATION_ERROR');
+  return parsed.data;
+}
+
+export default async function tryOnRoutes(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
+  const security = [{ session: [] }];
   await app.register(multipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 50 },
     throwFileSizeLimit: true,
@@ -86,20 +122,30 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/api/process-image',
-    { onRequest: app.perRouteLimit('tryon', config.rateLimits.tryOnPerMinute) },
+    {
+      onRequest: app.perRouteLimit('tryon', config.rateLimits.tryOnPerMinute),
+      schema: {
+        summary: 'Try a garment on a person: two photos in, the result’s URL out (charges a free trial or a credit on success)',
+        tags: ['tryon'],
+        security,
+        consumes: ['multipart/form-data'],
+        // Multipart: the route reads the parts itself and checks the text fields with TryOnFieldsSchema.
+        documented: { body: TryOnFormSchema },
+        response: { 200: TryOnResponseSchema, ...TRYON_ERROR_RESPONSES },
+      },
+    },
     async (request) => {
       const sessionUser = requireSessionUserId(request);
       const { files, fields } = await readForm(request);
 
       if (!files.userImage) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
-      if (!fields.userId) throw new AppError('VALIDATION_ERROR');
-      if (fields.userId !== sessionUser) throw new AppError('FORBIDDEN');
-      if (!(CATEGORY_VALUES as readonly string[]).includes(fields.category ?? '')) throw new AppError('INVALID_CATEGORY');
-      const engineId = fields.api && fields.api.length > 0 ? fields.api : app.engines.defaultEngine;
+      const form = checkFields(fields, sessionUser);
+      const engineId = form.api ?? app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
       request.tryOnEngine = engineId;
-      if (!(await findUserById(app.db, sessionUser))) throw new AppError('UNAUTHORIZED');
+      // Only once the form is known to be a valid one: the session's user must still exist.
+      await loadSessionUser(app, request);
       // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
       await refuseEarly(deps(), sessionUser, engineId);
 
@@ -111,45 +157,71 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
       files.userImage = undefined;
       files.clothingImage = undefined;
 
-      const result = await performTryOn(deps(), {
+      return performTryOn(deps(), {
         userId: sessionUser,
-        category: fields.category as Category,
+        category: form.category,
         engineId,
         person,
         garment,
       });
-      return TryOnResponseSchema.parse(result);
     },
   );
 
-  app.get('/api/results/:name', async (request, reply) => {
-    const { name } = request.params as { name: string };
-    if (!RESULT_NAME_PATTERN.test(name)) throw new AppError('NOT_FOUND');
-    const row = await findByResultName(app.db, name);
-    if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString()) throw new AppError('NOT_FOUND');
-    const object = await app.storage.get(`results/${name}`);
-    if (!object) throw new AppError('NOT_FOUND');
-    const maxAge = Math.max(0, Math.floor((Date.parse(row.expires_at) - app.clock().getTime()) / 1000));
-    return reply
-      .type(object.contentType)
-      .header('cache-control', `private, max-age=${maxAge}, immutable`)
-      .header('content-disposition', `inline; filename="ai-dress-up-${row.id}${name.slice(name.lastIndexOf('.'))}"`)
-      .send(object.body);
-  });
+  app.get(
+    '/api/results/:name',
+    {
+      schema: {
+        summary: 'A result image (by its unguessable name; gone after 30 days)',
+        tags: ['tryon'],
+        params: ResultParamsSchema,
+        response: {
+          200: { description: 'The image', content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage } },
+          ...ERROR_RESPONSES,
+        },
+      },
+      // A name that is not a result's name is simply not found.
+      config: { invalidInput: { otherwise: 'NOT_FOUND' } },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const row = await findByResultName(app.db, name);
+      if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString()) throw new AppError('NOT_FOUND');
+      const object = await app.storage.get(`results/${name}`);
+      if (!object) throw new AppError('NOT_FOUND');
+      const maxAge = Math.max(0, Math.floor((Date.parse(row.expires_at) - app.clock().getTime()) / 1000));
+      return reply
+        .type(object.contentType)
+        .header('cache-control', `private, max-age=${maxAge}, immutable`)
+        .header('content-disposition', `inline; filename="ai-dress-up-${row.id}${name.slice(name.lastIndexOf('.'))}"`)
+        .send(object.body);
+    },
+  );
 
-  app.get('/api/tryons', async (request) => {
-    const userId = requireSessionUserId(request);
-    const rows = await listResultsForUser(app.db, userId, app.clock());
-    return TryOnListResponseSchema.parse({
-      success: true,
-      items: rows.map((r) => ({
-        id: r.id,
-        imageUrl: `/api/results/${r.result_name}`,
-        category: r.category,
-        engine: r.engine,
-        createdAt: r.created_at,
-        expiresAt: r.expires_at,
-      })),
-    });
-  });
+  app.get(
+    '/api/tryons',
+    {
+      schema: {
+        summary: 'The session user’s results (My Gallery), newest first',
+        tags: ['tryon'],
+        security,
+        response: { 200: TryOnListResponseSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => {
+      const userId = requireSessionUserId(request);
+      const rows = await listResultsForUser(app.db, userId, app.clock());
+      return {
+        success: true as const,
+        items: rows.map((r) => ({
+          id: r.id,
+          imageUrl: `/api/results/${r.result_name}`,
+          // A text column; the response schema checks it is one of the categories.
+          category: r.category as Category,
+          engine: r.engine,
+          createdAt: r.created_at,
+          expiresAt: r.expires_at,
+        })),
+      };
+    },
+  );
 }

@@ -1,38 +1,29 @@
 /**
- * Upload validation and normalisation (DESIGN §4 step 1): the type comes from the magic bytes,
+ * Upload validation and normalisation, the first step of a try-on: the type comes from the magic bytes,
  * never from the name or Content-Type; the image must decode and stay under 40 megapixels;
  * it is turned upright (EXIF orientation), stripped of metadata and reduced so its longest side
  * is at most 2048 pixels (see `normalisedSide`).
  */
 import sharp from 'sharp';
-import { MAX_IMAGE_PIXELS, MAX_NORMALISED_SIDE, MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
+import {
+  IMAGE_MIME_OF,
+  MAX_IMAGE_PIXELS,
+  MAX_NORMALISED_SIDE,
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  detectImageKind,
+  type ImageKind,
+  type ImageMime,
+} from '@aidressup/contract';
 import { AppError } from '../errors.js';
 
-export type ImageKind = 'jpeg' | 'png' | 'webp';
-export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp';
-
-export const MIME_OF: Record<ImageKind, ImageMime> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+export type { ImageKind, ImageMime };
+/** The MIME type of each image kind (the contract's table). */
+export const MIME_OF: Record<ImageKind, ImageMime> = IMAGE_MIME_OF;
 export const EXTENSION_OF: Record<ImageMime, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp' };
 
-/** The image type by its first bytes, or null when it is not JPEG, PNG or WEBP. */
-export function detectImageKind(bytes: Uint8Array): ImageKind | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (
-    bytes.length >= 8 &&
-    bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47 &&
-    bytes[4] === 0x0d && bytes[5] === 0x0a && bytes[6] === 0x1a && bytes[7] === 0x0a
-  ) {
-    return 'png';
-  }
-  if (
-    bytes.length >= 12 &&
-    bytes[0] === 0x52 && bytes[1] === 0x49 && bytes[2] === 0x46 && bytes[3] === 0x46 &&
-    bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50
-  ) {
-    return 'webp';
-  }
-  return null;
-}
+/** The image type by its first bytes (the contract's one signature check), or null when it is not JPEG, PNG or WEBP. */
+export { detectImageKind };
 
 export interface NormalisedImage {
   data: Buffer;

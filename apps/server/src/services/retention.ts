@@ -1,5 +1,5 @@
 /**
- * Retention (DESIGN §6), the promises of the legal pages: uploads gone within 30 minutes,
+ * Retention, the promises of the legal pages: uploads gone within 30 minutes,
  * results after 30 days, transaction records (grants, credit events, webhooks) after 7 years.
  * Runs on a schedule, in batches, with an injectable clock; safe to run twice or concurrently.
  */
@@ -15,6 +15,7 @@ import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
 import { deleteExpiredEmailCodes } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
+import { deleteBillingEventsBefore, deleteCreditEventsBefore, deleteGrantsBefore, deleteTryonsBefore } from '../repositories/retention.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -93,55 +94,10 @@ export async function runRetention(deps: RetentionDeps, options: { batchSize?: n
 
   // Transaction records after 7 years, oldest first; rows still referenced are kept.
   const cutoff = iso(yearsBefore(now, TRANSACTION_RETENTION_YEARS));
-  const creditEventsDeleted = await inBatches(size, async (n) => {
-    const res = await db
-      .deleteFrom('credit_events')
-      .where('id', 'in', db.selectFrom('credit_events').select('id').where('created_at', '<', cutoff).limit(n))
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
-  });
-  const tryonsDeleted = await inBatches(size, async (n) => {
-    const res = await db
-      .deleteFrom('tryons')
-      .where(
-        'id',
-        'in',
-        db
-          .selectFrom('tryons')
-          .select('id')
-          .where('created_at', '<', cutoff)
-          .where('status', '!=', 'processing')
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.tryon_id', '=', 'tryons.id'))))
-          .limit(n),
-      )
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
-  });
-  const grantsDeleted = await inBatches(size, async (n) => {
-    const res = await db
-      .deleteFrom('credit_grants')
-      .where(
-        'id',
-        'in',
-        db
-          .selectFrom('credit_grants')
-          .select('id')
-          .where('created_at', '<', cutoff)
-          .where((eb) => eb.or([eb('remaining', '=', 0), eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<', cutoff)])]))
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.grant_id', '=', 'credit_grants.id'))))
-          .where(({ not, exists, selectFrom }) => not(exists(selectFrom('tryons').select('id').whereRef('tryons.grant_id', '=', 'credit_grants.id'))))
-          .limit(n),
-      )
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
-  });
-  const billingEventsDeleted = await inBatches(size, async (n) => {
-    const res = await db
-      .deleteFrom('billing_events')
-      .where('id', 'in', db.selectFrom('billing_events').select('id').where('created_at', '<', cutoff).limit(n))
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
-  });
+  const creditEventsDeleted = await inBatches(size, (n) => deleteCreditEventsBefore(db, cutoff, n));
+  const tryonsDeleted = await inBatches(size, (n) => deleteTryonsBefore(db, cutoff, n));
+  const grantsDeleted = await inBatches(size, (n) => deleteGrantsBefore(db, cutoff, n));
+  const billingEventsDeleted = await inBatches(size, (n) => deleteBillingEventsBefore(db, cutoff, n));
 
   // Sessions once expired; sign-in codes a day after they expired; per-address sign-up counters
   // once their day is two days past.

@@ -1,0 +1,63 @@
+/**
+ * The `requireUser` pre-handler: a route that needs the session's user answers 401 UNAUTHORIZED
+ * when that user no longer exists, and its other refusals keep their order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { jpeg, multipart, png } from '../test/images.js';
+
+describe('requireUser', () => {
+  let t: TestApp;
+  let cookie: string;
+  let userId: string;
+  beforeAll(async () => {
+    // SQLite only: the user row is removed under a live session, which the foreign keys forbid otherwise.
+    t = await createTestApp('sqlite');
+    const s = await signIn(t.app);
+    cookie = s.cookie;
+    userId = s.user.id;
+    await sql`pragma foreign_keys = off`.execute(t.app.db);
+    await t.app.db.deleteFrom('users').where('id', '=', userId).execute();
+    await sql`pragma foreign_keys = on`.execute(t.app.db);
+  });
+  afterAll(async () => {
+    await t?.app.close();
+  });
+
+
+  it('answers 401 UNAUTHORIZED on each route that needs the user', async () => {
+    const upload = multipart({
+      userImage: { data: await jpeg(64, 96, '#c08060') },
+      clothingImage: { data: await png(64, 64, '#2040ff'), contentType: 'image/png' },
+      category: 'upper_body',
+      userId,
+    });
+    const answers = await Promise.all([
+      t.app.inject({ method: 'GET', url: `/api/auth/user/${userId}`, headers: { cookie } }),
+      t.app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie } }),
+      t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json', cookie }, payload: { planId: 'monthly' } }),
+      t.app.inject({ method: 'POST', url: '/api/billing/demo/cancel', headers: { cookie } }),
+      t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...upload.headers, cookie }, payload: upload.payload }),
+    ]);
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(401);
+      expect(res.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it('still refuses another user’s id, a bad plan and a bad category first', async () => {
+    const other = await t.app.inject({ method: 'GET', url: '/api/auth/user/someone-else', headers: { cookie } });
+    expect(other.json()).toMatchObject({ code: 'FORBIDDEN' });
+    const plan = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json', cookie }, payload: { planId: 'lifetime' } });
+    expect(plan.json()).toMatchObject({ code: 'INVALID_PLAN' });
+    const upload = multipart({
+      userImage: { data: await jpeg(64, 96, '#c08060') },
+      clothingImage: { data: await png(64, 64, '#2040ff'), contentType: 'image/png' },
+      category: 'hats',
+      userId,
+    });
+    const category = await t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...upload.headers, cookie }, payload: upload.payload });
+    expect(category.json()).toMatchObject({ code: 'INVALID_CATEGORY' });
+  });
+});

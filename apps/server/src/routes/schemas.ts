@@ -1,0 +1,45 @@
+/**
+ * Pieces of route schemas the routes share: the error answer, and the documentation-only parts of
+ * requests the type provider cannot validate (a multipart form, a raw signed body).
+ */
+import { z } from 'zod';
+import { ErrorResponseSchema, NoCreditsResponseSchema } from '@aidressup/contract';
+
+/**
+ * Every refusal and failure: `{success:false, code, error}`, plus what some codes add (the
+ * refused image's field on IMAGE_*, the user on NO_CREDITS). Loose, so nothing a refusal adds is
+ * dropped by serialisation.
+ */
+export const ErrorReplySchema = ErrorResponseSchema.extend({
+  /** Which upload the refusal is about (`userImage` or `clothingImage`), on image refusals. */
+  field: z.string().optional(),
+})
+  .loose()
+  // One component of the OpenAPI document (#/components/schemas/Error), referenced by every route.
+  .meta({ id: 'Error' });
+
+/** The error answers every API route may give (4xx refusals, 5xx failures). */
+export const ERROR_RESPONSES = {
+  '4xx': ErrorReplySchema,
+  '5xx': ErrorReplySchema,
+} as const;
+
+/** ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user. */
+export const TRYON_ERROR_RESPONSES = {
+  ...ERROR_RESPONSES,
+  402: NoCreditsResponseSchema,
+} as const;
+
+/** A file part of a multipart form, for the OpenAPI document. */
+export const BinaryFile = z.string().meta({ format: 'binary' });
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * Documentation only: request parts the route reads itself (a multipart form, a raw body),
+     * so they cannot be validated by the schema compiler. The OpenAPI document shows them as the
+     * request body and headers; nothing checks a request against them.
+     */
+    documented?: { body?: z.ZodType; headers?: z.ZodType };
+  }
+}

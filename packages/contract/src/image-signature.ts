@@ -1,0 +1,37 @@
+/**
+ * Image types by their first bytes ("magic bytes"), never by a file name or a Content-Type.
+ * Pure: works on any Uint8Array (a Node Buffer is one), in the browser as on the server.
+ *
+ * - JPEG: FF D8 FF
+ * - PNG: the full 8-byte signature 89 50 4E 47 0D 0A 1A 0A
+ * - WEBP: "RIFF", four bytes of size, then "WEBP"
+ */
+export type ImageKind = 'jpeg' | 'png' | 'webp';
+export type ImageMime = 'image/jpeg' | 'image/png' | 'image/webp';
+
+export const IMAGE_MIME_OF: Record<ImageKind, ImageMime> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+const JPEG_SIGNATURE = [0xff, 0xd8, 0xff] as const;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
+/** "RIFF" at 0 and "WEBP" at 8. */
+const RIFF = [0x52, 0x49, 0x46, 0x46] as const;
+const WEBP = [0x57, 0x45, 0x42, 0x50] as const;
+
+function startsWithAt(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
+  if (bytes.length < offset + signature.length) return false;
+  return signature.every((b, i) => bytes[offset + i] === b);
+}
+
+/** The image type by its first bytes, or null when it is not JPEG, PNG or WEBP. */
+export function detectImageKind(bytes: Uint8Array): ImageKind | null {
+  if (startsWithAt(bytes, JPEG_SIGNATURE)) return 'jpeg';
+  if (startsWithAt(bytes, PNG_SIGNATURE)) return 'png';
+  if (startsWithAt(bytes, RIFF) && startsWithAt(bytes, WEBP, 8)) return 'webp';
+  return null;
+}
+
+/** The image's MIME type by its first bytes, or null when it is not JPEG, PNG or WEBP. */
+export function detectImageMime(bytes: Uint8Array): ImageMime | null {
+  const kind = detectImageKind(bytes);
+  return kind ? IMAGE_MIME_OF[kind] : null;
+}
