@@ -4,24 +4,13 @@
  */
 import type { Category } from '@aidressup/contract';
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
-
-export interface Point {
-  x: number;
-  y: number;
-}
+import type { BinaryMask, GarmentLandmarks, LowerLandmarks, Point, UpperLandmarks } from './types.js';
 
 export class GarmentSeparationError extends Error {
   constructor(reason: string) {
     super(`garment not separable: ${reason}`);
     this.name = 'GarmentSeparationError';
   }
-}
-
-/** A binary mask on a (usually reduced) grid. */
-export interface BinaryMask {
-  width: number;
-  height: number;
-  data: Uint8Array;
 }
 
 /** Downscale an RGBA image by an integer box factor into float RGB (+ alpha) planes. */
@@ -934,41 +923,6 @@ function softAlpha(img: RGBAImage, fg: Uint8Array, w: number, h: number, f: numb
 }
 
 // ---------------------------------------------------------------- landmarks
-
-export interface UpperLandmarks {
-  kind: 'upper';
-  neckLeft: Point;
-  neckRight: Point;
-  shoulderLeft: Point;
-  shoulderRight: Point;
-  armpitLeft: Point;
-  armpitRight: Point;
-  /** Sleeve ends (outer and inner cuff corners); absent for sleeveless garments. */
-  sleeveLeft: { outer: Point; inner: Point; length: number } | null;
-  sleeveRight: { outer: Point; inner: Point; length: number } | null;
-  hemLeft: Point;
-  hemRight: Point;
-  /** Waist (narrowest torso row between armpits and hem) — used for dresses. */
-  waistLeft: Point;
-  waistRight: Point;
-}
-
-export interface LowerLandmarks {
-  kind: 'lower';
-  waistLeft: Point;
-  waistRight: Point;
-  /** Top of the gap between the legs; null for skirts. */
-  crotch: Point | null;
-  /** Outer edges at the crotch's height. */
-  hipLeft: Point | null;
-  hipRight: Point | null;
-  legLeft: { outer: Point; inner: Point } | null;
-  legRight: { outer: Point; inner: Point } | null;
-  hemLeft: Point;
-  hemRight: Point;
-}
-
-export type GarmentLandmarks = UpperLandmarks | LowerLandmarks;
 
 interface Rows {
   top: number;

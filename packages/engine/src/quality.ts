@@ -6,7 +6,7 @@
  */
 import type { Category } from '@aidressup/contract';
 import type { FloatMap, RGBAImage } from './image.js';
-import type { BinaryMask } from './garment.js';
+import type { BinaryMask } from './types.js';
 import { isSkin, KP, type Keypoint } from './person.js';
 
 export interface ShopperFigures {
