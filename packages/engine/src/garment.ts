@@ -5,6 +5,7 @@
 import type { Category } from '@aidressup/contract';
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
 import type { BinaryMask, GarmentLandmarks, LowerLandmarks, Point, UpperLandmarks } from './types.js';
+import { fillHoles, floodFromBorder, growInto, labelComponents, mainComponents, morph } from './mask-ops.js';
 
 export class GarmentSeparationError extends Error {
   constructor(reason: string) {
@@ -152,212 +153,6 @@ function otsu(values: Float32Array, maxV: number): number {
   return ((bestT + 1) / bins) * maxV;
 }
 
-/**
- * Flood-fill from every border pixel through pixels where `pass[i]` is truthy (or, with
- * `through = 0`, where it is 0); returns the reached set.
- */
-function floodFromBorder(w: number, h: number, pass: Uint8Array, through: 0 | 1 = 1): Uint8Array {
-  // `seen` starts as 1 on every pixel that may not be entered, then marks reached pixels 2.
-  const seen = new Uint8Array(w * h);
-  const n = w * h;
-  if (through) for (let i = 0; i < n; i++) seen[i] = pass[i] ? 0 : 1;
-  else for (let i = 0; i < n; i++) seen[i] = pass[i] ? 1 : 0;
-  const stack = new Int32Array(n);
-  let sp = 0;
-  const seed = (i: number): void => {
-    if (!seen[i]) {
-      seen[i] = 2;
-      stack[sp++] = i;
-    }
-  };
-  for (let x = 0; x < w; x++) {
-    seed(x);
-    seed((h - 1) * w + x);
-  }
-  for (let y = 0; y < h; y++) {
-    seed(y * w);
-    seed(y * w + w - 1);
-  }
-  const last = w * (h - 1);
-  while (sp > 0) {
-    const p = stack[--sp]!;
-    const x = p % w;
-    let q = p - 1;
-    if (x > 0 && !seen[q]) {
-      seen[q] = 2;
-      stack[sp++] = q;
-    }
-    q = p + 1;
-    if (x < w - 1 && !seen[q]) {
-      seen[q] = 2;
-      stack[sp++] = q;
-    }
-    q = p - w;
-    if (p >= w && !seen[q]) {
-      seen[q] = 2;
-      stack[sp++] = q;
-    }
-    q = p + w;
-    if (p < last && !seen[q]) {
-      seen[q] = 2;
-      stack[sp++] = q;
-    }
-  }
-  for (let i = 0; i < n; i++) seen[i] = seen[i] === 2 ? 1 : 0;
-  return seen;
-}
-
-/**
- * Morphological erosion (r > 0) or dilation (r < 0) with a square of radius |r| (separable,
- * windowed counts: O(1) per pixel). Outside the image counts as background.
- */
-export function morph(m: BinaryMask, r: number): BinaryMask {
-  const { width: w, height: h } = m;
-  const erode = r > 0;
-  const k = Math.abs(r);
-  const full = 2 * k + 1;
-  const src = m.data;
-  const tmp = new Uint8Array(w * h);
-  const out = new Uint8Array(w * h);
-  const pre = new Int32Array(Math.max(w, h) + 1);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) pre[x + 1] = pre[x]! + src[row + x]!;
-    if (erode) {
-      for (let x = k; x < w - k; x++) tmp[row + x] = pre[x + k + 1]! - pre[x - k]! === full ? 1 : 0;
-    } else {
-      for (let x = 0; x < w; x++) tmp[row + x] = pre[Math.min(w, x + k + 1)]! - pre[Math.max(0, x - k)]! > 0 ? 1 : 0;
-    }
-  }
-  // Vertical: running column counts over the window, row by row.
-  const cnt = new Int32Array(w);
-  for (let y = 0; y < Math.min(k, h); y++) for (let x = 0; x < w; x++) cnt[x]! += tmp[y * w + x]!;
-  for (let y = 0; y < h; y++) {
-    const add = y + k;
-    if (add < h) for (let x = 0, o = add * w; x < w; x++) cnt[x]! += tmp[o + x]!;
-    const row = y * w;
-    if (erode) {
-      if (y - k >= 0 && add < h) for (let x = 0; x < w; x++) out[row + x] = cnt[x] === full ? 1 : 0;
-    } else for (let x = 0; x < w; x++) out[row + x] = cnt[x]! > 0 ? 1 : 0;
-    const sub = y - k;
-    if (sub >= 0) for (let x = 0, o = sub * w; x < w; x++) cnt[x]! -= tmp[o + x]!;
-  }
-  return { width: w, height: h, data: out };
-}
-
-/** Labels the 4-connected components of a mask: `label[i]` is 0 or a component id; `sizes[id]` its pixel count. */
-export function labelComponents(m: BinaryMask): { label: Int32Array; sizes: number[] } {
-  const { width: w, height: h } = m;
-  const data = m.data;
-  const label = new Int32Array(w * h);
-  const sizes: number[] = [0];
-  const stack = new Int32Array(w * h);
-  const last = w * (h - 1);
-  for (let i = 0; i < w * h; i++) {
-    if (!data[i] || label[i]) continue;
-    const id = sizes.length;
-    let size = 0;
-    let sp = 0;
-    label[i] = id;
-    stack[sp++] = i;
-    while (sp > 0) {
-      const p = stack[--sp]!;
-      size++;
-      const x = p % w;
-      if (x > 0 && data[p - 1] && !label[p - 1]) {
-        label[p - 1] = id;
-        stack[sp++] = p - 1;
-      }
-      if (x < w - 1 && data[p + 1] && !label[p + 1]) {
-        label[p + 1] = id;
-        stack[sp++] = p + 1;
-      }
-      if (p >= w && data[p - w] && !label[p - w]) {
-        label[p - w] = id;
-        stack[sp++] = p - w;
-      }
-      if (p < last && data[p + w] && !label[p + w]) {
-        label[p + w] = id;
-        stack[sp++] = p + w;
-      }
-    }
-    sizes.push(size);
-  }
-  return { label, sizes };
-}
-
-/** Keep only the largest 4-connected component. */
-export function largestComponent(m: BinaryMask): BinaryMask {
-  const { width: w, height: h } = m;
-  const { label, sizes } = labelComponents(m);
-  let bestId = 0;
-  for (let id = 1; id < sizes.length; id++) if (sizes[id]! > sizes[bestId]!) bestId = id;
-  const out = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) out[i] = label[i] === bestId && bestId ? 1 : 0;
-  return { width: w, height: h, data: out };
-}
-
-/**
- * The largest component, plus any other large piece (≥ 15 % of it). When a background-
- * coloured band splits the garment (a white stripe on a white backdrop), the pieces are
- * joined by filling each row between its outermost garment pixels.
- */
-export function mainComponents(m: BinaryMask): BinaryMask {
-  const { width: w, height: h } = m;
-  const { label, sizes } = labelComponents(m);
-  let largest = 0;
-  for (const s of sizes) if (s > largest) largest = s;
-  const keep = new Uint8Array(sizes.length);
-  let kept = 0;
-  for (let id = 1; id < sizes.length; id++)
-    if (sizes[id]! > 0 && sizes[id]! >= largest * 0.15) {
-      keep[id] = 1;
-      kept++;
-    }
-  const out = new Uint8Array(w * h);
-  for (let i = 0; i < w * h; i++) out[i] = keep[label[i]!]!;
-  if (kept > 1) {
-    for (let y = 0; y < h; y++) {
-      let a = -1;
-      let b = -1;
-      for (let x = 0; x < w; x++)
-        if (out[y * w + x]) {
-          if (a < 0) a = x;
-          b = x;
-        }
-      for (let x = a; x >= 0 && x <= b; x++) out[y * w + x] = 1;
-    }
-    // Rows between pieces with no garment pixel at all: bridge from the rows above and below.
-    let last = -1;
-    for (let y = 0; y < h; y++) {
-      let any = false;
-      for (let x = 0; x < w && !any; x++) if (out[y * w + x]) any = true;
-      if (!any) continue;
-      if (last >= 0 && y - last > 1) {
-        let a = w;
-        let b = -1;
-        for (const yy of [last, y])
-          for (let x = 0; x < w; x++)
-            if (out[yy * w + x]) {
-              a = Math.min(a, x);
-              b = Math.max(b, x);
-            }
-        for (let yy = last + 1; yy < y; yy++) for (let x = a; x <= b; x++) out[yy * w + x] = 1;
-      }
-      last = y;
-    }
-  }
-  return { width: w, height: h, data: out };
-}
-
-/** Fill holes: background = what the border reaches through background. */
-export function fillHoles(m: BinaryMask): BinaryMask {
-  const outside = floodFromBorder(m.width, m.height, m.data, 0);
-  const out = new Uint8Array(m.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = outside[i] ? 0 : 1;
-  return { width: m.width, height: m.height, data: out };
-}
-
 /** A quadratic colour surface: coefficients of [1, x, y, x², y², xy] per channel (18 numbers). */
 type Surface = Float64Array;
 
@@ -477,51 +272,6 @@ function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
     let acc = v[r]!;
     for (let k = r + 1; k < n; k++) acc -= m[r * n + k]! * x[k]!;
     x[r] = acc / (m[r * n + r]! || 1e-12);
-  }
-}
-
-/**
- * Grow a region `steps` times (4-connected, breadth first) into pixels where `into` is 1;
- * with `uphill`, only into pixels whose value is at least that of the pixel grown from.
- */
-function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number, uphill?: Float32Array): void {
-  const N = w * h;
-  const queue = new Int32Array(N);
-  let tail = 0;
-  for (let i = 0; i < N; i++) {
-    if (!region[i]) continue;
-    const x = i % w;
-    if ((x > 0 && !region[i - 1] && into[i - 1]) || (x < w - 1 && !region[i + 1] && into[i + 1]) || (i >= w && !region[i - w] && into[i - w]) || (i < N - w && !region[i + w] && into[i + w]))
-      queue[tail++] = i;
-  }
-  let head = 0;
-  for (let s = 0; s < steps && head < tail; s++) {
-    const end = tail;
-    for (; head < end; head++) {
-      const p = queue[head]!;
-      const x = p % w;
-      const floor = uphill ? uphill[p]! : -Infinity;
-      let q = p - 1;
-      if (x > 0 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
-        region[q] = 1;
-        queue[tail++] = q;
-      }
-      q = p + 1;
-      if (x < w - 1 && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
-        region[q] = 1;
-        queue[tail++] = q;
-      }
-      q = p - w;
-      if (p >= w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
-        region[q] = 1;
-        queue[tail++] = q;
-      }
-      q = p + w;
-      if (p < N - w && !region[q] && into[q] && (!uphill || uphill[q]! >= floor)) {
-        region[q] = 1;
-        queue[tail++] = q;
-      }
-    }
   }
 }
 
@@ -747,7 +497,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
       for (let i = 0; i < N; i++) nAdded += added.data[i]!;
       if (nAdded > 0) {
         const core = nAdded >= 25 ? morph(added, 2).data : new Uint8Array(N);
-        const { label, sizes } = labelComponents(added);
+        const { labels: label, sizes } = labelComponents(added.data, w, h);
         const wide = new Uint8Array(sizes.length);
         for (let i = 0; i < N; i++) if (core[i]) wide[label[i]!] = 1;
         for (let i = 0; i < N; i++) if (added.data[i] && !wide[label[i]!]) bg[i] = 1;
@@ -799,7 +549,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   // Opening removes hanger hooks, strings and speckles; then keep the garment itself.
   const r = Math.max(1, Math.round(Math.max(w, h) * 0.008));
   mask = morph(morph(mask, r), -r);
-  mask = fillHoles(mainComponents(mask));
+  mask = fillHoles(mainComponents(mask, 0.15));
   fg = mask.data;
   let count = 0;
   let borderTouch = 0;
