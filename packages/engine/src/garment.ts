@@ -6,6 +6,8 @@ import type { Category } from '@aidressup/contract';
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
 import type { BinaryMask, GarmentLandmarks, LowerLandmarks, Point, UpperLandmarks } from './types.js';
 import { fillHoles, floodFromBorder, growInto, labelComponents, mainComponents, morph } from './mask-ops.js';
+import { fitQuadraticSurface, surfaceAt } from './solver.js';
+import { kmeans, median, otsu } from './stats.js';
 
 export class GarmentSeparationError extends Error {
   constructor(reason: string) {
@@ -62,217 +64,6 @@ function boxDown(img: RGBAImage, f: number): { w: number; h: number; rgb: Float3
     }
   }
   return { w, h, rgb, a };
-}
-
-interface Cluster {
-  c: [number, number, number];
-  share: number;
-  spread: number;
-}
-
-/** k-means on RGB samples; returns cluster centres with their share of the samples. */
-function kmeans(samples: Float32Array, k: number, iters = 5): Cluster[] {
-  const n = samples.length / 3;
-  const cen = new Float64Array(k * 3);
-  for (let j = 0; j < k; j++) {
-    const i = Math.floor(((j + 0.5) / k) * n);
-    cen[j * 3] = samples[i * 3]!;
-    cen[j * 3 + 1] = samples[i * 3 + 1]!;
-    cen[j * 3 + 2] = samples[i * 3 + 2]!;
-  }
-  const assign = new Int32Array(n);
-  const sums = new Float64Array(k * 4);
-  for (let it = 0; it < iters; it++) {
-    sums.fill(0);
-    for (let i = 0; i < n; i++) {
-      const r = samples[i * 3]!;
-      const g = samples[i * 3 + 1]!;
-      const b = samples[i * 3 + 2]!;
-      let best = 0;
-      let bd = Infinity;
-      for (let j = 0; j < k; j++) {
-        const d = (r - cen[j * 3]!) ** 2 + (g - cen[j * 3 + 1]!) ** 2 + (b - cen[j * 3 + 2]!) ** 2;
-        if (d < bd) {
-          bd = d;
-          best = j;
-        }
-      }
-      assign[i] = best;
-      sums[best * 4]! += r;
-      sums[best * 4 + 1]! += g;
-      sums[best * 4 + 2]! += b;
-      sums[best * 4 + 3]! += 1;
-    }
-    for (let j = 0; j < k; j++) {
-      const c = sums[j * 4 + 3]!;
-      if (c > 0) {
-        cen[j * 3] = sums[j * 4]! / c;
-        cen[j * 3 + 1] = sums[j * 4 + 1]! / c;
-        cen[j * 3 + 2] = sums[j * 4 + 2]! / c;
-      }
-    }
-  }
-  const counts = new Float64Array(k);
-  const spread = new Float64Array(k);
-  for (let i = 0; i < n; i++) {
-    const j = assign[i]!;
-    counts[j]!++;
-    spread[j]! += Math.sqrt((samples[i * 3]! - cen[j * 3]!) ** 2 + (samples[i * 3 + 1]! - cen[j * 3 + 1]!) ** 2 + (samples[i * 3 + 2]! - cen[j * 3 + 2]!) ** 2);
-  }
-  const out: Cluster[] = [];
-  for (let j = 0; j < k; j++)
-    out.push({ c: [cen[j * 3]!, cen[j * 3 + 1]!, cen[j * 3 + 2]!], share: counts[j]! / n, spread: counts[j] ? spread[j]! / counts[j]! : 0 });
-  return out;
-}
-
-function otsu(values: Float32Array, maxV: number): number {
-  const bins = 128;
-  const hist = new Float64Array(bins);
-  for (let i = 0; i < values.length; i++) hist[Math.min(bins - 1, Math.floor((values[i]! / maxV) * bins))]! += 1;
-  const total = values.length;
-  let sumAll = 0;
-  for (let i = 0; i < bins; i++) sumAll += i * hist[i]!;
-  let wB = 0;
-  let sumB = 0;
-  let best = 0;
-  let bestT = 0;
-  for (let t = 0; t < bins; t++) {
-    wB += hist[t]!;
-    if (!wB) continue;
-    const wF = total - wB;
-    if (!wF) break;
-    sumB += t * hist[t]!;
-    const mB = sumB / wB;
-    const mF = (sumAll - sumB) / wF;
-    const between = wB * wF * (mB - mF) ** 2;
-    if (between > best) {
-      best = between;
-      bestT = t;
-    }
-  }
-  return ((bestT + 1) / bins) * maxV;
-}
-
-/** A quadratic colour surface: coefficients of [1, x, y, x², y², xy] per channel (18 numbers). */
-type Surface = Float64Array;
-
-/** Evaluate channel c of the surface at (x, y). */
-function surfaceAt(coef: Surface, c: number, x: number, y: number): number {
-  const o = c * 6;
-  let p = 0;
-  p += coef[o]! * 1;
-  p += coef[o + 1]! * x;
-  p += coef[o + 2]! * y;
-  p += coef[o + 3]! * (x * x);
-  p += coef[o + 4]! * (y * y);
-  p += coef[o + 5]! * (x * y);
-  return p;
-}
-
-/** Least-squares quadratic surface through background samples (per channel), one robust refit. */
-function fitBackgroundSurface(pos: Float64Array, rgb: Float32Array, n: number): { coef: Surface; spread: number } {
-  // Basis rows of every sample, once.
-  const F = new Float64Array(n * 6);
-  for (let i = 0; i < n; i++) {
-    const x = pos[i * 2]!;
-    const y = pos[i * 2 + 1]!;
-    F[i * 6] = 1;
-    F[i * 6 + 1] = x;
-    F[i * 6 + 2] = y;
-    F[i * 6 + 3] = x * x;
-    F[i * 6 + 4] = y * y;
-    F[i * 6 + 5] = x * y;
-  }
-  let use = new Uint8Array(n).fill(1);
-  const coef = new Float64Array(18);
-  const res = new Float64Array(n);
-  let spread = Infinity;
-  const A = new Float64Array(36);
-  const b = new Float64Array(18);
-  for (let pass = 0; pass < 2; pass++) {
-    // The normal matrix is the same for the three channels.
-    A.fill(0);
-    b.fill(0);
-    for (let i = 0; i < n; i++) {
-      if (!use[i]) continue;
-      const o = i * 6;
-      const v0 = rgb[i * 3]!;
-      const v1 = rgb[i * 3 + 1]!;
-      const v2 = rgb[i * 3 + 2]!;
-      for (let r = 0; r < 6; r++) {
-        const fr = F[o + r]!;
-        b[r]! += fr * v0;
-        b[6 + r]! += fr * v1;
-        b[12 + r]! += fr * v2;
-        for (let k = 0; k < 6; k++) A[r * 6 + k]! += fr * F[o + k]!;
-      }
-    }
-    for (let r = 0; r < 6; r++) A[r * 6 + r]! += 1e-6;
-    for (let c = 0; c < 3; c++) solveSmall(A, b.subarray(c * 6, c * 6 + 6), coef.subarray(c * 6, c * 6 + 6));
-    let nUsed = 0;
-    for (let i = 0; i < n; i++) {
-      const o = i * 6;
-      let d = 0;
-      for (let c = 0; c < 3; c++) {
-        let p = 0;
-        for (let k = 0; k < 6; k++) p += coef[c * 6 + k]! * F[o + k]!;
-        d += (rgb[i * 3 + c]! - p) ** 2;
-      }
-      res[i] = Math.sqrt(d);
-      if (use[i]) nUsed++;
-    }
-    const sorted = new Float64Array(nUsed);
-    for (let i = 0, j = 0; i < n; i++) if (use[i]) sorted[j++] = res[i]!;
-    sorted.sort();
-    const med = nUsed ? sorted[Math.floor(nUsed / 2)]! : 0;
-    // Garment pixels that touch the border are outliers: drop them and refit.
-    const next = new Uint8Array(n);
-    const lim = Math.max(6, med * 3);
-    let kept = 0;
-    let sum = 0;
-    for (let i = 0; i < n; i++)
-      if (res[i]! <= lim) {
-        next[i] = 1;
-        kept++;
-        sum += res[i]!;
-      }
-    use = next;
-    spread = kept > n * 0.6 ? sum / kept : Infinity;
-  }
-  return { coef, spread };
-}
-
-/** Solve the 6×6 system a·x = b (partial pivoting) into x; a and b are left untouched. */
-function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
-  const n = b.length;
-  const m = Float64Array.from(a);
-  const v = Float64Array.from(b);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r * n + c]!) > Math.abs(m[p * n + c]!)) p = r;
-    if (p !== c) {
-      for (let k = 0; k < n; k++) {
-        const t = m[c * n + k]!;
-        m[c * n + k] = m[p * n + k]!;
-        m[p * n + k] = t;
-      }
-      const t = v[c]!;
-      v[c] = v[p]!;
-      v[p] = t;
-    }
-    const piv = m[c * n + c]! || 1e-12;
-    for (let r = c + 1; r < n; r++) {
-      const f = m[r * n + c]! / piv;
-      for (let k = c; k < n; k++) m[r * n + k]! -= f * m[c * n + k]!;
-      v[r]! -= f * v[c]!;
-    }
-  }
-  x.fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let acc = v[r]!;
-    for (let k = r + 1; k < n; k++) acc -= m[r * n + k]! * x[k]!;
-    x[r] = acc / (m[r * n + r]! || 1e-12);
-  }
 }
 
 /**
@@ -400,7 +191,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
         ns++;
       }
     // Smooth background (studio backdrops, vignetting): a quadratic surface per channel.
-    const poly = fitBackgroundSurface(positions, samples, ns);
+    const poly = fitQuadraticSurface(positions, samples, ns, { minLimit: 6, medianFactor: 3, minInlierShare: 0.6 });
     const dist = new Float32Array(N);
     let maxD = 1;
     let spread: number;
@@ -737,11 +528,6 @@ function topAt(m: BinaryMask, x: number, from = 0): number {
   const xi = Math.round(Math.min(m.width - 1, Math.max(0, x)));
   for (let y = from; y < m.height; y++) if (m.data[y * m.width + xi]) return y;
   return -1;
-}
-
-function median(v: number[]): number {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 const scalePt = (p: Point, s: number): Point => ({ x: (p.x + 0.5) * s, y: (p.y + 0.5) * s });
