@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
-import { GarmentSeparationError, lowerLandmarks, partLabels, segmentGarment, upperLandmarks } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment.js';
+import { lowerLandmarks, partLabels, upperLandmarks } from './garment-landmarks.js';
 import { fillHoles, morph } from './mask-ops.js';
 import type { BinaryMask } from './types.js';
 import { syntheticGarment } from './pipeline.js';
