@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
-import { GarmentSeparationError, segmentGarment } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
 import { lowerLandmarks, partLabels, upperLandmarks } from './garment-landmarks.js';
 import { fillHoles, morph } from './mask-ops.js';
 import type { BinaryMask } from './types.js';

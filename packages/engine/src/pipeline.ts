@@ -7,7 +7,7 @@ import type { Category } from '@aidressup/contract';
 import { EngineError, type BinaryMask, type GarmentLandmarks } from './types.js';
 import { createImage, createMap, cropImage, cropMap, decodeImage, pasteImage, pasteMap, type FloatMap, type RGBAImage } from './image.js';
 import { analysePerson, KP, type PersonAnalysis } from './person.js';
-import { GarmentSeparationError, segmentGarment } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
 import { garmentLandmarks, partLabels } from './garment-landmarks.js';
 import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
