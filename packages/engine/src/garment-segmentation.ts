@@ -166,6 +166,7 @@ export function segmentGarment(img: RGBAImage, useAlpha = false): GarmentCutout 
   return { alpha: softAlpha(img, mask.data, w, h, f, fromAlpha), mask, scale: f };
 }
 
+/** How many grid cells are transparent. */
 function transparentCells(grid: GridImage): number {
   const { a } = grid;
   let transparent = 0;
