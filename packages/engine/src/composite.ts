@@ -3,7 +3,7 @@
  * the person's shading carried onto the garment.
  */
 import { blurMap, blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
-import type { Point } from './garment.js';
+import type { Point } from './types.js';
 import { KP, type Keypoint } from './person.js';
 import type { BodyFrame } from './fit.js';
 

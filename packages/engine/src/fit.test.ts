@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyFrame, fitGarment } from './fit.js';
-import type { UpperLandmarks } from './garment.js';
+import type { UpperLandmarks } from './types.js';
 import { createMap } from './image.js';
 import { syntheticKeypoints } from './pipeline.js';
 

@@ -3,7 +3,7 @@
  * for the thin-plate-spline warp and the body geometry the compositor needs.
  */
 import type { Category } from '@aidressup/contract';
-import type { GarmentLandmarks, LowerLandmarks, Point, UpperLandmarks } from './garment.js';
+import type { GarmentLandmarks, LowerLandmarks, Point, UpperLandmarks } from './types.js';
 import { KP, type Keypoint } from './person.js';
 import type { FloatMap } from './image.js';
 

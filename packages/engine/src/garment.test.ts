@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
-import { fillHoles, GarmentSeparationError, lowerLandmarks, morph, partLabels, segmentGarment, upperLandmarks, type BinaryMask } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
+import { lowerLandmarks, partLabels, upperLandmarks } from './garment-landmarks.js';
+import { fillHoles, morph } from './mask-ops.js';
+import type { BinaryMask } from './types.js';
 import { syntheticGarment } from './pipeline.js';
 
 function canvas(w: number, h: number, bg: [number, number, number]): RGBAImage {

@@ -1,4 +1,4 @@
-export * from './types.js';
+export { EngineError, isEngineError, type EngineHealth, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
 export { createLocalEngine, LOCAL_ENGINE_LABEL, workerLocation, type LocalEngine, type LocalEngineOptions, type LocalTryOnInfo } from './local-engine.js';
 export * from './metrics.js';
 export type { ShopperFigures } from './quality.js';

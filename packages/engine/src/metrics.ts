@@ -6,7 +6,7 @@
  */
 import type { Category } from '@aidressup/contract';
 import { decodeImage, type RGBAImage } from './image.js';
-import { segmentGarment } from './garment.js';
+import { segmentGarment } from './garment-segmentation.js';
 
 export interface KeypointLike {
   x: number;

@@ -3,6 +3,7 @@
  * hair, hands) that a garment must never cover.
  */
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
+import { labelComponents, type ComponentBox } from './mask-ops.js';
 import { runPoseModel, runSelfieModel, type Models } from './models.js';
 
 export interface Keypoint {
@@ -203,7 +204,14 @@ function roiMapToImage(src: Float32Array, roi: Roi, width: number, height: numbe
   return out;
 }
 
-/** Count large connected blobs in a thresholded mask (4-connected, on a coarse grid). */
+/** The cells of a map above `threshold`, as a mask. */
+function above(m: FloatMap, threshold: number): Uint8Array {
+  const on = new Uint8Array(m.width * m.height);
+  for (let i = 0; i < on.length; i++) on[i] = m.data[i]! > threshold ? 1 : 0;
+  return on;
+}
+
+/** Count large connected blobs in a thresholded mask (4-connected, on a coarse grid); `sizes` largest first. */
 export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): { count: number; sizes: number[] } {
   const step = Math.max(1, Math.round(Math.max(mask.width, mask.height) / 128));
   const w = Math.ceil(mask.width / step);
@@ -211,77 +219,18 @@ export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): 
   const on = new Uint8Array(w * h);
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) on[y * w + x] = mask.data[Math.min(mask.height - 1, y * step) * mask.width + Math.min(mask.width - 1, x * step)]! > threshold ? 1 : 0;
-  const label = new Int32Array(w * h);
-  const sizes: number[] = [];
-  const stack: number[] = [];
-  for (let i = 0; i < w * h; i++) {
-    if (!on[i] || label[i]) continue;
-    const id = sizes.length + 1;
-    let size = 0;
-    stack.push(i);
-    label[i] = id;
-    while (stack.length) {
-      const p = stack.pop()!;
-      size++;
-      const px = p % w;
-      const py = (p - px) / w;
-      const nb = [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1];
-      for (const q of nb) {
-        if (q >= 0 && on[q] && !label[q]) {
-          label[q] = id;
-          stack.push(q);
-        }
-      }
-    }
-    sizes.push(size);
-  }
+  const sizes = labelComponents(on, w, h, { connectivity: 4 }).sizes.slice(1);
   sizes.sort((a, b) => b - a);
   const largest = sizes[0] ?? 0;
   const count = sizes.filter((s) => s >= largest * minFraction && s >= (w * h) / 200).length;
   return { count, sizes };
 }
 
-/** Bounding box (in map cells) of the largest blob above `threshold`, 4-connected. */
-export function largestBlobBox(m: FloatMap, threshold = 0.5): { x0: number; y0: number; x1: number; y1: number; area: number } | null {
-  const { width: w, height: h, data } = m;
-  const label = new Int32Array(w * h);
-  const stack: number[] = [];
-  let best: { x0: number; y0: number; x1: number; y1: number; area: number } | null = null;
-  let id = 0;
-  for (let i = 0; i < w * h; i++) {
-    if (data[i]! <= threshold || label[i]) continue;
-    id++;
-    const box = { x0: w, y0: h, x1: -1, y1: -1, area: 0 };
-    label[i] = id;
-    stack.push(i);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w;
-      const y = (p - x) / w;
-      box.area++;
-      if (x < box.x0) box.x0 = x;
-      if (x > box.x1) box.x1 = x;
-      if (y < box.y0) box.y0 = y;
-      if (y > box.y1) box.y1 = y;
-      if (x > 0 && data[p - 1]! > threshold && !label[p - 1]) {
-        label[p - 1] = id;
-        stack.push(p - 1);
-      }
-      if (x < w - 1 && data[p + 1]! > threshold && !label[p + 1]) {
-        label[p + 1] = id;
-        stack.push(p + 1);
-      }
-      if (y > 0 && data[p - w]! > threshold && !label[p - w]) {
-        label[p - w] = id;
-        stack.push(p - w);
-      }
-      if (y < h - 1 && data[p + w]! > threshold && !label[p + w]) {
-        label[p + w] = id;
-        stack.push(p + w);
-      }
-    }
-    if (!best || box.area > best.area) best = box;
-  }
+/** Bounding box (in map cells) of the largest blob above `threshold` (the first of equal ones), 4-connected. */
+export function largestBlobBox(m: FloatMap, threshold = 0.5): ComponentBox | null {
+  const { boxes } = labelComponents(above(m, threshold), m.width, m.height, { connectivity: 4, boxes: true });
+  let best: ComponentBox | null = null;
+  for (let id = 1; id < boxes.length; id++) if (!best || boxes[id]!.area > best.area) best = boxes[id]!;
   return best;
 }
 

@@ -4,17 +4,17 @@
  */
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
-import { EngineError } from './types.js';
+import { EngineError, type BinaryMask, type GarmentLandmarks } from './types.js';
 import { createImage, createMap, cropImage, cropMap, decodeImage, pasteImage, pasteMap, type FloatMap, type RGBAImage } from './image.js';
 import { analysePerson, KP, type PersonAnalysis } from './person.js';
-import { garmentLandmarks, GarmentSeparationError, partLabels, segmentGarment, type GarmentLandmarks } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
+import { garmentLandmarks, partLabels } from './garment-landmarks.js';
 import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
 import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 import { revealLimbs, skinTone } from './reveal.js';
 import { shopperFigures, type ShopperFigures } from './quality.js';
-import type { BinaryMask } from './garment.js';
 
 export const GARMENT_MAX_SIDE = 512;
 

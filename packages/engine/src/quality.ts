@@ -6,7 +6,8 @@
  */
 import type { Category } from '@aidressup/contract';
 import type { FloatMap, RGBAImage } from './image.js';
-import type { BinaryMask } from './garment.js';
+import type { BinaryMask } from './types.js';
+import { labelComponents } from './mask-ops.js';
 import { isSkin, KP, type Keypoint } from './person.js';
 
 export interface ShopperFigures {
@@ -69,35 +70,11 @@ export function bodyWidth(k: Keypoint[]): number {
 
 /** 8-connected pieces of a binary mask: total set pixels and the largest piece's size. */
 export function largestPiece(data: Uint8Array, w: number, h: number): { total: number; largest: number } {
-  const seen = new Uint8Array(w * h);
-  const stack = new Int32Array(w * h);
+  const { sizes } = labelComponents(data, w, h, { connectivity: 8 });
   let total = 0;
   let largest = 0;
-  for (let s = 0; s < w * h; s++) {
-    if (!data[s] || seen[s]) continue;
-    let sp = 0;
-    let size = 0;
-    seen[s] = 1;
-    stack[sp++] = s;
-    while (sp > 0) {
-      const p = stack[--sp]!;
-      size++;
-      const y = (p / w) | 0;
-      const x = p - y * w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const q = yy * w + xx;
-          if (data[q] && !seen[q]) {
-            seen[q] = 1;
-            stack[sp++] = q;
-          }
-        }
-      }
-    }
+  for (let id = 1; id < sizes.length; id++) {
+    const size = sizes[id]!;
     total += size;
     if (size > largest) largest = size;
   }

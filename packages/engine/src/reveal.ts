@@ -7,7 +7,7 @@
 import type { Category } from '@aidressup/contract';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
 import { isSkin, KP, type Keypoint } from './person.js';
-import type { Point } from './garment.js';
+import type { Point } from './types.js';
 
 export type Rgb = [number, number, number];
 

@@ -2,7 +2,7 @@ import type { Category, EngineErrorCode } from '@aidressup/contract';
 // The error tables only: the worker threads need not load the API schemas (zod).
 import { ERROR_MESSAGES } from '@aidressup/contract/errors';
 
-/** What every try-on engine receives (DESIGN §4). Images are encoded JPEG/PNG/WEBP bytes. */
+/** What every try-on engine receives: the two photos and the garment's category. Images are encoded JPEG/PNG/WEBP bytes. */
 export interface TryOnInput {
   person: Uint8Array;
   garment: Uint8Array;
@@ -50,3 +50,55 @@ export class EngineError extends Error {
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof Error && (e as EngineError).name === 'EngineError' && typeof (e as EngineError).code === 'string';
 }
+
+// ---------------------------------------------------------------- shared by the engine's own modules
+// (not part of the package's public API: index.ts exports the names above only)
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** A binary mask (0 / 1 per cell) on a (usually reduced) grid. */
+export interface BinaryMask {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Landmarks of a top or a dress, in garment image pixels. */
+export interface UpperLandmarks {
+  kind: 'upper';
+  neckLeft: Point;
+  neckRight: Point;
+  shoulderLeft: Point;
+  shoulderRight: Point;
+  armpitLeft: Point;
+  armpitRight: Point;
+  /** Sleeve ends (outer and inner cuff corners); absent for sleeveless garments. */
+  sleeveLeft: { outer: Point; inner: Point; length: number } | null;
+  sleeveRight: { outer: Point; inner: Point; length: number } | null;
+  hemLeft: Point;
+  hemRight: Point;
+  /** Waist (narrowest torso row between armpits and hem) — used for dresses. */
+  waistLeft: Point;
+  waistRight: Point;
+}
+
+/** Landmarks of trousers or a skirt, in garment image pixels. */
+export interface LowerLandmarks {
+  kind: 'lower';
+  waistLeft: Point;
+  waistRight: Point;
+  /** Top of the gap between the legs; null for skirts. */
+  crotch: Point | null;
+  /** Outer edges at the crotch's height. */
+  hipLeft: Point | null;
+  hipRight: Point | null;
+  legLeft: { outer: Point; inner: Point } | null;
+  legRight: { outer: Point; inner: Point } | null;
+  hemLeft: Point;
+  hemRight: Point;
+}
+
+export type GarmentLandmarks = UpperLandmarks | LowerLandmarks;

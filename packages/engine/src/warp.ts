@@ -3,7 +3,7 @@
  * `from` point (approximately, with regularisation) to its `to` point.
  */
 import { createImage, type FloatMap, type RGBAImage } from './image.js';
-import type { Point } from './garment.js';
+import type { Point } from './types.js';
 
 export interface Tps {
   from: Point[];
