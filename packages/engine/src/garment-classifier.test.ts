@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Category } from '@aidressup/contract';
-import type { BinaryMask } from './garment.js';
+import type { BinaryMask } from './types.js';
 import { classifyGarment, garmentFeatures, shapeCues } from './garment-classifier.js';
 import { decodeImage, type RGBAImage } from './image.js';
 

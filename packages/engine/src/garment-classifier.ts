@@ -7,7 +7,9 @@
  * Pure TypeScript on an already-decoded RGBA image: no models, no worker pool; deterministic.
  */
 import { CATEGORY_VALUES, DEFAULT_CATEGORY, type Category } from '@aidressup/contract';
-import { GarmentSeparationError, largestComponent, segmentGarment, type BinaryMask } from './garment.js';
+import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
+import { largestComponent } from './mask-ops.js';
+import type { BinaryMask } from './types.js';
 import type { RGBAImage } from './image.js';
 
 /** An RGBA image as decoded (sharp's raw buffers are Uint8Array). */
