@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type HealthResponse, type PublicConfig } from '@aidressup/contract';
 import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
+import { engineEstimate } from '../services/progress.js';
 
 export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
   const paddle = config.billing.provider === 'paddle' ? config.billing.paddle : undefined;
   return PublicConfigSchema.parse({
-    engines: app.engines.list(),
+    engines: app.engines.list().map((e) => ({ ...e, ...engineEstimate(e.id) })),
     defaultEngine: app.engines.defaultEngine,
     billing: {
       provider: config.billing.provider,

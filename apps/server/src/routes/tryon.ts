@@ -1,5 +1,5 @@
 /**
- * POST /api/process-image (DESIGN §4), GET /api/results/:name and GET /api/tryons.
+ * POST /api/process-image, GET /api/results/:name and GET /api/tryons.
  * Uploads stay in memory; they are never written to disk, let alone under a client file name.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -8,6 +8,7 @@ import {
   CATEGORY_VALUES,
   MAX_UPLOAD_BYTES,
   MESSAGES,
+  ProgressIdSchema,
   TryOnListResponseSchema,
   TryOnResponseSchema,
   type Category,
@@ -18,11 +19,10 @@ import { findUserById } from '../repositories/users.js';
 import { findByResultName, listResultsForUser } from '../repositories/tryons.js';
 import { validateAndNormalise } from '../services/images.js';
 import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
-import type { JobLimiter } from '../services/job-limiter.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
-const TEXT_FIELDS = ['category', 'userId', 'api'] as const;
+const TEXT_FIELDS = ['category', 'userId', 'api', 'progressId'] as const;
 
 interface ParsedForm {
   files: Partial<Record<FileField, Buffer>>;
@@ -71,16 +71,13 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
     throwFileSizeLimit: true,
   });
 
-  const limiters = new Map<string, JobLimiter>();
   const deps = (): TryOnDeps => ({
     db: app.db,
-    storage: app.storage,
-    engines: app.engines,
     config,
     clock: app.clock,
     log: app.log,
-    limiters,
-    queue: app.tryOnQueue,
+    runner: app.tryOnRunner,
+    progress: app.tryOnProgress,
     processId: app.processId,
   });
 
@@ -88,6 +85,7 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
     '/api/process-image',
     { onRequest: app.perRouteLimit('tryon', config.rateLimits.tryOnPerMinute) },
     async (request) => {
+      const acceptedAt = Date.now();
       const sessionUser = requireSessionUserId(request);
       const { files, fields } = await readForm(request);
 
@@ -95,6 +93,10 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
       if (!fields.userId) throw new AppError('VALIDATION_ERROR');
       if (fields.userId !== sessionUser) throw new AppError('FORBIDDEN');
+      if (fields.progressId !== undefined && !ProgressIdSchema.safeParse(fields.progressId).success) throw new AppError('VALIDATION_ERROR');
+      // The progressId is bound to the user who posts it; someone else's is ignored.
+      const progressId = fields.progressId && app.tryOnProgress.claim(fields.progressId, sessionUser) ? fields.progressId : undefined;
+      request.tryOnProgressId = progressId;
       if (!(CATEGORY_VALUES as readonly string[]).includes(fields.category ?? '')) throw new AppError('INVALID_CATEGORY');
       const engineId = fields.api && fields.api.length > 0 ? fields.api : app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
@@ -117,6 +119,9 @@ export default async function tryOnRoutes(app: FastifyInstance): Promise<void> {
         engineId,
         person,
         garment,
+        progressId,
+        reqId: request.id,
+        acceptedAt,
       });
       return TryOnResponseSchema.parse(result);
     },
