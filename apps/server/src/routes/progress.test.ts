@@ -1,12 +1,13 @@
 /** GET /api/tryon-progress/{progressId}: a try-on's stages as Server-Sent Events, on a listening server. */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_ESTIMATE_SECONDS, TryOnProgressEventSchema, TryOnResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
+import { ENGINE_ESTIMATE_SECONDS, TryOnResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, png } from '../test/images.js';
 import { ProgressHub } from '../services/progress.js';
+import { openStream } from '../test/sse.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -18,51 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(apps.map((t) => t.app.close()));
 });
-
-export interface SseStream {
-  status: number;
-  headers: Headers;
-  /** Events so far (data lines parsed). */
-  events: TryOnProgressEvent[];
-  comments: string[];
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  close(): void;
-}
-
-/** Opens an SSE stream with fetch and collects its events until the server ends it. */
-export async function openStream(url: string, cookie: string): Promise<SseStream> {
-  const controller = new AbortController();
-  const res = await fetch(url, { headers: { cookie, accept: 'text/event-stream' }, signal: controller.signal });
-  const events: TryOnProgressEvent[] = [];
-  const comments: string[] = [];
-  let ended: Promise<void> = Promise.resolve();
-  if (res.status === 200 && res.body) {
-    ended = (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let at: number;
-          while ((at = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, at);
-            buffer = buffer.slice(at + 2);
-            for (const line of block.split('\n')) {
-              if (line.startsWith('data: ')) events.push(TryOnProgressEventSchema.parse(JSON.parse(line.slice(6))));
-              else if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            }
-          }
-        }
-      } catch {
-        // aborted by the test
-      }
-    })();
-  } else {
-    await res.text();
-  }
-  return { status: res.status, headers: res.headers, events, comments, ended, close: () => controller.abort() };
-}
 
 async function listen(t: TestApp): Promise<string> {
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
