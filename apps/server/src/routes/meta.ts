@@ -1,4 +1,4 @@
-/** GET /api/config (the public subset of the configuration) and GET /api/health (DESIGN §2–§3). */
+/** GET /api/config (the public subset of the configuration: engines with their kind and estimate, billing, plans, limits) and GET /api/health (database, storage, engines, queue). */
 import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type HealthResponse, type PublicConfig } from '@aidressup/contract';
 import { pingDatabase } from '../db/database.js';
