@@ -160,6 +160,18 @@ describe('try-on progress (in-process engine)', () => {
   });
 });
 
+describe('closing the server', () => {
+  it('ends the open progress streams instead of waiting for them', async () => {
+    const c = await createTestApp('sqlite', { progress: { heartbeatMs: 200 } });
+    const cbase = await listen(c);
+    const { cookie } = await signIn(c.app);
+    const stream = await openStream(`${cbase}/api/tryon-progress/${randomUUID()}`, cookie);
+    expect(stream.status).toBe(200);
+    await within(c.app.close(), 5_000, 'closing the app');
+    await within(stream.ended, 2_000, 'stream end');
+  });
+});
+
 describe('the progress hub', () => {
   it('keeps ids to their owner, moves stages forward only, and forgets after the TTL or past the size bound', () => {
     let now = 0;

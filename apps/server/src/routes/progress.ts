@@ -51,7 +51,7 @@ export default async function progressRoutes(app: FastifyInstance): Promise<void
         ended = true;
         clearInterval(heartbeat);
         clearTimeout(idle);
-        subscription.ok && subscription.unsubscribe();
+        if (subscription.ok) subscription.unsubscribe();
         open.delete(end);
         if (!raw.writableEnded) raw.end();
       };
