@@ -2,8 +2,7 @@
  * Builds the Fastify app: the OpenAPI document, plugins (database, storage, engines, session,
  * security, errors), then routes, then the web app. `server.ts` listens; tests use `app.inject`.
  */
-import { createHmac } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { Config } from './config.js';
@@ -29,6 +28,9 @@ import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
+import { loggerOptions, newRequestId } from './logging.js';
+import progressPlugin, { type ProgressPluginOptions } from './plugins/progress.js';
+import progressRoutes from './routes/progress.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,23 +58,12 @@ export interface BuildAppOptions {
   background?: boolean;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: { write(line: string): void };
+  /** Timings of the try-on progress streams (tests shorten them). */
+  progress?: ProgressPluginOptions;
 }
 
-/**
- * The client address as logs carry it: a keyed hash (HMAC with a key derived from the session
- * secret), so requests from one address can be told apart without the address being kept.
- */
-export function logAddressHash(ip: string, secret: string): string {
-  return `ip_${createHmac('sha256', secret).update(`log-ip:${ip}`).digest('base64url').slice(0, 16)}`;
-}
-
-function requestSerializer(secret: string) {
-  return (req: FastifyRequest) => ({
-    method: req.method,
-    url: req.url,
-    remoteAddress: logAddressHash(req.ip, secret),
-  });
-}
+/** Log addresses are keyed hashes (the rule and the function live with the shared logger options). */
+export { logAddressHash } from './logging.js';
 
 /**
  * Fastify's `trustProxy` from TRUST_PROXY. A hop count becomes "trust the nearest N hops" (this
@@ -94,10 +85,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       config.logLevel === 'silent'
         ? false
         : {
-            level: config.logLevel,
-            serializers: { req: requestSerializer(sessionSecret) },
+            // The same options as the workers' and the hosted engines' loggers.
+            ...loggerOptions(config, { addressKey: sessionSecret }),
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
+    // Unique across processes: a queued try-on's worker lines carry the same id.
+    genReqId: () => newRequestId(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
   });
@@ -108,7 +101,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
-  app.decorate('engines', createEngineRegistry(config, options.engines));
+  app.decorate('engines', createEngineRegistry(config, options.engines, { log: app.log }));
   app.decorate('sessionSecret', sessionSecret);
   app.decorate('mailer', options.mailer ?? (await createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: app.log })));
   app.addHook('onClose', async () => {
@@ -121,6 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dbPlugin, { config });
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(recoveryPlugin, { sweep: options.background !== false });
+  await app.register(progressPlugin, options.progress ?? {});
   await app.register(queuePlugin);
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
@@ -133,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(tryOnRoutes);
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);
+  await app.register(progressRoutes);
   if (config.billing.provider === 'paddle') await app.register(paddleWebhookRoutes, { db: app.db, paddle: config.billing.paddle, now: () => app.clock().getTime() });
 
   await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});

@@ -1,9 +1,11 @@
 /**
  * Queue worker (`npm run worker`): with REDIS_URL set, processes queued try-ons with
  * ENGINE_CONCURRENCY jobs at a time (default: the number of cores). Run as many as needed,
- * on any machines that reach the same database, storage and Redis.
+ * on any machines that reach the same database, storage and Redis. Logs pino JSON lines with the
+ * API's options; a job's lines carry the posting request's id (`reqId`).
  */
 import { loadConfigOrExit } from './config.js';
+import { createLogger } from './logging.js';
 import { runWorker } from './queue/worker-main.js';
 
 const config = loadConfigOrExit();
@@ -12,17 +14,10 @@ if (!config.redisUrl) {
   process.exit(1);
 }
 
-const log = {
-  warn: (obj: object, msg: string) => console.warn(JSON.stringify({ level: 'warn', msg, ...serialise(obj) })),
-  info: (obj: object, msg: string) => console.log(JSON.stringify({ level: 'info', msg, ...obj })),
-};
-function serialise(obj: object): object {
-  const out: Record<string, unknown> = { ...obj };
-  if (out.err instanceof Error) out.err = out.err.message;
-  return out;
-}
+const log = createLogger(config, config.sessionSecret ? { addressKey: config.sessionSecret } : {});
 
 const worker = await runWorker(config, { log }).catch((err: unknown) => {
+  log.fatal({ err }, 'the worker could not start');
   console.error(`The worker could not start: ${(err as Error)?.message ?? String(err)}`);
   process.exit(1);
 });

@@ -4,6 +4,7 @@
  */
 import { ENGINE_DEADLINE_MS } from '@aidressup/contract';
 import { EngineError, isEngineError } from '@aidressup/engine';
+import { createLogger } from '../logging.js';
 import { HealthStats, type CallOutcome, type HostedEngineHealth } from './hosted-health.js';
 import {
   DEFAULT_RETRY,
@@ -149,17 +150,10 @@ function safeUrl(url: string): string {
 
 export { safeUrl };
 
-const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
-
 /**
- * A logger writing pino-style JSON lines to stdout, for engines created outside a request
- * (the registry creates them from configuration alone). Honours LOG_LEVEL.
+ * A pino logger with the server's shared options, writing lines to `write` (default stdout): for
+ * engines created without the process's logger. Honours the level (LOG_LEVEL).
  */
-export function createJsonLogger(level: string, write: (line: string) => void = (l) => process.stdout.write(l)): HostedLogger {
-  const min = LEVELS[level] ?? 30;
-  const emit = (lvl: number, obj: Record<string, unknown>, msg?: string) => {
-    if (lvl < min) return;
-    write(`${JSON.stringify({ level: lvl, time: Date.now(), pid: process.pid, ...obj, msg })}\n`);
-  };
-  return { info: (obj, msg) => emit(30, obj, msg), warn: (obj, msg) => emit(40, obj, msg) };
+export function createJsonLogger(level: string, write?: (line: string) => void): HostedLogger {
+  return createLogger({ logLevel: level }, write ? { stream: { write } } : {});
 }

@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
+import { ENGINE_ESTIMATE_SECONDS, HOSTED_ENGINE_MESSAGES, MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { freshDatabaseEnv, tempDir } from '../test/databases.js';
@@ -91,9 +91,9 @@ describe('hosted engines through the try-on pipeline', () => {
     expect(cfg.defaultEngine).toBe('nano-banana');
     expect(cfg.engines).toEqual(
       expect.arrayContaining([
-        { id: 'nano-banana', label: 'Nano Banana (Gemini)' },
-        { id: 'fashn', label: 'FASHN' },
-        { id: 'fal', label: 'fal.ai' },
+        { id: 'nano-banana', label: 'Nano Banana (Gemini)', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
+        { id: 'fashn', label: 'FASHN', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
+        { id: 'fal', label: 'fal.ai', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
       ]),
     );
     for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);

@@ -1,16 +1,22 @@
 /**
- * The try-on engines enabled by configuration, chosen in this one place (DESIGN §4).
+ * The try-on engines enabled by configuration, chosen in this one place.
  * Engines are created lazily on first use (or when warmed at start-up), so a heavy SDK or model
  * is loaded only for an engine that is configured.
  */
 import type { TryOnEngine } from '@aidressup/engine';
 import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
+import type { HostedLogger } from './hosted-call.js';
+
+/** What the factories get besides configuration: the process's logger. */
+export interface EngineContext {
+  log: HostedLogger;
+}
 
 export interface EngineFactory {
   label: string;
   enabled(config: Config): boolean;
-  create(config: Config): Promise<TryOnEngine>;
+  create(config: Config, context?: EngineContext): Promise<TryOnEngine>;
 }
 
 /** Engine id → lazy factory. `local` is always enabled. */
@@ -25,25 +31,28 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   'nano-banana': {
     label: 'Nano Banana (Gemini)',
     enabled: (c) => c.engines.gemini !== undefined,
-    create: async (c) =>
-      (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c)),
+    create: async (c, ctx) =>
+      (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c, ctx)),
   },
   fashn: {
     label: 'FASHN',
     enabled: (c) => c.engines.fashn !== undefined,
-    create: async (c) => (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c)),
+    create: async (c, ctx) => (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
   },
   fal: {
     label: 'fal.ai',
     enabled: (c) => c.engines.fal !== undefined,
-    create: async (c) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c)),
+    create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
   },
 };
 
-/** What every hosted engine gets from configuration: its deadline and a logger. */
-async function hostedDeps(c: Config) {
-  const { createJsonLogger } = await import('./hosted-call.js');
-  return { deadlineMs: c.engines.deadlineMs, logger: createJsonLogger(c.logLevel) };
+/**
+ * What every hosted engine gets: its deadline from configuration, and the process's logger (the
+ * API's or the worker's pino logger), or a pino logger with the shared options when none is given.
+ */
+async function hostedDeps(c: Config, ctx: EngineContext | undefined) {
+  const { createLogger } = await import('../logging.js');
+  return { deadlineMs: c.engines.deadlineMs, logger: ctx?.log ?? createLogger(c, c.sessionSecret ? { addressKey: c.sessionSecret } : {}) };
 }
 
 export interface EngineRegistry {
@@ -73,7 +82,7 @@ export function chooseDefaultEngine(config: Config, enabled: string[]): string {
  * Builds the registry from configuration, or from a given set of engines (tests and
  * benchmarks inject deterministic engines this way).
  */
-export function createEngineRegistry(config: Config, injected?: Record<string, TryOnEngine>): EngineRegistry {
+export function createEngineRegistry(config: Config, injected?: Record<string, TryOnEngine>, context?: EngineContext): EngineRegistry {
   const factories = new Map<string, { label: string; create: () => Promise<TryOnEngine> }>();
   if (injected) {
     for (const [id, engine] of Object.entries(injected)) {
@@ -81,7 +90,7 @@ export function createEngineRegistry(config: Config, injected?: Record<string, T
     }
   } else {
     for (const [id, f] of Object.entries(ENGINE_FACTORIES)) {
-      if (f.enabled(config)) factories.set(id, { label: f.label, create: () => f.create(config) });
+      if (f.enabled(config)) factories.set(id, { label: f.label, create: () => f.create(config, context) });
     }
   }
   const ids = [...factories.keys()];

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
+import { randomUUID } from 'node:crypto';
+import { ENGINE_ESTIMATE_SECONDS, MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
@@ -19,6 +20,8 @@ import { findUserById } from '../repositories/users.js';
 import { runWorker, type WorkerProcess } from './worker-main.js';
 import { newUploadKey, processTryOnJob } from './tryon-job.js';
 import { createEngineRegistry } from '../engines/registry.js';
+import { createLogger } from '../logging.js';
+import { openStream } from '../test/sse.js';
 
 const REDIS = redisServerAvailable();
 
@@ -259,5 +262,59 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
     const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', worker], { env, encoding: 'utf8', timeout: 60_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/REDIS_URL is not set: the worker needs a queue/);
+  });
+});
+
+describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the request id in the worker', () => {
+  const apps: TestApp[] = [];
+  const workers: WorkerProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all(apps.map((t) => t.app.close()));
+  });
+
+  it("relays the worker's stages to a stream held by another API process, and the worker's lines carry the post's request id", async () => {
+    const engine = createEngineDouble({ delayMs: 300 });
+    const apiLines: string[] = [];
+    const env = { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, LOG_LEVEL: 'info' };
+    // API A takes the post; API B, on the same database and Redis, holds the stream.
+    const a = await createTestApp('sqlite', { engine, env, logStream: { write: (l) => void apiLines.push(l) } });
+    apps.push(a);
+    const b = await createTestApp('sqlite', { engine, env: { ...env, LOG_LEVEL: 'silent' }, dataDir: a.config.dataDir, progress: { heartbeatMs: 500 } });
+    apps.push(b);
+    const workerLines: string[] = [];
+    const log = createLogger({ logLevel: 'info' }, { stream: { write: (l) => void workerLines.push(l) } });
+    workers.push(await runWorker(a.config, { engines: { [engine.id]: engine }, log }));
+    const bBase = await b.app.listen({ port: 0, host: '127.0.0.1' });
+
+    const { cookie, user } = await signIn(a.app);
+    const progressId = randomUUID();
+    const stream = await openStream(`${bBase}/api/tryon-progress/${progressId}`, cookie);
+    expect(stream.status).toBe(200);
+
+    const body = multipart({
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      category: 'upper_body',
+      userId: user.id,
+      progressId,
+    });
+    const res = await a.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+    expect(res.statusCode).toBe(200);
+    await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream on API B did not end')), 10_000))]);
+    expect(stream.events.map((e) => e.stage)).toEqual(['queued', 'reading', 'fitting', 'finishing', 'done']);
+    for (const e of stream.events) expect(e.estimateSeconds).toEqual(ENGINE_ESTIMATE_SECONDS.local);
+    // Another user on API B sees nothing of it.
+    const other = await signIn(b.app);
+    expect((await openStream(`${bBase}/api/tryon-progress/${progressId}`, other.cookie)).status).toBe(404);
+
+    // One try-on's lines, followed from the API into the worker by the request id.
+    const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; tryonId?: string; req?: { url: string } });
+    const incoming = parsed(apiLines).find((l) => l.msg === 'incoming request' && l.req?.url === '/api/process-image');
+    expect(incoming?.reqId).toMatch(/^[0-9a-f-]{36}$/);
+    const tryonId = TryOnResponseSchema.parse(res.json()).tryonId;
+    const jobLines = parsed(workerLines).filter((l) => l.reqId === incoming!.reqId);
+    expect(jobLines.map((l) => l.msg)).toEqual(expect.arrayContaining(['try-on job started', 'try-on job finished']));
+    expect(jobLines.every((l) => l.tryonId === tryonId)).toBe(true);
   });
 });

@@ -1,20 +1,22 @@
 /**
- * One queued try-on (DESIGN §2 "job execution", §8): what the API puts on the queue and what a
- * worker does with it. The tryons row is the single source of truth: completing and refunding
- * are both guarded updates from `processing`, so whichever side settles first wins and the
- * other changes nothing.
+ * One queued try-on: what the API puts on the queue and what a worker does with it. The tryons
+ * row is the single source of truth: completing and refunding are both guarded updates from
+ * `processing`, so whichever side settles first wins and the other changes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Category } from '@aidressup/contract';
-import { EngineError, isEngineError } from '@aidressup/engine';
+import type { Category, ErrorCode, TryOnStage } from '@aidressup/contract';
+import { EngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { refundTryOn } from '../ledger/ledger.js';
+import type { LogSink } from '../logging.js';
 import { claimTryOn, findTryOn } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
-import { raceDeadline, storeResult } from '../services/tryon.js';
+import { withTimeout } from '../services/deadline.js';
+import { storeResult } from '../services/results.js';
+import { failureOf } from '../services/tryon-runner.js';
+import { refundFailedTryOn } from '../services/tryon.js';
 
 export const TRYON_QUEUE_NAME = 'tryon';
 
@@ -28,12 +30,18 @@ export interface TryOnJobData {
   engine: string;
   /** When the try-on's deadline passes (epoch milliseconds); the worker stops there. */
   deadlineAt: number;
+  /** The API request that posted the try-on: the worker's log lines carry it as `reqId`. */
+  reqId?: string;
+  /** The page's id for the try-on's progress events (reported as the job's progress). */
+  progressId?: string;
+  /** When the API accepted the try-on (epoch ms): progress events count from there. */
+  acceptedAt?: number;
 }
 
 /** What a job returns to the waiting API process. */
 export type TryOnJobResult =
   | { ok: true; resultName: string }
-  | { ok: false; code: EngineError['code']; message: string };
+  | { ok: false; code: ErrorCode; message: string };
 
 /** Upload keys: `uploads/` + 32 random bytes in base64url + the extension. */
 export function newUploadKey(image: NormalisedImage): string {
@@ -49,16 +57,18 @@ export interface TryOnJobDeps {
   storage: Storage;
   engines: EngineRegistry;
   clock?: () => Date;
-  log?: { warn(obj: object, msg: string): void };
+  /** The job's logger (the worker gives a child carrying the request id). */
+  log?: LogSink;
   /** This worker's process id: it takes ownership of the try-on before running it (crash recovery). */
   ownerId?: string;
 }
 
 /**
  * Runs one queued try-on to the end: engine under the deadline, result stored, row completed —
- * or refunded on failure. The two uploads are deleted whatever happens.
+ * or refunded on failure. The two uploads are deleted whatever happens. `report` gets the stages
+ * (reading, fitting, finishing, then done or failed).
  */
-export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData): Promise<TryOnJobResult> {
+export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, report: (stage: TryOnStage) => void = () => undefined): Promise<TryOnJobResult> {
   const now = deps.clock ?? (() => new Date());
   try {
     // Take the try-on over (its owner is now this worker); settled already (the API gave up
@@ -67,23 +77,25 @@ export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData): P
     if (!taken) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
     const signal = AbortSignal.timeout(Math.max(0, data.deadlineAt - Date.now()));
     if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    report('reading');
     const [person, garment] = await Promise.all([deps.storage.get(data.personKey), deps.storage.get(data.garmentKey)]);
     if (!person || !garment) throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
     const engine = await deps.engines.get(data.engine);
-    const output = await raceDeadline(
+    report('fitting');
+    const output = await withTimeout(
       engine.tryOn({ person: person.body, garment: garment.body, category: data.category, signal }),
       signal,
+      () => new EngineError('ENGINE_TIMEOUT'),
     );
+    report('finishing');
     const name = await storeResult(deps, data.tryonId, output.image, signal, now());
+    report('done');
     return { ok: true, resultName: name };
   } catch (err) {
-    const engineErr = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message);
-    const refunded = await refundTryOn(deps.db, { tryonId: data.tryonId, errorCode: engineErr.code, now: now() });
-    deps.log?.warn(
-      { tryonId: data.tryonId, engine: data.engine, code: engineErr.code, detail: engineErr.detail ?? (err as Error)?.message, refunded },
-      'queued try-on failed',
-    );
-    return { ok: false, code: engineErr.code, message: engineErr.message };
+    const failure = failureOf(err);
+    await refundFailedTryOn({ db: deps.db, clock: now, log: deps.log }, { tryonId: data.tryonId, engineId: data.engine }, failure);
+    report('failed');
+    return { ok: false, code: failure.code, message: failure.message };
   } finally {
     await deleteUploads(deps.storage, data).catch((err: unknown) =>
       deps.log?.warn({ err, tryonId: data.tryonId }, 'could not delete the uploads of a try-on (retention will)'),

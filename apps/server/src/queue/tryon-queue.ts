@@ -1,16 +1,22 @@
 /**
  * The try-on queue on Redis (BullMQ), used only when REDIS_URL is set; bullmq is imported then
- * and only then. The API side stores the normalised uploads, enqueues and waits for the job;
- * `startTryOnWorker` processes jobs (in `npm run worker`, or in the API with WORKER_IN_PROCESS).
+ * and only then. `createTryOnQueue` is the queue TryOnRunner: it stores the normalised uploads,
+ * enqueues and waits for the job; `startTryOnWorker` processes jobs (in `npm run worker`, or in
+ * the API with WORKER_IN_PROCESS).
+ *
+ * Progress: the worker reports each stage as the job's progress (`job.updateProgress`) and every
+ * API process relays the progress events it sees on the queue's event stream (QueueEvents) to its
+ * own SSE subscribers, so the stream may be held by any API process.
  */
 import os from 'node:os';
-import type { Queue, QueueEvents, Worker } from 'bullmq';
-import type { TryOnResponse } from '@aidressup/contract';
+import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import type { TryOnStage } from '@aidressup/contract';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
-import { balance, refundTryOn } from '../ledger/ledger.js';
+import type { ChildLogSink } from '../logging.js';
 import { findTryOn } from '../repositories/tryons.js';
-import type { NormalisedImage } from '../services/images.js';
+import { sleep, valueWithin, withTimeout } from '../services/deadline.js';
+import { ProgressMessageSchema, progressMessage, engineEstimate, type ProgressHub, type ProgressMessage } from '../services/progress.js';
+import type { RunResult, TryOnJob, TryOnRunner } from '../services/tryon-runner.js';
 import {
   TRYON_QUEUE_NAME,
   deleteUploads,
@@ -23,10 +29,17 @@ import {
 
 /** How long putting a job on the queue may take before the try-on fails (Redis unreachable). */
 const ENQUEUE_TIMEOUT_MS = 5_000;
+/** How long the ENGINE_BUSY check waits for the queue's job counts. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 
 export interface QueueOptions {
   /** Redis key prefix (default BullMQ's `bull`); lets tests keep queues apart. */
   prefix?: string;
+}
+
+export interface TryOnQueueOptions extends QueueOptions {
+  /** Where the progress events seen on the queue go (this process's SSE subscribers). */
+  progress?: Pick<ProgressHub, 'publish'>;
 }
 
 /** Connection options for ioredis from a redis:// or rediss:// URL. */
@@ -46,54 +59,26 @@ function connectionOf(redisUrl: string, forWorker: boolean) {
   };
 }
 
-export interface QueuedTryOn {
-  tryonId: string;
-  userId: string;
-  charge: 'trial' | 'credit';
-  category: TryOnJobData['category'];
-  engineId: string;
-  person: NormalisedImage;
-  garment: NormalisedImage;
-  /** epoch ms */
-  deadlineAt: number;
-}
-
 export interface TryOnQueueDeps {
   db: TryOnJobDeps['db'];
   storage: TryOnJobDeps['storage'];
-  clock: () => Date;
-  log: { warn(obj: object, msg: string): void };
+  /** The queue's depth limit for the ENGINE_BUSY check (ENGINE_QUEUE_LIMIT). */
+  queueLimit: number;
 }
 
-export interface TryOnQueue {
+export interface TryOnQueue extends TryOnRunner {
   readonly mode: 'redis';
-  /** Runs a reserved try-on through the queue and answers like the in-process pipeline. */
-  run(deps: TryOnQueueDeps, t: QueuedTryOn): Promise<TryOnResponse>;
   /** Job counts for the health check; throws when Redis cannot be reached. */
   counts(): Promise<{ waiting: number; active: number }>;
   close(): Promise<void>;
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${what} timed out`)), Math.max(0, ms));
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 /** How often the waiting API side looks at the try-on's row. */
 const ROW_POLL_MS = 1_000;
 const SETTLED_ELSEWHERE = { ok: false, code: 'ENGINE_FAILED', message: '' } as const satisfies TryOnJobResult;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`. */
-function watchRow(deps: TryOnQueueDeps, tryonId: string): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
+function watchRow(deps: Pick<TryOnQueueDeps, 'db'>, tryonId: string): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const settled = new Promise<typeof SETTLED_ELSEWHERE>((resolve) => {
@@ -121,7 +106,13 @@ function watchRow(deps: TryOnQueueDeps, tryonId: string): { settled: Promise<typ
   };
 }
 
-export async function createTryOnQueue(config: Config, options: QueueOptions = {}): Promise<TryOnQueue> {
+/** A progress event from the queue's event stream, if it is one of ours. */
+function progressOf(data: unknown): ProgressMessage | undefined {
+  const parsed = ProgressMessageSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, options: TryOnQueueOptions = {}): Promise<TryOnQueue> {
   if (!config.redisUrl) throw new Error('createTryOnQueue needs REDIS_URL');
   const { Queue, QueueEvents } = await import('bullmq');
   const prefix = options.prefix ? { prefix: options.prefix } : {};
@@ -134,9 +125,19 @@ export async function createTryOnQueue(config: Config, options: QueueOptions = {
   // Errors surface through the calls that need Redis; don't let the emitters crash the process.
   queue.on('error', () => undefined);
   events.on('error', () => undefined);
+  // Every API process relays every try-on's progress to its own subscribers (the hub keeps each
+  // id to its owner and drops repeats).
+  const hub = options.progress;
+  if (hub) {
+    events.on('progress', ({ data }) => {
+      const message = progressOf(data);
+      if (message) hub.publish(message);
+    });
+  }
   const eventsReady = events.waitUntilReady().catch(() => undefined);
+  const timedOut = (what: string) => () => new Error(`${what} timed out`);
 
-  async function run(deps: TryOnQueueDeps, t: QueuedTryOn): Promise<TryOnResponse> {
+  async function run(t: TryOnJob): Promise<RunResult> {
     const data: TryOnJobData = {
       tryonId: t.tryonId,
       userId: t.userId,
@@ -145,81 +146,77 @@ export async function createTryOnQueue(config: Config, options: QueueOptions = {
       category: t.category,
       engine: t.engineId,
       deadlineAt: t.deadlineAt,
+      ...(t.reqId ? { reqId: t.reqId } : {}),
+      ...(t.progress ? { progressId: t.progress.progressId, acceptedAt: t.progress.acceptedAt } : {}),
     };
     const remaining = () => t.deadlineAt - Date.now();
-    let result: TryOnJobResult;
-    let jobId: string | undefined;
+    let result: RunResult;
+    let job: Job<TryOnJobData, TryOnJobResult> | undefined;
     try {
       await Promise.all([
         deps.storage.put(data.personKey, t.person.data, t.person.mimeType),
         deps.storage.put(data.garmentKey, t.garment.data, t.garment.mimeType),
       ]);
       // Enqueueing takes milliseconds; when Redis is down it fails fast instead of using up the deadline.
-      const job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), Math.min(remaining(), ENQUEUE_TIMEOUT_MS), 'enqueueing');
-      jobId = job.id;
-      await withTimeout(eventsReady, remaining(), 'connecting to the queue events');
+      job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), Math.min(remaining(), ENQUEUE_TIMEOUT_MS), timedOut('enqueueing'));
+      const added = job;
+      // From now on this side's stages also go out as the job's progress, for the other API processes.
+      t.progress?.relayThrough((message) => added.updateProgress(message));
+      t.progress?.report('queued');
+      await withTimeout(eventsReady, remaining(), timedOut('connecting to the queue events'));
       const finished = job.waitUntilFinished(events, Math.max(1, remaining())) as Promise<TryOnJobResult>;
       finished.catch(() => undefined);
       // Also watch the row: when recovery settles it (the worker holding the job is gone), answer
       // at once instead of at the deadline.
       const watch = watchRow(deps, t.tryonId);
+      let answer: TryOnJobResult | typeof SETTLED_ELSEWHERE;
       try {
-        result = await Promise.race([finished, watch.settled]);
+        answer = await Promise.race([finished, watch.settled]);
       } finally {
         watch.stop();
       }
-      if (result === SETTLED_ELSEWHERE) {
+      if (answer === SETTLED_ELSEWHERE) {
         // The job's own answer (a refusal's message) usually follows within moments.
-        result = await Promise.race([finished, sleep(1_500).then(() => ({ ok: false, code: 'ENGINE_FAILED', message: '' }) as const)]).catch(
-          () => ({ ok: false, code: 'ENGINE_FAILED', message: '' }) as const,
-        );
-        if (jobId) await queue.remove(jobId).catch(() => undefined);
+        answer = await valueWithin(finished, 1_500, SETTLED_ELSEWHERE);
+        t.progress?.report('failed');
+        await queue.remove(t.tryonId).catch(() => undefined);
         await deleteUploads(deps.storage, data).catch(() => undefined);
       }
+      result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
-      const timedOut = remaining() <= 0;
-      const code = timedOut ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
-      deps.log.warn({ tryonId: t.tryonId, engine: t.engineId, code, detail: (err as Error)?.message }, 'queued try-on did not finish; refunding');
-      result = { ok: false, code, message: '' };
-      // Whichever side notices first settles the row; the other finds it no longer processing.
-      await refundTryOn(deps.db, { tryonId: t.tryonId, errorCode: code, now: deps.clock() });
+      const code = remaining() <= 0 ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
+      result = { ok: false, code, message: '', detail: `queued try-on did not finish: ${(err as Error)?.message ?? String(err)}` };
+      // Told to the other API processes before the job (and its progress) goes.
+      if (job) t.progress?.report('failed');
       // A job no worker has taken yet will never run; the uploads go now either way.
-      if (jobId) await queue.remove(jobId).catch(() => undefined);
+      if (job) await queue.remove(t.tryonId).catch(() => undefined);
       await deleteUploads(deps.storage, data).catch(() => undefined);
     }
-
     // The row says how it ended (a worker may have completed it just as the wait gave up).
     const row = await findTryOn(deps.db, t.tryonId);
-    if (row?.status === 'succeeded' && row.result_name) {
-      return {
-        success: true,
-        imageUrl: `/api/results/${row.result_name}`,
-        usedFreeTrial: t.charge === 'trial',
-        creditsRemaining: await balance(deps.db, t.userId, deps.clock()),
-        tryonId: t.tryonId,
-      };
-    }
-    if (row?.status === 'processing') {
-      // The job said it failed but the row was not settled (should not happen): settle it now.
-      await refundTryOn(deps.db, { tryonId: t.tryonId, errorCode: result.ok ? 'ENGINE_FAILED' : result.code, now: deps.clock() });
-    }
-    const code = result.ok ? 'ENGINE_FAILED' : result.code;
-    const message = !result.ok && result.message ? result.message : undefined;
-    throw new AppError(code, message);
+    if (row?.status === 'succeeded' && row.result_name) return { ok: true, resultName: row.result_name };
+    return result.ok ? { ok: false, code: 'ENGINE_FAILED', message: '' } : result;
+  }
+
+  async function counts() {
+    const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+    return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0), active: c.active ?? 0 };
   }
 
   return {
     mode: 'redis',
     run,
-    async counts() {
-      const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-      return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0), active: c.active ?? 0 };
+    async busy() {
+      // Redis unreachable: no answer here (the try-on then fails fast, refunded, when it is enqueued).
+      const c = await valueWithin(counts(), QUEUE_COUNT_TIMEOUT_MS, undefined);
+      return c !== undefined && c.waiting >= deps.queueLimit;
     },
+    counts,
     async close() {
       // Closing waits for Redis; when it cannot be reached, drop the connections instead.
       // (QueueEvents.close waits for a connection that may never come; its RedisConnection
       // closes at once when forced.)
-      await withTimeout(Promise.allSettled([events.close(), queue.close()]), 2_000, 'closing the queue').catch(async () => {
+      await withTimeout(Promise.allSettled([events.close(), queue.close()]), 2_000, timedOut('closing the queue')).catch(async () => {
         const forced = [events, queue].map((c) => (c as unknown as { connection?: { close(force: boolean): Promise<void> } }).connection?.close(true));
         await Promise.allSettled(forced);
       });
@@ -234,13 +231,30 @@ export interface TryOnWorker {
 }
 
 /** Starts processing try-on jobs; concurrency ENGINE_CONCURRENCY, or the number of cores. */
-export async function startTryOnWorker(config: Config, deps: TryOnJobDeps, options: QueueOptions = {}): Promise<TryOnWorker> {
+export async function startTryOnWorker(config: Config, deps: TryOnJobDeps & { log: ChildLogSink }, options: QueueOptions = {}): Promise<TryOnWorker> {
   if (!config.redisUrl) throw new Error('startTryOnWorker needs REDIS_URL');
   const { Worker } = await import('bullmq');
   const concurrency = config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
   const worker: Worker<TryOnJobData, TryOnJobResult> = new Worker(
     TRYON_QUEUE_NAME,
-    async (job) => processTryOnJob(deps, job.data),
+    async (job) => {
+      const { data } = job;
+      // One try-on's lines carry the API request's id, in the API's log and here.
+      const log = data.reqId ? deps.log.child({ reqId: data.reqId }) : deps.log;
+      const started = Date.now();
+      log.info({ tryonId: data.tryonId, engine: data.engine, jobId: job.id }, 'try-on job started');
+      const report = (stage: TryOnStage) => {
+        if (!data.progressId) return;
+        const message = progressMessage(
+          { progressId: data.progressId, userId: data.userId, acceptedAt: data.acceptedAt ?? started, estimateSeconds: engineEstimate(data.engine).estimateSeconds },
+          stage,
+        );
+        job.updateProgress(message).catch((err: unknown) => log.warn({ err, tryonId: data.tryonId, stage }, 'could not report the try-on\'s progress'));
+      };
+      const result = await processTryOnJob({ ...deps, log }, data, report);
+      log.info({ tryonId: data.tryonId, engine: data.engine, ok: result.ok, ms: Date.now() - started }, 'try-on job finished');
+      return result;
+    },
     {
       connection: connectionOf(config.redisUrl, true),
       concurrency,
@@ -249,7 +263,7 @@ export async function startTryOnWorker(config: Config, deps: TryOnJobDeps, optio
       maxStalledCount: 0,
     },
   );
-  worker.on('error', (err) => deps.log?.warn({ err }, 'queue worker error'));
+  worker.on('error', (err) => deps.log.warn({ err }, 'queue worker error'));
   await worker.waitUntilReady();
   return {
     worker,

@@ -1,7 +1,4 @@
-/**
- * GET /api/config (the public subset of the configuration: nothing secret) and GET /api/health
- * (200, or 503 when a dependency is down).
- */
+/** GET /api/config (the public subset of the configuration: engines with their kind and estimate, billing, plans, limits) and GET /api/health (database, storage, engines, queue). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,12 +6,13 @@ import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type
 import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
 import { ERROR_RESPONSES, ErrorReplySchema } from './schemas.js';
+import { engineEstimate } from '../services/progress.js';
 
 export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
   const paddle = config.billing.provider === 'paddle' ? config.billing.paddle : undefined;
   return PublicConfigSchema.parse({
-    engines: app.engines.list(),
+    engines: app.engines.list().map((e) => ({ ...e, ...engineEstimate(e.id) })),
     defaultEngine: app.engines.defaultEngine,
     billing: {
       provider: config.billing.provider,

@@ -21,7 +21,6 @@ import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
 import { findByResultName, listResultsForUser } from '../repositories/tryons.js';
 import { validateAndNormalise } from '../services/images.js';
 import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
-import type { JobLimiter } from '../services/job-limiter.js';
 import { BinaryFile, ERROR_RESPONSES, TRYON_ERROR_RESPONSES } from './schemas.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
@@ -107,16 +106,13 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
     throwFileSizeLimit: true,
   });
 
-  const limiters = new Map<string, JobLimiter>();
   const deps = (): TryOnDeps => ({
     db: app.db,
-    storage: app.storage,
-    engines: app.engines,
     config,
     clock: app.clock,
     log: app.log,
-    limiters,
-    queue: app.tryOnQueue,
+    runner: app.tryOnRunner,
+    progress: app.tryOnProgress,
     processId: app.processId,
   });
 
@@ -135,12 +131,16 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       },
     },
     async (request) => {
+      const acceptedAt = Date.now();
       const sessionUser = requireSessionUserId(request);
       const { files, fields } = await readForm(request);
 
       if (!files.userImage) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
       const form = checkFields(fields, sessionUser);
+      // The progressId is bound to the user who posts it; someone else's is ignored.
+      const progressId = form.progressId && app.tryOnProgress.claim(form.progressId, sessionUser) ? form.progressId : undefined;
+      request.tryOnProgressId = progressId;
       const engineId = form.api ?? app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
       request.tryOnEngine = engineId;
@@ -163,6 +163,9 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
         engineId,
         person,
         garment,
+        progressId,
+        reqId: request.id,
+        acceptedAt,
       });
     },
   );

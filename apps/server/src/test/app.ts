@@ -7,6 +7,7 @@ import type { DatabaseKind } from '../db/database.js';
 import { freshDatabaseEnv, tempDir } from './databases.js';
 import { createEngineDouble, type EngineDouble } from './engine-double.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { ProgressPluginOptions } from '../plugins/progress.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,6 +29,8 @@ export async function createTestApp(
     databaseUrl?: string;
     mailer?: Mailer;
     logStream?: { write(line: string): void };
+    /** Timings of the progress streams. */
+    progress?: ProgressPluginOptions;
   } = {},
 ): Promise<TestApp> {
   const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
@@ -47,6 +50,7 @@ export async function createTestApp(
     ...(options.mailer ? { mailer: options.mailer } : {}),
     webDistDir: options.webDistDir ?? tempDir('aidressup-noweb-'),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
   });
   await app.ready();
   return { app, config, engine, clock };

@@ -16,11 +16,8 @@ const engine = {
     return double.tryOn(input);
   },
 };
-const log = {
-  warn: (obj: object, msg: string) => console.warn(JSON.stringify({ level: 'warn', msg, ...obj })),
-  info: (obj: object, msg: string) => console.log(JSON.stringify({ level: 'info', msg, ...obj })),
-};
-const worker = await runWorker(config, { engines: { [engine.id]: engine }, log });
+// The worker's own pino logger (LOG_LEVEL), as `npm run worker` has.
+const worker = await runWorker(config, { engines: { [engine.id]: engine } });
 console.log(JSON.stringify({ msg: 'worker ready' }));
 
 process.once('SIGTERM', () => {
