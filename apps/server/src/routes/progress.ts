@@ -13,15 +13,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { ProgressIdSchema, type TryOnProgressEvent } from '@aidressup/contract';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ProgressIdSchema, TryOnProgressEventSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { requireSessionUserId } from '../plugins/session.js';
 import { isTerminal } from '../services/progress.js';
+import { ERROR_RESPONSES } from './schemas.js';
 
 const DEFAULT_WAIT_MS = 2 * 60_000;
 const DEFAULT_HEARTBEAT_MS = 15_000;
 
-export default async function progressRoutes(app: FastifyInstance): Promise<void> {
+export default async function progressRoutes(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const waitMs = app.tryOnProgressOptions.waitMs ?? DEFAULT_WAIT_MS;
   const heartbeatMs = app.tryOnProgressOptions.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -33,12 +37,23 @@ export default async function progressRoutes(app: FastifyInstance): Promise<void
 
   app.get(
     '/api/tryon-progress/:progressId',
-    { onRequest: app.perRouteLimit('tryon-progress', config.rateLimits.tryOnPerMinute * 2) },
+    {
+      onRequest: app.perRouteLimit('tryon-progress', config.rateLimits.tryOnPerMinute * 2),
+      schema: {
+        summary: 'One try-on’s stages as Server-Sent Events: each `data:` line is one event as JSON; the stream ends after done or failed',
+        tags: ['tryon'],
+        security: [{ session: [] }],
+        params: z.object({ progressId: ProgressIdSchema }),
+        // The route writes the stream itself; the schema documents one event.
+        response: {
+          200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: TryOnProgressEventSchema } } },
+          ...ERROR_RESPONSES,
+        },
+      },
+    },
     async (request, reply) => {
       const userId = requireSessionUserId(request);
-      const parsed = ProgressIdSchema.safeParse((request.params as { progressId?: string }).progressId);
-      if (!parsed.success) throw new AppError('VALIDATION_ERROR');
-      const progressId = parsed.data;
+      const { progressId } = request.params;
 
       const raw: ServerResponse = reply.raw;
       let ended = false;
