@@ -39,7 +39,7 @@ function pickPhoto(): string {
 /** The server's normalisation (apps/server/src/services/images.ts: normalisedSide + validateAndNormalise). */
 async function serverNormalise(bytes: Buffer): Promise<{ width: number; height: number }> {
   const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  const longest = Math.max(meta.width!, meta.height!);
+  const longest = Math.max(meta.width, meta.height);
   const third = Math.floor(longest / 3);
   const target =
     meta.format === 'jpeg' && longest > MAX_SIDE && third >= MIN_WORKING_SIDE && third <= MAX_SIDE ? third : MAX_SIDE;

@@ -2,7 +2,7 @@
  * Compositing: protected regions (face, hair, hands, arms in front), soft edges and
  * the person's shading carried onto the garment.
  */
-import { blurMap, blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
 import type { Point } from './types.js';
 import { KP, type Keypoint } from './person.js';
 import type { BodyFrame } from './fit.js';
@@ -381,7 +381,7 @@ function finalAlpha(
     for (let x = b.x0, i = y * w + b.x0; x <= b.x1; x++, i++) {
       let a = ga[i]!;
       if (a <= 0) continue;
-      if (clip) a *= Math.min(1, reach![rrow + x]! * 8);
+      if (clip) a *= Math.min(1, reach[rrow + x]! * 8);
       a *= 1 - hard[i]!;
       // Garment body goes behind arms that are in front of it; sleeves stay on top.
       a *= 1 - arms[i]! * bodyPart[i]!;

@@ -56,7 +56,7 @@ function fileHandler(jsonPath: string): tf.io.IOHandler {
         for (const p of group.paths) buffers.push(readFileSync(join(dirname(jsonPath), p)));
       }
       const all = Buffer.concat(buffers);
-      const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+      const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
       return {
         modelTopology: json.modelTopology,
         weightSpecs: specs,
@@ -65,7 +65,7 @@ function fileHandler(jsonPath: string): tf.io.IOHandler {
         generatedBy: json.generatedBy,
         convertedBy: json.convertedBy,
         signature: json.signature,
-      } as tf.io.ModelArtifacts;
+      };
     },
   };
 }

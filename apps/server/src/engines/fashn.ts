@@ -64,10 +64,10 @@ export const FASHN_CREDITS_HEADER = 'x-fashn-credits-used';
 export function fashnRuntimeError(name: string | undefined, message: string | undefined, id: string): EngineError {
   const detail = `fashn: prediction ${id} failed: ${name ?? 'unknown error'}${message ? `: ${snippet(message, 200)}` : ''}`;
   switch (name) {
+    // ThirdPartyError: a third-party processor (image captioning) refused the photos, a content
+    // restriction. NSFWError: older docs' name for a moderation refusal, still accepted.
     case 'ContentModerationError':
-    // A third-party processor (image captioning) refused the photos: a content restriction.
     case 'ThirdPartyError':
-    // Older docs' name for a moderation refusal, still accepted.
     case 'NSFWError':
       return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
     case 'PoseError':
@@ -193,7 +193,7 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
 function apiError(res: HttpResult): FashnApiError {
   try {
     const parsed = JSON.parse(res.body.toString('utf8')) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed as FashnApiError) : {};
+    return parsed && typeof parsed === 'object' ? (parsed) : {};
   } catch {
     return {};
   }

@@ -112,7 +112,7 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(image.statusCode).toBe(200);
       const meta = await sharp(image.rawPayload).metadata();
       // the stored result keeps the person photo's 2:3 proportions
-      expect(meta.width! / meta.height!).toBeCloseTo(2 / 3, 2);
+      expect(meta.width / meta.height).toBeCloseTo(2 / 3, 2);
       const rows = await app.db.selectFrom('tryons').select(['status', 'engine']).where('user_id', '=', user.id).execute();
       expect(rows).toEqual([{ status: 'succeeded', engine: id }]);
     });

@@ -83,8 +83,8 @@ describe('nano-banana request', () => {
     // the garment was stored 1800×1200 with orientation 6: it arrives upright (1200×1800 → 683×1024)
     expect([g!.format, g!.width, g!.height]).toEqual(['jpeg', 683, 1024]);
     for (const m of [p!, g!]) {
-      expect(Math.max(m.width!, m.height!)).toBeLessThanOrEqual(1536);
-      expect(Math.max(m.width!, m.height!)).toBeGreaterThanOrEqual(1024);
+      expect(Math.max(m.width, m.height)).toBeLessThanOrEqual(1536);
+      expect(Math.max(m.width, m.height)).toBeGreaterThanOrEqual(1024);
       expect(m.exif).toBeUndefined();
       expect(m.orientation).toBeUndefined();
     }
@@ -148,7 +148,7 @@ describe('nano-banana request', () => {
     const r = await sharp(out.image).metadata();
     expect(out.mimeType).toBe('image/jpeg');
     expect(r.height).toBe(1248);
-    expect(r.width! / r.height!).toBeCloseTo(0.65, 2);
+    expect(r.width / r.height).toBeCloseTo(0.65, 2);
   });
 });
 

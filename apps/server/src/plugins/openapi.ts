@@ -33,13 +33,13 @@ const zodTransform = createJsonSchemaTransform({ skipList: [] });
 /** Documents /api routes only; a route's `documented` parts stand in for what it reads itself. */
 const transform: SwaggerTransform = (input) => {
   if (!input.url.startsWith('/api/')) return { schema: { hide: true }, url: input.url };
-  const { documented, ...schema } = (input.schema ?? {}) as FastifySchema;
+  const { documented, ...schema } = (input.schema ?? {});
   const withDocumented: FastifySchema = {
     ...schema,
     ...(documented?.body ? { body: documented.body } : {}),
     ...(documented?.headers ? { headers: documented.headers } : {}),
   };
-  return zodTransform({ ...input, schema: withDocumented } as Parameters<typeof zodTransform>[0]) as ReturnType<SwaggerTransform>;
+  return zodTransform({ ...input, schema: withDocumented });
 };
 
 /** The document's shape as far as the route promises it; the rest passes through unchanged. */

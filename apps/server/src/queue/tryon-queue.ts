@@ -14,7 +14,7 @@ import type { TryOnStage } from '@aidressup/contract';
 import type { Config } from '../config.js';
 import type { ChildLogSink } from '../logging.js';
 import { findTryOn } from '../repositories/tryons.js';
-import { sleep, valueWithin, withTimeout } from '../services/deadline.js';
+import { valueWithin, withTimeout } from '../services/deadline.js';
 import { ProgressMessageSchema, progressMessage, engineEstimate, type ProgressHub, type ProgressMessage } from '../services/progress.js';
 import type { RunResult, TryOnJob, TryOnRunner } from '../services/tryon-runner.js';
 import {
@@ -164,7 +164,7 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
       t.progress?.relayThrough((message) => added.updateProgress(message));
       t.progress?.report('queued');
       await withTimeout(eventsReady, remaining(), timedOut('connecting to the queue events'));
-      const finished = job.waitUntilFinished(events, Math.max(1, remaining())) as Promise<TryOnJobResult>;
+      const finished = job.waitUntilFinished(events, Math.max(1, remaining()));
       finished.catch(() => undefined);
       // Also watch the row: when recovery settles it (the worker holding the job is gone), answer
       // at once instead of at the deadline.
@@ -218,7 +218,7 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
       // closes at once when forced.)
       await withTimeout(Promise.allSettled([events.close(), queue.close()]), 2_000, timedOut('closing the queue')).catch(async () => {
         const forced = [events, queue].map((c) => (c as unknown as { connection?: { close(force: boolean): Promise<void> } }).connection?.close(true));
-        await Promise.allSettled(forced);
+        await Promise.allSettled(forced.filter((p): p is Promise<void> => p !== undefined));
       });
     },
   };

@@ -57,7 +57,7 @@ export default async function progressRoutes(instance: FastifyInstance): Promise
 
       const raw: ServerResponse = reply.raw;
       let ended = false;
-      let heartbeat: NodeJS.Timeout | undefined;
+      let heartbeat: NodeJS.Timeout | undefined = undefined;
       let idle: NodeJS.Timeout | undefined;
       const pending: TryOnProgressEvent[] = [];
       let started = false;

@@ -37,7 +37,7 @@ function noticeText(n: AccountNotice): string {
 }
 
 export function AccountPage() {
-  const { user, loading, error: sessionError, logout, startFreshSession, setUser } = useSession();
+  const { user, loading, error: sessionError, logout, startFreshSession } = useSession();
   const { openSignIn } = useSignInDialog();
   const navigate = useNavigate();
   const location = useLocation();
@@ -46,7 +46,7 @@ export function AccountPage() {
 
   const sessionKey = user && !loading ? `${user.id}:${user.email ?? ''}` : null;
   const history = useBillingHistory(sessionKey);
-  const portal = useBillingPortal({ navigate: useCallback((path: string) => navigate(path), [navigate]) });
+  const portal = useBillingPortal({ navigate: useCallback((path: string) => void navigate(path), [navigate]) });
   const onDeleted = useCallback(async () => {
     setDeleteOpen(false);
     setNotice({ kind: 'deleted' });

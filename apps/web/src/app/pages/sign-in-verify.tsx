@@ -39,11 +39,11 @@ export function SignInVerifyPage() {
     if (loading || started.current || !link.parsed) return;
     started.current = true;
     const { email, token } = link.parsed;
-    verifyEmailSignIn({ email, token })
+    void verifyEmailSignIn({ email, token })
       .then((res) => {
         signedIn(res.user);
         const notice: AccountNotice = { kind: 'signed-in', email: res.user.email, merged: res.merged };
-        navigate('/account', { replace: true, state: { notice } });
+        void navigate('/account', { replace: true, state: { notice } });
       })
       .catch((e: unknown) => {
         setState({ kind: 'failed', message: e instanceof ApiError ? e.message : MESSAGES.authFailed, email });

@@ -59,6 +59,9 @@ export function Dialog({ open, onClose, title, description, children, className,
   if (!open) return null;
 
   return (
+    // A native modal dialog: Escape arrives as its cancel event, and a click on the backdrop
+    // (the dialog element itself) closes it.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={ref}
       aria-labelledby={titleId}

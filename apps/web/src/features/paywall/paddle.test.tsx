@@ -8,7 +8,7 @@ const calls = vi.hoisted(() => ({
   initialize: [] as InitializePaddleOptions[],
   open: [] as unknown[],
   openThrows: false,
-  resolveWith: 'paddle' as 'paddle' | 'undefined' | 'reject',
+  resolveWith: 'paddle',
 }));
 
 vi.mock('@paddle/paddle-js', () => ({

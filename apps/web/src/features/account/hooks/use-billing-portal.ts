@@ -12,12 +12,16 @@ export interface BillingPortalDeps {
 }
 
 /** "Manage subscription": asks the server for the portal and goes there; shows the refusal otherwise. */
+function assignLocation(url: string): void {
+  window.location.assign(url);
+}
+
 export function useBillingPortal(deps: Partial<BillingPortalDeps> & Pick<BillingPortalDeps, 'navigate'>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { navigate } = deps;
   const getPortal = deps.getPortal ?? getBillingPortal;
-  const assign = deps.assign ?? ((url: string) => window.location.assign(url));
+  const assign = deps.assign ?? assignLocation;
 
   const open = useCallback(async () => {
     setBusy(true);

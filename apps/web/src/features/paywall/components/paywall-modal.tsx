@@ -82,9 +82,9 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
         setView({ kind: 'awaiting', plan, slow: true });
         return;
       }
-      pollTimer.current = setTimeout(tick, POLL_INTERVAL_MS);
+      pollTimer.current = setTimeout(() => void tick(), POLL_INTERVAL_MS);
     };
-    pollTimer.current = setTimeout(tick, POLL_INTERVAL_MS);
+    pollTimer.current = setTimeout(() => void tick(), POLL_INTERVAL_MS);
   };
 
   const startCheckout = (plan: PublicPlan | null) => {

@@ -15,6 +15,8 @@ export interface PlanCardProps {
 export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: PlanCardProps) {
   const inputId = `plan-${plan.id}`;
   return (
+    // The whole card is a larger target for the radio button inside it, which keyboards use.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-static-element-interactions
     <div
       data-testid={`plan-${plan.id}`}
       data-selected={selected ? 'true' : 'false'}

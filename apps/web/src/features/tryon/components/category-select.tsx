@@ -129,6 +129,9 @@ export function CategorySelect({ value, onChange, disabled }: CategorySelectProp
           {CATEGORIES.map((c, i) => {
             const selected = c.value === value;
             return (
+              // The listbox takes the keys (arrows, Enter) and points at the active option with
+              // aria-activedescendant; a click picks an option directly.
+              // eslint-disable-next-line jsx-a11y/click-events-have-key-events
               <li
                 key={c.value}
                 id={`${listId}-${i}`}
