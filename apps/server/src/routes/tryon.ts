@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
@@ -36,8 +37,8 @@ const TryOnFormSchema = z.object({
 });
 
 const ResultParamsSchema = z.object({ name: z.string().regex(RESULT_NAME_PATTERN) });
-/** A result image's bytes (sent as they are; the serializer never sees them). */
-const ResultImage = { schema: z.custom<Uint8Array>((v) => v instanceof Uint8Array).meta({ type: 'string', format: 'binary' }) };
+/** A result image's bytes, streamed from storage (the serializer never sees them). */
+const ResultImage = { schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }) };
 
 interface ParsedForm {
   files: Partial<Record<FileField, Buffer>>;
@@ -189,14 +190,16 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       const { name } = request.params;
       const row = await findByResultName(app.db, name);
       if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString()) throw new AppError('NOT_FOUND');
-      const object = await app.storage.get(`results/${name}`);
+      // Streamed from the store (local disk or S3) after the checks above, never held whole.
+      const object = await app.storage.open(`results/${name}`);
       if (!object) throw new AppError('NOT_FOUND');
       const maxAge = Math.max(0, Math.floor((Date.parse(row.expires_at) - app.clock().getTime()) / 1000));
+      if (object.size !== undefined) reply.header('content-length', object.size);
       return reply
         .type(object.contentType)
         .header('cache-control', `private, max-age=${maxAge}, immutable`)
         .header('content-disposition', `inline; filename="ai-dress-up-${row.id}${name.slice(name.lastIndexOf('.'))}"`)
-        .send(object.body);
+        .send(object.stream);
     },
   );
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CONTENT_TYPES, assertValidKey, type Storage, type StoredObject } from './storage.js';
+import { CONTENT_TYPES, assertValidKey, type Storage, type StoredObject, type StoredStream } from './storage.js';
 
 export class LocalDiskStorage implements Storage {
   readonly kind = 'local';
@@ -32,6 +32,24 @@ export class LocalDiskStorage implements Storage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async open(key: string): Promise<StoredStream | null> {
+    const file = this.pathOf(key);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    // The open handle keeps the bytes readable even if retention deletes the file meanwhile.
+    const { size } = await handle.stat();
+    return {
+      stream: handle.createReadStream(),
+      contentType: CONTENT_TYPES[path.extname(key).toLowerCase()] ?? 'application/octet-stream',
+      size,
+    };
   }
 
   async delete(key: string): Promise<void> {

@@ -34,6 +34,18 @@ describe('S3 storage against the s3rver stand-in', () => {
     await expect(storage.put('../escape.jpg', body, 'image/jpeg')).rejects.toThrow(/invalid storage key/);
   });
 
+  it('streams an object with its type and size; a missing one is null', async () => {
+    const body = Buffer.alloc(300_000, 7);
+    await storage.put('results/streamed.png', body, 'image/png');
+    const opened = await storage.open('results/streamed.png');
+    expect(opened?.contentType).toBe('image/png');
+    expect(opened?.size).toBe(body.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened!.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(body)).toBe(true);
+    expect(await storage.open('results/nothing-here.png')).toBeNull();
+  });
+
   it('lists keys under a prefix written before a time, at most a limit, across pages', async () => {
     for (let i = 0; i < 5; i++) await storage.put(`uploads/u${i}.png`, Buffer.from([i]), 'image/png');
     await storage.put('results/r0.png', Buffer.from([9]), 'image/png');

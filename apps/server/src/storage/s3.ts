@@ -8,8 +8,9 @@
  * the log only. A missing object is `null`, not an error.
  */
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { CONTENT_TYPES, assertValidKey, type Storage, type StoredObject } from './storage.js';
+import { CONTENT_TYPES, assertValidKey, type Storage, type StoredObject, type StoredStream } from './storage.js';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -94,6 +95,21 @@ export class S3Storage implements Storage {
       const body = Buffer.from(await res.Body.transformToByteArray());
       const byExtension = CONTENT_TYPES[path.extname(key).toLowerCase()];
       return { body, contentType: byExtension ?? res.ContentType ?? 'application/octet-stream' };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw new StorageUnavailableError('get', err);
+    }
+  }
+
+  async open(key: string): Promise<StoredStream | null> {
+    assertValidKey(key);
+    const { sdk, client } = await this.load();
+    try {
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      // On Node the SDK's body is a Readable (an IncomingMessage with the SDK's helpers mixed in).
+      if (!(res.Body instanceof Readable)) return null;
+      const byExtension = CONTENT_TYPES[path.extname(key).toLowerCase()];
+      return { stream: res.Body, contentType: byExtension ?? res.ContentType ?? 'application/octet-stream', size: res.ContentLength };
     } catch (err) {
       if (isNotFound(err)) return null;
       throw new StorageUnavailableError('get', err);

@@ -1,11 +1,21 @@
 /**
- * File storage behind one interface (DESIGN §2): local disk by default, any S3-compatible store
- * when S3_BUCKET is set (chosen in create-storage.ts).
+ * File storage behind one interface: local disk by default, any S3-compatible store when
+ * S3_BUCKET is set (chosen in create-storage.ts).
  * Keys are `<area>/<name>`, e.g. `results/<unguessable>.jpg`; never a client file name.
  */
+import type { Readable } from 'node:stream';
+
 export interface StoredObject {
   body: Buffer;
   contentType: string;
+}
+
+/** An object being read: its bytes arrive as they are read from the store. */
+export interface StoredStream {
+  stream: Readable;
+  contentType: string;
+  /** In bytes, when the store says. */
+  size: number | undefined;
 }
 
 export interface Storage {
@@ -13,6 +23,8 @@ export interface Storage {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
   /** null when there is no such object. */
   get(key: string): Promise<StoredObject | null>;
+  /** Opens an object for streaming (results to the browser); null when there is no such object. */
+  open(key: string): Promise<StoredStream | null>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Keys under `prefix` (e.g. `uploads/`) last written before `before`, at most `limit`. */
