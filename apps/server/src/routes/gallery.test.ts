@@ -37,7 +37,12 @@ async function tryOn(app: FastifyInstance, cookie: string, userId: string, categ
     category,
     userId,
   });
-  const res = await app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return TryOnResponseSchema.parse(res.json());
 }
@@ -48,7 +53,8 @@ async function list(app: FastifyInstance, cookie: string, query = '') {
   return TryOnListResponseSchema.parse(res.json());
 }
 
-const del = (app: FastifyInstance, url: string, cookie?: string) => app.inject({ method: 'DELETE', url, ...(cookie ? { headers: { cookie } } : {}) });
+const del = (app: FastifyInstance, url: string, cookie?: string) =>
+  app.inject({ method: 'DELETE', url, ...(cookie ? { headers: { cookie } } : {}) });
 const share = (app: FastifyInstance, id: string, cookie?: string) =>
   app.inject({ method: 'POST', url: `/api/tryons/${id}/share`, ...(cookie ? { headers: { cookie } } : {}) });
 const get = (app: FastifyInstance, url: string) => app.inject({ method: 'GET', url });
@@ -76,32 +82,65 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const page = await list(app, cookie);
     expect(page.nextCursor).toBeNull();
     expect(page.items).toEqual([
-      expect.objectContaining({ id: made.tryonId, imageUrl: made.imageUrl, category: 'dresses', engine: 'test-double', shareUrl: null }),
+      expect.objectContaining({
+        id: made.tryonId,
+        imageUrl: made.imageUrl,
+        category: 'dresses',
+        engine: 'test-double',
+        shareUrl: null,
+      }),
     ]);
 
-    for (const query of ['?before=', '?before=not%20base64', '?before=Zm9v', `?before=${'A'.repeat(201)}`, '?limit=0', '?limit=101', '?limit=2.5', '?limit=x']) {
+    for (const query of [
+      '?before=',
+      '?before=not%20base64',
+      '?before=Zm9v',
+      `?before=${'A'.repeat(201)}`,
+      '?limit=0',
+      '?limit=101',
+      '?limit=2.5',
+      '?limit=x',
+    ]) {
       const res = await app.inject({ method: 'GET', url: `/api/tryons${query}`, headers: { cookie } });
       expect(res.statusCode, query).toBe(400);
       expect(res.json(), query).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
     }
     // A well-formed cursor text that is not a page boundary the server wrote.
     const forged = Buffer.from('2026-05-01T10:00:00.000Z|abc|x').toString('base64url');
-    expect((await app.inject({ method: 'GET', url: `/api/tryons?before=${forged}`, headers: { cookie } })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/tryons?before=${forged}`, headers: { cookie } })).statusCode,
+    ).toBe(400);
   });
 
   it('pages past 100 results: 100 with a cursor, then the last 5, newest first, none twice', async () => {
     const { app, config, clock } = await make();
     const { cookie, user } = await signIn(app);
     const other = await signIn(app);
-    await grantCredits(app.db, { userId: user.id, source: 'admin', planId: null, amount: 110, expiresAt: null, externalRef: null, now: clock.now });
+    await grantCredits(app.db, {
+      userId: user.id,
+      source: 'admin',
+      planId: null,
+      amount: 110,
+      expiresAt: null,
+      externalRef: null,
+      now: clock.now,
+    });
     const start = clock.now.getTime();
     const made: string[] = [];
     for (let i = 0; i < 105; i++) {
       // Few distinct times: rows created in the same millisecond are ordered by id.
       const now = new Date(start + Math.floor(i / 40) * 1000);
-      const reserved = await reserveTryOn(app.db, { userId: user.id, freeTrialsLimit: config.freeTrialsLimit, category: 'lower_body', engine: 'test-double', now });
+      const reserved = await reserveTryOn(app.db, {
+        userId: user.id,
+        freeTrialsLimit: config.freeTrialsLimit,
+        category: 'lower_body',
+        engine: 'test-double',
+        now,
+      });
       if (!reserved.ok) throw new Error('not reserved');
-      expect(await completeTryOn(app.db, { tryonId: reserved.tryon.id, resultName: newResultName('.png'), now })).toBe(true);
+      expect(await completeTryOn(app.db, { tryonId: reserved.tryon.id, resultName: newResultName('.png'), now })).toBe(
+        true,
+      );
       made.push(reserved.tryon.id);
     }
     await tryOn(app, other.cookie, other.user.id);
@@ -126,7 +165,11 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const walked: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof list>> = await list(app, cookie, `?limit=40${cursor ? `&before=${cursor}` : ''}`);
+      const page: Awaited<ReturnType<typeof list>> = await list(
+        app,
+        cookie,
+        `?limit=40${cursor ? `&before=${cursor}` : ''}`,
+      );
       walked.push(...page.items.map((i) => i.id));
       cursor = page.nextCursor;
     } while (cursor);
@@ -164,7 +207,11 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     expectNotFound(await get(app, made.imageUrl));
     expect((await list(app, owner.cookie)).items.map((i) => i.id)).toEqual([kept.tryonId]);
     // The ledger keeps the spend, without the link.
-    const events = await app.db.selectFrom('credit_events').select(['tryon_id', 'amount']).where('user_id', '=', owner.user.id).execute();
+    const events = await app.db
+      .selectFrom('credit_events')
+      .select(['tryon_id', 'amount'])
+      .where('user_id', '=', owner.user.id)
+      .execute();
     expect(events.filter((e) => e.amount < 0)).toHaveLength(2);
     expect(events.some((e) => e.tryon_id === id)).toBe(false);
     // Twice: nothing left to delete.
@@ -174,7 +221,13 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
   it('refuses to delete a try-on still processing (404), and deletes even when the file cannot be', async () => {
     const { app, config, clock } = await make();
     const { cookie, user } = await signIn(app);
-    const reserved = await reserveTryOn(app.db, { userId: user.id, freeTrialsLimit: config.freeTrialsLimit, category: 'upper_body', engine: 'test-double', now: clock.now });
+    const reserved = await reserveTryOn(app.db, {
+      userId: user.id,
+      freeTrialsLimit: config.freeTrialsLimit,
+      category: 'upper_body',
+      engine: 'test-double',
+      now: clock.now,
+    });
     if (!reserved.ok) throw new Error('not reserved');
     expectNotFound(await del(app, `/api/tryons/${reserved.tryon.id}`, cookie));
     expect((await findTryOn(app.db, reserved.tryon.id))?.status).toBe('processing');
@@ -274,7 +327,11 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const { app } = await make({ env: { PUBLIC_URL: 'https://dress.example/app' } });
     const { cookie, user } = await signIn(app);
     const made = await tryOn(app, cookie, user.id);
-    const res = await app.inject({ method: 'POST', url: `/api/tryons/${made.tryonId}/share`, headers: { cookie, host: 'evil.example' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/tryons/${made.tryonId}/share`,
+      headers: { cookie, host: 'evil.example' },
+    });
     const { url } = ShareTryOnResponseSchema.parse(res.json());
     expect(url).toMatch(/^https:\/\/dress\.example\/s\/[A-Za-z0-9_-]{43}$/);
     const page = await app.inject({ method: 'GET', url: new URL(url).pathname, headers: { host: 'evil.example' } });
@@ -283,7 +340,11 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const noConfig = await make();
     const other = await signIn(noConfig.app);
     const theirs = await tryOn(noConfig.app, other.cookie, other.user.id);
-    const spoofed = await noConfig.app.inject({ method: 'POST', url: `/api/tryons/${theirs.tryonId}/share`, headers: { cookie: other.cookie, host: 'evil.example' } });
+    const spoofed = await noConfig.app.inject({
+      method: 'POST',
+      url: `/api/tryons/${theirs.tryonId}/share`,
+      headers: { cookie: other.cookie, host: 'evil.example' },
+    });
     expect(ShareTryOnResponseSchema.parse(spoofed.json()).url).toMatch(/^http:\/\/localhost:\d+\/s\//);
   });
 

@@ -16,7 +16,15 @@ import {
 import { AppError } from '../errors.js';
 import { requireSessionUserId } from '../plugins/session.js';
 import { CONTENT_TYPES } from '../storage/storage.js';
-import { deleteResult, findShared, shareResult, shareUrl, sharedImage, unshareResult, type GalleryDeps } from '../services/gallery.js';
+import {
+  deleteResult,
+  findShared,
+  shareResult,
+  shareUrl,
+  sharedImage,
+  unshareResult,
+  type GalleryDeps,
+} from '../services/gallery.js';
 import { ERROR_RESPONSES } from './schemas.js';
 import { serverOrigin } from './public-origin.js';
 import { renderShareNotFound, renderSharePage } from './share-page.js';
@@ -55,8 +63,10 @@ export default async function galleryRoutes(instance: FastifyInstance): Promise<
     '/api/tryons/:id/share',
     {
       schema: {
-        summary: 'Share one of the session user’s results by a public link (the same link on every call until sharing stops)',
-        description: 'The link is `<PUBLIC_URL>/s/<token>`; it works until sharing stops or the result expires. Not the owner’s, or not kept: 404 NOT_FOUND.',
+        summary:
+          'Share one of the session user’s results by a public link (the same link on every call until sharing stops)',
+        description:
+          'The link is `<PUBLIC_URL>/s/<token>`; it works until sharing stops or the result expires. Not the owner’s, or not kept: 404 NOT_FOUND.',
         tags: ['gallery'],
         security,
         params: TryOnIdParamsSchema,
@@ -92,37 +102,50 @@ export default async function galleryRoutes(instance: FastifyInstance): Promise<
   // Public pages: no session, so no per-user limit, but the API's per-address limit.
   const publicLimit = app.perRouteLimit('share-page', config.rateLimits.globalPerMinute);
 
-  instance.get<{ Params: { token: string } }>(`${SHARE_PATH_PREFIX}:token`, { onRequest: publicLimit }, async (request, reply) => {
-    const { token } = request.params;
-    const row = SHARE_TOKEN_PATTERN.test(token) ? await findShared(deps(), token) : undefined;
-    reply.header('cache-control', SHARE_CACHE_CONTROL).header('x-robots-tag', 'noindex').type('text/html; charset=utf-8');
-    if (!row?.result_name) return reply.code(404).send(renderShareNotFound());
-    const pageUrl = shareUrl(serverOrigin(app, request), token);
-    return reply.send(
-      renderSharePage({
-        pageUrl,
-        imageUrl: `${pageUrl}/image`,
-        imageType: CONTENT_TYPES[row.result_name.slice(row.result_name.lastIndexOf('.'))] ?? 'image/jpeg',
-        category: row.category,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-      }),
-    );
-  });
+  instance.get<{ Params: { token: string } }>(
+    `${SHARE_PATH_PREFIX}:token`,
+    { onRequest: publicLimit },
+    async (request, reply) => {
+      const { token } = request.params;
+      const row = SHARE_TOKEN_PATTERN.test(token) ? await findShared(deps(), token) : undefined;
+      reply
+        .header('cache-control', SHARE_CACHE_CONTROL)
+        .header('x-robots-tag', 'noindex')
+        .type('text/html; charset=utf-8');
+      if (!row?.result_name) return reply.code(404).send(renderShareNotFound());
+      const pageUrl = shareUrl(serverOrigin(app, request), token);
+      return reply.send(
+        renderSharePage({
+          pageUrl,
+          imageUrl: `${pageUrl}/image`,
+          imageType: CONTENT_TYPES[row.result_name.slice(row.result_name.lastIndexOf('.'))] ?? 'image/jpeg',
+          category: row.category,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+        }),
+      );
+    },
+  );
 
-  instance.get<{ Params: { token: string } }>(`${SHARE_PATH_PREFIX}:token/image`, { onRequest: publicLimit }, async (request, reply) => {
-    const { token } = request.params;
-    const found = SHARE_TOKEN_PATTERN.test(token) ? await sharedImage(deps(), token) : null;
-    if (!found) throw new AppError('NOT_FOUND');
-    const { row, object } = found;
-    const ext = row.result_name!.slice(row.result_name!.lastIndexOf('.'));
-    return reply
-      .type(object.contentType)
-      .header('cache-control', SHARE_CACHE_CONTROL)
-      .header('x-robots-tag', 'noindex')
-      // Meant to be seen elsewhere: link previews may load it from another origin.
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .header('content-disposition', `inline; filename="ai-dress-up${ext}"`)
-      .send(object.body);
-  });
+  instance.get<{ Params: { token: string } }>(
+    `${SHARE_PATH_PREFIX}:token/image`,
+    { onRequest: publicLimit },
+    async (request, reply) => {
+      const { token } = request.params;
+      const found = SHARE_TOKEN_PATTERN.test(token) ? await sharedImage(deps(), token) : null;
+      if (!found) throw new AppError('NOT_FOUND');
+      const { row, object } = found;
+      const ext = row.result_name!.slice(row.result_name!.lastIndexOf('.'));
+      return (
+        reply
+          .type(object.contentType)
+          .header('cache-control', SHARE_CACHE_CONTROL)
+          .header('x-robots-tag', 'noindex')
+          // Meant to be seen elsewhere: link previews may load it from another origin.
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .header('content-disposition', `inline; filename="ai-dress-up${ext}"`)
+          .send(object.body)
+      );
+    },
+  );
 }

@@ -81,7 +81,8 @@ export function renderSharePage(input: SharePageInput): string {
     }
   })();
   const title = `A look made with ${PRODUCT_NAME}`;
-  const description = 'See yourself in any outfit before you buy: upload a photo and a garment, and AI shows you wearing it.';
+  const description =
+    'See yourself in any outfit before you buy: upload a photo and a garment, and AI shows you wearing it.';
   const alt = label ? `AI try-on result, ${label}` : 'AI try-on result';
   const e = escapeHtml;
   const head = `<title>${e(title)}</title>

@@ -96,7 +96,11 @@ export async function deleteResult(deps: GalleryDeps, userId: string, id: string
 }
 
 /** Shares a kept result of the user's; the token in force (the same on a second call). */
-export async function shareResult(deps: Pick<GalleryDeps, 'db' | 'clock'>, userId: string, id: string): Promise<string> {
+export async function shareResult(
+  deps: Pick<GalleryDeps, 'db' | 'clock'>,
+  userId: string,
+  id: string,
+): Promise<string> {
   const token = await shareTryOn(deps.db, id, userId, newShareToken(), deps.clock());
   if (!token) throw new AppError('NOT_FOUND');
   return token;
@@ -107,12 +111,18 @@ export async function unshareResult(deps: Pick<GalleryDeps, 'db'>, userId: strin
 }
 
 /** A shared result still kept, or undefined (unknown token, sharing stopped, expired). */
-export async function findShared(deps: Pick<GalleryDeps, 'db' | 'clock'>, token: string): Promise<TryOnRow | undefined> {
+export async function findShared(
+  deps: Pick<GalleryDeps, 'db' | 'clock'>,
+  token: string,
+): Promise<TryOnRow | undefined> {
   return findSharedResult(deps.db, token, deps.clock());
 }
 
 /** A shared result's image, or null when it is no longer shared or its file is gone. */
-export async function sharedImage(deps: Pick<GalleryDeps, 'db' | 'clock' | 'storage'>, token: string): Promise<{ row: TryOnRow; object: StoredObject } | null> {
+export async function sharedImage(
+  deps: Pick<GalleryDeps, 'db' | 'clock' | 'storage'>,
+  token: string,
+): Promise<{ row: TryOnRow; object: StoredObject } | null> {
   const row = await findShared(deps, token);
   if (!row?.result_name) return null;
   const object = await deps.storage.get(`results/${row.result_name}`);
