@@ -26,7 +26,7 @@ header{border-bottom:1px solid #e4e4e7;background:#fff}
 .brand{display:inline-flex;align-items:center;gap:.625rem;font-size:1.125rem;font-weight:800;letter-spacing:-.025em;text-decoration:none;color:#09090b;border-radius:.5rem}
 main{flex:1;width:100%;max-width:40rem;margin:0 auto;padding:2rem 1rem 3rem;text-align:center}
 h1{margin:0;font-size:1.875rem;line-height:1.2;font-weight:800;letter-spacing:-.025em;color:#09090b}
-.accent{background:linear-gradient(90deg,#7c3aed,#c026d3);-webkit-background-clip:text;background-clip:text;color:transparent}
+.accent{white-space:nowrap;background:linear-gradient(90deg,#7c3aed,#c026d3);-webkit-background-clip:text;background-clip:text;color:transparent}
 .sub{margin:.5rem 0 0;color:#52525b}
 figure{margin:1.5rem 0 0;overflow:hidden;border:1px solid #e4e4e7;border-radius:1.5rem;background:#f4f4f5;box-shadow:0 1px 2px rgba(0,0,0,.05)}
 figure img{display:block;width:100%;height:auto;max-height:75vh;object-fit:contain}

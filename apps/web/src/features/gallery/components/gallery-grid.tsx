@@ -80,7 +80,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                   </>
                 ) : null}
               </dl>
-              <div className="mt-auto flex flex-wrap gap-2">
+              <div className="mt-auto flex flex-wrap items-center gap-2">
                 <a
                   href={item.imageUrl}
                   download={`ai-dress-up-${item.id}.${extensionOf(item.imageUrl)}`}
@@ -102,13 +102,13 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                 </button>
                 <button
                   type="button"
-                  className={buttonClasses('danger', 'sm')}
+                  className={buttonClasses('danger', 'sm', 'ml-auto w-9 px-0')}
                   onClick={() => onDelete(item)}
                   aria-haspopup="dialog"
+                  aria-label={`Delete ${name}`}
+                  title="Delete"
                 >
                   <TrashIcon className="size-4" />
-                  Delete
-                  <span className="sr-only"> {name}</span>
                 </button>
               </div>
             </div>

@@ -111,7 +111,7 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
               readOnly
               value={url}
               onFocus={(e) => e.currentTarget.select()}
-              className="h-11 min-w-0 flex-1 rounded-xl border border-ink-200 bg-ink-50 px-3 font-mono text-sm text-ink-800 focus-visible:outline-3 focus-visible:outline-brand-500"
+              className="h-11 w-full min-w-0 rounded-xl sm:flex-1 border border-ink-200 bg-ink-50 px-3 font-mono text-sm text-ink-800 focus-visible:outline-3 focus-visible:outline-brand-500"
               data-testid="share-url"
             />
             <Button variant="primary" size="md" onClick={() => void copy()} data-autofocus>
