@@ -1,5 +1,18 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { PublicConfigSchema } from '@aidressup/contract';
 import { expect, openSignedIn, test, tryOnce, uploadBoth } from '../fixtures';
+
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${label}`,
+  ).toEqual([]);
+}
 
 /**
  * Managing a result in My Gallery: what it shows (category, engine, local date), sharing it by a
@@ -24,12 +37,19 @@ test('a result is shown, shared, unshared and deleted from My Gallery', async ({
   const date = item.getByTestId('gallery-item-date');
   const createdAt = await date.getAttribute('datetime');
   const localDate = await page.evaluate(
-    (iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso ?? '')),
+    (iso) =>
+      new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso ?? '')),
     createdAt,
   );
   await expect(date).toHaveText(localDate);
   // Every page fits: no "Load more" after the only result.
   await expect(page.getByTestId('gallery-load-more')).toHaveCount(0);
+  await expectNoSeriousViolations(page, 'gallery with a result');
+  // A phone's width: nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoSeriousViolations(page, 'gallery at 390 px');
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   // Share: the link in a read-only field, copied with the button.
   await item.getByRole('button', { name: /^Share/ }).click();
@@ -44,6 +64,7 @@ test('a result is shown, shared, unshared and deleted from My Gallery', async ({
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   await expect(page.getByTestId('gallery-status')).toHaveText('Link copied.');
   await expect(item.getByTestId('gallery-item-shared')).toBeVisible();
+  await expectNoSeriousViolations(page, 'share dialog');
 
   // A browser without any cookie of ours opens the link.
   const visitor = await browser.newContext();
@@ -62,6 +83,7 @@ test('a result is shown, shared, unshared and deleted from My Gallery', async ({
     await expect(guest.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
     await expect(guest.getByRole('link', { name: 'Try it yourself' })).toHaveAttribute('href', '/');
     expect(await visitor.cookies()).toEqual([]);
+    await expectNoSeriousViolations(guest, 'share page');
 
     // Stop sharing: the page and its image are gone.
     await shareDialog.getByRole('button', { name: 'Stop sharing' }).click();
@@ -91,6 +113,7 @@ test('a result is shown, shared, unshared and deleted from My Gallery', async ({
 
   await page.keyboard.press('Enter');
   await expect(confirm).toBeVisible();
+  await expectNoSeriousViolations(page, 'delete dialog');
   await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(confirm).toBeHidden();
   await expect(item).toHaveCount(0);
