@@ -26,6 +26,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import tryOnRoutes from './routes/tryon.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
+import galleryRoutes from './routes/gallery.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
 import { loggerOptions, newRequestId } from './logging.js';
@@ -128,6 +129,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);
   await app.register(progressRoutes);
+  await app.register(galleryRoutes);
   if (config.billing.provider === 'paddle') await app.register(paddleWebhookRoutes, { db: app.db, paddle: config.billing.paddle, now: () => app.clock().getTime() });
 
   await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});

@@ -135,6 +135,16 @@ export const NoCreditsResponseSchema = z.object({
 export type NoCreditsResponse = z.infer<typeof NoCreditsResponseSchema>;
 
 // ---------- GET /api/tryons ----------
+/** Most results one page of My Gallery holds (and the default page size). */
+export const GALLERY_PAGE_MAX = 100;
+/** A page's cursor as the server hands it out: opaque base64url text. */
+export const GalleryCursorSchema = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/);
+export const TryOnListQuerySchema = z.object({
+  /** The previous page's `nextCursor`: results older than that page's last one. */
+  before: GalleryCursorSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(GALLERY_PAGE_MAX).default(GALLERY_PAGE_MAX),
+});
+export type TryOnListQuery = z.input<typeof TryOnListQuerySchema>;
 export const TryOnItemSchema = z.object({
   id: z.string(),
   imageUrl: z.string(),
@@ -142,9 +152,16 @@ export const TryOnItemSchema = z.object({
   engine: z.string(),
   createdAt: z.string(),
   expiresAt: z.string().nullable(),
+  /** The public link of a shared result; null when it is not shared. */
+  shareUrl: z.string().nullable(),
 });
 export type TryOnItem = z.infer<typeof TryOnItemSchema>;
-export const TryOnListResponseSchema = z.object({ success: z.literal(true), items: z.array(TryOnItemSchema) });
+export const TryOnListResponseSchema = z.object({
+  success: z.literal(true),
+  items: z.array(TryOnItemSchema),
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextCursor: GalleryCursorSchema.nullable(),
+});
 export type TryOnListResponse = z.infer<typeof TryOnListResponseSchema>;
 
 // ---------- POST /api/billing/demo/checkout ----------

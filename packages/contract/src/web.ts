@@ -6,6 +6,9 @@ export const WEB_MESSAGES = {
   paymentSlow: 'Your payment is still being confirmed. Your credits will appear shortly; refresh the page in a minute.',
   demoCheckoutFailed: 'The demo purchase could not be completed. Please try again.',
   galleryFailed: 'Your gallery could not be loaded. Please try again.',
+  galleryDeleteFailed: 'The result could not be deleted. Please try again.',
+  galleryShareFailed: 'The share link could not be changed. Please try again.',
+  copyFailed: 'Could not copy the link. Select it and copy it yourself.',
   busyTitle: 'Busy right now',
 } as const;
 

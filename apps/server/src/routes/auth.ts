@@ -3,7 +3,7 @@
  * (POST /api/auth/email/start, /verify) and POST /api/auth/logout. The session cookie is the only
  * key to an account; a device id only limits free trials.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -22,22 +22,9 @@ import { findUserById, touchUser } from '../repositories/users.js';
 import { createAnonymousUser, toApiUser } from '../services/users.js';
 import { startEmailSignIn, verifyEmailSignIn } from '../services/accounts.js';
 import { ERROR_RESPONSES } from './schemas.js';
+import { webOrigin } from './public-origin.js';
 
 const UserParamsSchema = z.object({ id: z.string().min(1).max(64) });
-const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/;
-
-/**
- * Where the magic link points: PUBLIC_URL (or the separately hosted web app). Without one, the
- * request's own origin only when it is this machine (a newcomer on localhost): a Host header from
- * anyone else must never decide where a sign-in link sends its token.
- */
-function linkOrigin(app: FastifyInstance, request: FastifyRequest): string {
-  const configured = app.config.corsOrigin ?? app.config.publicUrl;
-  if (configured) return new URL(configured).origin;
-  const host = request.headers.host ?? '';
-  if (LOOPBACK_HOST.test(host)) return `${request.protocol}://${host}`;
-  return `http://localhost:${app.config.port}`;
-}
 
 export default async function authRoutes(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -124,7 +111,7 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
       config: { invalidInput: { otherwise: 'INVALID_EMAIL' } },
     },
     async (request) => {
-      await startEmailSignIn({ ...accountDeps(), mailer: app.mailer }, { email: request.body.email, linkOrigin: linkOrigin(app, request) });
+      await startEmailSignIn({ ...accountDeps(), mailer: app.mailer }, { email: request.body.email, linkOrigin: webOrigin(app, request) });
       return { success: true as const };
     },
   );

@@ -105,7 +105,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     // Another user sees none of them.
     const other = await signIn(app);
     const otherList = await app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie: other.cookie } });
-    expect(otherList.json()).toEqual({ success: true, items: [] });
+    expect(otherList.json()).toEqual({ success: true, items: [], nextCursor: null });
     expect((await app.inject({ method: 'GET', url: '/api/tryons' })).statusCode).toBe(401);
   });
 

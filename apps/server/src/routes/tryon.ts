@@ -12,17 +12,19 @@ import {
   MAX_UPLOAD_BYTES,
   MESSAGES,
   TryOnFieldsSchema,
+  TryOnListQuerySchema,
   TryOnListResponseSchema,
   TryOnResponseSchema,
-  type Category,
   type TryOnFields,
 } from '@aidressup/contract';
 import { AppError, isAppError } from '../errors.js';
 import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
-import { findByResultName, listResultsForUser } from '../repositories/tryons.js';
+import { findByResultName } from '../repositories/tryons.js';
+import { listGalleryPage } from '../services/gallery.js';
 import { validateAndNormalise } from '../services/images.js';
 import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
 import { BinaryFile, ERROR_RESPONSES, TRYON_ERROR_RESPONSES } from './schemas.js';
+import { serverOrigin } from './public-origin.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -207,27 +209,16 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
     '/api/tryons',
     {
       schema: {
-        summary: 'The session user’s results (My Gallery), newest first',
+        summary: 'The session user’s results (My Gallery), newest first, a page at a time (`nextCursor` → `before`)',
         tags: ['tryon'],
         security,
+        querystring: TryOnListQuerySchema,
         response: { 200: TryOnListResponseSchema, ...ERROR_RESPONSES },
       },
     },
     async (request) => {
       const userId = requireSessionUserId(request);
-      const rows = await listResultsForUser(app.db, userId, app.clock());
-      return {
-        success: true as const,
-        items: rows.map((r) => ({
-          id: r.id,
-          imageUrl: `/api/results/${r.result_name}`,
-          // A text column; the response schema checks it is one of the categories.
-          category: r.category as Category,
-          engine: r.engine,
-          createdAt: r.created_at,
-          expiresAt: r.expires_at,
-        })),
-      };
+      return { success: true as const, ...(await listGalleryPage({ db: app.db, clock: app.clock }, userId, request.query, serverOrigin(app, request))) };
     },
   );
 }

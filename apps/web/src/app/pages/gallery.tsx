@@ -1,32 +1,93 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { RESULT_RETENTION_DAYS } from '@aidressup/contract';
+import { RESULT_RETENTION_DAYS, type TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../components/ui/button';
-import { AlertIcon, GalleryIcon, WandIcon } from '../../components/ui/icons';
+import { AlertIcon, CheckIcon, GalleryIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
+import { usePublicConfig } from '../../lib/public-config';
+import { DeleteDialog } from '../../features/gallery/components/delete-dialog';
 import { GalleryGrid } from '../../features/gallery/components/gallery-grid';
+import { ShareDialog } from '../../features/gallery/components/share-dialog';
 import { useTryOns } from '../../features/gallery/hooks/use-tryons';
 import { useSession } from '../../features/session/hooks/use-session';
 
 export function GalleryPage() {
   const { loading, user, error: sessionError } = useSession();
+  const { config } = usePublicConfig();
   const ready = !loading && !!user && !sessionError;
-  const { items, error, retry } = useTryOns(ready ? `${user.id}:${user.email ?? ''}` : null);
+  const { items, error, retry, nextCursor, loadMore, loadingMore, moreError, remove, setShareUrl } = useTryOns(
+    ready ? `${user.id}:${user.email ?? ''}` : null,
+  );
+  const [sharing, setSharing] = useState<TryOnItem | null>(null);
+  const [deleting, setDeleting] = useState<TryOnItem | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [focusHeading, setFocusHeading] = useState(0);
+
+  const engineLabel = useCallback((id: string) => config?.engines.find((e) => e.id === id)?.label ?? id, [config]);
+  // A new message each time, so the same words are announced again.
+  const announce = useCallback((message: string) => {
+    setAnnouncement('');
+    requestAnimationFrame(() => setAnnouncement(message));
+  }, []);
+
+  useEffect(() => {
+    if (!announcement) return;
+    const timer = setTimeout(() => setAnnouncement(''), 6000);
+    return () => clearTimeout(timer);
+  }, [announcement]);
+
+  // After a deletion the item (and the button that opened the dialog) is gone: focus the heading.
+  useEffect(() => {
+    if (focusHeading > 0) headingRef.current?.focus();
+  }, [focusHeading]);
+
+  const onDeleted = useCallback(
+    (item: TryOnItem) => {
+      remove(item.id);
+      setDeleting(null);
+      announce('Result deleted.');
+      setFocusHeading((n) => n + 1);
+    },
+    [remove, announce],
+  );
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="gallery-title">
       <title>My Gallery · AI Dress Up</title>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 id="gallery-title" className="text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
+          <h1
+            id="gallery-title"
+            ref={headingRef}
+            tabIndex={-1}
+            className="text-3xl font-extrabold tracking-tight text-ink-950 focus:outline-none sm:text-4xl"
+          >
             My Gallery
           </h1>
-          <p className="mt-2 text-ink-600">Your try-on results, newest first. Each result is kept for {RESULT_RETENTION_DAYS} days.</p>
+          <p className="mt-2 text-ink-600">
+            Your try-on results, newest first. Each result is kept for {RESULT_RETENTION_DAYS} days.
+          </p>
         </div>
         <Link to="/" className={buttonClasses('primary', 'md')}>
           <WandIcon className="size-4" />
           New try-on
         </Link>
       </div>
+
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="gallery-status"
+        className={
+          announcement
+            ? 'mt-6 flex items-center gap-2 rounded-2xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm font-medium text-emerald-800'
+            : 'sr-only'
+        }
+      >
+        {announcement ? <CheckIcon className="size-4 shrink-0" /> : null}
+        {announcement}
+      </p>
 
       <div className="mt-8">
         {error || (!loading && sessionError) ? (
@@ -49,7 +110,7 @@ export function GalleryPage() {
             <Spinner className="size-6 text-brand-600" />
             Loading your gallery…
           </p>
-        ) : items.length === 0 ? (
+        ) : items.length === 0 && !nextCursor ? (
           <div
             className="flex flex-col items-center rounded-3xl border-2 border-dashed border-ink-200 bg-white px-6 py-16 text-center"
             data-testid="gallery-empty"
@@ -66,9 +127,44 @@ export function GalleryPage() {
             </Link>
           </div>
         ) : (
-          <GalleryGrid items={items} />
+          <>
+            <GalleryGrid items={items} engineLabel={engineLabel} onShare={setSharing} onDelete={setDeleting} />
+            {nextCursor ? (
+              <div className="mt-8 flex flex-col items-center gap-3">
+                {moreError ? (
+                  <p role="alert" className="flex items-center gap-2 text-sm text-red-800">
+                    <AlertIcon className="size-4" />
+                    {moreError}
+                  </p>
+                ) : null}
+                <button
+                  type="button"
+                  onClick={loadMore}
+                  disabled={loadingMore}
+                  className={buttonClasses('secondary', 'md')}
+                  data-testid="gallery-load-more"
+                >
+                  {loadingMore ? <Spinner className="size-4 text-brand-600" /> : null}
+                  {loadingMore ? 'Loading…' : 'Load more'}
+                </button>
+              </div>
+            ) : null}
+          </>
         )}
       </div>
+
+      {sharing ? (
+        <ShareDialog
+          key={sharing.id}
+          item={sharing}
+          onClose={() => setSharing(null)}
+          onShareUrl={setShareUrl}
+          announce={announce}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteDialog key={deleting.id} item={deleting} onClose={() => setDeleting(null)} onDeleted={onDeleted} />
+      ) : null}
     </section>
   );
 }

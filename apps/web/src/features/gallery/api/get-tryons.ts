@@ -1,11 +1,11 @@
-import { TryOnListResponseSchema, WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
+import { TryOnListResponseSchema, WEB_MESSAGES, type TryOnListResponse } from '@aidressup/contract';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/tryons: the session user's results, newest first. */
-export async function getTryOns(signal?: AbortSignal): Promise<TryOnItem[]> {
-  const res = await apiRequest('/api/tryons', TryOnListResponseSchema, {
+/** GET /api/tryons: a page of the session user's results, newest first; `before` is the previous page's `nextCursor`. */
+export async function getTryOns(before: string | null, signal?: AbortSignal): Promise<TryOnListResponse> {
+  const query = before ? `?before=${encodeURIComponent(before)}` : '';
+  return apiRequest(`/api/tryons${query}`, TryOnListResponseSchema, {
     fallbackError: WEB_MESSAGES.galleryFailed,
     ...(signal ? { signal } : {}),
   });
-  return [...res.items].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }

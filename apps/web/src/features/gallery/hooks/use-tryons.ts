@@ -3,30 +3,90 @@ import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { getTryOns } from '../api/get-tryons';
 
+const messageOf = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
+
+interface ListState {
+  /** The load these answers belong to (session and attempt). */
+  key: string | null;
+  items: TryOnItem[] | null;
+  nextCursor: string | null;
+  error: string | null;
+  loadingMore: boolean;
+  moreError: string | null;
+}
+
+const EMPTY: ListState = { key: null, items: null, nextCursor: null, error: null, loadingMore: false, moreError: null };
+
 /**
- * The session user's results. `sessionKey` names the session (null while none is ready); a new key
- * (after a sign-in, sign-out or deletion) loads the list again.
+ * The session user's results, a page at a time (newest first). `sessionKey` names the session
+ * (null while none is ready); a new key (after a sign-in, sign-out or deletion) loads the list
+ * again from the first page, and answers for an earlier key are dropped.
  */
 export function useTryOns(sessionKey: string | null) {
-  const [items, setItems] = useState<TryOnItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const key = sessionKey ? `${sessionKey}#${attempt}` : null;
+  const [state, setState] = useState<ListState>(EMPTY);
+  // Until the first page for this key arrives, nothing of an earlier one is shown.
+  const current = state.key === key ? state : { ...EMPTY, key };
 
   useEffect(() => {
-    if (!sessionKey) return;
+    if (!key) return;
     const ctrl = new AbortController();
-    setError(null);
-    setItems(null);
-    getTryOns(ctrl.signal)
-      .then(setItems)
+    getTryOns(null, ctrl.signal)
+      .then((page) => setState({ ...EMPTY, key, items: page.items, nextCursor: page.nextCursor }))
       .catch((e: unknown) => {
         if (ctrl.signal.aborted) return;
         console.warn('Could not load the gallery', e);
-        setError(e instanceof ApiError ? e.message : WEB_MESSAGES.galleryFailed);
+        setState({ ...EMPTY, key, error: messageOf(e, WEB_MESSAGES.galleryFailed) });
       });
     return () => ctrl.abort();
-  }, [sessionKey, attempt]);
+  }, [key]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
-  return { items, error, retry };
+
+  const { nextCursor, loadingMore } = current;
+  const loadMore = useCallback(() => {
+    if (!key || !nextCursor || loadingMore) return;
+    const update = (change: (s: ListState) => Partial<ListState>) =>
+      setState((s) => (s.key === key ? { ...s, ...change(s) } : s));
+    update(() => ({ loadingMore: true, moreError: null }));
+    getTryOns(nextCursor)
+      .then((page) =>
+        update((s) => {
+          // A result deleted meanwhile is simply not in the next page; never list one twice.
+          const seen = new Set(s.items?.map((i) => i.id));
+          return {
+            items: [...(s.items ?? []), ...page.items.filter((i) => !seen.has(i.id))],
+            nextCursor: page.nextCursor,
+            loadingMore: false,
+          };
+        }),
+      )
+      .catch((e: unknown) => {
+        console.warn('Could not load more of the gallery', e);
+        update(() => ({ loadingMore: false, moreError: messageOf(e, WEB_MESSAGES.galleryFailed) }));
+      });
+  }, [key, nextCursor, loadingMore]);
+
+  const remove = useCallback(
+    (id: string) => setState((s) => ({ ...s, items: s.items?.filter((i) => i.id !== id) ?? null })),
+    [],
+  );
+  const setShareUrl = useCallback(
+    (id: string, shareUrl: string | null) =>
+      setState((s) => ({ ...s, items: s.items?.map((i) => (i.id === id ? { ...i, shareUrl } : i)) ?? null })),
+    [],
+  );
+
+  return {
+    items: current.items,
+    error: current.error,
+    retry,
+    nextCursor,
+    loadMore,
+    loadingMore,
+    moreError: current.moreError,
+    remove,
+    setShareUrl,
+  };
 }

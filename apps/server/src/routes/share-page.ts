@@ -1,0 +1,120 @@
+/**
+ * The public page of a shared result (`/s/<token>`): standalone HTML with its own small inline
+ * stylesheet in the web app's colours (no script, no external assets), and Open Graph and
+ * Twitter tags so a pasted link shows the image. Not indexed by search engines.
+ */
+import { categoryInfo, RESULT_RETENTION_DAYS, type Category } from '@aidressup/contract';
+
+export const PRODUCT_NAME = 'AI Dress Up';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+
+const BRAND_MARK = `<svg viewBox="0 0 64 64" width="32" height="32" aria-hidden="true" focusable="false"><defs><linearGradient id="brand-mark-gradient" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#7c3aed"/><stop offset="1" stop-color="#c026d3"/></linearGradient></defs><rect width="64" height="64" rx="16" fill="url(#brand-mark-gradient)"/><path d="M23 14 15 19l-3 9 6 2.5V50h28V30.5l6-2.5-3-9-8-5c-1.2 3-4.4 5-9 5s-7.8-2-9-5Z" fill="#fff"/></svg>`;
+
+const STYLE = `
+*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;background:#fafafa;color:#18181b;
+font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,'Noto Sans',sans-serif;line-height:1.5;-webkit-font-smoothing:antialiased}
+a{color:inherit}
+:focus-visible{outline:3px solid #8b5cf6;outline-offset:2px}
+header{border-bottom:1px solid #e4e4e7;background:#fff}
+.bar{max-width:72rem;margin:0 auto;padding:0 1rem;height:4rem;display:flex;align-items:center}
+.brand{display:inline-flex;align-items:center;gap:.625rem;font-size:1.125rem;font-weight:800;letter-spacing:-.025em;text-decoration:none;color:#09090b;border-radius:.5rem}
+main{flex:1;width:100%;max-width:40rem;margin:0 auto;padding:2rem 1rem 3rem;text-align:center}
+h1{margin:0;font-size:1.875rem;line-height:1.2;font-weight:800;letter-spacing:-.025em;color:#09090b}
+.accent{white-space:nowrap;background:linear-gradient(90deg,#7c3aed,#c026d3);-webkit-background-clip:text;background-clip:text;color:transparent}
+.sub{margin:.5rem 0 0;color:#52525b}
+figure{margin:1.5rem 0 0;overflow:hidden;border:1px solid #e4e4e7;border-radius:1.5rem;background:#f4f4f5;box-shadow:0 1px 2px rgba(0,0,0,.05)}
+figure img{display:block;width:100%;height:auto;max-height:75vh;object-fit:contain}
+.cta{display:inline-flex;align-items:center;justify-content:center;gap:.5rem;margin-top:1.75rem;height:3.5rem;padding:0 2rem;border-radius:.75rem;
+background:linear-gradient(90deg,#7c3aed,#c026d3);color:#fff;font-weight:600;font-size:1rem;text-decoration:none;box-shadow:0 10px 15px -3px rgba(124,58,237,.25)}
+.cta:hover{background:linear-gradient(90deg,#6d28d9,#a21caf)}
+.note{margin:1rem 0 0;font-size:.875rem;color:#71717a}
+footer{border-top:1px solid #e4e4e7;background:#fff;padding:1.25rem 1rem;text-align:center;font-size:.875rem;color:#71717a}
+@media (min-width:640px){h1{font-size:2.25rem}main{padding-top:3rem}.bar{padding:0 1.5rem}}
+`;
+
+function page(head: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="referrer" content="no-referrer">
+<meta name="theme-color" content="#7c3aed">
+${head}
+<style>${STYLE}</style>
+</head>
+<body>
+<header><div class="bar"><a class="brand" href="/">${BRAND_MARK}<span>${PRODUCT_NAME}</span></a></div></header>
+<main>
+${body}
+</main>
+<footer>${PRODUCT_NAME}: virtual clothing try-on</footer>
+</body>
+</html>
+`;
+}
+
+export interface SharePageInput {
+  /** Absolute URL of this page. */
+  pageUrl: string;
+  /** Absolute URL of the shared image. */
+  imageUrl: string;
+  imageType: string;
+  category: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export function renderSharePage(input: SharePageInput): string {
+  const label = (() => {
+    try {
+      return categoryInfo(input.category as Category).label;
+    } catch {
+      return null;
+    }
+  })();
+  const title = `A look made with ${PRODUCT_NAME}`;
+  const description =
+    'See yourself in any outfit before you buy: upload a photo and a garment, and AI shows you wearing it.';
+  const alt = label ? `AI try-on result, ${label}` : 'AI try-on result';
+  const e = escapeHtml;
+  const head = `<title>${e(title)}</title>
+<meta name="description" content="${e(description)}">
+<meta property="og:site_name" content="${PRODUCT_NAME}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${e(title)}">
+<meta property="og:description" content="${e(description)}">
+<meta property="og:url" content="${e(input.pageUrl)}">
+<meta property="og:image" content="${e(input.imageUrl)}">
+<meta property="og:image:type" content="${e(input.imageType)}">
+<meta property="og:image:alt" content="${e(alt)}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:title" content="${e(title)}">
+<meta name="twitter:description" content="${e(description)}">
+<meta name="twitter:image" content="${e(input.imageUrl)}">`;
+  const made = dayFormat.format(new Date(input.createdAt));
+  const until = dayFormat.format(new Date(input.expiresAt));
+  const body = `<h1>A look made with <span class="accent">${PRODUCT_NAME}</span></h1>
+<p class="sub">${label ? `${e(label)} try-on, ` : ''}made on <time datetime="${e(input.createdAt)}">${e(made)}</time></p>
+<figure><img src="${e(input.imageUrl)}" alt="${e(alt)}"></figure>
+<a class="cta" href="/">Try it yourself</a>
+<p class="note">This shared link works until <time datetime="${e(input.expiresAt)}">${e(until)}</time>: results are kept ${RESULT_RETENTION_DAYS} days.</p>`;
+  return page(head, body);
+}
+
+/** The answer for an unknown token, a result no longer shared, or one that has expired. */
+export function renderShareNotFound(): string {
+  return page(
+    `<title>Link not available · ${PRODUCT_NAME}</title>`,
+    `<h1>This link is not available</h1>
+<p class="sub">The owner stopped sharing this try-on, or it has expired: results are kept ${RESULT_RETENTION_DAYS} days.</p>
+<a class="cta" href="/">Try it yourself</a>`,
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * My Gallery: pages of the user's kept results (by an opaque cursor), deleting a result, and
+ * sharing it by an unguessable public token until the owner stops or the result expires.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { SHARE_PATH_PREFIX, type Category, type TryOnItem } from '@aidressup/contract';
+import type { Database, TryOnRow } from '../db/schema.js';
+import type { Storage, StoredStream } from '../storage/storage.js';
+import { AppError } from '../errors.js';
+import {
+  deleteTryOnOfUser,
+  findSharedResult,
+  listResultsForUser,
+  shareTryOn,
+  unshareTryOn,
+  type ResultCursor,
+} from '../repositories/tryons.js';
+
+export interface GalleryDeps {
+  db: Kysely<Database>;
+  storage: Storage;
+  clock: () => Date;
+  log: FastifyBaseLogger;
+}
+
+/** `<created_at>|<id>` as base64url: rows' timestamps are ISO-8601 UTC, ids base64url. */
+const CURSOR_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([A-Za-z0-9_-]{1,64})$/;
+
+export function encodeCursor(cursor: ResultCursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+/** The cursor a page handed out; anything else is VALIDATION_ERROR. */
+export function decodeCursor(text: string): ResultCursor {
+  const match = CURSOR_TEXT.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match || encodeCursor({ createdAt: match[1]!, id: match[2]! }) !== text) throw new AppError('VALIDATION_ERROR');
+  return { createdAt: match[1]!, id: match[2]! };
+}
+
+/** A share token: 32 random bytes, base64url (43 characters). */
+export function newShareToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function shareUrl(origin: string, token: string): string {
+  return `${origin}${SHARE_PATH_PREFIX}${token}`;
+}
+
+function toItem(row: TryOnRow, origin: string): TryOnItem {
+  return {
+    id: row.id,
+    imageUrl: `/api/results/${row.result_name}`,
+    // A text column; the response schema checks it is one of the categories.
+    category: row.category as Category,
+    engine: row.engine,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    shareUrl: row.share_token ? shareUrl(origin, row.share_token) : null,
+  };
+}
+
+/** One page of the user's kept results, newest first, and the cursor of the next page (or null). */
+export async function listGalleryPage(
+  deps: Pick<GalleryDeps, 'db' | 'clock'>,
+  userId: string,
+  page: { limit: number; before?: string | undefined },
+  origin: string,
+): Promise<{ items: TryOnItem[]; nextCursor: string | null }> {
+  const before = page.before === undefined ? undefined : decodeCursor(page.before);
+  // One row more than the page: whether another page follows, without a count.
+  const rows = await listResultsForUser(deps.db, userId, deps.clock(), page.limit + 1, before);
+  const pageRows = rows.slice(0, page.limit);
+  const last = pageRows[pageRows.length - 1];
+  return {
+    items: pageRows.map((row) => toItem(row, origin)),
+    nextCursor: rows.length > page.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}
+
+/**
+ * Deletes a settled try-on of the user's: the row first, then its stored result. A try-on still
+ * processing, another user's or an unknown one is NOT_FOUND. Once the row is gone the file is
+ * unreachable, so a storage failure is logged (retention deletes stray result files later).
+ */
+export async function deleteResult(deps: GalleryDeps, userId: string, id: string): Promise<void> {
+  const deleted = await deleteTryOnOfUser(deps.db, id, userId);
+  if (!deleted) throw new AppError('NOT_FOUND');
+  if (!deleted.resultName) return;
+  try {
+    await deps.storage.delete(`results/${deleted.resultName}`);
+  } catch (err) {
+    deps.log.warn({ err, tryonId: id }, 'deleted try-on: its result file could not be deleted (retention will)');
+  }
+}
+
+/** Shares a kept result of the user's; the token in force (the same on a second call). */
+export async function shareResult(
+  deps: Pick<GalleryDeps, 'db' | 'clock'>,
+  userId: string,
+  id: string,
+): Promise<string> {
+  const token = await shareTryOn(deps.db, id, userId, newShareToken(), deps.clock());
+  if (!token) throw new AppError('NOT_FOUND');
+  return token;
+}
+
+export async function unshareResult(deps: Pick<GalleryDeps, 'db'>, userId: string, id: string): Promise<void> {
+  if (!(await unshareTryOn(deps.db, id, userId))) throw new AppError('NOT_FOUND');
+}
+
+/** A shared result still kept, or undefined (unknown token, sharing stopped, expired). */
+export async function findShared(
+  deps: Pick<GalleryDeps, 'db' | 'clock'>,
+  token: string,
+): Promise<TryOnRow | undefined> {
+  return findSharedResult(deps.db, token, deps.clock());
+}
+
+/** A shared result's image, or null when it is no longer shared or its file is gone. */
+export async function sharedImage(
+  deps: Pick<GalleryDeps, 'db' | 'clock' | 'storage'>,
+  token: string,
+): Promise<{ row: TryOnRow; object: StoredStream } | null> {
+  const row = await findShared(deps, token);
+  if (!row?.result_name) return null;
+  const object = await deps.storage.open(`results/${row.result_name}`);
+  return object ? { row, object } : null;
+}

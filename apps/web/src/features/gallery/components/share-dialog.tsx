@@ -1,0 +1,151 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { AlertIcon, CheckIcon, CopyIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { ApiError } from '../../../lib/api-client';
+import { shareTryOn } from '../api/share-tryon';
+import { unshareTryOn } from '../api/unshare-tryon';
+import { describeItem } from './gallery-grid';
+
+export interface ShareDialogProps {
+  /** The result being shared (the page mounts one dialog per result, keyed by its id). */
+  item: TryOnItem;
+  onClose: () => void;
+  /** The result's link changed: a new link, or null once sharing stopped (a stable function). */
+  onShareUrl: (id: string, url: string | null) => void;
+  /** A short message for screen readers (the page's live region; a stable function). */
+  announce: (message: string) => void;
+}
+
+const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : WEB_MESSAGES.galleryShareFailed);
+
+/**
+ * Shares a result: makes its public link (or shows the one it has), with Copy and Stop sharing.
+ */
+export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialogProps) {
+  const [url, setUrl] = useState<string | null>(item.shareUrl);
+  const [error, setError] = useState<string | null>(null);
+  const [stopping, setStopping] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const { id } = item;
+  const creating = url === null && error === null;
+
+  // The dialog makes the link when the result has none yet (again on "Try again").
+  useEffect(() => {
+    if (!creating) return;
+    let live = true;
+    shareTryOn(id)
+      .then((made) => {
+        if (!live) return;
+        setUrl(made);
+        onShareUrl(id, made);
+        announce('Share link created.');
+      })
+      .catch((e: unknown) => {
+        if (live) setError(messageOf(e));
+      });
+    return () => {
+      live = false;
+    };
+  }, [id, creating, onShareUrl, announce]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 2500);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+      setError(null);
+      announce('Link copied.');
+    } catch {
+      inputRef.current?.select();
+      setError(WEB_MESSAGES.copyFailed);
+    }
+  };
+
+  const stop = async () => {
+    setStopping(true);
+    setError(null);
+    try {
+      await unshareTryOn(id);
+      onShareUrl(id, null);
+      announce('Sharing stopped. The link no longer works.');
+      onClose();
+    } catch (e) {
+      setError(messageOf(e));
+    } finally {
+      setStopping(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      title="Share this result"
+      description="Anyone with the link can see this image, without signing in, until you stop sharing or the result expires."
+      className="max-w-lg"
+      testId="share-dialog"
+      focusKey={url ?? (error ? 'error' : 'loading')}
+    >
+      <p className="mt-1 text-sm text-ink-500">{describeItem(item)}</p>
+      {url ? (
+        <div className="mt-5">
+          <label htmlFor={inputId} className="text-sm font-semibold text-ink-800">
+            Share link
+          </label>
+          <div className="mt-1.5 flex flex-col gap-2 sm:flex-row">
+            <input
+              id={inputId}
+              ref={inputRef}
+              type="text"
+              readOnly
+              value={url}
+              onFocus={(e) => e.currentTarget.select()}
+              className="h-11 w-full min-w-0 rounded-xl sm:flex-1 border border-ink-200 bg-ink-50 px-3 font-mono text-sm text-ink-800 focus-visible:outline-3 focus-visible:outline-brand-500"
+              data-testid="share-url"
+            />
+            <Button variant="primary" size="md" onClick={() => void copy()} data-autofocus>
+              {copied ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
+              {copied ? 'Copied' : 'Copy link'}
+            </Button>
+          </div>
+        </div>
+      ) : creating ? (
+        <p role="status" className="mt-6 flex items-center gap-3 text-ink-600">
+          <Spinner className="size-5 text-brand-600" />
+          Creating your link…
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-4 flex items-start gap-2 rounded-xl bg-red-50 p-3 text-sm text-red-800">
+          <AlertIcon className="mt-0.5 size-4 shrink-0" />
+          {error}
+        </p>
+      ) : null}
+      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onClose}>
+          Done
+        </Button>
+        {url ? (
+          <Button variant="danger" onClick={() => void stop()} disabled={stopping}>
+            {stopping ? 'Stopping…' : 'Stop sharing'}
+          </Button>
+        ) : error ? (
+          <Button variant="primary" onClick={() => setError(null)}>
+            Try again
+          </Button>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * Managing My Gallery: deleting a result, and sharing it by a public link (`/s/<token>`, a page
+ * the server renders) until the owner stops sharing or the result expires.
+ * The list itself (`GET /api/tryons`, pages by cursor) is in api.ts.
+ */
+import { z } from 'zod';
+
+/** A try-on's id in a path (ids are short base64url text). */
+export const TryOnIdParamsSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export type TryOnIdParams = z.infer<typeof TryOnIdParamsSchema>;
+
+/** A share link's token: 32 random bytes, base64url. */
+export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** Where a shared result's public page lives: `/s/<token>` (its image at `/s/<token>/image`). */
+export const SHARE_PATH_PREFIX = '/s/';
+
+// ---------- DELETE /api/tryons/:id ----------
+export const DeleteTryOnResponseSchema = z.object({ success: z.literal(true) });
+export type DeleteTryOnResponse = z.infer<typeof DeleteTryOnResponseSchema>;
+
+// ---------- POST /api/tryons/:id/share ----------
+export const ShareTryOnResponseSchema = z.object({
+  success: z.literal(true),
+  /** The public page's absolute URL; the same each time until sharing stops. */
+  url: z.string(),
+});
+export type ShareTryOnResponse = z.infer<typeof ShareTryOnResponseSchema>;
+
+// ---------- DELETE /api/tryons/:id/share ----------
+export const UnshareTryOnResponseSchema = z.object({ success: z.literal(true) });
+export type UnshareTryOnResponse = z.infer<typeof UnshareTryOnResponseSchema>;
