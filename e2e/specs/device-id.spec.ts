@@ -1,7 +1,7 @@
 import { expect, openSignedIn, test } from '../fixtures';
 
 /*
- * Device id (spec §4, §8). Fingerprinting is made to fail with the documented test hook
+ * Device id. Fingerprinting is made to fail with the documented test hook
  * `window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true`, set before the page loads with
  * page.addInitScript (the default in fixtures.ts; `realFingerprint: true` turns it off).
  * The device id only limits free trials: the session cookie, not the device id, keeps a browser

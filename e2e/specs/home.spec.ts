@@ -1,6 +1,6 @@
 import { expect, openSignedIn, test } from '../fixtures';
 
-test('the main page has every section of spec §2 in order', async ({ page }) => {
+test('the main page has every section in order', async ({ page }) => {
   await openSignedIn(page);
   const showcase = page.getByTestId('showcase');
   for (const title of ['Casual to Elegant', 'Style Swap Magic', 'Professional Try-on']) {

@@ -5,7 +5,7 @@ interface SignInBody {
   deviceInfo: Record<string, unknown>;
 }
 
-test('sign-in sends the device info of spec §3 (desktop)', async ({ page }) => {
+test('sign-in sends the device info (desktop)', async ({ page }) => {
   const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
   await openSignedIn(page);
   const body = (await request).postDataJSON() as SignInBody;

@@ -12,7 +12,7 @@ function collectAlerts(page: Page): string[] {
   return messages;
 }
 
-test.describe('upload validation (spec §5)', () => {
+test.describe('upload validation', () => {
   test('refuses an unsupported format', async ({ page }) => {
     await openSignedIn(page);
     await page
@@ -83,7 +83,7 @@ test.describe('upload validation (spec §5)', () => {
   });
 });
 
-test.describe('Try with AI alerts (spec §5)', () => {
+test.describe('Try with AI alerts', () => {
   test('asks for both photos', async ({ page }) => {
     await openSignedIn(page);
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);

@@ -1,5 +1,5 @@
 /**
- * Configuration: every environment variable of DESIGN §2, validated once at start-up.
+ * Configuration: every environment variable (the README's Configuration table), validated once at start-up.
  * `loadConfig` returns a typed config or throws ConfigError with a readable list of problems.
  */
 import net from 'node:net';
@@ -77,7 +77,7 @@ const EnvSchema = z.object({
   PADDLE_PRICE_CREDITS_200: optionalString,
   /** Demo billing in production (https PUBLIC_URL, no PADDLE_*) only when set to true on purpose. */
   DEMO_BILLING: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
-  // abuse limits (DESIGN §7)
+  // abuse limits
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_GLOBAL_PER_MINUTE: int(600, 1, 1_000_000),

@@ -1,5 +1,5 @@
 /**
- * Request and response schemas for every call of the API (DESIGN §3).
+ * Request and response schemas for every call of the API.
  * The server validates and serialises with them; the web app parses responses with them.
  */
 import { z } from 'zod';
@@ -23,7 +23,7 @@ export type Segment = (typeof SEGMENTS)[number];
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export type FreeTrialsWithheldReason = (typeof FREE_TRIALS_WITHHELD_REASONS)[number];
 
-/** Lenient enum: unknown values become `Unknown` (spec §3 enumerations). */
+/** Lenient enum: unknown values become `Unknown` (the device info's enumerations). */
 const lenientEnum = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess(
     (v) => (typeof v === 'string' && (values as readonly string[]).includes(v) ? v : 'Unknown'),
@@ -32,7 +32,7 @@ const lenientEnum = <T extends readonly [string, ...string[]]>(values: T) =>
 
 const shortText = (max: number) => z.string().trim().max(max);
 
-/** Device info sent at sign-in (spec §3). */
+/** Device info sent at sign-in. */
 export const DeviceInfoSchema = z.object({
   browser: lenientEnum(BROWSERS),
   os: lenientEnum(OPERATING_SYSTEMS),
@@ -58,7 +58,7 @@ export const SubscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
-/** The user as the server returns it (spec §3, DESIGN §3). */
+/** The user as the server returns it. */
 export const UserSchema = z.object({
   id: z.string(),
   credits: z.number().int().nonnegative(),

@@ -1,4 +1,4 @@
-/** Clothing categories (spec §3). `icon` names an icon the web app draws. */
+/** Clothing categories. `icon` names an icon the web app draws. */
 export const CATEGORIES = [
   { value: 'upper_body', label: 'Upper Body', description: 'T-shirts, Shirts, Jackets', icon: 'shirt' },
   { value: 'lower_body', label: 'Lower Body', description: 'Pants, Jeans, Shorts', icon: 'trousers' },

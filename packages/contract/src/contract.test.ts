@@ -24,7 +24,7 @@ describe('contract', () => {
     ]);
   });
 
-  it('has the four plans of spec §9', () => {
+  it('has the four plans', () => {
     expect(PLANS.map((p) => [p.id, p.name, p.priceValue, p.credits, p.period, p.badge, p.popular])).toEqual([
       ['weekly', 'Weekly Pass', 5.99, 20, 'week', null, false],
       ['monthly', 'Monthly Pro', 9.99, 50, 'month', 'Most Popular', true],
@@ -61,7 +61,7 @@ describe('contract', () => {
     expect(parsed.deviceInfo.os).toBe('iOS');
   });
 
-  it('derives the flags of spec §4', () => {
+  it('derives the flags', () => {
     expect(hasFreeTrial({ free_trials_used: 1, free_trials_limit: 2 })).toBe(true);
     expect(hasFreeTrial({ free_trials_used: 2, free_trials_limit: 2 })).toBe(false);
     expect(hasCredits({ credits: 0 })).toBe(false);

@@ -1,21 +1,21 @@
 /** Upload rules and other limits both the browser and the server apply. */
 export const ALLOWED_IMAGE_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'] as const;
 export const ALLOWED_IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'] as const;
-/** 10 MB (spec §9). */
+/** 10 MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-/** Decoded images above this many pixels are refused (DESIGN §4). */
+/** Decoded images above this many pixels are refused. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 /** Longest side images are normalised to before the engine sees them. */
 export const MAX_NORMALISED_SIDE = 2048;
-/** Client timeout for a try-on (spec §9). */
+/** Client timeout for a try-on. */
 export const CLIENT_TIMEOUT_MS = 120_000;
 /** Server-side deadline for an engine call: below the client's timeout. */
 export const ENGINE_DEADLINE_MS = 100_000;
 export const CREDITS_PER_TRYON = 1;
-/** Device type breakpoints (spec §3/§9). */
+/** Device type breakpoints. */
 export const MOBILE_MAX_WIDTH = 768;
 export const TABLET_MAX_WIDTH = 1024;
-/** Retention (legal pages, DESIGN §6). */
+/** Retention (as the legal pages say). */
 export const RESULT_RETENTION_DAYS = 30;
 export const UPLOAD_RETENTION_MINUTES = 30;
 export const TRANSACTION_RETENTION_YEARS = 7;

@@ -3,27 +3,27 @@
  * plus the product's own messages for situations the specification leaves open.
  */
 export const MESSAGES = {
-  // spec §5: image upload
+  // image upload
   unsupportedFormat: 'Unsupported format. Use JPG, PNG or WEBP.',
   fileTooLarge: 'File too large. Maximum 10MB allowed.',
   uploadFailed: 'Upload failed. Please try again.',
-  // spec §5: Try with AI
+  // Try with AI
   uploadBothPhotos: 'Please upload both photos!',
   userLoading: 'Please wait, user is loading...',
-  // spec §5 / §8: checkout
+  // checkout
   paymentLoading: 'Payment system is loading, please wait...',
   userNotFound: 'User not found, please refresh the page',
   checkoutFailed: 'Failed to open checkout. Please try again.',
-  // spec §4 / §8: try-on
+  // try-on
   noCredits: 'No free trials or credits remaining. Please purchase credits to continue',
   initializing: 'Initializing AI model...',
   processingNote: 'Processing may take 30-60 seconds.',
   completed: 'Process completed!',
   processFailed: 'Process Failed',
   unknownError: 'Unknown error occurred',
-  // spec §8: auth
+  // auth
   authFailed: 'Authentication failed',
-  // spec §2: paywall headers
+  // paywall headers
   paywallNoCredits: 'No Credits Remaining',
   paywallTrialExhausted: 'Free Trial Used!',
   paywallUpgrade: 'Upgrade to Keep Creating',

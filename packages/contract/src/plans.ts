@@ -1,4 +1,4 @@
-/** The four plans (spec §9). Prices in USD. */
+/** The four plans. Prices in USD. */
 export const PLAN_IDS = ['weekly', 'monthly', 'yearly', 'credits_200'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 export type PlanPeriod = 'week' | 'month' | 'year' | 'one-time';

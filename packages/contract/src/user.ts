@@ -1,6 +1,6 @@
 import type { User } from './api.js';
 
-/** Derived flags (spec §4). */
+/** Derived flags. */
 export function hasFreeTrial(user: Pick<User, 'free_trials_used' | 'free_trials_limit'>): boolean {
   return user.free_trials_used < user.free_trials_limit;
 }

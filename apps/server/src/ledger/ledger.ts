@@ -1,5 +1,5 @@
 /**
- * The credit ledger (DESIGN §5). Every change to credits or free trials goes through here,
+ * The credit ledger (docs/architecture.md, "7. Credit ledger"). Every change to credits or free trials goes through here,
  * inside a transaction, and leaves an append-only `credit_events` row.
  *
  * Each function takes the database or a transaction as its first argument. Given the

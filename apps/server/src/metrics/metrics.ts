@@ -1,5 +1,5 @@
 /**
- * Operator metrics (DESIGN §2 "metrics"): Prometheus text from `prom-client`, loaded only when
+ * Operator metrics (docs/architecture.md, "13. Logging and metrics"): Prometheus text from `prom-client`, loaded only when
  * METRICS_TOKEN is set; otherwise every recording call is a no-op. Counters are per process: sum
  * them over the API instances.
  */

@@ -1,5 +1,5 @@
 /**
- * Metrics (DESIGN §2): decorates `app.metrics` and serves `GET /metrics` in Prometheus text format,
+ * Metrics: decorates `app.metrics` and serves `GET /metrics` in Prometheus text format,
  * only when METRICS_TOKEN is set and only to `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise);
  * without the token the path is 404 and prom-client is never loaded.
  *

@@ -1,5 +1,5 @@
 /**
- * Abuse and safety (DESIGN §7): Helmet headers with a CSP that admits Paddle, a global rate
+ * Abuse and safety (docs/architecture.md, "15. Abuse limits and security headers"): Helmet headers with a CSP that admits Paddle, a global rate
  * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only.
  * With REDIS_URL the limits' counters live in Redis, so API instances share one limit; a limit
  * that cannot be checked while Redis is away lets the request through (and logs it).

@@ -1,5 +1,5 @@
 /**
- * Crash recovery (DESIGN §4 step 5): nothing is lost across a crash, and nothing waits for the
+ * Crash recovery (docs/architecture.md, "14. Scale-out and crash recovery"): nothing is lost across a crash, and nothing waits for the
  * engine deadline to find out.
  *
  * Every API and worker process registers itself in `processes` and refreshes a heartbeat every

@@ -1,4 +1,4 @@
-/** Users as the API shows them (DESIGN §3), and anonymous sign-in. */
+/** Users as the API shows them, and anonymous sign-in. */
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {

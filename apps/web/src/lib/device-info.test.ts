@@ -21,7 +21,7 @@ const UA = {
   curl: 'curl/8.5.0',
 };
 
-describe('device info parsing (spec §3)', () => {
+describe('device info parsing', () => {
   it.each([
     [UA.chromeWindows, 'Chrome', 'Windows'],
     [UA.edgeWindows, 'Edge', 'Windows'],

@@ -7,7 +7,7 @@ import {
   type OperatingSystem,
 } from '@aidressup/contract';
 
-/** Browser family from a user agent (spec §3): Chrome, Firefox, Safari, Edge or Unknown. */
+/** Browser family from a user agent: Chrome, Firefox, Safari, Edge or Unknown. */
 export function parseBrowser(userAgent: string): Browser {
   const ua = userAgent;
   if (/\bEdg(e|A|iOS)?\//.test(ua)) return 'Edge';
@@ -17,7 +17,7 @@ export function parseBrowser(userAgent: string): Browser {
   return 'Unknown';
 }
 
-/** Operating system from a user agent (spec §3): Windows, MacOS, Linux, Android, iOS or Unknown. */
+/** Operating system from a user agent: Windows, MacOS, Linux, Android, iOS or Unknown. */
 export function parseOs(userAgent: string): OperatingSystem {
   const ua = userAgent;
   if (/\b(iPhone|iPad|iPod)\b/.test(ua)) return 'iOS';
@@ -28,7 +28,7 @@ export function parseOs(userAgent: string): OperatingSystem {
   return 'Unknown';
 }
 
-/** mobile under 768 px, tablet under 1024 px, otherwise desktop (spec §3). */
+/** mobile under 768 px, tablet under 1024 px, otherwise desktop. */
 export function deviceTypeForWidth(width: number): DeviceType {
   if (width < MOBILE_MAX_WIDTH) return 'mobile';
   if (width < TABLET_MAX_WIDTH) return 'tablet';

@@ -18,7 +18,7 @@ export interface NavBarProps {
 }
 
 /**
- * Top navigation: AI Dress Up, My Gallery, ENGLISH, Sign In, and the mobile menu (spec §2).
+ * Top navigation: AI Dress Up, My Gallery, ENGLISH, Sign In, and the mobile menu.
  * Signed in by email, Sign In becomes a link to the account page showing the address.
  */
 export function NavBar({ user, onSignIn }: NavBarProps) {

@@ -17,7 +17,7 @@ const user = (over: Partial<User>): User => ({
 
 afterEach(cleanup);
 
-describe('user-info box (spec §2, derived flags of spec §4)', () => {
+describe('user-info box', () => {
   it('shows the first 8 characters of the id, segment, credits and trials', () => {
     render(<UserInfoBox user={user({ credits: 7, free_trials_used: 1, segment: 'customer' })} loading={false} />);
     expect(screen.getByTestId('user-id').textContent).toBe('abcdef12');

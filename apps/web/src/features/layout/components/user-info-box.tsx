@@ -11,7 +11,7 @@ export interface UserInfoRow {
   testId: string;
 }
 
-/** The rows of the user-info box (spec §2). */
+/** The rows of the user-info box. */
 export function userInfoRows(user: User): UserInfoRow[] {
   return [
     { label: 'User', value: user.id.slice(0, 8), testId: 'user-id' },
@@ -27,7 +27,7 @@ export function userInfoRows(user: User): UserInfoRow[] {
 const PHONE_QUERY = '(max-width: 639px)';
 
 /**
- * The user-info box shown on every route (spec §2). It floats with the navigation bar at the top
+ * The user-info box shown on every route. It floats with the navigation bar at the top
  * of the window, in its own space: the page flows below it, so it never covers a button or a link
  * at any width or scroll position. One line from 640 px up; folded to a summary on phones.
  */

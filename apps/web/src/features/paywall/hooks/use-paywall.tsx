@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-/** Why the paywall opened: the header depends on it (spec §2). */
+/** Why the paywall opened: the header depends on it. */
 export type PaywallReason = 'no_credits' | 'trial_exhausted' | 'upgrade';
 
 interface PaywallState {

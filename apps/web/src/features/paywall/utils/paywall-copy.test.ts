@@ -4,7 +4,7 @@ import { defaultPlanId, paywallTitle, periodLabel } from './paywall-copy';
 
 const plans: PublicPlan[] = PLANS.map((p) => ({ ...p, paddlePriceId: null }));
 
-describe('paywall copy (spec §2, §4)', () => {
+describe('paywall copy', () => {
   it('heads the paywall by reason', () => {
     expect(paywallTitle('no_credits')).toBe(MESSAGES.paywallNoCredits);
     expect(paywallTitle('trial_exhausted')).toBe(MESSAGES.paywallTrialExhausted);

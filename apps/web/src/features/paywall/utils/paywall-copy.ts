@@ -1,7 +1,7 @@
 import { MESSAGES, type PublicPlan } from '@aidressup/contract';
 import type { PaywallReason } from '../hooks/use-paywall';
 
-/** The paywall header for a reason (spec §2). */
+/** The paywall header for a reason. */
 export function paywallTitle(reason: PaywallReason): string {
   if (reason === 'no_credits') return MESSAGES.paywallNoCredits;
   if (reason === 'trial_exhausted') return MESSAGES.paywallTrialExhausted;

@@ -1,7 +1,7 @@
 import { MESSAGES, UserResponseSchema, type User } from '@aidressup/contract';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/auth/user/:id: refreshes the cached user (spec §7). */
+/** GET /api/auth/user/:id: refreshes the cached user. */
 export async function getUser(id: string): Promise<User> {
   const res = await apiRequest(`/api/auth/user/${encodeURIComponent(id)}`, UserResponseSchema, {
     fallbackError: MESSAGES.notSignedIn,

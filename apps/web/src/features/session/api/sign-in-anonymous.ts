@@ -1,7 +1,7 @@
 import { AuthResponseSchema, MESSAGES, type AuthResponse, type DeviceInfo } from '@aidressup/contract';
 import { apiRequest } from '../../../lib/api-client';
 
-/** POST /api/auth/anonymous: find-or-create the user of this device (spec §7). */
+/** POST /api/auth/anonymous: find-or-create the user of this device. */
 export function signInAnonymous(deviceId: string, deviceInfo: DeviceInfo): Promise<AuthResponse> {
   return apiRequest('/api/auth/anonymous', AuthResponseSchema, {
     method: 'POST',

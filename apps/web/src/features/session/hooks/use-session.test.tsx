@@ -43,7 +43,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('session start (spec §4)', () => {
+describe('session start', () => {
   it('shows the cached user at once, refreshes it, then replaces it with the signed-in user and caches that', async () => {
     localStorage.setItem(STORAGE_KEYS.user, JSON.stringify(user()));
     const signIn = deferred<{ success: true; user: User; isNew: boolean }>();

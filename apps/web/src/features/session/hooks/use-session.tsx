@@ -16,7 +16,7 @@ export interface SessionState {
   isNew: boolean;
   /** Replaces the user and caches it. */
   setUser: (user: User) => void;
-  /** Applies a local change to the user (spec §4 counters) and caches it. */
+  /** Applies a local change to the user and caches it. */
   updateUser: (change: (user: User) => User) => void;
   /** Re-reads the user from the server; failures are only logged. Resolves to the fresh user. */
   refreshUser: () => Promise<User | null>;
@@ -26,7 +26,7 @@ export interface SessionState {
    */
   signedIn: (user: User) => void;
   /**
-   * Signs out on the server, then clears the user and its cache (spec §4) and starts a fresh
+   * Signs out on the server, then clears the user and its cache and starts a fresh
    * anonymous session. Rejects with the server's error when it refuses; the user then stays.
    */
   logout: () => Promise<void>;
@@ -61,7 +61,7 @@ export interface SessionDeps {
 
 const defaultDeps: SessionDeps = { getDeviceId: () => getDeviceId(), signIn: signInAnonymous, getUser, logout: logoutRequest };
 
-/** Session start exactly as spec §4. */
+/** Session start: the device id, then anonymous sign-in. */
 export function SessionProvider({ children, deps = defaultDeps }: { children: ReactNode; deps?: SessionDeps }) {
   const [user, setUserState] = useState<User | null>(() => readCachedUser());
   const [loading, setLoading] = useState(true);
@@ -107,7 +107,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     }
   }, [setUser]);
 
-  /** Device id, then anonymous sign-in (spec §4); the loading flag ends in both cases. */
+  /** Device id, then anonymous sign-in; the loading flag ends in both cases. */
   const startAnonymous = useCallback(
     async (gen: number) => {
       const d = depsRef.current;

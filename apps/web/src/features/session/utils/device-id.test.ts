@@ -7,7 +7,7 @@ beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
 
-describe('device id (spec §4, §8)', () => {
+describe('device id', () => {
   it('uses the fingerprint visitor id when fingerprinting works', async () => {
     expect(await getDeviceId(async () => '0123456789abcdef0123456789abcdef')).toBe('0123456789abcdef0123456789abcdef');
     expect(localStorage.getItem(STORAGE_KEYS.fallbackDeviceId)).toBeNull();

@@ -54,7 +54,7 @@ export function generateDeviceId(): string {
   return `fb_${random}`;
 }
 
-/** The stored fallback device id, or a newly generated one that is then stored (spec §8). */
+/** The stored fallback device id, or a newly generated one that is then stored. */
 export function fallbackDeviceId(): string {
   const stored = readStorage(STORAGE_KEYS.fallbackDeviceId);
   if (stored && DEVICE_ID_PATTERN.test(stored)) return stored;

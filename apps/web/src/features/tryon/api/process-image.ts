@@ -12,7 +12,7 @@ export interface ProcessImageInput {
   progressId?: string;
 }
 
-/** POST /api/process-image (multipart, spec §7). */
+/** POST /api/process-image (multipart). */
 export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   const form = new FormData();
   // Text fields first, so the server knows the progress id before the photos arrive.

@@ -1,6 +1,6 @@
 import { ImageIcon, ShirtIcon, UserIcon } from '../../../components/ui/icons';
 
-/** Photo guide: the advice of spec §5. */
+/** Photo guide: advice for photos that give good results. */
 export function PhotoGuide() {
   const tips = [
     { Icon: UserIcon, title: 'Person', text: 'Full body, standing straight, plain background.' },

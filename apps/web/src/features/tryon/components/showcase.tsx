@@ -83,7 +83,7 @@ function SampleImage({ sample, side }: { sample: Sample; side: 'before' | 'after
   );
 }
 
-/** Three feature showcase cards with before/after samples (spec §2). */
+/** Three feature showcase cards with before/after samples. */
 export function Showcase() {
   return (
     <>

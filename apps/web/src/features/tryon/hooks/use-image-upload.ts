@@ -29,7 +29,7 @@ async function decodes(file: File, url: string): Promise<boolean> {
   });
 }
 
-/** One upload card's photo: validation (spec §5), preview, replace and remove. */
+/** One upload card's photo: validation, preview, replace and remove. */
 export function useImageUpload(maxBytes: number): ImageUpload {
   const [file, setFile] = useState<File | null>(null);
   const [previewUrl, setPreviewUrl] = useState<string | null>(null);

@@ -41,7 +41,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('local counters after a try-on (spec §4)', () => {
+describe('local counters after a try-on', () => {
   it('a free trial raises free_trials_used by one and leaves credits alone', () => {
     expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 99 })).toMatchObject({ free_trials_used: 2, credits: 4 });
   });
@@ -50,7 +50,7 @@ describe('local counters after a try-on (spec §4)', () => {
   });
 });
 
-describe('try-on states (spec §4, §5, §8)', () => {
+describe('try-on states', () => {
   it('alerts when a photo is missing or the user is loading, without calling the server', async () => {
     const process = vi.fn();
     const { hook } = setup({ process });

@@ -33,7 +33,7 @@ export interface TryOnState {
 export interface TryOnDeps {
   user: User | null;
   engine: string | undefined;
-  /** Applies the spec §4 counter change to the session user. */
+  /** Applies the counter change to the session user. */
   updateUser: (change: (u: User) => User) => void;
   setUser: (u: User) => void;
   refreshUser: () => Promise<User | null>;
@@ -47,7 +47,7 @@ export interface TryOnDeps {
   makeProgressId?: () => string;
 }
 
-/** Local counter update after a successful try-on (spec §4). */
+/** Local counter update after a successful try-on. */
 export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining'>): User {
   return res.usedFreeTrial ? { ...user, free_trials_used: user.free_trials_used + 1 } : { ...user, credits: res.creditsRemaining };
 }

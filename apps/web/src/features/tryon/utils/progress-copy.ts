@@ -8,7 +8,7 @@ export interface Estimate {
 }
 type EngineEntry = PublicConfig['engines'][number];
 
-/** The id of the built-in engine (DESIGN §4). */
+/** The id of the built-in engine. */
 export const LOCAL_ENGINE_ID = 'local';
 
 /** An engine's kind: the server's word, else the built-in engine by its id, else hosted. */
@@ -32,7 +32,7 @@ export function firstHostedEngine(config: Pick<PublicConfig, 'engines'> | null):
 }
 
 /**
- * The line under 'Initializing AI model...'. Hosted engines keep the spec's words (§2: "processing
+ * The line under 'Initializing AI model...'. Hosted engines keep the product's words ("processing
  * may take 30-60 seconds"); the built-in engine says seconds.
  */
 export function estimateNote(kind: EngineKind, estimate: Estimate): string {

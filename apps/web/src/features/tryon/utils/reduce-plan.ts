@@ -1,8 +1,8 @@
 /**
  * What the browser does to a photo before uploading it (pure decisions, no DOM).
  *
- * After the spec §5 checks on the original file (type, 10 MB), a photo is reduced so its longest
- * side is at most 2048 px (the server normalises to the same size anyway, DESIGN §4): fewer bytes
+ * After the upload checks on the original file (type, 10 MB), a photo is reduced so its longest
+ * side is at most 2048 px (the server normalises to the same size anyway): fewer bytes
  * on the wire and less decoding on the server. JPEG and WebP photos that already fit go up
  * untouched; PNGs are re-encoded only when that makes them smaller; transparency is kept.
  */

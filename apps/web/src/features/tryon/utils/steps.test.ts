@@ -3,7 +3,7 @@ import { canTryOn, currentStep } from './steps';
 
 const base = { hasPerson: false, hasClothing: false, processing: false, hasResult: false };
 
-describe('step indicator rules (spec §4)', () => {
+describe('step indicator rules', () => {
   it('is step 1 without a person photo, even with a clothing photo', () => {
     expect(currentStep(base)).toBe(1);
     expect(currentStep({ ...base, hasClothing: true })).toBe(1);

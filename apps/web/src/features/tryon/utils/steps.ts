@@ -14,7 +14,7 @@ export interface StepInput {
   hasResult: boolean;
 }
 
-/** The step indicator's rules (spec §4). */
+/** The step indicator's rules. */
 export function currentStep({ hasPerson, hasClothing, processing, hasResult }: StepInput): Step {
   if (hasResult) return 4;
   if (processing) return 3;
@@ -23,7 +23,7 @@ export function currentStep({ hasPerson, hasClothing, processing, hasResult }: S
   return 3;
 }
 
-/** The Try with AI button is enabled only with both photos and nothing processing (spec §4). */
+/** The Try with AI button is enabled only with both photos and nothing processing. */
 export function canTryOn({ hasPerson, hasClothing, processing }: Pick<StepInput, 'hasPerson' | 'hasClothing' | 'processing'>): boolean {
   return hasPerson && hasClothing && !processing;
 }

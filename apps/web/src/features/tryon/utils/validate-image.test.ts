@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '@aidressup/contract';
 import { validateImageFile } from './validate-image';
 
-describe('upload validation (spec §5)', () => {
+describe('upload validation', () => {
   it('accepts JPEG, JPG, PNG and WEBP up to 10 MB', () => {
     for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/webp']) {
       expect(validateImageFile({ type, size: 10 * 1024 * 1024 })).toBeNull();
