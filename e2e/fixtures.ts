@@ -33,9 +33,6 @@ export const test = base.extend<Options>({
     }
     const errors: string[] = [];
     page.on('console', (msg) => {
-      // The try-on progress stream is optional (the page works without it): a server that has no
-      // GET /api/tryon-progress/{id} yet answers 404, which the browser logs.
-      if (msg.type() === 'error' && /\/api\/tryon-progress\//.test(msg.location().url) && /status of 404/.test(msg.text())) return;
       if (msg.type() === 'error') errors.push(msg.text());
     });
     page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
