@@ -24,8 +24,9 @@ interface Sample {
 
 export const SAMPLES: Sample[] = [
   { name: 'casual', person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/dress_blue_sleeves.jpg', category: 'dresses' },
-  { name: 'swap', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/tshirt_black.jpg', category: 'upper_body' },
-  { name: 'pro', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/tshirt_womens_blue.jpg', category: 'upper_body' },
+  // Garments without brand logos only.
+  { name: 'swap', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
+  { name: 'pro', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
 ];
 
 const HEIGHT = 600;
@@ -71,8 +72,7 @@ async function main(): Promise<void> {
     '## Attribution',
     '',
     '- People (`woman_*.jpg`): Image from the Bagisto project (https://github.com/bagisto/bagisto), © 2010-2025 Webkul Software, MIT License. These people look AI-generated, not photographs of real models.',
-    '- `tshirt_black.jpg`, `tshirt_womens_blue.jpg`: Product images from the Solidus sample store (https://github.com/solidusio/solidus), Copyright (c) 2007-2014 Spree Commerce, Inc. and other contributors, BSD 3-Clause License. The Solidus logo on them is a trademark of its owner; no endorsement is implied.',
-    '- `dress_blue_sleeves.jpg`: Image from the Clothing Dataset by Alexey Grigorev and contributors (https://github.com/alexeygrigorev/clothing-dataset), CC0 1.0.',
+    '- `dress_blue_sleeves.jpg`, `polo_navy.jpg`: Images from the Clothing Dataset by Alexey Grigorev and contributors (https://github.com/alexeygrigorev/clothing-dataset), CC0 1.0.',
     '',
     'The full licence texts are in `packages/engine/test-fixtures/LICENSES.md`.',
     '',

@@ -32,15 +32,6 @@ const BAGISTO = {
   note: 'These people look AI-generated, not photographs of real models.',
 } as const;
 
-const SOLIDUS = {
-  source: 'The Solidus sample store',
-  sourceUrl: 'https://github.com/solidusio/solidus',
-  author: 'Copyright (c) 2007-2014 Spree Commerce, Inc. and other contributors',
-  licence: 'BSD 3-Clause License',
-  licenceUrl: 'https://opensource.org/license/bsd-3-clause',
-  note: 'The Solidus logo on it is a trademark of its owner; no endorsement is implied.',
-} as const;
-
 const CLOTHING_DATASET = {
   source: 'The Clothing Dataset',
   sourceUrl: 'https://github.com/alexeygrigorev/clothing-dataset',
@@ -60,12 +51,12 @@ export const SHOWCASE_CREDITS: ShowcaseCredit[] = [
     title: 'Style Swap Magic',
     name: 'swap',
     person: { file: 'woman_blouse_skirt.jpg', what: 'Person photo: a woman in a blouse and a skirt', ...BAGISTO },
-    garment: { file: 'tshirt_black.jpg', what: 'Garment photo: a black T-shirt', ...SOLIDUS },
+    garment: { file: 'polo_navy.jpg', what: 'Garment photo: a navy polo shirt', ...CLOTHING_DATASET },
   },
   {
     title: 'Professional Try-on',
     name: 'pro',
     person: { file: 'woman_croptop_skirt.jpg', what: 'Person photo: a woman in a crop top and a skirt', ...BAGISTO },
-    garment: { file: 'tshirt_womens_blue.jpg', what: 'Garment photo: a blue T-shirt', ...SOLIDUS },
+    garment: { file: 'polo_navy.jpg', what: 'Garment photo: a navy polo shirt', ...CLOTHING_DATASET },
   },
 ];

@@ -37,7 +37,7 @@ const SAMPLES: Sample[] = [
   {
     name: 'swap',
     photoBeforeAlt: 'A woman in a white blouse and a patterned skirt',
-    photoAfterAlt: 'The same woman wearing a black T-shirt, made with AI Dress Up',
+    photoAfterAlt: 'The same woman wearing a navy polo shirt, made with AI Dress Up',
     title: 'Style Swap Magic',
     text: 'Swap one top for another and compare the looks side by side.',
     before: 'red-top',
@@ -49,7 +49,7 @@ const SAMPLES: Sample[] = [
   {
     name: 'pro',
     photoBeforeAlt: 'A woman in a white crop top and a patterned skirt',
-    photoAfterAlt: 'The same woman wearing a blue T-shirt, made with AI Dress Up',
+    photoAfterAlt: 'The same woman wearing a navy polo shirt, made with AI Dress Up',
     title: 'Professional Try-on',
     text: 'Realistic results from one photo of you and one of the garment.',
     before: 'hoodie',
