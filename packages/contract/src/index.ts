@@ -10,3 +10,4 @@ export * from './hosted-engines.js';
 export * from './account.js';
 export * from './progress.js';
 export * from './image-signature.js';
+export * from './garments.js';
