@@ -22,7 +22,11 @@ function transparentTrousers(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-function classify(app: FastifyInstance, cookie: string | undefined, fields: Record<string, string | FilePart | undefined>) {
+function classify(
+  app: FastifyInstance,
+  cookie: string | undefined,
+  fields: Record<string, string | FilePart | undefined>,
+) {
   const body = multipart(fields);
   return app.inject({
     method: 'POST',
@@ -38,7 +42,10 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
   let userId: string;
   beforeAll(async () => {
     t = await createTestApp(kind);
-    ({ cookie, user: { id: userId } } = await signIn(t.app));
+    ({
+      cookie,
+      user: { id: userId },
+    } = await signIn(t.app));
   });
   afterAll(async () => {
     await t?.app.close();
@@ -57,11 +64,15 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
   });
 
   it('uses a transparent PNG’s alpha as the cut-out, and reads greyscale photos', async () => {
-    const png = await classify(t.app, cookie, { clothingImage: { data: await transparentTrousers(), filename: 'trousers.png', contentType: 'image/png' } });
+    const png = await classify(t.app, cookie, {
+      clothingImage: { data: await transparentTrousers(), filename: 'trousers.png', contentType: 'image/png' },
+    });
     expect(png.statusCode, png.body).toBe(200);
     expect(GarmentClassifyResponseSchema.parse(png.json()).category).toBe('lower_body');
 
-    const grey = await classify(t.app, cookie, { clothingImage: { data: await sharp(LOWER).greyscale().jpeg().toBuffer() } });
+    const grey = await classify(t.app, cookie, {
+      clothingImage: { data: await sharp(LOWER).greyscale().jpeg().toBuffer() },
+    });
     expect(grey.statusCode, grey.body).toBe(200);
     expect(GarmentClassifyResponseSchema.parse(grey.json()).category).toBe('lower_body');
   });
@@ -80,12 +91,30 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
   });
 
   it.each([
-    ['text called a JPEG', { clothingImage: { data: Buffer.from('just some text, not a photo'), filename: 'shirt.jpg' } }, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat],
+    [
+      'text called a JPEG',
+      { clothingImage: { data: Buffer.from('just some text, not a photo'), filename: 'shirt.jpg' } },
+      415,
+      'UNSUPPORTED_FORMAT',
+      MESSAGES.unsupportedFormat,
+    ],
     ['a truncated JPEG', { clothingImage: 'truncated' }, 422, 'IMAGE_UNREADABLE', MESSAGES.imageUnreadable],
     ['no photo', { category: 'upper_body' }, 400, 'MISSING_FILE', MESSAGES.missingClothingImage],
-    ['a file over 10 MB', { clothingImage: { data: Buffer.concat([LOWER, Buffer.alloc(MAX_UPLOAD_BYTES)]) } }, 413, 'FILE_TOO_LARGE', MESSAGES.fileTooLarge],
+    [
+      'a file over 10 MB',
+      { clothingImage: { data: Buffer.concat([LOWER, Buffer.alloc(MAX_UPLOAD_BYTES)]) } },
+      413,
+      'FILE_TOO_LARGE',
+      MESSAGES.fileTooLarge,
+    ],
     ['a file under another name', { userImage: { data: LOWER } }, 400, 'VALIDATION_ERROR', MESSAGES.unexpectedParts],
-    ['two photos', { clothingImage: { data: LOWER }, other: { data: UPPER } }, 400, 'VALIDATION_ERROR', MESSAGES.unexpectedParts],
+    [
+      'two photos',
+      { clothingImage: { data: LOWER }, other: { data: UPPER } },
+      400,
+      'VALIDATION_ERROR',
+      MESSAGES.unexpectedParts,
+    ],
   ] as const)('refuses %s with the spec’s error', async (_name, fields, status, code, message) => {
     const resolved = { ...fields } as Record<string, string | FilePart | undefined>;
     if (resolved.clothingImage === 'truncated') resolved.clothingImage = { data: await truncatedJpeg() };
@@ -94,11 +123,18 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
     const body = ErrorResponseSchema.parse(res.json());
     expect([body.code, body.error]).toEqual([code, message]);
     // Nothing internal: the code, its message and at most the field the refusal is about.
-    expect(Object.keys(res.json() as object).filter((k) => !['success', 'code', 'error', 'field'].includes(k))).toEqual([]);
+    expect(Object.keys(res.json() as object).filter((k) => !['success', 'code', 'error', 'field'].includes(k))).toEqual(
+      [],
+    );
   });
 
   it('refuses a request that is not multipart as a missing photo', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/garments/classify', headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/garments/classify',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'MISSING_FILE', error: MESSAGES.missingClothingImage });
   });
@@ -114,7 +150,10 @@ describe('POST /api/garments/classify rate limit', () => {
     t = await createTestApp('sqlite', { env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
     const { cookie } = await signIn(t.app);
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await classify(t.app, cookie, { clothingImage: { data: Buffer.from('not a photo') } })).statusCode);
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await classify(t.app, cookie, { clothingImage: { data: Buffer.from('not a photo') } })).statusCode,
+      );
     expect(statuses).toEqual([415, 415, 415, 415, 415, 415, 429]);
   });
 });

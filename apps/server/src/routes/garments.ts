@@ -13,7 +13,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import { GARMENT_CLASSIFY_FILE_FIELD, GarmentClassifyResponseSchema, MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
+import {
+  GARMENT_CLASSIFY_FILE_FIELD,
+  GarmentClassifyResponseSchema,
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+} from '@aidressup/contract';
 import { classifyGarment } from '@aidressup/engine';
 import { AppError, isAppError } from '../errors.js';
 import { requireSessionUserId } from '../plugins/session.js';
@@ -49,7 +54,11 @@ async function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undef
   } catch (err) {
     // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
     // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
-    if (isAppError(err) || (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))) throw err;
+    if (
+      isAppError(err) ||
+      (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))
+    )
+      throw err;
     throw new AppError('MALFORMED_UPLOAD');
   }
 }
