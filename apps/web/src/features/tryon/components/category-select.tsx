@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CATEGORIES, categoryInfo, type Category } from '@aidressup/contract';
-import { CheckIcon, ChevronDownIcon, SparklesIcon } from '../../../components/ui/icons';
+import { CheckIcon, ChevronDownIcon, WandIcon } from '../../../components/ui/icons';
 import { cn } from '../../../lib/cn';
 import { CategoryIcon } from './category-icon';
 
@@ -168,7 +168,7 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
       <p aria-live="polite" data-testid="category-note" className="text-sm text-brand-800">
         {note ? (
           <span className="mt-2 flex items-start gap-1.5">
-            <SparklesIcon className="mt-0.5 size-4 shrink-0 text-brand-600" />
+            <WandIcon className="mt-0.5 size-4 shrink-0 text-brand-600" />
             {note}
           </span>
         ) : null}
