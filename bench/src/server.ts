@@ -4,14 +4,16 @@
  *  - anonymous sign-in requests per second (new devices), sequential and 8 at a time;
  *  - the server's own time per try-on, engine excluded: two ~3 MB 12-megapixel phone-style JPEG
  *    uploads (EXIF-rotated) through multipart parsing, validation, normalisation, reservation,
- *    result storage and the answer (p50/p95/max over RUNS runs; target p95 < 60 ms).
+ *    result storage and the answer (p50/p95/max over RUNS runs; target p95 < 60 ms);
+ *  - the server's time per category suggestion (POST /api/garments/classify) for a product photo
+ *    (the e2e garment fixture, 1024×1024) and for a 12-megapixel phone photo (CLASSIFY_RUNS runs).
  *
  * Run: node --conditions=source --import tsx bench/src/server.ts   (or `npm run bench`)
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { buildApp } from '@aidressup/server/app';
 import { loadConfig } from '@aidressup/server/config';
@@ -20,7 +22,9 @@ import { createEngineDouble } from '@aidressup/server/testing/engine-double';
 
 const RUNS = Number(process.env.SERVER_BENCH_RUNS ?? 40);
 const SIGNINS = Number(process.env.SERVER_BENCH_SIGNINS ?? 600);
+const CLASSIFY_RUNS = Number(process.env.SERVER_BENCH_CLASSIFY_RUNS ?? 20);
 const TARGET_P95_MS = 60;
+const GARMENT_FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/garment-upper.jpg', import.meta.url));
 
 function stats(values: number[]) {
   const s = [...values].sort((a, b) => a - b);
@@ -62,8 +66,10 @@ export async function runServerBench(): Promise<void> {
   const app = await buildApp({ config, engines: { instant: engine }, background: false });
   // The server's own measure: from the first byte of the request to the response sent.
   const serverTimes: number[] = [];
+  const classifyTimes: number[] = [];
   app.addHook('onResponse', async (request, reply) => {
     if (request.url === '/api/process-image') serverTimes.push(reply.elapsedTime);
+    if (request.url === '/api/garments/classify') classifyTimes.push(reply.elapsedTime);
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
@@ -147,6 +153,25 @@ export async function runServerBench(): Promise<void> {
     }
     const n = stats(norm);
     console.log(`  of which image validation + normalisation (both, in parallel): p50 ${ms(n.p50)}, p95 ${ms(n.p95)}`);
+
+    // Category suggestion: one garment photo in, a category out (free, nothing stored).
+    const classify = async (photo: Buffer) => {
+      const form = new FormData();
+      form.append('clothingImage', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'garment.jpg');
+      const r = await fetch(`${base}/api/garments/classify`, { method: 'POST', headers: { cookie }, body: form });
+      if (r.status !== 200) throw new Error(`classify answered ${r.status}: ${await r.text()}`);
+    };
+    const product = fs.readFileSync(GARMENT_FIXTURE);
+    for (const [label, photo] of [
+      [`product photo (1024×1024, ${(product.length / 1e3).toFixed(0)} KB)`, product],
+      [`phone photo (4032×3024, ${(garment.length / 1e6).toFixed(2)} MB)`, garment],
+    ] as const) {
+      for (let i = 0; i < 3; i++) await classify(photo);
+      classifyTimes.length = 0;
+      for (let i = 0; i < CLASSIFY_RUNS; i++) await classify(photo);
+      const k = stats(classifyTimes);
+      console.log(`category suggestion, server time, ${label}, ${CLASSIFY_RUNS} runs: p50 ${ms(k.p50)}, p95 ${ms(k.p95)}, max ${ms(k.max)}`);
+    }
     console.log(`load average at the end: ${os.loadavg()[0]!.toFixed(1)} (figures on a busy machine are upper bounds)`);
   } finally {
     await app.close();

@@ -24,6 +24,7 @@ import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import tryOnRoutes from './routes/tryon.js';
+import garmentRoutes from './routes/garments.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
 import galleryRoutes from './routes/gallery.js';
@@ -126,6 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(tryOnRoutes);
+  await app.register(garmentRoutes);
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);
   await app.register(progressRoutes);

@@ -11,3 +11,4 @@ export * from './account.js';
 export * from './progress.js';
 export * from './image-signature.js';
 export * from './gallery.js';
+export * from './garments.js';

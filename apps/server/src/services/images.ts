@@ -48,12 +48,20 @@ export function normalisedSide(kind: ImageKind, longest: number): number {
   return third >= MIN_WORKING_SIDE && third <= MAX_NORMALISED_SIDE ? third : MAX_NORMALISED_SIDE;
 }
 
+/** What the upload checks learnt about an image before decoding it. */
+interface InspectedUpload {
+  kind: ImageKind;
+  width: number;
+  height: number;
+  hasAlpha: boolean;
+}
+
 /**
- * Validates one uploaded image and returns it normalised. Throws AppError with
- * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
- * Opaque images become JPEG; images with transparency stay lossless (PNG).
+ * The checks every uploaded image goes through before it is decoded: at most 10 MB, JPEG, PNG or
+ * WEBP by its bytes, a readable header, at most 40 megapixels. Throws AppError with
+ * FILE_TOO_LARGE, UNSUPPORTED_FORMAT, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
  */
-export async function validateAndNormalise(bytes: Buffer, label: string): Promise<NormalisedImage> {
+async function inspectUpload(bytes: Buffer, label: string): Promise<InspectedUpload> {
   if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError('FILE_TOO_LARGE', MESSAGES.fileTooLarge);
   const kind = detectImageKind(bytes);
   if (!kind) throw new AppError('UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
@@ -68,8 +76,17 @@ export async function validateAndNormalise(bytes: Buffer, label: string): Promis
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
     throw new AppError('IMAGE_TOO_MANY_PIXELS', MESSAGES.imageTooManyPixels, { field: label });
   }
-  const hasAlpha = meta.hasAlpha === true;
-  const target = normalisedSide(kind, Math.max(meta.width, meta.height));
+  return { kind, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha === true };
+}
+
+/**
+ * Validates one uploaded image and returns it normalised. Throws AppError with
+ * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
+ * Opaque images become JPEG; images with transparency stay lossless (PNG).
+ */
+export async function validateAndNormalise(bytes: Buffer, label: string): Promise<NormalisedImage> {
+  const { kind, width, height, hasAlpha } = await inspectUpload(bytes, label);
+  const target = normalisedSide(kind, Math.max(width, height));
   try {
     const pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', sequentialRead: true })
       .rotate()
@@ -78,6 +95,38 @@ export async function validateAndNormalise(bytes: Buffer, label: string): Promis
       ? await pipeline.png({ compressionLevel: 2 }).toBuffer({ resolveWithObject: true })
       : await pipeline.jpeg({ quality: 92, optimiseCoding: false }).toBuffer({ resolveWithObject: true });
     return { data: out.data, mimeType: hasAlpha ? 'image/png' : 'image/jpeg', width: out.info.width, height: out.info.height };
+  } catch {
+    throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
+  }
+}
+
+/** An upload decoded to raw RGBA pixels, for analysis (never stored). */
+export interface DecodedRgba {
+  data: Buffer;
+  width: number;
+  height: number;
+  /** The image has an alpha channel (its pixels may still all be opaque). */
+  hasAlpha: boolean;
+}
+
+/**
+ * Validates one uploaded image as `validateAndNormalise` does (the same refusals) and decodes it,
+ * upright, straight to RGBA with its longest side at most `maxSide` (a large JPEG is read at a
+ * reduced scale). For a quick look at the photo, not for a try-on.
+ */
+export async function validateAndDecodeRgba(bytes: Buffer, label: string, maxSide: number): Promise<DecodedRgba> {
+  const { hasAlpha } = await inspectUpload(bytes, label);
+  try {
+    const out = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      // Greyscale and CMYK photos too: always 8-bit sRGB plus alpha, four bytes a pixel.
+      .toColourspace('srgb')
+      .ensureAlpha()
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true });
+    if (out.info.channels !== 4) throw new Error(`decoded to ${out.info.channels} channels`);
+    return { data: out.data, width: out.info.width, height: out.info.height, hasAlpha };
   } catch {
     throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
   }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_CATEGORY, MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial, type Category } from '@aidressup/contract';
+import { MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
 import { UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -16,6 +16,7 @@ import { Showcase } from '../../features/tryon/components/showcase';
 import { StepIndicator } from '../../features/tryon/components/step-indicator';
 import { UploadCard } from '../../features/tryon/components/upload-card';
 import { makeProgressId, openProgressStream } from '../../features/tryon/api/progress-stream';
+import { useCategoryChoice } from '../../features/tryon/hooks/use-category-choice';
 import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
 import { usePasteImage } from '../../features/tryon/hooks/use-paste-image';
 import { useTryOn } from '../../features/tryon/hooks/use-try-on';
@@ -35,7 +36,9 @@ export function HomePage() {
   const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   const person = useImageUpload(maxBytes);
   const clothing = useImageUpload(maxBytes);
-  const [category, setCategory] = useState<Category>(DEFAULT_CATEGORY);
+  // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
+  const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare: preparePhoto });
+  const { category } = categoryChoice;
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
   const { state, run, reset } = useTryOn({
@@ -155,7 +158,7 @@ export function HomePage() {
 
           <div className="mt-8 grid gap-6 lg:grid-cols-[20rem_1fr]">
             <div className="space-y-6">
-              <CategorySelect value={category} onChange={setCategory} disabled={processing} />
+              <CategorySelect value={category} onChange={categoryChoice.choose} note={categoryChoice.note} disabled={processing} />
               {config && engineId ? (
                 <EngineSelect engines={config.engines} value={engineId} onChange={setEngineChoice} disabled={processing} />
               ) : null}

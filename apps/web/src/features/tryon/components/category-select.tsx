@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CATEGORIES, categoryInfo, type Category } from '@aidressup/contract';
-import { CheckIcon, ChevronDownIcon } from '../../../components/ui/icons';
+import { CheckIcon, ChevronDownIcon, WandIcon } from '../../../components/ui/icons';
 import { cn } from '../../../lib/cn';
 import { CategoryIcon } from './category-icon';
 
@@ -8,10 +8,15 @@ export interface CategorySelectProps {
   value: Category;
   onChange: (value: Category) => void;
   disabled?: boolean;
+  /** A short note under the picker (the category suggested for the garment photo), read out politely. */
+  note?: string | null;
 }
 
-/** The category dropdown: a listbox whose options show icon, label and description. */
-export function CategorySelect({ value, onChange, disabled }: CategorySelectProps) {
+/**
+ * The category dropdown: a listbox whose options show icon, label and description. `onChange` is
+ * called only for a choice made in the list.
+ */
+export function CategorySelect({ value, onChange, disabled, note }: CategorySelectProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(() => CATEGORIES.findIndex((c) => c.value === value));
   const labelId = useId();
@@ -89,74 +94,85 @@ export function CategorySelect({ value, onChange, disabled }: CategorySelectProp
   };
 
   return (
-    <div ref={rootRef} className="relative">
-      <span id={labelId} className="mb-2 block text-sm font-semibold text-ink-900">
-        Clothing category
-      </span>
-      <button
-        ref={buttonRef}
-        type="button"
-        disabled={disabled}
-        aria-haspopup="listbox"
-        aria-expanded={open}
-        aria-controls={open ? listId : undefined}
-        aria-labelledby={`${labelId} ${labelId}-value`}
-        onClick={() => (open ? setOpen(false) : openList())}
-        onKeyDown={onButtonKey}
-        data-testid="category-select"
-        className="flex w-full items-center gap-3 rounded-2xl border border-ink-200 bg-white p-3 text-left shadow-sm transition hover:border-brand-300 disabled:opacity-60"
-      >
-        <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">
-          <CategoryIcon icon={current.icon} className="size-6" />
+    <div>
+      <div ref={rootRef} className="relative">
+        <span id={labelId} className="mb-2 block text-sm font-semibold text-ink-900">
+          Clothing category
         </span>
-        <span id={`${labelId}-value`} className="min-w-0 flex-1">
-          <span className="block font-semibold text-ink-950">{current.label}</span>
-          <span className="block truncate text-sm text-ink-500">{current.description}</span>
-        </span>
-        <ChevronDownIcon className={cn('size-5 shrink-0 text-ink-500 transition-transform', open && 'rotate-180')} />
-      </button>
-      {open ? (
-        <ul
-          ref={listRef}
-          id={listId}
-          role="listbox"
-          tabIndex={-1}
-          aria-labelledby={labelId}
-          aria-activedescendant={`${listId}-${active}`}
-          onKeyDown={onListKey}
-          className="absolute inset-x-0 top-full z-20 mt-2 overflow-hidden rounded-2xl border border-ink-200 bg-white p-1.5 shadow-2xl outline-none"
+        <button
+          ref={buttonRef}
+          type="button"
+          disabled={disabled}
+          aria-haspopup="listbox"
+          aria-expanded={open}
+          aria-controls={open ? listId : undefined}
+          aria-labelledby={`${labelId} ${labelId}-value`}
+          onClick={() => (open ? setOpen(false) : openList())}
+          onKeyDown={onButtonKey}
+          data-testid="category-select"
+          className="flex w-full items-center gap-3 rounded-2xl border border-ink-200 bg-white p-3 text-left shadow-sm transition hover:border-brand-300 disabled:opacity-60"
         >
-          {CATEGORIES.map((c, i) => {
-            const selected = c.value === value;
-            return (
-              // The listbox takes the keys (arrows, Enter) and points at the active option with
-              // aria-activedescendant; a click picks an option directly.
-              // eslint-disable-next-line jsx-a11y/click-events-have-key-events
-              <li
-                key={c.value}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={selected}
-                onMouseEnter={() => setActive(i)}
-                onClick={() => choose(i)}
-                className={cn(
-                  'flex cursor-pointer items-center gap-3 rounded-xl p-2.5',
-                  i === active ? 'bg-brand-50 ring-2 ring-brand-500 ring-inset' : '',
-                )}
-              >
-                <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-ink-100 text-ink-700">
-                  <CategoryIcon icon={c.icon} className="size-5" />
-                </span>
-                <span className="min-w-0 flex-1">
-                  <span className="block font-semibold text-ink-950">{c.label}</span>
-                  <span className="block text-sm text-ink-600">{c.description}</span>
-                </span>
-                {selected ? <CheckIcon className="size-5 text-brand-600" /> : null}
-              </li>
-            );
-          })}
-        </ul>
-      ) : null}
+          <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">
+            <CategoryIcon icon={current.icon} className="size-6" />
+          </span>
+          <span id={`${labelId}-value`} className="min-w-0 flex-1">
+            <span className="block font-semibold text-ink-950">{current.label}</span>
+            <span className="block truncate text-sm text-ink-500">{current.description}</span>
+          </span>
+          <ChevronDownIcon className={cn('size-5 shrink-0 text-ink-500 transition-transform', open && 'rotate-180')} />
+        </button>
+        {open ? (
+          <ul
+            ref={listRef}
+            id={listId}
+            role="listbox"
+            tabIndex={-1}
+            aria-labelledby={labelId}
+            aria-activedescendant={`${listId}-${active}`}
+            onKeyDown={onListKey}
+            className="absolute inset-x-0 top-full z-20 mt-2 overflow-hidden rounded-2xl border border-ink-200 bg-white p-1.5 shadow-2xl outline-none"
+          >
+            {CATEGORIES.map((c, i) => {
+              const selected = c.value === value;
+              return (
+                // The listbox takes the keys (arrows, Enter) and points at the active option with
+                // aria-activedescendant; a click picks an option directly.
+                // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+                <li
+                  key={c.value}
+                  id={`${listId}-${i}`}
+                  role="option"
+                  aria-selected={selected}
+                  onMouseEnter={() => setActive(i)}
+                  onClick={() => choose(i)}
+                  className={cn(
+                    'flex cursor-pointer items-center gap-3 rounded-xl p-2.5',
+                    i === active ? 'bg-brand-50 ring-2 ring-brand-500 ring-inset' : '',
+                  )}
+                >
+                  <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-ink-100 text-ink-700">
+                    <CategoryIcon icon={c.icon} className="size-5" />
+                  </span>
+                  <span className="min-w-0 flex-1">
+                    <span className="block font-semibold text-ink-950">{c.label}</span>
+                    <span className="block text-sm text-ink-600">{c.description}</span>
+                  </span>
+                  {selected ? <CheckIcon className="size-5 text-brand-600" /> : null}
+                </li>
+              );
+            })}
+          </ul>
+        ) : null}
+      </div>
+      {/* Always in the page, so a note that appears in it is announced. */}
+      <p aria-live="polite" data-testid="category-note" className="text-sm text-brand-800">
+        {note ? (
+          <span className="mt-2 flex items-start gap-1.5">
+            <WandIcon className="mt-0.5 size-4 shrink-0 text-brand-600" />
+            {note}
+          </span>
+        ) : null}
+      </p>
     </div>
   );
 }

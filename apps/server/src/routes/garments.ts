@@ -1,0 +1,103 @@
+/**
+ * POST /api/garments/classify: a suggested category for a garment photo (multipart, one file
+ * field `clothingImage`), so the page can preselect it. Free: no credit or trial is used and
+ * nothing is stored; the photo stays in memory.
+ *
+ * - Session required (401 without one); limited per address and per user at three times the
+ *   try-on rate (the page asks once per garment photo chosen).
+ * - The photo goes through the try-on's upload checks (10 MB, JPEG/PNG/WEBP by its bytes,
+ *   decodable, 40 megapixels), is decoded straight to RGBA at a modest size and handed to the
+ *   engine's `classifyGarment` (a transparent PNG's alpha is the cut-out).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import {
+  GARMENT_CLASSIFY_FILE_FIELD,
+  GarmentClassifyResponseSchema,
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+} from '@aidressup/contract';
+import { classifyGarment } from '@aidressup/engine';
+import { AppError, isAppError } from '../errors.js';
+import { requireSessionUserId } from '../plugins/session.js';
+import { validateAndDecodeRgba } from '../services/images.js';
+import { BinaryFile, ERROR_RESPONSES } from './schemas.js';
+
+/** The classifier looks at about 256 pixels; decoding at twice that keeps its box filter fed, cheaply. */
+export const CLASSIFY_DECODE_SIDE = 512;
+
+/** The multipart form as the OpenAPI document shows it (the route reads and checks it itself). */
+const ClassifyFormSchema = z.object({
+  [GARMENT_CLASSIFY_FILE_FIELD]: BinaryFile.describe('The clothing photo: JPG, PNG or WEBP, at most 10 MB'),
+});
+
+/** multipart/form-data with a boundary parameter (busboy throws a plain Error without one). */
+const MULTIPART_WITH_BOUNDARY = /^multipart\/form-data\s*;(.*;)?\s*boundary=("[^"]+"|[^;\s]+)/i;
+
+/** The one garment photo of the form; text fields are ignored, any other file is refused. */
+async function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undefined> {
+  if (!request.isMultipart()) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
+  if (!MULTIPART_WITH_BOUNDARY.test(request.headers['content-type'] ?? '')) throw new AppError('MALFORMED_UPLOAD');
+  try {
+    let photo: Buffer | undefined;
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== GARMENT_CLASSIFY_FILE_FIELD || photo) {
+        part.file.resume();
+        throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
+      }
+      photo = await part.toBuffer();
+    }
+    return photo;
+  } catch (err) {
+    // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
+    // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
+    if (
+      isAppError(err) ||
+      (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))
+    )
+      throw err;
+    throw new AppError('MALFORMED_UPLOAD');
+  }
+}
+
+export default async function garmentRoutes(instance: FastifyInstance): Promise<void> {
+  const app = instance.withTypeProvider<ZodTypeProvider>();
+  const { config } = app;
+  await app.register(multipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5, headerPairs: 50 },
+    throwFileSizeLimit: true,
+  });
+
+  app.post(
+    '/api/garments/classify',
+    {
+      onRequest: app.perRouteLimit('classify', config.rateLimits.tryOnPerMinute * 3),
+      schema: {
+        summary: 'Suggest the clothing category of a garment photo (free; nothing is stored)',
+        tags: ['tryon'],
+        security: [{ session: [] }],
+        consumes: ['multipart/form-data'],
+        // Multipart: the route reads the one file part itself.
+        documented: { body: ClassifyFormSchema },
+        response: { 200: GarmentClassifyResponseSchema, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => {
+      requireSessionUserId(request);
+      const bytes = await readGarmentPhoto(request);
+      if (!bytes) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
+      const image = await validateAndDecodeRgba(bytes, GARMENT_CLASSIFY_FILE_FIELD, CLASSIFY_DECODE_SIDE);
+      // Without an alpha channel there is no cut-out to use; with one, the classifier looks for
+      // transparent pixels itself (an opaque PNG with an alpha channel is a plain photo).
+      const result = classifyGarment(image, image.hasAlpha ? {} : { hasAlpha: false });
+      return {
+        success: true as const,
+        category: result.category,
+        confidence: Math.round(result.confidence * 1000) / 1000,
+      };
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import { CATEGORY_SUGGESTION_MIN_CONFIDENCE, categoryInfo, type Category } from '@aidressup/contract';
+
+/** The classifier's answer for the garment photo. */
+export interface CategorySuggestion {
+  category: Category;
+  confidence: number;
+}
+
+/** The picker after a suggestion: its category, and the category the note names (null: no note). */
+export interface SuggestedPick {
+  category: Category;
+  suggested: Category | null;
+}
+
+/**
+ * What a suggestion does to the category picker. A category the shopper chose by hand (`touched`)
+ * is never changed and gets no note; a suggestion below the confidence threshold (or none) changes
+ * nothing and shows no note; otherwise the suggestion is preselected and named in the note.
+ */
+export function applySuggestion(
+  touched: boolean,
+  current: Category,
+  suggestion: CategorySuggestion | null,
+): SuggestedPick {
+  if (touched || !suggestion || !(suggestion.confidence >= CATEGORY_SUGGESTION_MIN_CONFIDENCE))
+    return { category: current, suggested: null };
+  return { category: suggestion.category, suggested: suggestion.category };
+}
+
+/** The polite note under the picker: "Looks like Lower Body — change it if not". */
+export function suggestionNote(category: Category): string {
+  return `Looks like ${categoryInfo(category).label} — change it if not`;
+}
