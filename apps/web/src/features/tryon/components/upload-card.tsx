@@ -5,8 +5,8 @@ import { cn } from '../../../lib/cn';
 import type { ImageUpload } from '../hooks/use-image-upload';
 
 export interface UploadCardProps {
-  /** Short id used for test ids: person | clothing. */
-  kind: 'person' | 'clothing';
+  /** Short id used for test ids: person | clothing | bottom (a whole outfit's optional bottom). */
+  kind: 'person' | 'clothing' | 'bottom';
   title: string;
   /** What the photo is, for button labels: "person photo". */
   noun: string;
