@@ -210,7 +210,7 @@ export function HomePage() {
                   kind="bottom"
                   title="Add a bottom (whole outfit)"
                   noun="bottom photo"
-                  description="Optional: trousers, jeans or a skirt, worn under the top"
+                  description="Optional: trousers, jeans or a skirt"
                   icon={<TrousersIcon className="size-5" />}
                   upload={bottom}
                   disabled={processing}

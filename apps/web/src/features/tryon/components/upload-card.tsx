@@ -56,7 +56,7 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
       aria-labelledby={titleId}
       data-testid={`upload-${kind}`}
       data-upload-card={kind}
-      className="flex flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
+      className="flex min-w-0 flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex items-center gap-3">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">{icon}</span>
