@@ -122,6 +122,10 @@ export const TryOnResponseSchema = z.object({
   usedFreeTrial: z.boolean(),
   creditsRemaining: z.number().int().nonnegative(),
   tryonId: z.string().optional(),
+  /** Try-ons this one used: 1, or 2 for a whole outfit (TRYONS_PER_OUTFIT). */
+  tryOnsUsed: z.number().int().positive().optional(),
+  /** Free trials among them (usedFreeTrial is true when this is above 0). */
+  freeTrialsUsed: z.number().int().nonnegative().optional(),
 });
 export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
 

@@ -12,6 +12,13 @@ export const CLIENT_TIMEOUT_MS = 120_000;
 /** Server-side deadline for an engine call: below the client's timeout. */
 export const ENGINE_DEADLINE_MS = 100_000;
 export const CREDITS_PER_TRYON = 1;
+/** A whole outfit (a top and a bottom dressed in one try-on) uses two try-ons: free trials first, then credits. */
+export const TRYONS_PER_OUTFIT = 2;
+/**
+ * Results of try-ons that used a free trial are reduced to at most this many pixels on their
+ * longest side; try-ons paid with credits keep the engine's full resolution (HD downloads).
+ */
+export const FREE_RESULT_MAX_SIDE = 1024;
 /** Device type breakpoints. */
 export const MOBILE_MAX_WIDTH = 768;
 export const TABLET_MAX_WIDTH = 1024;

@@ -69,7 +69,8 @@ export const MESSAGES = {
   mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
   portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
   requestTooLarge: 'The request is too large.',
-  unexpectedParts: 'The upload has unexpected parts: send one person photo, one clothing photo, the category and your user id.',
+  unexpectedParts: 'The upload has unexpected parts: send one person photo, one clothing photo (and, for a whole outfit, one bottom), the category and your user id.',
+  lowerClothingNeedsUpperBody: 'A bottom can only be added to an Upper Body try-on (a whole outfit). Choose Upper Body, or remove the bottom.',
   malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
   engineBusy: 'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
 } as const;

@@ -17,7 +17,17 @@ export interface Plan {
   badge: string | null;
   features: string[];
   popular: boolean;
+  /**
+   * Priority processing: while the buyer holds unspent, unexpired credits of this plan, their
+   * try-ons are started before other people's waiting ones (the server's engine queues).
+   */
+  priorityProcessing: boolean;
 }
+
+/** What the plans' "HD downloads" feature means; every paid plan has it (see FREE_RESULT_MAX_SIDE). */
+export const HD_FEATURE = 'HD downloads: full-resolution results';
+/** What the "Priority processing" feature means (see Plan.priorityProcessing). */
+export const PRIORITY_FEATURE = 'Priority processing: first in line when busy';
 
 export const PLANS: readonly Plan[] = [
   {
@@ -30,8 +40,9 @@ export const PLANS: readonly Plan[] = [
     period: 'week',
     validityDays: 7,
     badge: null,
-    features: ['20 try-ons for 7 days', 'All clothing categories', 'HD downloads', 'Renews weekly, cancel anytime'],
+    features: ['20 try-ons for 7 days', 'All clothing categories', HD_FEATURE, 'Renews weekly, cancel anytime'],
     popular: false,
+    priorityProcessing: false,
   },
   {
     id: 'monthly',
@@ -43,8 +54,9 @@ export const PLANS: readonly Plan[] = [
     period: 'month',
     validityDays: 30,
     badge: 'Most Popular',
-    features: ['50 try-ons for 30 days', 'All clothing categories', 'HD downloads', 'Priority processing', 'Renews monthly, cancel anytime'],
+    features: ['50 try-ons for 30 days', 'All clothing categories', HD_FEATURE, PRIORITY_FEATURE, 'Renews monthly, cancel anytime'],
     popular: true,
+    priorityProcessing: true,
   },
   {
     id: 'yearly',
@@ -56,8 +68,9 @@ export const PLANS: readonly Plan[] = [
     period: 'year',
     validityDays: 365,
     badge: 'Best Value',
-    features: ['100 try-ons for 365 days', 'All clothing categories', 'HD downloads', 'Priority processing', 'Early access to new features', 'Renews yearly, cancel anytime'],
+    features: ['100 try-ons for 365 days', 'All clothing categories', HD_FEATURE, PRIORITY_FEATURE, 'Early access to new features', 'Renews yearly, cancel anytime'],
     popular: false,
+    priorityProcessing: true,
   },
   {
     id: 'credits_200',
@@ -69,8 +82,9 @@ export const PLANS: readonly Plan[] = [
     period: 'one-time',
     validityDays: null,
     badge: null,
-    features: ['200 try-ons', 'One-time payment', 'Credits never expire', 'All clothing categories', 'HD downloads'],
+    features: ['200 try-ons', 'One-time payment', 'Credits never expire', 'All clothing categories', HD_FEATURE],
     popular: false,
+    priorityProcessing: false,
   },
 ];
 
@@ -79,6 +93,9 @@ export const DEFAULT_PLAN_ID: PlanId = 'monthly';
 export function findPlan(id: string): Plan | undefined {
   return PLANS.find((p) => p.id === id);
 }
+
+/** The plans whose credits bring priority processing. */
+export const PRIORITY_PLAN_IDS: readonly PlanId[] = PLANS.filter((p) => p.priorityProcessing).map((p) => p.id);
 
 export function isSubscriptionPlan(plan: Plan): boolean {
   return plan.period !== 'one-time';

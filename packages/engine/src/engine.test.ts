@@ -119,6 +119,38 @@ describe('local engine (worker pool from TypeScript source)', () => {
     expect(code).toBe('GARMENT_NOT_SEPARABLE');
   });
 
+  it('dresses a whole outfit in one task: the trousers, then the top over them', async () => {
+    expect(engine.outfit).toBe(true);
+    const person = read('person/woman_tee_jeans_fullbody.jpg');
+    const top = read('garment/tshirt_womens_blue.jpg');
+    const bottom = read('garment/jeans_dark_straight.jpg');
+    const r = await engine.tryOnWithInfo({ person, garment: top, lowerGarment: bottom, category: 'upper_body' });
+    const [pm, rm] = await Promise.all([sharp(person).metadata(), sharp(r.image).metadata()]);
+    expect([rm.width, rm.height]).toEqual([pm.width, pm.height]);
+    // Both passes ran in the one worker task.
+    expect(Object.keys(r.info.timings)).toEqual(expect.arrayContaining(['lower:fit+composite', 'fit+composite']));
+    const upper = await scoreTryOnBytes(person, top, r.image, 'upper_body', r.info.keypoints);
+    expect(upper.transfer.result).toBeGreaterThan(upper.transfer.original);
+    expect(upper.placement.inBand).toBeGreaterThanOrEqual(0.9);
+    // Halfway from the hips to the knees and below, the outfit is the trousers-only result (the
+    // top's pass left the legs alone), and the trousers did change the legs.
+    const bottomOnly = await engine.tryOn({ person, garment: bottom, category: 'lower_body' });
+    const k = r.info.keypoints;
+    const from = Math.round((Math.max(k[23]!.y, k[24]!.y) + Math.max(k[25]!.y, k[26]!.y)) / 2);
+    const legs = (img: Uint8Array) =>
+      sharp(img)
+        .extract({ left: 0, top: from, width: pm.width!, height: pm.height! - from })
+        .raw()
+        .toBuffer();
+    const [a, b, original] = await Promise.all([legs(r.image), legs(bottomOnly.image), legs(person)]);
+    const changed = (x: Buffer, y: Buffer) => x.filter((v, i) => Math.abs(v - y[i]!) > 24).length / x.length;
+    expect(changed(a, b)).toBeLessThan(0.002);
+    expect(changed(b, original)).toBeGreaterThan(0.01);
+    // Not the top alone: the bottom changed the picture too.
+    const topOnly = await engine.tryOn({ person, garment: top, category: 'upper_body' });
+    expect(Buffer.from(topOnly.image).equals(Buffer.from(r.image))).toBe(false);
+  });
+
   it('applies EXIF orientation and keeps the photo size', async () => {
     // An upright 600×800 photo stored as 800×600 pixels with an EXIF "rotate 90° clockwise" tag.
     const upright = await sharp(read('person/woman_tee_jeans_fullbody.jpg')).resize(600, 800).jpeg().toBuffer();

@@ -79,7 +79,13 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
     let r: WorkerResult;
     try {
       r = await getPool().run(
-        { kind: 'tryOn', person: input.person, garment: input.garment, category: input.category },
+        {
+          kind: 'tryOn',
+          person: input.person,
+          garment: input.garment,
+          category: input.category,
+          ...(input.lowerGarment ? { lowerGarment: input.lowerGarment } : {}),
+        },
         input.signal ? { signal: input.signal } : {},
       );
     } catch (e) {
@@ -94,6 +100,8 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
   return {
     id: 'local',
     label: LOCAL_ENGINE_LABEL,
+    // A whole outfit runs in one worker task: the bottom, then the top over it.
+    outfit: true,
     async tryOn(input) {
       const { image, mimeType } = await run(input);
       return { image, mimeType };

@@ -7,6 +7,12 @@ export interface TryOnInput {
   person: Uint8Array;
   garment: Uint8Array;
   category: Category;
+  /**
+   * A whole outfit: trousers or a skirt dressed first, then `garment` (a top, category
+   * upper_body) over the result. Only passed to engines that declare `outfit`; for the others
+   * the server makes the two calls itself.
+   */
+  lowerGarment?: Uint8Array;
   signal?: AbortSignal;
 }
 
@@ -20,6 +26,8 @@ export interface TryOnEngine {
   readonly id: string;
   readonly label: string;
   tryOn(input: TryOnInput): Promise<TryOnOutput>;
+  /** True when `tryOn` dresses a whole outfit (`lowerGarment`) itself, in one job. */
+  readonly outfit?: boolean;
   /** Load models / check configuration ahead of the first request. */
   warm?(): Promise<void>;
   close?(): Promise<void>;

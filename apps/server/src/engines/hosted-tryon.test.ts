@@ -155,6 +155,52 @@ describe('hosted engines through the try-on pipeline', () => {
   });
 });
 
+describe('a whole outfit on a hosted engine', () => {
+  function outfit(cookie: string, userId: string, api: string) {
+    const body = multipart({
+      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+      lowerClothingImage: { data: bottom, filename: 'trousers.jpg', contentType: 'image/jpeg' },
+      category: 'upper_body',
+      userId,
+      api,
+    });
+    return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  }
+  let bottom: Buffer;
+  beforeAll(async () => {
+    bottom = await syntheticPhoto(700, 900, { seed: 33 });
+  });
+
+  it('FASHN: two runs in order, the bottom on the person, then the top on that result; two free trials', async () => {
+    const { cookie, user } = await signIn(app);
+    const before = fashn.runCalls().length;
+    const res = await outfit(cookie, user.id, 'fashn');
+    expect(res.statusCode).toBe(200);
+    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({ usedFreeTrial: true, tryOnsUsed: 2, freeTrialsUsed: 2 });
+    expect(await trialsUsed(cookie, user.id)).toBe(2);
+    const runs = fashn.runCalls().slice(before).map((c) => (c.json as { inputs: { category: string; model_image: string; garment_image: string } }).inputs);
+    expect(runs.map((r) => r.category)).toEqual(['bottoms', 'tops']);
+    // The top goes on the first run's result, not on the original photo, and each run has its own garment.
+    expect(runs[1]!.model_image).not.toBe(runs[0]!.model_image);
+    expect(runs[1]!.garment_image).not.toBe(runs[0]!.garment_image);
+  });
+
+  it('Gemini: two generateContent calls; a refusal of the second gives both try-ons back', async () => {
+    const { cookie, user } = await signIn(app);
+    const before = gemini.calls().length;
+    expect((await outfit(cookie, user.id, 'nano-banana')).statusCode).toBe(200);
+    expect(gemini.calls().length - before).toBe(2);
+
+    const other = await signIn(app);
+    gemini.enqueue({ kind: 'image' }, { kind: 'finish', reason: 'IMAGE_SAFETY' });
+    const refused = await outfit(other.cookie, other.user.id, 'nano-banana');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ code: 'CONTENT_BLOCKED' });
+    expect(await trialsUsed(other.cookie, other.user.id)).toBe(0);
+  });
+});
+
 describe('a retired Gemini model', () => {
   it('answers 502 with a clear message, costs nothing and is not retried', async () => {
     const config = loadConfig({

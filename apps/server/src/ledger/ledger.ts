@@ -262,6 +262,24 @@ export async function balance(db: Db, userId: string, now: Date = new Date()): P
   return Number(row?.total ?? 0);
 }
 
+/**
+ * Read-only: whether the user holds unspent, unexpired credits bought with one of `planIds`
+ * (the plans with priority processing).
+ */
+export async function holdsPlanCredits(db: Db, userId: string, planIds: readonly string[], now: Date = new Date()): Promise<boolean> {
+  if (planIds.length === 0) return false;
+  const row = await db
+    .selectFrom('credit_grants')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('plan_id', 'in', [...planIds])
+    .where('remaining', '>', 0)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', iso(now))]))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 // ---------------------------------------------------------------------------------------
 // Try-ons
 // ---------------------------------------------------------------------------------------
@@ -281,7 +299,15 @@ export interface ReserveTryOnInput {
 }
 
 export type ReserveTryOnResult =
-  | { ok: true; tryon: TryOnRow; charge: TryOnCharge; grantId: string | null }
+  | {
+      ok: true;
+      tryon: TryOnRow;
+      /** The first unit's charge (free trials are taken first: `trial` when any unit was a free trial). */
+      charge: TryOnCharge;
+      grantId: string | null;
+      /** Every unit's charge, in the order taken. */
+      charges: TryOnCharge[];
+    }
   | { ok: false; code: 'NO_CREDITS' };
 
 /**
@@ -299,6 +325,7 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
       if (!(await lockUser(trx, input.userId))) throw new Error(`no user ${input.userId}`);
       const expiresAt = iso(new Date(now.getTime() + (input.resultRetentionDays ?? RESULT_RETENTION_DAYS) * DAY_MS));
       let main: { tryon: TryOnRow; charge: TryOnCharge; grantId: string | null } | null = null;
+      const charges: TryOnCharge[] = [];
       for (let unit = 0; unit < units; unit++) {
         const spent = await spendOneUnit(trx, input, nowIso);
         // Not enough for every unit: roll back the units taken so far.
@@ -333,9 +360,10 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
           now,
         });
         main ??= { tryon, charge: spent.charge, grantId: spent.grantId };
+        charges.push(spent.charge);
       }
       if (!main) throw new Error('reserveTryOn: units must be at least 1');
-      return { ok: true, ...main } as const;
+      return { ok: true, ...main, charges } as const;
     });
   } catch (err) {
     if (err === NOT_ENOUGH) return { ok: false, code: 'NO_CREDITS' } as const;

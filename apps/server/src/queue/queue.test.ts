@@ -12,13 +12,13 @@ import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
 import { runWorker, type WorkerProcess } from './worker-main.js';
-import { newUploadKey, processTryOnJob } from './tryon-job.js';
+import { JOB_PRIORITY, TRYON_QUEUE_NAME, newUploadKey, processTryOnJob } from './tryon-job.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { createLogger } from '../logging.js';
 import { openStream } from '../test/sse.js';
@@ -37,10 +37,11 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-function tryOnRequest(app: FastifyInstance, cookie: string, userId: string) {
+function tryOnRequest(app: FastifyInstance, cookie: string, userId: string, lower?: FilePart, person: Buffer = PERSON) {
   const body = multipart({
-    userImage: { data: PERSON },
+    userImage: { data: person },
     clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+    lowerClothingImage: lower,
     category: 'upper_body',
     userId,
   });
@@ -185,6 +186,79 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     const health = (await t.app.inject({ method: 'GET', url: '/api/health' })).json();
     expect(health.checks.queue).toMatchObject({ status: 'ok', waiting: 0, active: 0 });
+  });
+
+  it('runs a whole outfit in a worker: the bottom is stored with the photos, two try-ons charged, two engine calls in order', async () => {
+    const engine = createEngineDouble();
+    const t = await make(engine);
+    await startWorker(t, engine);
+    const { cookie, user } = await signIn(t.app);
+    const bottom = await png(280, 360, '#20a040');
+    const res = await tryOnRequest(t.app, cookie, user.id, { data: bottom, filename: 'trousers.png', contentType: 'image/png' });
+    expect(res.statusCode).toBe(200);
+    const body = TryOnResponseSchema.parse(res.json());
+    expect(body).toMatchObject({ usedFreeTrial: true, creditsRemaining: 0, tryOnsUsed: 2, freeTrialsUsed: 2 });
+    expect(engine.calls.map((c) => c.category)).toEqual(['lower_body', 'upper_body']);
+    expect((await sharp(engine.calls[0]!.garment).metadata()).width).toBe(280);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(2);
+    const rows = await t.app.db.selectFrom('tryons').select(['status', 'bundle_of']).where('user_id', '=', user.id).execute();
+    expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(uploadsLeft(t)).toEqual([]);
+  });
+
+  it('an outfit failing in the worker gives both try-ons back and deletes all three uploads', async () => {
+    const engine = createEngineDouble({ failWith: new EngineError('ENGINE_FAILED') });
+    const t = await make(engine);
+    await startWorker(t, engine);
+    const { cookie, user } = await signIn(t.app);
+    const res = await tryOnRequest(t.app, cookie, user.id, { data: await png(280, 360, '#20a040'), contentType: 'image/png' });
+    expect(res.statusCode).toBe(502);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    const rows = await t.app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
+    expect(rows.map((r) => r.status)).toEqual(['failed', 'failed']);
+    expect(uploadsLeft(t)).toEqual([]);
+  });
+
+  it('gives priority-plan buyers a higher BullMQ priority: their waiting job runs first', async () => {
+    const engine = createEngineDouble();
+    // The app's clock is now: the worker, starting after the try-ons were reserved, sweeps try-ons
+    // past their deadline by its own clock.
+    const t = await createTestApp(kind, { engine, start: new Date(), env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ENGINE_CONCURRENCY: '1' } });
+    apps.push(t);
+    const normal = await signIn(t.app);
+    const paying = await signIn(t.app);
+    const bought = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie: paying.cookie }, payload: { planId: 'yearly' } });
+    expect(bought.statusCode).toBe(200);
+
+    // No worker yet: both jobs wait, the normal one first.
+    const first = tryOnRequest(t.app, normal.cookie, normal.user.id, undefined, await jpeg(400, 600));
+    const waitFor = async (n: number) => {
+      let waiting = 0;
+      for (let i = 0; i < 80 && waiting < n; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
+      }
+      expect(waiting).toBe(n);
+    };
+    await waitFor(1);
+    const second = tryOnRequest(t.app, paying.cookie, paying.user.id, undefined, await jpeg(320, 480));
+    await waitFor(2);
+
+    const { Queue } = await import('bullmq');
+    const queue = new Queue(TRYON_QUEUE_NAME, { connection: { url: t.config.redisUrl! } });
+    try {
+      const jobs = await queue.getJobs(['prioritized', 'waiting']);
+      const byUser = Object.fromEntries(jobs.map((j) => [j.data.userId, j.opts.priority]));
+      expect(byUser).toEqual({ [normal.user.id]: JOB_PRIORITY.normal, [paying.user.id]: JOB_PRIORITY.priority });
+    } finally {
+      await queue.close();
+    }
+
+    await startWorker(t, engine);
+    const answers = await Promise.all([first, second]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    const widths = await Promise.all(engine.calls.map(async (c) => (await sharp(c.person).metadata()).width));
+    expect(widths).toEqual([320, 400]);
   });
 
   it('a job finishing after the API has refunded neither completes nor refunds again, and deletes its files', async () => {

@@ -16,9 +16,16 @@ import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../services/deadline.js';
 import { storeResult } from '../services/results.js';
 import { failureOf } from '../services/tryon-runner.js';
+import { runEngine } from '../services/outfit.js';
 import { refundFailedTryOn } from '../services/tryon.js';
 
 export const TRYON_QUEUE_NAME = 'tryon';
+
+/**
+ * BullMQ job priorities (a lower number goes first). Every try-on job gets one: BullMQ runs jobs
+ * without a priority before all prioritized ones, so normal jobs carry one too.
+ */
+export const JOB_PRIORITY = { priority: 1, normal: 2 } as const;
 
 /** The job payload: references only, the photos themselves stay in storage. */
 export interface TryOnJobData {
@@ -26,6 +33,8 @@ export interface TryOnJobData {
   userId: string;
   personKey: string;
   garmentKey: string;
+  /** A whole outfit's bottom (then the garment is the top, category upper_body). */
+  lowerGarmentKey?: string;
   category: Category;
   engine: string;
   /** When the try-on's deadline passes (epoch milliseconds); the worker stops there. */
@@ -36,6 +45,8 @@ export interface TryOnJobData {
   progressId?: string;
   /** When the API accepted the try-on (epoch ms): progress events count from there. */
   acceptedAt?: number;
+  /** The result's longest side at most (a free trial's result); absent: the engine's full size. */
+  resultMaxSide?: number;
 }
 
 /** What a job returns to the waiting API process. */
@@ -48,8 +59,13 @@ export function newUploadKey(image: NormalisedImage): string {
   return `uploads/${randomBytes(32).toString('base64url')}${EXTENSION_OF[image.mimeType]}`;
 }
 
-export async function deleteUploads(storage: Storage, data: Pick<TryOnJobData, 'personKey' | 'garmentKey'>): Promise<void> {
-  await Promise.all([storage.delete(data.personKey), storage.delete(data.garmentKey)]);
+/** The job's stored photos. */
+export function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): string[] {
+  return [data.personKey, data.garmentKey, ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : [])];
+}
+
+export async function deleteUploads(storage: Storage, data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): Promise<void> {
+  await Promise.all(uploadKeys(data).map((key) => storage.delete(key)));
 }
 
 export interface TryOnJobDeps {
@@ -64,8 +80,9 @@ export interface TryOnJobDeps {
 }
 
 /**
- * Runs one queued try-on to the end: engine under the deadline, result stored, row completed —
- * or refunded on failure. The two uploads are deleted whatever happens. `report` gets the stages
+ * Runs one queued try-on to the end: engine under the deadline (a whole outfit through
+ * `runEngine`), result stored, row completed — or refunded on failure. The uploads are deleted
+ * whatever happens. `report` gets the stages
  * (reading, fitting, finishing, then done or failed).
  */
 export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, report: (stage: TryOnStage) => void = () => undefined): Promise<TryOnJobResult> {
@@ -78,17 +95,21 @@ export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, re
     const signal = AbortSignal.timeout(Math.max(0, data.deadlineAt - Date.now()));
     if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
     report('reading');
-    const [person, garment] = await Promise.all([deps.storage.get(data.personKey), deps.storage.get(data.garmentKey)]);
-    if (!person || !garment) throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
+    const [person, garment, lowerGarment] = await Promise.all([
+      deps.storage.get(data.personKey),
+      deps.storage.get(data.garmentKey),
+      data.lowerGarmentKey ? deps.storage.get(data.lowerGarmentKey) : undefined,
+    ]);
+    if (!person || !garment || lowerGarment === null) throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
     const engine = await deps.engines.get(data.engine);
     report('fitting');
     const output = await withTimeout(
-      engine.tryOn({ person: person.body, garment: garment.body, category: data.category, signal }),
+      runEngine(engine, { person: person.body, garment: garment.body, category: data.category, lowerGarment: lowerGarment?.body, signal }),
       signal,
       () => new EngineError('ENGINE_TIMEOUT'),
     );
     report('finishing');
-    const name = await storeResult(deps, data.tryonId, output.image, signal, now());
+    const name = await storeResult(deps, data.tryonId, output.image, signal, now(), { maxSide: data.resultMaxSide });
     report('done');
     return { ok: true, resultName: name };
   } catch (err) {

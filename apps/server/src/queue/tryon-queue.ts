@@ -18,6 +18,7 @@ import { valueWithin, withTimeout } from '../services/deadline.js';
 import { ProgressMessageSchema, progressMessage, engineEstimate, type ProgressHub, type ProgressMessage } from '../services/progress.js';
 import type { RunResult, TryOnJob, TryOnRunner } from '../services/tryon-runner.js';
 import {
+  JOB_PRIORITY,
   TRYON_QUEUE_NAME,
   deleteUploads,
   newUploadKey,
@@ -106,6 +107,11 @@ function watchRow(deps: Pick<TryOnQueueDeps, 'db'>, tryonId: string): { settled:
   };
 }
 
+/** A try-on's BullMQ job options: its id is the try-on's, and priority jobs go first (JOB_PRIORITY). */
+export function tryOnJobOptions(t: Pick<TryOnJob, 'tryonId' | 'priority'>): { jobId: string; priority: number } {
+  return { jobId: t.tryonId, priority: t.priority ? JOB_PRIORITY.priority : JOB_PRIORITY.normal };
+}
+
 /** A progress event from the queue's event stream, if it is one of ours. */
 function progressOf(data: unknown): ProgressMessage | undefined {
   const parsed = ProgressMessageSchema.safeParse(data);
@@ -143,9 +149,11 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
       userId: t.userId,
       personKey: newUploadKey(t.person),
       garmentKey: newUploadKey(t.garment),
+      ...(t.lowerGarment ? { lowerGarmentKey: newUploadKey(t.lowerGarment) } : {}),
       category: t.category,
       engine: t.engineId,
       deadlineAt: t.deadlineAt,
+      ...(t.resultMaxSide !== undefined ? { resultMaxSide: t.resultMaxSide } : {}),
       ...(t.reqId ? { reqId: t.reqId } : {}),
       ...(t.progress ? { progressId: t.progress.progressId, acceptedAt: t.progress.acceptedAt } : {}),
     };
@@ -153,12 +161,18 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
     let result: RunResult;
     let job: Job<TryOnJobData, TryOnJobResult> | undefined;
     try {
+      const lower = t.lowerGarment;
       await Promise.all([
         deps.storage.put(data.personKey, t.person.data, t.person.mimeType),
         deps.storage.put(data.garmentKey, t.garment.data, t.garment.mimeType),
+        ...(lower && data.lowerGarmentKey ? [deps.storage.put(data.lowerGarmentKey, lower.data, lower.mimeType)] : []),
       ]);
       // Enqueueing takes milliseconds; when Redis is down it fails fast instead of using up the deadline.
-      job = await withTimeout(queue.add('tryon', data, { jobId: t.tryonId }), Math.min(remaining(), ENQUEUE_TIMEOUT_MS), timedOut('enqueueing'));
+      job = await withTimeout(
+        queue.add('tryon', data, tryOnJobOptions(t)),
+        Math.min(remaining(), ENQUEUE_TIMEOUT_MS),
+        timedOut('enqueueing'),
+      );
       const added = job;
       // From now on this side's stages also go out as the job's progress, for the other API processes.
       t.progress?.relayThrough((message) => added.updateProgress(message));
@@ -246,7 +260,7 @@ export async function startTryOnWorker(config: Config, deps: TryOnJobDeps & { lo
       const report = (stage: TryOnStage) => {
         if (!data.progressId) return;
         const message = progressMessage(
-          { progressId: data.progressId, userId: data.userId, acceptedAt: data.acceptedAt ?? started, estimateSeconds: engineEstimate(data.engine).estimateSeconds },
+          { progressId: data.progressId, userId: data.userId, acceptedAt: data.acceptedAt ?? started, estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined).estimateSeconds },
           stage,
         );
         job.updateProgress(message).catch((err: unknown) => log.warn({ err, tryonId: data.tryonId, stage }, 'could not report the try-on\'s progress'));

@@ -80,7 +80,19 @@ const PROBES: Probe[] = [
     code: 'MISSING_FILE',
     request: () => ({ headers: { 'content-type': 'multipart/form-data; boundary=abc' }, payload: 'hello' }),
   },
-  { name: 'three files', status: 400, code: 'VALIDATION_ERROR', request: (c) => upload(c, { lowerClothingImage: { data: GARMENT } }) },
+  {
+    // Three files are a whole outfit; a fourth part is refused by the parser's files limit.
+    name: 'four files',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    request: (c) => upload(c, { lowerClothingImage: { data: GARMENT }, extraImage: { data: GARMENT } }),
+  },
+  {
+    name: 'a bottom with another category than Upper Body',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    request: (c) => upload(c, { lowerClothingImage: { data: GARMENT }, category: 'dresses' }),
+  },
   {
     name: 'a file under an unknown name',
     status: 400,

@@ -19,7 +19,7 @@ const PADDLE_ENV = {
 interface Operation {
   summary?: string;
   parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, { format?: string }> } }> };
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, { format?: string }>; required?: string[] } }> };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 }
 interface Document {
@@ -96,12 +96,15 @@ describe.each([
     expect(doc.paths['/api/auth/user/{id}']?.get).toBeDefined();
   });
 
-  it('describes the try-on upload as a multipart form with two binary files and the text fields', () => {
+  it('describes the try-on upload as a multipart form with two binary files, an optional bottom and the text fields', () => {
     const body = doc.paths['/api/process-image']?.post?.requestBody;
     const schema = body?.content['multipart/form-data']?.schema;
     expect(schema?.properties?.userImage?.format).toBe('binary');
     expect(schema?.properties?.clothingImage?.format).toBe('binary');
-    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['api', 'category', 'clothingImage', 'progressId', 'userId', 'userImage']);
+    expect(schema?.properties?.lowerClothingImage?.format).toBe('binary');
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['api', 'category', 'clothingImage', 'lowerClothingImage', 'progressId', 'userId', 'userImage']);
+    expect(schema?.required).not.toContain('lowerClothingImage');
+    expect(schema?.required).toEqual(expect.arrayContaining(['userImage', 'clothingImage', 'category', 'userId']));
     // HTTP 402 NO_CREDITS carries the user.
     expect(JSON.stringify(doc.paths['/api/process-image']?.post?.responses['402'])).toContain('free_trials_used');
   });

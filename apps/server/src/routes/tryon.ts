@@ -1,5 +1,6 @@
 /**
- * POST /api/process-image (a synchronous try-on: two photos in, the result's URL out),
+ * POST /api/process-image (a synchronous try-on: two photos in, or three for a whole outfit,
+ * the result's URL out),
  * GET /api/results/:name and GET /api/tryons.
  * Uploads stay in memory; they are never written to disk, let alone under a client file name.
  */
@@ -22,11 +23,11 @@ import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
 import { findByResultName } from '../repositories/tryons.js';
 import { listGalleryPage } from '../services/gallery.js';
 import { validateAndNormalise } from '../services/images.js';
-import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, type TryOnDeps } from '../services/tryon.js';
+import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, tryOnsFor, type TryOnDeps } from '../services/tryon.js';
 import { BinaryFile, ERROR_RESPONSES, TRYON_ERROR_RESPONSES } from './schemas.js';
 import { serverOrigin } from './public-origin.js';
 
-const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
+const FILE_FIELDS = ['userImage', 'clothingImage', 'lowerClothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
 /** The form's text fields (TryOnFieldsSchema's); other text fields are ignored. */
 const TEXT_FIELDS = Object.keys(TryOnFieldsSchema.shape);
@@ -35,6 +36,9 @@ const TEXT_FIELDS = Object.keys(TryOnFieldsSchema.shape);
 const TryOnFormSchema = z.object({
   userImage: BinaryFile.describe('The person photo: JPG, PNG or WEBP, at most 10 MB'),
   clothingImage: BinaryFile.describe('The clothing photo: JPG, PNG or WEBP, at most 10 MB'),
+  lowerClothingImage: BinaryFile.optional().describe(
+    'Optional, with category upper_body only: a bottom (trousers, jeans, a skirt) for a whole outfit, dressed under the top. JPG, PNG or WEBP, at most 10 MB. A whole outfit uses two try-ons (free trials first, then credits).',
+  ),
   ...TryOnFieldsSchema.shape,
 });
 
@@ -105,7 +109,7 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
   const { config } = app;
   const security = [{ session: [] }];
   await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 2, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 50 },
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: FILE_FIELDS.length, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 50 },
     throwFileSizeLimit: true,
   });
 
@@ -124,7 +128,8 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
     {
       onRequest: app.perRouteLimit('tryon', config.rateLimits.tryOnPerMinute),
       schema: {
-        summary: 'Try a garment on a person: two photos in, the result’s URL out (charges a free trial or a credit on success)',
+        summary:
+          'Try a garment on a person: two photos in, the result’s URL out (charges a free trial or a credit on success); with lowerClothingImage, a whole outfit (two)',
         tags: ['tryon'],
         security,
         consumes: ['multipart/form-data'],
@@ -141,6 +146,9 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       if (!files.userImage) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
       const form = checkFields(fields, sessionUser);
+      // A bottom goes under a top: a whole outfit is an Upper Body try-on.
+      if (files.lowerClothingImage && form.category !== 'upper_body') throw new AppError('VALIDATION_ERROR', MESSAGES.lowerClothingNeedsUpperBody);
+      const outfit = files.lowerClothingImage !== undefined;
       // The progressId is bound to the user who posts it; someone else's is ignored.
       const progressId = form.progressId && app.tryOnProgress.claim(form.progressId, sessionUser) ? form.progressId : undefined;
       request.tryOnProgressId = progressId;
@@ -150,15 +158,17 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
       // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
-      await refuseEarly(deps(), sessionUser, engineId);
+      await refuseEarly(deps(), sessionUser, engineId, tryOnsFor(outfit));
 
-      const [person, garment] = await Promise.all([
+      const [person, garment, lowerGarment] = await Promise.all([
         validateAndNormalise(files.userImage, 'userImage'),
         validateAndNormalise(files.clothingImage, 'clothingImage'),
+        files.lowerClothingImage ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage') : undefined,
       ]);
       // Free the raw uploads before the engine runs.
       files.userImage = undefined;
       files.clothingImage = undefined;
+      files.lowerClothingImage = undefined;
 
       return performTryOn(deps(), {
         userId: sessionUser,
@@ -166,6 +176,7 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
         engineId,
         person,
         garment,
+        lowerGarment,
         progressId,
         reqId: request.id,
         acceptedAt,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { detectImageKind, validateAndNormalise } from './images.js';
+import { cleanEngineOutput, detectImageKind, validateAndNormalise } from './images.js';
 import { gif, jpeg, png, pngHeaderOnly, rotatedJpegWithExif, truncatedJpeg } from '../test/images.js';
 
 async function refusal(bytes: Buffer): Promise<AppError> {
@@ -78,5 +78,23 @@ describe('upload validation', () => {
     expect([clear.mimeType, clear.width, clear.height]).toEqual(['image/png', 500, 700]);
     const small = await validateAndNormalise(await jpeg(300, 400), 'userImage');
     expect([small.width, small.height]).toEqual([300, 400]);
+  });
+});
+
+describe('engine output: the free-trial size limit', () => {
+  it('reduces an output above maxSide to it on the longest side, keeping its type and proportions', async () => {
+    const out = await cleanEngineOutput(await jpeg(1500, 2000), { maxSide: 1024 });
+    const meta = await sharp(out!.data).metadata();
+    expect([out!.mimeType, meta.format, meta.width, meta.height]).toEqual(['image/jpeg', 'jpeg', 768, 1024]);
+    const wide = await cleanEngineOutput(await png(2048, 1024, '#00000000'), { maxSide: 1024 });
+    const wideMeta = await sharp(wide!.data).metadata();
+    expect([wide!.mimeType, wideMeta.width, wideMeta.height, wideMeta.hasAlpha]).toEqual(['image/png', 1024, 512, true]);
+  });
+
+  it('leaves an output within maxSide, or without maxSide, byte for byte', async () => {
+    const small = await jpeg(768, 1024);
+    expect((await cleanEngineOutput(small, { maxSide: 1024 }))!.data.equals(small)).toBe(true);
+    const large = await jpeg(1500, 2000);
+    expect((await cleanEngineOutput(large))!.data.equals(large)).toBe(true);
   });
 });

@@ -134,17 +134,24 @@ export async function validateAndDecodeRgba(bytes: Buffer, label: string, maxSid
 
 /**
  * Makes an engine's output safe to store: a JPEG, PNG or WEBP by its bytes, with no metadata
- * (re-encoded only when it carries EXIF/XMP/IPTC). Returns null when it is not an image.
+ * (re-encoded only when it carries EXIF/XMP/IPTC), and, with `maxSide`, no longer than that on
+ * its longest side (reduced and re-encoded when it is). Returns null when it is not an image.
  */
-export async function cleanEngineOutput(image: Uint8Array): Promise<{ data: Buffer; mimeType: ImageMime } | null> {
+export async function cleanEngineOutput(
+  image: Uint8Array,
+  options: { maxSide?: number | undefined } = {},
+): Promise<{ data: Buffer; mimeType: ImageMime } | null> {
   const kind = detectImageKind(image);
   if (!kind) return null;
   const data = Buffer.from(image.buffer, image.byteOffset, image.byteLength);
   try {
     const meta = await sharp(data).metadata();
     if (!meta.width || !meta.height) return null;
-    if (meta.exif || meta.xmp || meta.iptc) {
-      const clean = await sharp(data).rotate().toFormat(kind).toBuffer();
+    const tooLarge = options.maxSide !== undefined && Math.max(meta.width, meta.height) > options.maxSide;
+    if (meta.exif || meta.xmp || meta.iptc || tooLarge) {
+      let pipeline = sharp(data).rotate();
+      if (tooLarge) pipeline = pipeline.resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true });
+      const clean = await (kind === 'jpeg' ? pipeline.jpeg({ quality: 92 }) : pipeline.toFormat(kind)).toBuffer();
       return { data: clean, mimeType: MIME_OF[kind] };
     }
   } catch {

@@ -72,4 +72,66 @@ describe('engine job limiter', () => {
     expect(limiter.saturated).toBe(false);
     expect(await limiter.run(async () => 'fourth', ctrl.signal, () => new Error('aborted'))).toBe('fourth');
   });
+
+  it('starts waiting priority jobs before normal ones, each lane in order', async () => {
+    const limiter = new JobLimiter(1);
+    const started: string[] = [];
+    const release: (() => void)[] = [];
+    const job = (name: string, lane: 'priority' | 'normal') =>
+      limiter.run(
+        async () => {
+          started.push(name);
+          await new Promise<void>((r) => release.push(r));
+        },
+        new AbortController().signal,
+        () => new Error('aborted'),
+        lane,
+      );
+    const all = [job('n1', 'normal'), job('n2', 'normal'), job('p1', 'priority'), job('n3', 'normal'), job('p2', 'priority')];
+    await tick();
+    expect([started, limiter.queued]).toEqual([['n1'], 4]);
+    while (release.length > 0 || limiter.active > 0) {
+      release.shift()?.();
+      await tick();
+    }
+    await Promise.all(all);
+    expect(started).toEqual(['n1', 'p1', 'p2', 'n2', 'n3']);
+  });
+
+  it('counts both lanes against the waiting places: a priority job past them is refused too', async () => {
+    const limiter = new JobLimiter(1, 2, () => new Error('busy'));
+    let finish!: () => void;
+    const signal = new AbortController().signal;
+    const running = limiter.run(() => new Promise<void>((r) => (finish = r)), signal, () => new Error('x'));
+    const waiting = [limiter.run(async () => 'n', signal, () => new Error('x')), limiter.run(async () => 'p', signal, () => new Error('x'), 'priority')];
+    expect(limiter.saturated).toBe(true);
+    await expect(limiter.run(async () => 'late', signal, () => new Error('x'), 'priority')).rejects.toThrow('busy');
+    finish();
+    await running;
+    expect(await Promise.all(waiting)).toEqual(['n', 'p']);
+  });
+
+  it('drops an aborted priority job from its lane; the normal job still runs', async () => {
+    const limiter = new JobLimiter(1);
+    let finish!: () => void;
+    const first = limiter.run(() => new Promise<void>((r) => (finish = r)), new AbortController().signal, () => new Error('x'));
+    const controller = new AbortController();
+    let ran = false;
+    const prio = limiter.run(
+      async () => {
+        ran = true;
+      },
+      controller.signal,
+      () => new Error('deadline'),
+      'priority',
+    );
+    const normal = limiter.run(async () => 'normal ran', new AbortController().signal, () => new Error('x'));
+    controller.abort();
+    await expect(prio).rejects.toThrow('deadline');
+    expect(limiter.queued).toBe(1);
+    finish();
+    await first;
+    expect(await normal).toBe('normal ran');
+    expect(ran).toBe(false);
+  });
 });

@@ -1,10 +1,20 @@
 /**
  * Bounded in-process concurrency for engine jobs: at most `limit` run at once, at most
- * `maxWaiting` wait in order; past that a job is refused at once with `busyError()`.
+ * `maxWaiting` wait; past that a job is refused at once with `busyError()`.
+ *
+ * Two lanes: a freed slot goes to the oldest waiting priority job (paying customers' plans with
+ * priority processing), else to the oldest normal one. Both lanes share the waiting places.
  */
+export type JobPriority = 'priority' | 'normal';
+
+interface Waiter {
+  start: () => void;
+  abort: () => void;
+}
+
 export class JobLimiter {
   private running = 0;
-  private readonly waiting: { start: () => void; abort: () => void }[] = [];
+  private readonly lanes: Record<JobPriority, Waiter[]> = { priority: [], normal: [] };
 
   constructor(
     readonly limit: number,
@@ -17,19 +27,22 @@ export class JobLimiter {
 
   /** True when a new job would be refused (every slot busy and every waiting place taken). */
   get saturated(): boolean {
-    return this.running >= this.limit && this.waiting.length >= this.maxWaiting;
+    return this.running >= this.limit && this.queued >= this.maxWaiting;
   }
 
   get active(): number {
     return this.running;
   }
   get queued(): number {
-    return this.waiting.length;
+    return this.lanes.priority.length + this.lanes.normal.length;
   }
 
-  /** Runs `job` when a slot is free; rejects with `abortError()` if `signal` aborts while waiting. */
-  async run<T>(job: () => Promise<T>, signal: AbortSignal, abortError: () => Error): Promise<T> {
-    await this.acquire(signal, abortError);
+  /**
+   * Runs `job` when a slot is free (priority jobs before normal ones, each lane in order);
+   * rejects with `abortError()` if `signal` aborts while waiting.
+   */
+  async run<T>(job: () => Promise<T>, signal: AbortSignal, abortError: () => Error, priority: JobPriority = 'normal'): Promise<T> {
+    await this.acquire(signal, abortError, this.lanes[priority]);
     try {
       return await job();
     } finally {
@@ -37,15 +50,15 @@ export class JobLimiter {
     }
   }
 
-  private acquire(signal: AbortSignal, abortError: () => Error): Promise<void> {
+  private acquire(signal: AbortSignal, abortError: () => Error, lane: Waiter[]): Promise<void> {
     if (signal.aborted) return Promise.reject(abortError());
     if (this.running < this.limit) {
       this.running++;
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.maxWaiting) return Promise.reject(this.busyError());
+    if (this.queued >= this.maxWaiting) return Promise.reject(this.busyError());
     return new Promise<void>((resolve, reject) => {
-      const entry = {
+      const entry: Waiter = {
         start: () => {
           signal.removeEventListener('abort', onAbort);
           this.running++;
@@ -54,18 +67,18 @@ export class JobLimiter {
         abort: () => reject(abortError()),
       };
       const onAbort = () => {
-        const i = this.waiting.indexOf(entry);
-        if (i >= 0) this.waiting.splice(i, 1);
+        const i = lane.indexOf(entry);
+        if (i >= 0) lane.splice(i, 1);
         entry.abort();
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(entry);
+      lane.push(entry);
     });
   }
 
   private release(): void {
     this.running--;
-    const next = this.waiting.shift();
+    const next = this.lanes.priority.shift() ?? this.lanes.normal.shift();
     if (next) next.start();
   }
 }

@@ -44,10 +44,12 @@ export function engineKind(engineId: string): EngineKind {
   return HOSTED_ENGINE_IDS.has(engineId) ? 'hosted' : 'local';
 }
 
-/** The engine's own estimate of a whole try-on, as the page shows it. */
-export function engineEstimate(engineId: string): { kind: EngineKind; estimateSeconds: { min: number; max: number } } {
+/** The engine's own estimate of a whole try-on, as the page shows it; a whole outfit dresses two garments, so twice as long. */
+export function engineEstimate(engineId: string, outfit = false): { kind: EngineKind; estimateSeconds: { min: number; max: number } } {
   const kind = engineKind(engineId);
-  return { kind, estimateSeconds: { ...ENGINE_ESTIMATE_SECONDS[kind] } };
+  const { min, max } = ENGINE_ESTIMATE_SECONDS[kind];
+  const times = outfit ? 2 : 1;
+  return { kind, estimateSeconds: { min: min * times, max: max * times } };
 }
 
 export const isTerminal = (stage: TryOnStage): boolean => stage === 'done' || stage === 'failed';
@@ -194,14 +196,14 @@ export function progressMessage(
 /** A reporter publishing to this process's hub (and, once told, through a relay as well). */
 export function createProgressReporter(
   hub: Pick<ProgressHub, 'publish'>,
-  t: { progressId: string; userId: string; engineId: string; acceptedAt?: number },
+  t: { progressId: string; userId: string; engineId: string; acceptedAt?: number; outfit?: boolean },
 ): ProgressReporter {
   let relay: ((message: ProgressMessage) => Promise<unknown>) | undefined;
   const reporter: ProgressReporter = {
     progressId: t.progressId,
     userId: t.userId,
     acceptedAt: t.acceptedAt ?? Date.now(),
-    estimateSeconds: engineEstimate(t.engineId).estimateSeconds,
+    estimateSeconds: engineEstimate(t.engineId, t.outfit).estimateSeconds,
     report(stage) {
       const message = progressMessage(reporter, stage);
       hub.publish(message);

@@ -19,7 +19,8 @@ export function newResultName(ext: string): string {
 }
 
 /**
- * Stores an engine's output as the try-on's result and marks the row succeeded. Throws
+ * Stores an engine's output as the try-on's result and marks the row succeeded; with `maxSide`
+ * (a free trial's result) reduced to at most that on its longest side. Throws
  * ENGINE_FAILED when the output is not an image, ENGINE_TIMEOUT when the deadline passed or the
  * row was settled elsewhere; the stored file is removed whenever the row was not completed.
  * Returns the result's name.
@@ -30,8 +31,9 @@ export async function storeResult(
   image: Uint8Array,
   signal: AbortSignal,
   now: Date,
+  options: { maxSide?: number | undefined } = {},
 ): Promise<string> {
-  const clean = await cleanEngineOutput(image);
+  const clean = await cleanEngineOutput(image, options);
   if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
   if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
   const name = newResultName(EXTENSION_OF[clean.mimeType]);

@@ -18,6 +18,7 @@ import type { NormalisedImage } from './images.js';
 import { JobLimiter } from './job-limiter.js';
 import { withTimeout } from './deadline.js';
 import { storeResult } from './results.js';
+import { runEngine } from './outfit.js';
 import type { ProgressReporter } from './progress.js';
 
 /** A reserved try-on, ready to run. */
@@ -28,8 +29,14 @@ export interface TryOnJob {
   engineId: string;
   person: NormalisedImage;
   garment: NormalisedImage;
+  /** A whole outfit's bottom (then `garment` is the top, category upper_body). */
+  lowerGarment?: NormalisedImage | undefined;
   /** When the try-on's deadline passes (epoch milliseconds). */
   deadlineAt: number;
+  /** Started before other waiting try-ons (the buyer's plan includes priority processing). */
+  priority?: boolean | undefined;
+  /** The result's longest side at most (a free trial's result); none: the engine's full size. */
+  resultMaxSide?: number | undefined;
   /** The id of the API request that posted it (log lines of every process carry it). */
   reqId?: string | undefined;
   progress?: ProgressReporter | undefined;
@@ -94,13 +101,15 @@ export function createInProcessRunner(deps: InProcessRunnerDeps): TryOnRunner & 
           // The photos were decoded before the slot: reading is over as soon as it starts.
           job.progress?.report('reading');
           job.progress?.report('fitting');
-          return withTimeout(engine.tryOn({ person: job.person.data, garment: job.garment.data, category: job.category, signal }), signal, timeout);
+          const call = { person: job.person.data, garment: job.garment.data, category: job.category, lowerGarment: job.lowerGarment?.data, signal };
+          return withTimeout(runEngine(engine, call), signal, timeout);
         },
         signal,
         timeout,
+        job.priority ? 'priority' : 'normal',
       );
       job.progress?.report('finishing');
-      const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock());
+      const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock(), { maxSide: job.resultMaxSide });
       return { ok: true, resultName };
     } catch (err) {
       return failureOf(err);

@@ -5,12 +5,12 @@
  * the response live here, once.
  */
 import type { Kysely } from 'kysely';
-import type { Category, TryOnResponse } from '@aidressup/contract';
+import { FREE_RESULT_MAX_SIDE, PRIORITY_PLAN_IDS, TRYONS_PER_OUTFIT, type Category, type TryOnResponse } from '@aidressup/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
 import { AppError } from '../errors.js';
-import { balance, canReserveTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { balance, canReserveTryOn, holdsPlanCredits, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
 import { toApiUser } from './users.js';
@@ -39,6 +39,8 @@ export interface TryOnRequest {
   engineId: string;
   person: NormalisedImage;
   garment: NormalisedImage;
+  /** A whole outfit's bottom (category upper_body): two try-ons are charged. */
+  lowerGarment?: NormalisedImage | undefined;
   /** The page's id for following this try-on's stages (already bound to the user). */
   progressId?: string | undefined;
   /** The API request's id, carried into the queued job's log lines. */
@@ -55,12 +57,18 @@ export async function noCreditsError(deps: Pick<TryOnDeps, 'db' | 'config' | 'cl
   return new AppError('NO_CREDITS', undefined, { user });
 }
 
+/** Try-ons a request uses: one, or two for a whole outfit (a top and a bottom). */
+export function tryOnsFor(outfit: boolean): number {
+  return outfit ? TRYONS_PER_OUTFIT : 1;
+}
+
 /**
- * The cheap refusals, before the photos are decoded: nothing left to spend (read-only, nothing
- * reserved), or every engine slot and waiting place taken (ENGINE_BUSY, 503 with Retry-After).
+ * The cheap refusals, before the photos are decoded: too little left to spend for `units`
+ * try-ons (read-only, nothing reserved), or every engine slot and waiting place taken
+ * (ENGINE_BUSY, 503 with Retry-After).
  */
-export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string): Promise<void> {
-  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() }))) {
+export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string, units = 1): Promise<void> {
+  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock(), units }))) {
     throw await noCreditsError(deps, userId);
   }
   if (await deps.runner.busy(engineId)) throw new AppError('ENGINE_BUSY');
@@ -69,14 +77,17 @@ export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: str
 /** The answer to a try-on that succeeded. */
 async function tryOnResponse(
   deps: Pick<TryOnDeps, 'db' | 'clock'>,
-  t: { tryonId: string; userId: string; charge: 'trial' | 'credit'; resultName: string },
+  t: { tryonId: string; userId: string; charges: readonly ('trial' | 'credit')[]; resultName: string },
 ): Promise<TryOnResponse> {
+  const freeTrialsUsed = t.charges.filter((c) => c === 'trial').length;
   return {
     success: true,
     imageUrl: `/api/results/${t.resultName}`,
-    usedFreeTrial: t.charge === 'trial',
+    usedFreeTrial: freeTrialsUsed > 0,
     creditsRemaining: await balance(deps.db, t.userId, deps.clock()),
     tryonId: t.tryonId,
+    tryOnsUsed: t.charges.length,
+    freeTrialsUsed,
   };
 }
 
@@ -104,6 +115,9 @@ export async function refundFailedTryOn(
  */
 export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<TryOnResponse> {
   const { db, config } = deps;
+  // Decided before the reservation spends anything: the try-on paid with the last credit of a
+  // plan with priority processing still goes first.
+  const priority = await holdsPlanCredits(db, req.userId, PRIORITY_PLAN_IDS, deps.clock());
   const reservation = await reserveTryOn(db, {
     userId: req.userId,
     freeTrialsLimit: config.freeTrialsLimit,
@@ -111,12 +125,19 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     engine: req.engineId,
     now: deps.clock(),
     ownerId: deps.processId ?? null,
+    units: tryOnsFor(req.lowerGarment !== undefined),
   });
   if (!reservation.ok) throw await noCreditsError(deps, req.userId);
   const tryonId = reservation.tryon.id;
   const progress =
     deps.progress && req.progressId
-      ? createProgressReporter(deps.progress, { progressId: req.progressId, userId: req.userId, engineId: req.engineId, ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}) })
+      ? createProgressReporter(deps.progress, {
+          progressId: req.progressId,
+          userId: req.userId,
+          engineId: req.engineId,
+          outfit: req.lowerGarment !== undefined,
+          ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
+        })
       : undefined;
   // Accepted and charged: waiting for an engine slot (in-process) or a worker (queue).
   progress?.report('queued');
@@ -127,11 +148,16 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     engineId: req.engineId,
     person: req.person,
     garment: req.garment,
+    lowerGarment: req.lowerGarment,
     deadlineAt: Date.now() + config.engines.deadlineMs,
     reqId: req.reqId,
     progress,
+    priority,
+    // HD downloads: a result paid wholly with credits keeps its full size; one that used a free
+    // trial (trials are spent first, so the first unit says) is reduced.
+    resultMaxSide: reservation.charge === 'trial' ? FREE_RESULT_MAX_SIDE : undefined,
   });
-  const settled = { tryonId, userId: req.userId, charge: reservation.charge };
+  const settled = { tryonId, userId: req.userId, charges: reservation.charges };
   if (result.ok) {
     const response = await tryOnResponse(deps, { ...settled, resultName: result.resultName });
     progress?.report('done');

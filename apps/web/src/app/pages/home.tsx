@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
-import { UserIcon, WandIcon } from '../../components/ui/icons';
+import { TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { usePaywall } from '../../features/paywall/hooks/use-paywall';
 import { TrialsWithheldNote } from '../../features/session/components/trials-withheld-note';
@@ -9,6 +9,7 @@ import { useSession } from '../../features/session/hooks/use-session';
 import { CategoryIcon } from '../../features/tryon/components/category-icon';
 import { CategorySelect } from '../../features/tryon/components/category-select';
 import { EngineSelect } from '../../features/tryon/components/engine-select';
+import { OutfitNote } from '../../features/tryon/components/outfit-note';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
 import { ResultPanel } from '../../features/tryon/components/result-panel';
 import { Reviews } from '../../features/tryon/components/reviews';
@@ -39,6 +40,10 @@ export function HomePage() {
   // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
   const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare: preparePhoto });
   const { category } = categoryChoice;
+  // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
+  const bottom = useImageUpload(maxBytes);
+  const outfitOffered = category === 'upper_body';
+  const outfit = outfitOffered && !!bottom.file;
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
   const { state, run, reset } = useTryOn({
@@ -58,6 +63,7 @@ export function HomePage() {
 
   const personCard = useRef<HTMLElement>(null);
   const clothingCard = useRef<HTMLElement>(null);
+  const bottomCard = useRef<HTMLElement>(null);
   usePasteImage(
     [
       {
@@ -74,9 +80,22 @@ export function HomePage() {
         isEmpty: !clothing.file,
         select: clothing.select,
       },
+      {
+        // Optional: a pasted photo goes here only while this card has focus.
+        get element() {
+          return outfitOffered ? bottomCard.current : null;
+        },
+        isEmpty: false,
+        select: bottom.select,
+      },
     ],
     state.status === 'processing',
   );
+
+  const removeBottom = useCallback(() => {
+    bottom.remove();
+    requestAnimationFrame(() => bottomCard.current?.querySelector<HTMLElement>('[data-testid="upload-bottom-dropzone"]')?.focus());
+  }, [bottom]);
 
   const tryAnotherGarment = useCallback(() => {
     clothing.remove();
@@ -189,16 +208,31 @@ export function HomePage() {
                 capture="environment"
                 cardRef={clothingCard}
               />
+              {outfitOffered ? (
+                <UploadCard
+                  kind="bottom"
+                  title="Add a bottom (whole outfit)"
+                  noun="bottom photo"
+                  description="Optional: trousers, jeans or a skirt"
+                  icon={<TrousersIcon className="size-5" />}
+                  upload={bottom}
+                  disabled={processing}
+                  maxMegabytes={maxMegabytes}
+                  capture="environment"
+                  cardRef={bottomCard}
+                />
+              ) : null}
             </div>
           </div>
 
           <div className="mt-8 flex flex-col items-center gap-2">
+            {outfit ? <OutfitNote user={user} onRemoveBottom={removeBottom} disabled={processing} /> : null}
             <Button
               size="lg"
               className="w-full sm:w-auto sm:min-w-72"
               aria-disabled={!enabled && !processing ? true : undefined}
               disabled={processing}
-              onClick={() => run(person.file, clothing.file, category)}
+              onClick={() => run(person.file, clothing.file, category, outfit ? bottom.file : null)}
               data-testid="try-with-ai"
             >
               {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}

@@ -4,6 +4,8 @@ import { apiRequest } from '../../../lib/api-client';
 export interface ProcessImageInput {
   person: File;
   clothing: File;
+  /** A whole outfit's bottom (with category upper_body): two try-ons are used. */
+  lowerClothing?: File | undefined;
   category: Category;
   userId: string;
   api: string | undefined;
@@ -19,6 +21,7 @@ export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   if (input.progressId) form.append('progressId', input.progressId);
   form.append('userImage', input.person);
   form.append('clothingImage', input.clothing);
+  if (input.lowerClothing) form.append('lowerClothingImage', input.lowerClothing);
   form.append('category', input.category);
   form.append('userId', input.userId);
   if (input.api) form.append('api', input.api);

@@ -5,8 +5,8 @@ import { cn } from '../../../lib/cn';
 import type { ImageUpload } from '../hooks/use-image-upload';
 
 export interface UploadCardProps {
-  /** Short id used for test ids: person | clothing. */
-  kind: 'person' | 'clothing';
+  /** Short id used for test ids: person | clothing | bottom (a whole outfit's optional bottom). */
+  kind: 'person' | 'clothing' | 'bottom';
   title: string;
   /** What the photo is, for button labels: "person photo". */
   noun: string;
@@ -56,7 +56,7 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
       aria-labelledby={titleId}
       data-testid={`upload-${kind}`}
       data-upload-card={kind}
-      className="flex flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
+      className="flex min-w-0 flex-col rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-5"
     >
       <div className="flex items-center gap-3">
         <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">{icon}</span>

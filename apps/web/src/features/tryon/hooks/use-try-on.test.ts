@@ -48,6 +48,12 @@ describe('local counters after a try-on', () => {
   it('a paid try-on sets credits to creditsRemaining', () => {
     expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 3 })).toMatchObject({ free_trials_used: 1, credits: 3 });
   });
+  it('a whole outfit counts both of its try-ons: two trials, a trial and a credit, or two credits', () => {
+    const fresh = { ...user, free_trials_used: 0 };
+    expect(applyTryOnResult(fresh, { usedFreeTrial: true, creditsRemaining: 4, tryOnsUsed: 2, freeTrialsUsed: 2 })).toMatchObject({ free_trials_used: 2, credits: 4 });
+    expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 3, tryOnsUsed: 2, freeTrialsUsed: 1 })).toMatchObject({ free_trials_used: 2, credits: 3 });
+    expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 2, tryOnsUsed: 2, freeTrialsUsed: 0 })).toMatchObject({ free_trials_used: 1, credits: 2 });
+  });
 });
 
 describe('try-on states', () => {
@@ -79,6 +85,16 @@ describe('try-on states', () => {
     });
     expect(hook.result.current.state).toMatchObject({ status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/x.png' });
     expect(deps.updateUser).toHaveBeenCalledTimes(1);
+  });
+
+  it('sends a bottom with Upper Body (a whole outfit), and never with another category', async () => {
+    const process = vi.fn(async () => ({ success: true as const, imageUrl: '/api/results/x.png', usedFreeTrial: true, creditsRemaining: 4, tryOnsUsed: 2, freeTrialsUsed: 2 }));
+    const { hook } = setup({ process });
+    const bottom = file('b.jpg');
+    await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body', bottom));
+    expect(process).toHaveBeenLastCalledWith(expect.objectContaining({ category: 'upper_body', lowerClothing: bottom }));
+    await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'dresses', bottom));
+    expect(process).toHaveBeenLastCalledWith(expect.not.objectContaining({ lowerClothing: expect.anything() }));
   });
 
   it('on NO_CREDITS shows the spec message, takes the server user and opens the paywall', async () => {

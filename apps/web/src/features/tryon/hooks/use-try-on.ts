@@ -47,9 +47,16 @@ export interface TryOnDeps {
   makeProgressId?: () => string;
 }
 
-/** Local counter update after a successful try-on. */
-export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining'>): User {
-  return res.usedFreeTrial ? { ...user, free_trials_used: user.free_trials_used + 1 } : { ...user, credits: res.creditsRemaining };
+/**
+ * Local counter update after a successful try-on: a free trial used raises free_trials_used by
+ * one, otherwise credits become creditsRemaining. A whole outfit (two try-ons) may use a free
+ * trial and a credit: then both change.
+ */
+export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining' | 'freeTrialsUsed' | 'tryOnsUsed'>): User {
+  const trials = res.freeTrialsUsed ?? (res.usedFreeTrial ? 1 : 0);
+  const tryOns = res.tryOnsUsed ?? 1;
+  const changed = trials > 0 ? { ...user, free_trials_used: user.free_trials_used + trials } : user;
+  return tryOns > trials ? { ...changed, credits: res.creditsRemaining } : changed;
 }
 
 const idle: TryOnState = {
@@ -72,7 +79,7 @@ export function useTryOn(deps: TryOnDeps) {
 
   useEffect(() => () => inFlight.current?.abort(), []);
 
-  const run = useCallback(async (person: File | null, clothing: File | null, category: Category) => {
+  const run = useCallback(async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
     const d = depsRef.current;
     if (!person || !clothing) {
       window.alert(MESSAGES.uploadBothPhotos);
@@ -109,10 +116,15 @@ export function useTryOn(deps: TryOnDeps) {
       }
     }
     try {
-      const [personUpload, clothingUpload] = d.prepare ? await Promise.all([d.prepare(person), d.prepare(clothing)]) : [person, clothing];
+      // A bottom goes with Upper Body only (a whole outfit).
+      const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+      const [personUpload, clothingUpload, lowerUpload] = d.prepare
+        ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
+        : [person, clothing, lower];
       const res = await (d.process ?? processImage)({
         person: personUpload,
         clothing: clothingUpload,
+        ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
         category,
         userId,
         api: d.engine,

@@ -1,0 +1,26 @@
+/**
+ * A whole outfit (a top over trousers or a skirt) on any engine. An engine that dresses an
+ * outfit itself (`engine.outfit`, the built-in one) gets both garments in one call; for any other
+ * engine the bottom is dressed first (lower_body), then the top (upper_body) over that result:
+ * two calls in sequence under the same signal. Used by the in-process runner and the queue workers.
+ */
+import type { Category } from '@aidressup/contract';
+import type { TryOnEngine, TryOnOutput } from '@aidressup/engine';
+
+export interface EngineCall {
+  person: Uint8Array;
+  garment: Uint8Array;
+  category: Category;
+  /** The bottom of a whole outfit (then `garment` is the top and `category` upper_body). */
+  lowerGarment?: Uint8Array | undefined;
+  signal: AbortSignal;
+}
+
+/** Runs one try-on, or a whole outfit, on `engine`. */
+export async function runEngine(engine: TryOnEngine, call: EngineCall): Promise<TryOnOutput> {
+  const { person, garment, category, lowerGarment, signal } = call;
+  if (!lowerGarment) return engine.tryOn({ person, garment, category, signal });
+  if (engine.outfit) return engine.tryOn({ person, garment, category: 'upper_body', lowerGarment, signal });
+  const dressedBottom = await engine.tryOn({ person, garment: lowerGarment, category: 'lower_body', signal });
+  return engine.tryOn({ person: dressedBottom.image, garment, category: 'upper_body', signal });
+}
