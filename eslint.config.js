@@ -40,8 +40,14 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'local/no-import-cycle': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
     },
@@ -99,12 +105,22 @@ export default tseslint.config(
   },
   {
     files: ['packages/engine/**'],
-    rules: boundary(['@aidressup/server', '@aidressup/server/*', '@aidressup/web', '@aidressup/web/*', '**/apps/**'], 'The engine never imports the server or the web app.'),
+    rules: boundary(
+      ['@aidressup/server', '@aidressup/server/*', '@aidressup/web', '@aidressup/web/*', '**/apps/**'],
+      'The engine never imports the server or the web app.',
+    ),
   },
   {
     files: ['apps/web/**'],
     rules: boundary(
-      ['@aidressup/server', '@aidressup/server/*', '@aidressup/engine', '@aidressup/engine/*', '**/apps/server/**', '**/packages/engine/**'],
+      [
+        '@aidressup/server',
+        '@aidressup/server/*',
+        '@aidressup/engine',
+        '@aidressup/engine/*',
+        '**/apps/server/**',
+        '**/packages/engine/**',
+      ],
       'The web app talks to the server over HTTP and never imports the server or the engine.',
     ),
   },

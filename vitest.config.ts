@@ -8,7 +8,12 @@ export default defineConfig({
   resolve: { conditions: ['source', ...defaultClientConditions] },
   // Server code runs on plain Node, which knows no `module` condition: without it here too, packages
   // whose `module` export is a bundler-only ESM build (the AWS SDK's) load as they do in production.
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')], externalConditions: ['source'] } },
+  ssr: {
+    resolve: {
+      conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')],
+      externalConditions: ['source'],
+    },
+  },
   test: {
     projects: [
       {
@@ -17,7 +22,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'engine', include: ['packages/engine/src/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: 'engine',
+          include: ['packages/engine/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         extends: true,

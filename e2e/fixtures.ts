@@ -52,7 +52,9 @@ declare global {
 
 /** Opens a page and waits until the anonymous sign-in has put a user in the user box. */
 export async function openSignedIn(page: Page, url = '/'): Promise<string> {
-  const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous') && r.request().method() === 'POST');
+  const signIn = page.waitForResponse(
+    (r) => r.url().endsWith('/api/auth/anonymous') && r.request().method() === 'POST',
+  );
   await page.goto(url);
   const res = await signIn;
   expect(res.status()).toBe(200);

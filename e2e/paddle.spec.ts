@@ -96,7 +96,11 @@ interface StandInState {
   environmentCalls: string[];
   initializeCalls: Record<string, unknown>[];
   updateCalls: Record<string, unknown>[];
-  openCalls: { items: { priceId: string; quantity: number }[]; customData: { userId: string; planId: string; credits: number }; settings: unknown }[];
+  openCalls: {
+    items: { priceId: string; quantity: number }[];
+    customData: { userId: string; planId: string; credits: number };
+    settings: unknown;
+  }[];
   events: { name: string }[];
   failOpen: boolean;
 }
@@ -149,17 +153,25 @@ async function postTransactionCompleted(o: { userId: string; plan: keyof typeof 
         price: { id: PRICES[o.plan], amount: '999', description: o.plan, interval: subscription ? 'month' : null },
         customData: { userId: o.userId, planId: o.plan, credits: 1 },
         subscriptionId: subscription ? paddleId('sub') : null,
-        billingPeriod: subscription ? { starts_at: now.toISOString(), ends_at: new Date(now.getTime() + days * 86_400_000).toISOString() } : null,
+        billingPeriod: subscription
+          ? { starts_at: now.toISOString(), ends_at: new Date(now.getTime() + days * 86_400_000).toISOString() }
+          : null,
         at: now,
       }),
     ),
   );
-  const res = await fetch(`${BASE}/api/webhooks/paddle`, { method: 'POST', headers: signedHeaders(SECRET, body), body });
+  const res = await fetch(`${BASE}/api/webhooks/paddle`, {
+    method: 'POST',
+    headers: signedHeaders(SECRET, body),
+    body,
+  });
   expect(res.status).toBe(200);
 }
 
 test.describe('Paddle checkout', () => {
-  test('initialises Paddle.js, opens the overlay with the exact options and waits for the webhook grant', async ({ page }) => {
+  test('initialises Paddle.js, opens the overlay with the exact options and waits for the webhook grant', async ({
+    page,
+  }) => {
     const alerts = collectAlerts(page);
     const { scriptRequests } = await serveStandIn(page);
     const userPolls: string[] = [];
@@ -279,7 +291,15 @@ test.describe('Paddle checkout without a user', () => {
     const alerts = collectAlerts(page);
     await serveStandIn(page);
     await page.route('**/api/auth/anonymous', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, code: 'SERVICE_UNAVAILABLE', error: 'The service is temporarily unavailable. Please try again shortly.' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          code: 'SERVICE_UNAVAILABLE',
+          error: 'The service is temporarily unavailable. Please try again shortly.',
+        }),
+      }),
     );
     await page.goto('/');
     await expect(page.getByTestId('user-info-box')).toContainText('Not signed in');

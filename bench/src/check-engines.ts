@@ -50,20 +50,35 @@ export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
   const checks: Check[] = [];
   if (engines.gemini) {
     const cfg = engines.gemini;
-    checks.push({ id: 'nano-banana', model: cfg.model, create: async (l) => (await import('@aidressup/server/engines/nano-banana')).createNanoBananaEngine(cfg, deps(l)) });
+    checks.push({
+      id: 'nano-banana',
+      model: cfg.model,
+      create: async (l) => (await import('@aidressup/server/engines/nano-banana')).createNanoBananaEngine(cfg, deps(l)),
+    });
   }
   if (engines.fashn) {
     const cfg = engines.fashn;
-    checks.push({ id: 'fashn', model: `tryon-v1.6 (mode ${cfg.mode})`, create: async (l) => (await import('@aidressup/server/engines/fashn')).createFashnEngine(cfg, deps(l)) });
+    checks.push({
+      id: 'fashn',
+      model: `tryon-v1.6 (mode ${cfg.mode})`,
+      create: async (l) => (await import('@aidressup/server/engines/fashn')).createFashnEngine(cfg, deps(l)),
+    });
   }
   if (engines.fal) {
     const cfg = engines.fal;
-    checks.push({ id: 'fal', model: `${cfg.model} (mode ${cfg.fashnMode})`, create: async (l) => (await import('@aidressup/server/engines/fal')).createFalEngine(cfg, deps(l)) });
+    checks.push({
+      id: 'fal',
+      model: `${cfg.model} (mode ${cfg.fashnMode})`,
+      create: async (l) => (await import('@aidressup/server/engines/fal')).createFalEngine(cfg, deps(l)),
+    });
   }
   return checks;
 }
 
-export async function checkEngines(env: NodeJS.ProcessEnv = process.env, print: (line: string) => void = console.log): Promise<CheckResult[] | 'skipped'> {
+export async function checkEngines(
+  env: NodeJS.ProcessEnv = process.env,
+  print: (line: string) => void = console.log,
+): Promise<CheckResult[] | 'skipped'> {
   const checks = configuredChecks(env);
   if (checks.length === 0) {
     print('check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)');
@@ -74,7 +89,9 @@ export async function checkEngines(env: NodeJS.ProcessEnv = process.env, print: 
     readFile(path.join(root, 'e2e/fixtures/person.jpg')),
     readFile(path.join(root, 'e2e/fixtures/garment-upper.jpg')),
   ]);
-  print(`check:engines: one real try-on per configured engine (${checks.map((c) => c.id).join(', ')}), e2e/fixtures/person.jpg + garment-upper.jpg, upper body`);
+  print(
+    `check:engines: one real try-on per configured engine (${checks.map((c) => c.id).join(', ')}), e2e/fixtures/person.jpg + garment-upper.jpg, upper body`,
+  );
 
   const results: CheckResult[] = [];
   for (const check of checks) {
@@ -86,7 +103,8 @@ export async function checkEngines(env: NodeJS.ProcessEnv = process.env, print: 
         if (obj.requestId !== undefined) notes.requestId = obj.requestId;
       },
       warn: (obj, msg) => {
-        if (msg && !msg.startsWith('hosted try-on failed') && !msg.startsWith('hosted engine: retrying')) print(`  ${check.id}: ${msg}`);
+        if (msg && !msg.startsWith('hosted try-on failed') && !msg.startsWith('hosted engine: retrying'))
+          print(`  ${check.id}: ${msg}`);
         if (msg === 'hosted engine: retrying') notes.retries = Number(notes.retries ?? 0) + 1;
       },
     };

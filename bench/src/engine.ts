@@ -11,7 +11,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
-import { createLocalEngine, isEngineError, scoreTryOnBytes, type ShopperFigures, type TryOnScores } from '@aidressup/engine';
+import {
+  createLocalEngine,
+  isEngineError,
+  scoreTryOnBytes,
+  type ShopperFigures,
+  type TryOnScores,
+} from '@aidressup/engine';
 import { runClassifierBench, type ClassifierBenchSummary } from './classifier.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,7 +47,14 @@ export interface PairResult {
 }
 
 /** Targets of the shopper figures (see docs/local-engine.md). */
-export const TARGETS = { offset: 0.15, offsetShare: 0.98, remnantP90: 0.1, piecesP90: 0.05, raggedP90: 1.6, refusedShare: 0.05 } as const;
+export const TARGETS = {
+  offset: 0.15,
+  offsetShare: 0.98,
+  remnantP90: 0.1,
+  piecesP90: 0.05,
+  raggedP90: 1.6,
+  refusedShare: 0.05,
+} as const;
 
 /** A garment that is itself in pieces (a set, straps apart) is not held to the pieces target. */
 export const ownPieces = (f: ShopperFigures) => f.garmentPieces > TARGETS.piecesP90;
@@ -50,7 +63,12 @@ export const ownPieces = (f: ShopperFigures) => f.garmentPieces > TARGETS.pieces
 export function badness(r: PairResult): number {
   const f = r.figures;
   if (!f) return Infinity;
-  return Math.max(f.offset / TARGETS.offset, f.remnant / TARGETS.remnantP90, ownPieces(f) ? 0 : f.pieces / TARGETS.piecesP90, f.ragged / TARGETS.raggedP90);
+  return Math.max(
+    f.offset / TARGETS.offset,
+    f.remnant / TARGETS.remnantP90,
+    ownPieces(f) ? 0 : f.pieces / TARGETS.piecesP90,
+    f.ragged / TARGETS.raggedP90,
+  );
 }
 
 export interface EngineBenchSummary {
@@ -83,7 +101,11 @@ export interface EngineBenchSummary {
   classifier?: ClassifierBenchSummary;
 }
 
-const CATEGORY_DIRS: Record<string, Category> = { upper_body: 'upper_body', lower_body: 'lower_body', dresses: 'dresses' };
+const CATEGORY_DIRS: Record<string, Category> = {
+  upper_body: 'upper_body',
+  lower_body: 'lower_body',
+  dresses: 'dresses',
+};
 
 interface Fixture {
   persons: { file: string; framing: 'full_body' | 'upper_body' }[];
@@ -139,7 +161,13 @@ async function label(text: string, w: number, h: number, colour: string): Promis
 }
 
 /** Contact sheet: one cell per pair (person | garment | result + a label), `perRow` cells per row. */
-export async function contactSheet(fixtures: string, results: PairResult[], file: string, perRow = 4, cellH = 200): Promise<void> {
+export async function contactSheet(
+  fixtures: string,
+  results: PairResult[],
+  file: string,
+  perRow = 4,
+  cellH = 200,
+): Promise<void> {
   const tw = Math.round(cellH * 0.75);
   const labelH = 16;
   const cellW = tw * 3 + 8;
@@ -153,12 +181,25 @@ export async function contactSheet(fixtures: string, results: PairResult[], file
     comps.push({ input: await thumb(readFileSync(join(fixtures, r.garment)), tw, cellH), left: x + tw, top: y });
     if (r.image) comps.push({ input: await thumb(r.image, tw, cellH), left: x + tw * 2, top: y });
     const f = r.figures;
-    const flags = f ? `o${f.offset.toFixed(2)} r${f.remnant.toFixed(2)} p${f.pieces.toFixed(2)}${ownPieces(f) ? '*' : ''} e${f.ragged.toFixed(2)}` : (r.error ?? '');
+    const flags = f
+      ? `o${f.offset.toFixed(2)} r${f.remnant.toFixed(2)} p${f.pieces.toFixed(2)}${ownPieces(f) ? '*' : ''} e${f.ragged.toFixed(2)}`
+      : (r.error ?? '');
     const name = `${i + 1}. ${r.person.split('/').pop()!.slice(0, 8)} ${r.garment.split('/').pop()!.slice(0, 8)} ${flags}`;
-    comps.push({ input: await label(name, cellW - 8, labelH, badness(r) <= 1 ? '#222' : '#c00'), left: x, top: y + cellH });
+    comps.push({
+      input: await label(name, cellW - 8, labelH, badness(r) <= 1 ? '#222' : '#c00'),
+      left: x,
+      top: y + cellH,
+    });
   }
   mkdirSync(dirname(file), { recursive: true });
-  await sharp({ create: { width: cellW * Math.min(perRow, results.length), height: Math.max(1, rows) * (cellH + labelH), channels: 3, background: '#ffffff' } })
+  await sharp({
+    create: {
+      width: cellW * Math.min(perRow, results.length),
+      height: Math.max(1, rows) * (cellH + labelH),
+      channels: 3,
+      background: '#ffffff',
+    },
+  })
     .composite(comps)
     .png({ compressionLevel: 6 })
     .toFile(file);
@@ -166,15 +207,21 @@ export async function contactSheet(fixtures: string, results: PairResult[], file
 
 export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<EngineBenchSummary> {
   const log = opts.log ?? ((l: string) => console.log(l));
-  const fixtures = resolve(opts.fixtures ?? process.env.BENCH_FIXTURES ?? join(repoRoot, '..', 'shared', 'fixtures', 'tryon'));
+  const fixtures = resolve(
+    opts.fixtures ?? process.env.BENCH_FIXTURES ?? join(repoRoot, '..', 'shared', 'fixtures', 'tryon'),
+  );
   const outDir = opts.outDir ?? join(repoRoot, 'bench', 'out');
   const fx = loadFixtures(fixtures);
   let pairs: { person: string; garment: string; category: Category }[] = [];
   for (const p of fx.persons)
-    for (const g of fx.garments) if (p.framing === 'full_body' || g.category === 'upper_body') pairs.push({ person: p.file, garment: g.file, category: g.category });
+    for (const g of fx.garments)
+      if (p.framing === 'full_body' || g.category === 'upper_body')
+        pairs.push({ person: p.file, garment: g.file, category: g.category });
   if (opts.limit) pairs = pairs.slice(0, opts.limit);
   log(`fixtures: ${fixtures}`);
-  log(`${fx.persons.length} people (${fx.persons.filter((p) => p.framing === 'full_body').length} full-body), ${fx.garments.length} garments → ${pairs.length} pairs`);
+  log(
+    `${fx.persons.length} people (${fx.persons.filter((p) => p.framing === 'full_body').length} full-body), ${fx.garments.length} garments → ${pairs.length} pairs`,
+  );
 
   // The compiled worker, as the production server runs it (`npm run bench` builds first).
   const engine = createLocalEngine({ compiledWorker: true, ...(opts.threads ? { threads: opts.threads } : {}) });
@@ -205,11 +252,26 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
         const p = pairs[i]!;
         const t = performance.now();
         try {
-          const r = await engine.tryOnWithInfo({ person: load(p.person), garment: load(p.garment), category: p.category });
-          results[i] = { ...p, ms: performance.now() - t, image: r.image, figures: r.info.quality, timings: r.info.timings };
+          const r = await engine.tryOnWithInfo({
+            person: load(p.person),
+            garment: load(p.garment),
+            category: p.category,
+          });
+          results[i] = {
+            ...p,
+            ms: performance.now() - t,
+            image: r.image,
+            figures: r.info.quality,
+            timings: r.info.timings,
+          };
           keypoints[i] = r.info.keypoints;
         } catch (e) {
-          results[i] = { ...p, ms: performance.now() - t, error: isEngineError(e) ? e.code : String(e), ...(isEngineError(e) && e.detail ? { detail: e.detail } : {}) };
+          results[i] = {
+            ...p,
+            ms: performance.now() - t,
+            error: isEngineError(e) ? e.code : String(e),
+            ...(isEngineError(e) && e.detail ? { detail: e.detail } : {}),
+          };
         }
       }
     }),
@@ -222,7 +284,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   // Scores (after timing, so scoring does not compete with the workers).
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
-    if (r.image && keypoints[i]) r.scores = await scoreTryOnBytes(load(r.person), load(r.garment), r.image, r.category, keypoints[i]!);
+    if (r.image && keypoints[i])
+      r.scores = await scoreTryOnBytes(load(r.person), load(r.garment), r.image, r.category, keypoints[i]!);
     const s = r.scores;
     const f = r.figures;
     log(
@@ -234,13 +297,16 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
         s
           ? `transfer ${s.transfer.result.toFixed(2)} vs ${s.transfer.original.toFixed(2)} ${s.transfer.pass ? 'ok' : 'FAIL'} | preserve mad ${(s.preservation.meanAbsDiff * 255).toFixed(2)} head ${(s.preservation.headChanged * 100).toFixed(1)}% ${s.preservation.pass ? 'ok' : 'FAIL'} | place ${(s.placement.inBand * 100).toFixed(0)}% ${s.placement.pass ? 'ok' : 'FAIL'}`
           : `refused ${r.error}${r.detail ? ` (${r.detail})` : ''}`,
-        f ? `| offset ${f.offset.toFixed(3)} remnant ${f.remnant.toFixed(3)} pieces ${f.pieces.toFixed(3)}${ownPieces(f) ? ' (garment in pieces)' : ''} ragged ${f.ragged.toFixed(2)} kept ${f.kept.toFixed(2)}` : '',
+        f
+          ? `| offset ${f.offset.toFixed(3)} remnant ${f.remnant.toFixed(3)} pieces ${f.pieces.toFixed(3)}${ownPieces(f) ? ' (garment in pieces)' : ''} ragged ${f.ragged.toFixed(2)} kept ${f.kept.toFixed(2)}`
+          : '',
       ].join('  '),
     );
   }
   const done = results.filter((r) => r.scores);
   const times = done.map((r) => r.ms).sort((a, b) => a - b);
-  const rate = (f: (s: TryOnScores) => boolean) => (results.length ? results.filter((r) => r.scores && f(r.scores)).length / results.length : 0);
+  const rate = (f: (s: TryOnScores) => boolean) =>
+    results.length ? results.filter((r) => r.scores && f(r.scores)).length / results.length : 0;
   const contactFile = join(outDir, 'engine-contact-sheet.png');
   // Worst first: refusals, then by how far the shopper figures are from their targets.
   const worstFirst = [...results].sort((a, b) => badness(b) - badness(a));
@@ -248,7 +314,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   const figs = done.map((r) => r.figures!).filter(Boolean);
   const sortedOf = (v: number[]) => v.sort((a, b) => a - b);
   const stages = new Map<string, number[]>();
-  for (const r of done) for (const [k, v] of Object.entries(r.timings ?? {})) stages.set(k, [...(stages.get(k) ?? []), v]);
+  for (const r of done)
+    for (const [k, v] of Object.entries(r.timings ?? {})) stages.set(k, [...(stages.get(k) ?? []), v]);
   const stageP50 = Object.fromEntries([...stages].map(([k, v]) => [k, percentile(sortedOf(v), 50)]));
   const summary: EngineBenchSummary = {
     pairs: results.length,
@@ -274,27 +341,41 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
     contactSheet: contactFile,
     results,
   };
-  
+
   log('');
   log('| figure | value | target |');
   log('|---|---|---|');
-  log(`| pairs (refused) | ${summary.pairs} (${summary.refused}, ${pct(summary.refused / Math.max(1, summary.pairs))}) | refused ≤ ${pct(TARGETS.refusedShare)} |`);
+  log(
+    `| pairs (refused) | ${summary.pairs} (${summary.refused}, ${pct(summary.refused / Math.max(1, summary.pairs))}) | refused ≤ ${pct(TARGETS.refusedShare)} |`,
+  );
   log(`| time per try-on p50 | ${summary.p50.toFixed(0)} ms | ≤ 400 ms |`);
   log(`| time per try-on p95 | ${summary.p95.toFixed(0)} ms | ≤ 800 ms |`);
   log(`| time per try-on max | ${summary.max.toFixed(0)} ms | |`);
   log(`| CPU time per try-on (all threads) | ${summary.cpuMsPerTryOn.toFixed(0)} ms | |`);
-  log(`| stage p50 | ${Object.entries(summary.stageP50).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')} ms | |`);
+  log(
+    `| stage p50 | ${Object.entries(summary.stageP50)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ')} ms | |`,
+  );
   log(`| cold start | ${summary.coldStartMs.toFixed(0)} ms | ≤ 3000 ms |`);
   log(`| first try-on after the start | ${summary.firstMs.toFixed(0)} ms | |`);
   log(`| peak RSS | ${summary.peakRssMb.toFixed(0)} MB | ≤ 600 MB |`);
   log(`| transfer better than original | ${pct(summary.transferRate)} | ≥ 90 % |`);
   log(`| preservation | ${pct(summary.preservationRate)} | 100 % |`);
   log(`| placement | ${pct(summary.placementRate)} | ≥ 95 % |`);
-  log(`| offset ≤ ${TARGETS.offset} body widths (p50) | ${pct(summary.offsetOkShare)} of results (${summary.offsetP50.toFixed(3)}) | ≥ ${pct(TARGETS.offsetShare)} |`);
-  log(`| remnant p50 / p90 | ${summary.remnantP50.toFixed(3)} / ${summary.remnantP90.toFixed(3)} | p90 ≤ ${TARGETS.remnantP90} |`);
+  log(
+    `| offset ≤ ${TARGETS.offset} body widths (p50) | ${pct(summary.offsetOkShare)} of results (${summary.offsetP50.toFixed(3)}) | ≥ ${pct(TARGETS.offsetShare)} |`,
+  );
+  log(
+    `| remnant p50 / p90 | ${summary.remnantP50.toFixed(3)} / ${summary.remnantP90.toFixed(3)} | p90 ≤ ${TARGETS.remnantP90} |`,
+  );
   log(`| pieces p90 (garments in one piece) | ${summary.piecesP90.toFixed(3)} | ≤ ${TARGETS.piecesP90} |`);
-  log(`| ragged edges p50 / p90 | ${summary.raggedP50.toFixed(2)} / ${summary.raggedP90.toFixed(2)} | p90 ≤ ${TARGETS.raggedP90} |`);
-  log(`| results within every target | ${pct(done.filter((r) => badness(r) <= 1).length / Math.max(1, results.length))} | |`);
+  log(
+    `| ragged edges p50 / p90 | ${summary.raggedP50.toFixed(2)} / ${summary.raggedP90.toFixed(2)} | p90 ≤ ${TARGETS.raggedP90} |`,
+  );
+  log(
+    `| results within every target | ${pct(done.filter((r) => badness(r) <= 1).length / Math.max(1, results.length))} | |`,
+  );
   log(`contact sheet (worst first): ${contactFile}`);
   log('');
   summary.classifier = await runClassifierBench({ fixtures, log });

@@ -60,7 +60,13 @@ async function measure(run: () => Promise<unknown>): Promise<Stats> {
   }
   wall.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  return { p50: percentile(wall, 50), p95: percentile(wall, 95), max: wall.at(-1)!, cpuP50: percentile(cpu, 50), cpuP95: percentile(cpu, 95) };
+  return {
+    p50: percentile(wall, 50),
+    p95: percentile(wall, 95),
+    max: wall.at(-1)!,
+    cpuP50: percentile(cpu, 50),
+    cpuP95: percentile(cpu, 95),
+  };
 }
 
 export interface HostedBenchRow extends Stats {
@@ -87,7 +93,12 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
   console.log(`phone photos: person 3024×4032 ${mb(phone.person)}, garment 3024×3024 ${mb(phone.garment)}`);
   console.log(`normalised:   person 1536×2048 ${mb(normalised.person)}, garment 2048×2048 ${mb(normalised.garment)}`);
   console.log(`1024 px:      person 768×1024 ${mb(handOver.person)}, garment 1024×1024 ${mb(handOver.garment)}`);
-  console.log(`${RUNS} runs after ${WARMUP} warm-up runs; ${os.cpus().length} CPUs, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `${RUNS} runs after ${WARMUP} warm-up runs; ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   const gemini = await startGeminiStandIn({ apiKey: 'bench-gemini-key', instant: true });
   const fashn = await startFashnStandIn({ apiKey: 'bench-fashn-key', instant: true });
@@ -97,16 +108,32 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
   fal.fallbackSubmit = { kind: 'accept', outcome: { kind: 'completed', polls: 0 } };
 
   const engines: Array<[string, TryOnEngine, () => void]> = [
-    ['nano-banana', createNanoBananaEngine({ apiKey: 'bench-gemini-key', baseUrl: gemini.url, model: GEMINI_DEFAULT_MODEL }), () => (gemini.requests.length = 0)],
+    [
+      'nano-banana',
+      createNanoBananaEngine({ apiKey: 'bench-gemini-key', baseUrl: gemini.url, model: GEMINI_DEFAULT_MODEL }),
+      () => (gemini.requests.length = 0),
+    ],
     ['fashn', createFashnEngine({ apiKey: 'bench-fashn-key', baseUrl: fashn.url }), () => (fashn.requests.length = 0)],
-    ['fal', createFalEngine({ key: 'bench-fal-key', baseUrl: fal.url, model: 'fal-ai/fashn/tryon/v1.6' }), () => (fal.requests.length = 0)],
+    [
+      'fal',
+      createFalEngine({ key: 'bench-fal-key', baseUrl: fal.url, model: 'fal-ai/fashn/tryon/v1.6' }),
+      () => (fal.requests.length = 0),
+    ],
   ];
 
   const rows: HostedBenchRow[] = [];
   const category: Category = 'upper_body';
   try {
-    for (const [scenario, photos] of [['3 MB phone photos', phone], ['2048 px normalised', normalised], ['1024 px handed over', handOver]] as const) {
-      rows.push({ scenario, name: 'image reduction (both photos)', ...(await measure(() => Promise.all([reduceImage(photos.person), reduceImage(photos.garment)]))) });
+    for (const [scenario, photos] of [
+      ['3 MB phone photos', phone],
+      ['2048 px normalised', normalised],
+      ['1024 px handed over', handOver],
+    ] as const) {
+      rows.push({
+        scenario,
+        name: 'image reduction (both photos)',
+        ...(await measure(() => Promise.all([reduceImage(photos.person), reduceImage(photos.garment)]))),
+      });
       for (const [name, engine, forget] of engines) {
         const stats = await measure(async () => {
           await engine.tryOn({ person: photos.person, garment: photos.garment, category });
@@ -125,9 +152,16 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
   );
   for (const r of rows) {
     const verdict = r.name.includes('overhead') ? (r.p95 < TARGET_P95_MS ? '   ok' : '   above target') : '';
-    console.log(`${r.scenario.padEnd(20)}${r.name.padEnd(32)}${ms(r.p50)}${ms(r.p95)}${ms(r.max)}${ms(r.cpuP50)}${ms(r.cpuP95)}${verdict}`);
+    console.log(
+      `${r.scenario.padEnd(20)}${r.name.padEnd(32)}${ms(r.p50)}${ms(r.p95)}${ms(r.max)}${ms(r.cpuP50)}${ms(r.cpuP95)}${verdict}`,
+    );
   }
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (wall times include waiting for a CPU when the machine is busy; cpu columns do not)`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} (wall times include waiting for a CPU when the machine is busy; cpu columns do not)`,
+  );
   return rows;
 }
 

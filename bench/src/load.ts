@@ -30,7 +30,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const FIXTURES = path.join(root, 'packages', 'engine', 'test-fixtures');
 const SHOPPERS = Number(process.env.LOAD_SHOPPERS ?? 50);
-const MODES = (process.env.LOAD_MODES ?? 'in-process,queue').split(',').map((m) => m.trim()).filter(Boolean);
+const MODES = (process.env.LOAD_MODES ?? 'in-process,queue')
+  .split(',')
+  .map((m) => m.trim())
+  .filter(Boolean);
 const WARMUP = Number(process.env.LOAD_WARMUP ?? 6);
 const THINK_MS = Number(process.env.LOAD_THINK_MS ?? 0);
 const TARGET = { perSecond: 5, p95Ms: 3000 };
@@ -122,17 +125,32 @@ async function signIn(base: string, i: number): Promise<Shopper> {
   const res = await fetch(`${base}/api/auth/anonymous`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ deviceId: `load-${process.pid}-${i}-${Math.random().toString(36).slice(2, 10)}`, deviceInfo: { browser: 'Chrome', os: 'Linux' } }),
+    body: JSON.stringify({
+      deviceId: `load-${process.pid}-${i}-${Math.random().toString(36).slice(2, 10)}`,
+      deviceInfo: { browser: 'Chrome', os: 'Linux' },
+    }),
   });
   if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return { cookie, userId: ((await res.json()) as { user: { id: string } }).user.id, ok: 0 };
 }
 
-async function tryOn(base: string, s: Shopper, photos: Photos, category: 'upper_body' | 'lower_body'): Promise<{ ms: number; ok: boolean; detail?: string }> {
+async function tryOn(
+  base: string,
+  s: Shopper,
+  photos: Photos,
+  category: 'upper_body' | 'lower_body',
+): Promise<{ ms: number; ok: boolean; detail?: string }> {
   const form = new FormData();
   form.append('userImage', new Blob([new Uint8Array(photos.person)], { type: 'image/jpeg' }), 'person.jpg');
-  form.append('clothingImage', new Blob([new Uint8Array(category === 'upper_body' ? photos.upper : photos.lower)], { type: 'image/jpeg' }), 'garment.jpg');
+  form.append(
+    'clothingImage',
+    new Blob([new Uint8Array(category === 'upper_body' ? photos.upper : photos.lower)], { type: 'image/jpeg' }),
+    'garment.jpg',
+  );
   form.append('category', category);
   form.append('userId', s.userId);
   form.append('api', 'local');
@@ -254,10 +272,15 @@ async function runMode(mode: string, photos: Photos, redis: TestRedis | undefine
 
 export async function runLoadBench(): Promise<ModeResult[]> {
   for (const script of ['server.js', 'worker.js']) {
-    if (!fs.existsSync(path.join(root, 'apps', 'server', 'dist', script))) throw new Error(`apps/server/dist/${script} is missing: run npm run build first (npm run bench:load does)`);
+    if (!fs.existsSync(path.join(root, 'apps', 'server', 'dist', script)))
+      throw new Error(`apps/server/dist/${script} is missing: run npm run build first (npm run bench:load does)`);
   }
   const read = (f: string) => fs.readFileSync(path.join(FIXTURES, f));
-  const photos: Photos = { person: read('person/woman_tee_jeans_fullbody.jpg'), upper: read('garment/tshirt_black.jpg'), lower: read('garment/jeans_dark_straight.jpg') };
+  const photos: Photos = {
+    person: read('person/woman_tee_jeans_fullbody.jpg'),
+    upper: read('garment/tshirt_black.jpg'),
+    lower: read('garment/jeans_dark_straight.jpg'),
+  };
   const needsRedis = MODES.includes('queue');
   const redis = needsRedis && redisServerAvailable() ? await startRedis() : undefined;
   console.log(

@@ -48,7 +48,10 @@ async function phonePhoto(width: number, height: number, seed: number): Promise<
     raw[i + 1] = Math.min(255, Math.round((py / height) * 160) + n);
     raw[i + 2] = Math.min(255, 90 + ((px + py) % 97) + n);
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).withMetadata({ orientation: 6 }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .withMetadata({ orientation: 6 })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 export async function runServerBench(): Promise<void> {
@@ -75,7 +78,9 @@ export async function runServerBench(): Promise<void> {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
   const base = `http://127.0.0.1:${address.port}`;
-  console.log(`server bench: SQLite in ${dataDir}, instant engine double, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `server bench: SQLite in ${dataDir}, instant engine double, ${os.availableParallelism()} cores, load average ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 
   try {
     let device = 0;
@@ -83,7 +88,10 @@ export async function runServerBench(): Promise<void> {
       const res = await fetch(`${base}/api/auth/anonymous`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ deviceId: `bench-device-${process.pid}-${++device}`, deviceInfo: { browser: 'Chrome', os: 'Linux' } }),
+        body: JSON.stringify({
+          deviceId: `bench-device-${process.pid}-${++device}`,
+          deviceInfo: { browser: 'Chrome', os: 'Linux' },
+        }),
       });
       if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
       return res;
@@ -102,17 +110,28 @@ export async function runServerBench(): Promise<void> {
       }),
     );
     const concurrent = SIGNINS / ((performance.now() - t) / 1000);
-    console.log(`sign-in (new devices): ${sequential.toFixed(0)} req/s sequential, ${concurrent.toFixed(0)} req/s with 8 concurrent (${SIGNINS} each)`);
+    console.log(
+      `sign-in (new devices): ${sequential.toFixed(0)} req/s sequential, ${concurrent.toFixed(0)} req/s with 8 concurrent (${SIGNINS} each)`,
+    );
 
     // Try-on: one user with enough credits.
     const res = await signIn();
     const user = ((await res.json()) as { user: { id: string } }).user;
-    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-    await fetch(`${base}/api/billing/demo/checkout`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ planId: 'credits_200' }) });
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    await fetch(`${base}/api/billing/demo/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ planId: 'credits_200' }),
+    });
 
     const person = await phonePhoto(4032, 3024, 11);
     const garment = await phonePhoto(4032, 3024, 23);
-    console.log(`uploads: person ${(person.length / 1e6).toFixed(2)} MB, garment ${(garment.length / 1e6).toFixed(2)} MB (4032×3024 JPEG, EXIF-rotated)`);
+    console.log(
+      `uploads: person ${(person.length / 1e6).toFixed(2)} MB, garment ${(garment.length / 1e6).toFixed(2)} MB (4032×3024 JPEG, EXIF-rotated)`,
+    );
 
     const tryOn = async () => {
       const form = new FormData();
@@ -140,9 +159,13 @@ export async function runServerBench(): Promise<void> {
       `try-on, server time without the engine (two ~3 MB uploads, ${RUNS} runs): p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)}, mean ${ms(s.mean)} ` +
         `(target p95 < ${TARGET_P95_MS} ms: ${s.p95 < TARGET_P95_MS ? 'met' : 'NOT met'})`,
     );
-    console.log(`  as the client sees it (plus building and sending the form): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)}`);
+    console.log(
+      `  as the client sees it (plus building and sending the form): p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)}`,
+    );
     // CPU time is steadier than wall time on a busy machine; it includes the in-process HTTP client.
-    console.log(`  CPU per try-on (server and in-process client, all threads): ${ms((cpu.user + cpu.system) / 1000 / RUNS)}`);
+    console.log(
+      `  CPU per try-on (server and in-process client, all threads): ${ms((cpu.user + cpu.system) / 1000 / RUNS)}`,
+    );
 
     // The largest part of it: validating and normalising both images.
     const norm: number[] = [];
@@ -170,7 +193,9 @@ export async function runServerBench(): Promise<void> {
       classifyTimes.length = 0;
       for (let i = 0; i < CLASSIFY_RUNS; i++) await classify(photo);
       const k = stats(classifyTimes);
-      console.log(`category suggestion, server time, ${label}, ${CLASSIFY_RUNS} runs: p50 ${ms(k.p50)}, p95 ${ms(k.p95)}, max ${ms(k.max)}`);
+      console.log(
+        `category suggestion, server time, ${label}, ${CLASSIFY_RUNS} runs: p50 ${ms(k.p50)}, p95 ${ms(k.p95)}, max ${ms(k.max)}`,
+      );
     }
     console.log(`load average at the end: ${os.loadavg()[0]!.toFixed(1)} (figures on a busy machine are upper bounds)`);
   } finally {

@@ -31,7 +31,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function pickPhoto(): string {
   if (process.env.BENCH_UPLOAD_PHOTO) return process.env.BENCH_UPLOAD_PHOTO;
   const dir = path.join(FIXTURES, 'person');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => /\.jpe?g$/i.test(f))
+        .sort()
+    : [];
   if (files.length) return path.join(dir, files[0]!);
   return path.join(repoRoot, 'e2e/fixtures/person.jpg');
 }
@@ -82,7 +87,14 @@ async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
   });
   await waitFor(`http://127.0.0.1:${port}/api/config`, 60_000);
   return child;
@@ -106,16 +118,28 @@ function filePart(body: Buffer, contentType: string, field: string): Buffer | nu
 }
 
 /** Picks the photo on the page and returns the bytes the page posts, and how long the page took. */
-async function uploadedInBrowser(port: number, photo: string, garment: string): Promise<{ bytes: Buffer; prepareMs: number }> {
+async function uploadedInBrowser(
+  port: number,
+  photo: string,
+  garment: string,
+): Promise<{ bytes: Buffer; prepareMs: number }> {
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     await page.addInitScript(() => {
-      (window as unknown as { __AIDRESSUP_TEST_FAIL_FINGERPRINT__: boolean }).__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true;
+      (window as unknown as { __AIDRESSUP_TEST_FAIL_FINGERPRINT__: boolean }).__AIDRESSUP_TEST_FAIL_FINGERPRINT__ =
+        true;
     });
     let resolveBody!: (b: Buffer) => void;
     const posted = new Promise<Buffer>((r) => (resolveBody = r));
@@ -126,7 +150,9 @@ async function uploadedInBrowser(port: number, photo: string, garment: string): 
       const req = route.request();
       const part = filePart(req.postDataBuffer() ?? Buffer.alloc(0), req.headers()['content-type'] ?? '', 'userImage');
       resolveBody(part ?? Buffer.alloc(0));
-      await route.fulfill({ json: { success: true, imageUrl: '/favicon.svg', usedFreeTrial: true, creditsRemaining: 0 } });
+      await route.fulfill({
+        json: { success: true, imageUrl: '/favicon.svg', usedFreeTrial: true, creditsRemaining: 0 },
+      });
     });
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.getByTestId('user-id').waitFor();
@@ -156,7 +182,9 @@ async function makeLargePhoto(source: string, out: string, grain: boolean): Prom
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     data[i] = Math.max(0, Math.min(255, data[i]! + ((seed >> 16) % 25) - 12));
   }
-  await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: 92 }).toFile(out);
+  await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .jpeg({ quality: 92 })
+    .toFile(out);
 }
 
 export async function runUploadBench(): Promise<void> {
@@ -171,9 +199,12 @@ export async function runUploadBench(): Promise<void> {
       const large = path.join(tmp, `large-person${grain ? '-grain' : ''}.jpg`);
       await makeLargePhoto(source, large, grain);
       const original = fs.readFileSync(large);
-      console.log(`== Upload of a 4000×3000 JPEG made from ${path.basename(source)}${grain ? ', with photo grain' : ', upscaled (smooth)'} ==`);
+      console.log(
+        `== Upload of a 4000×3000 JPEG made from ${path.basename(source)}${grain ? ', with photo grain' : ', upscaled (smooth)'} ==`,
+      );
       const uploaded = await uploadedInBrowser(port, large, garment);
-      if (uploaded.bytes.length === 0) throw new Error('the page posted no readable person photo (was the original, read from disk, sent?)');
+      if (uploaded.bytes.length === 0)
+        throw new Error('the page posted no readable person photo (was the original, read from disk, sent?)');
       const meta = await sharp(uploaded.bytes).metadata();
       console.log(`  original         ${kb(original.length).padStart(9)}  4000×3000`);
       console.log(
@@ -182,7 +213,9 @@ export async function runUploadBench(): Promise<void> {
           original.length
         ).toFixed(0)} % of the original)`,
       );
-      console.log(`  page: Try with AI pressed → request sent in ${uploaded.prepareMs.toFixed(0)} ms (the reduction starts when the photo is picked)`);
+      console.log(
+        `  page: Try with AI pressed → request sent in ${uploaded.prepareMs.toFixed(0)} ms (the reduction starts when the photo is picked)`,
+      );
       const before = await timeServer(original, runs);
       const after = await timeServer(uploaded.bytes, runs);
       console.log(`  server decode + normalise (sharp, as validateAndNormalise; median of ${runs}):`);

@@ -41,12 +41,17 @@ function bundleFigures() {
     .map((href) => ({ href, raw: fs.statSync(file(href)).size, gzip: gz(file(href)) }));
 
   console.log('== Web bundle (apps/web/dist) ==');
-  for (const r of initialRows) console.log(`  initial  ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
+  for (const r of initialRows)
+    console.log(`  initial  ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
   for (const href of css)
-    console.log(`  css      ${href.padEnd(44)} ${kb(fs.statSync(file(href)).size).padStart(10)}  gzip ${kb(gz(file(href))).padStart(9)}`);
+    console.log(
+      `  css      ${href.padEnd(44)} ${kb(fs.statSync(file(href)).size).padStart(10)}  gzip ${kb(gz(file(href))).padStart(9)}`,
+    );
   for (const r of lazyRows.sort((a, b) => b.gzip - a.gzip))
     console.log(`  lazy     ${r.href.padEnd(44)} ${kb(r.raw).padStart(10)}  gzip ${kb(r.gzip).padStart(9)}`);
-  console.log(`Initial JS gzipped: ${kb(initialGzip)} (budget ${BUDGET_KB} KB: ${initialGzip <= BUDGET_KB * 1024 ? 'within' : 'OVER'})`);
+  console.log(
+    `Initial JS gzipped: ${kb(initialGzip)} (budget ${BUDGET_KB} KB: ${initialGzip <= BUDGET_KB * 1024 ? 'within' : 'OVER'})`,
+  );
   return initialGzip;
 }
 
@@ -69,7 +74,14 @@ async function startServer(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    },
   });
   await waitFor(`http://127.0.0.1:${port}/api/config`, 60_000);
   return child;
@@ -99,7 +111,9 @@ async function runLighthouse(urls: string[]) {
   });
   try {
     console.log('\n== Lighthouse 12, mobile (simulated throttling) ==');
-    console.log(`  ${'page'.padEnd(22)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'best'.padStart(5)}   FCP      LCP      TBT     CLS`);
+    console.log(
+      `  ${'page'.padEnd(22)} ${'perf'.padStart(5)} ${'a11y'.padStart(5)} ${'best'.padStart(5)}   FCP      LCP      TBT     CLS`,
+    );
     for (const url of urls) {
       const result = await lighthouse(url, {
         port: chrome.port,

@@ -148,7 +148,9 @@ test('the same device id without the cookie is a new user who sees nothing of th
   await expect(userBox(second.page).trials).toHaveText('2 / 2');
   await expect(second.page.getByTestId('trials-withheld')).toHaveText(MESSAGES.trialsUsedOnDevice);
   await second.page.goto('/account');
-  await expect(second.page.getByTestId('account-plan').getByTestId('trials-withheld')).toHaveText(MESSAGES.trialsUsedOnDevice);
+  await expect(second.page.getByTestId('account-plan').getByTestId('trials-withheld')).toHaveText(
+    MESSAGES.trialsUsedOnDevice,
+  );
 
   // Nothing of the first user: not its gallery, not its user record.
   await second.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Gallery' }).click();
@@ -186,19 +188,25 @@ test('a demo purchase on one device, then email sign-in on another brings its cr
   await one.page.getByRole('button', { name: 'Continue' }).click();
   await expect(one.page.getByTestId('sign-in-dialog')).toHaveCount(0);
   await expect(one.page.getByTestId('nav-account')).toContainText(email);
-  await expect(one.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' })).toHaveCount(0);
+  await expect(one.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' })).toHaveCount(
+    0,
+  );
 
   // Device 2: a new anonymous user, then sign-in with the mailed code.
   const two = await openDevice(browser);
   const twoAnonId = await openSignedIn(two.page);
   await expect(userBox(two.page).credits).toHaveText('0');
   expect(await signInWithCode(two.page, email)).toBe(true);
-  await expect(two.page.getByTestId('sign-in-merged')).toHaveText("This device's credits and results were added to your account.");
+  await expect(two.page.getByTestId('sign-in-merged')).toHaveText(
+    "This device's credits and results were added to your account.",
+  );
   await two.page.getByRole('button', { name: 'Continue' }).click();
   await expect(userBox(two.page).credits).toHaveText('50');
   await expect(userBox(two.page).segment).toHaveText('subscriber');
   await expect(userBox(two.page).id).not.toHaveText(twoAnonId.slice(0, 8));
-  const cached = JSON.parse((await two.page.evaluate(() => localStorage.getItem('aidressup.user'))) ?? '{}') as { email: string };
+  const cached = JSON.parse((await two.page.evaluate(() => localStorage.getItem('aidressup.user'))) ?? '{}') as {
+    email: string;
+  };
   expect(cached.email).toBe(email);
   await two.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My Gallery' }).click();
   await expect(two.page.getByTestId('gallery-item')).toHaveCount(1);
@@ -247,7 +255,9 @@ test('a demo purchase on one device, then email sign-in on another brings its cr
 test.describe('a refused code', () => {
   // The browser logs the refused verify call (HTTP 400) as a console error.
   test.use({ allowedConsoleErrors: [/status of 400/] });
-  test('a wrong code is refused inline and can be corrected; Escape closes the dialog and focus returns', async ({ page }) => {
+  test('a wrong code is refused inline and can be corrected; Escape closes the dialog and focus returns', async ({
+    page,
+  }) => {
     const email = uniqueEmail('typo');
     await openSignedIn(page);
     const opener = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' });
@@ -290,11 +300,15 @@ test('sign-out ends the session and the page carries on as a fresh anonymous use
   expect(res.isNew).toBe(true);
   expect(res.user.email).toBeNull();
   expect(res.user.id).not.toBe(firstId);
-  await expect(page.getByTestId('account-notice')).toHaveText('You are signed out. This browser now has a new anonymous session.');
+  await expect(page.getByTestId('account-notice')).toHaveText(
+    'You are signed out. This browser now has a new anonymous session.',
+  );
   await expect(page.getByTestId('account-email')).toHaveText('Not signed in');
   await expect(userBox(page).id).toHaveText(res.user.id.slice(0, 8));
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' })).toBeVisible();
-  const cached = JSON.parse((await page.evaluate(() => localStorage.getItem('aidressup.user'))) ?? '{}') as { id: string };
+  const cached = JSON.parse((await page.evaluate(() => localStorage.getItem('aidressup.user'))) ?? '{}') as {
+    id: string;
+  };
   expect(cached.id).toBe(res.user.id);
 
   // After a reload the browser is still the new anonymous user, not the account.
@@ -303,7 +317,9 @@ test('sign-out ends the session and the page carries on as a fresh anonymous use
   expect(((await (await again).json()) as { user: { id: string } }).user.id).toBe(res.user.id);
 });
 
-test('delete my data asks first, then deletes the results (their image answers 404) and starts anew', async ({ page }) => {
+test('delete my data asks first, then deletes the results (their image answers 404) and starts anew', async ({
+  page,
+}) => {
   const firstId = await openSignedIn(page);
   await uploadBoth(page);
   await tryOnce(page);
@@ -329,7 +345,9 @@ test('delete my data asks first, then deletes the results (their image answers 4
   expect((await deleted).status()).toBe(200);
   const res = (await (await fresh).json()) as { user: { id: string } };
   expect(res.user.id).not.toBe(firstId);
-  await expect(page.getByTestId('account-notice')).toHaveText('Your data was deleted. This browser now has a new anonymous session.');
+  await expect(page.getByTestId('account-notice')).toHaveText(
+    'Your data was deleted. This browser now has a new anonymous session.',
+  );
   await expect(userBox(page).id).toHaveText(res.user.id.slice(0, 8));
   expect((await page.request.get(src!)).status()).toBe(404);
   await page.goto('/gallery');
@@ -374,7 +392,9 @@ test.describe('on a phone (390 px)', () => {
   test('the account page has no horizontal scroll and every control is reachable', async ({ page }) => {
     await openSignedIn(page, '/account');
     await expect(page.getByTestId('purchase-history-empty')).toBeVisible();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     for (const name of ['Sign In', 'Delete my data']) {
       const control = page.getByRole('main').getByRole('button', { name });
@@ -392,7 +412,9 @@ test.describe('on a phone (390 px)', () => {
     await menu.getByRole('button', { name: 'Sign In' }).click();
     const dialog = page.getByTestId('sign-in-dialog');
     await expect(dialog.getByLabel('Email address')).toBeFocused();
-    const dialogOverflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const dialogOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(dialogOverflow).toBeLessThanOrEqual(0);
   });
 });

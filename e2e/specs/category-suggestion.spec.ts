@@ -13,7 +13,9 @@ function classified(page: Page) {
   return page.waitForResponse((r) => r.url().endsWith('/api/garments/classify') && r.request().method() === 'POST');
 }
 
-test('a lower-body garment photo preselects Lower Body with a note; replacing the photo clears it', async ({ page }) => {
+test('a lower-body garment photo preselects Lower Body with a note; replacing the photo clears it', async ({
+  page,
+}) => {
   await openSignedIn(page);
   const select = page.getByTestId('category-select');
   const note = page.getByTestId('category-note');
@@ -64,7 +66,9 @@ for (const width of [390, 1366]) {
     await expect(note).toHaveText('Looks like Lower Body — change it if not');
     fs.mkdirSync(SHOTS, { recursive: true });
     // The picker in the middle of the viewport, clear of the sticky header.
-    await page.getByTestId('category-select').evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await page
+      .getByTestId('category-select')
+      .evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await page.screenshot({ path: `${SHOTS}/note-${width}.png` });
     const box = (await note.boundingBox())!;
     await page.screenshot({

@@ -4,7 +4,9 @@ import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fix
 // The browser logs the refused try-on's HTTP 402 as a console error; nothing else may be logged.
 test.use({ allowedConsoleErrors: [/status of 402/] });
 
-test('free trials run out, NO_CREDITS opens the paywall, a demo purchase adds credits, and a paid try-on works', async ({ page }) => {
+test('free trials run out, NO_CREDITS opens the paywall, a demo purchase adds credits, and a paid try-on works', async ({
+  page,
+}) => {
   await openSignedIn(page);
   const box = userBox(page);
   await uploadBoth(page);
@@ -19,7 +21,9 @@ test('free trials run out, NO_CREDITS opens the paywall, a demo purchase adds cr
 
   // The test-paywall button shows the trial-exhausted header for this user.
   await page.getByTestId('test-paywall').click();
-  await expect(page.getByTestId('paywall').getByRole('heading', { level: 2 })).toHaveText(MESSAGES.paywallTrialExhausted);
+  await expect(page.getByTestId('paywall').getByRole('heading', { level: 2 })).toHaveText(
+    MESSAGES.paywallTrialExhausted,
+  );
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('paywall')).toHaveCount(0);
 

@@ -8,7 +8,9 @@ import { expect, openSignedIn, test } from '../fixtures';
  * on its account (specs/account.spec.ts checks that the same device id without it is a new user).
  */
 test.describe('when fingerprinting fails', () => {
-  test('a fallback device id is generated, stored, and reused after a reload (same user: the session cookie)', async ({ page }) => {
+  test('a fallback device id is generated, stored, and reused after a reload (same user: the session cookie)', async ({
+    page,
+  }) => {
     const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
     const id = await openSignedIn(page);
     const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
@@ -24,7 +26,8 @@ test.describe('when fingerprinting fails', () => {
 
   test('a stored fallback id is used when one exists', async ({ page }) => {
     await page.addInitScript(() => {
-      if (!localStorage.getItem('aidressup.deviceId')) localStorage.setItem('aidressup.deviceId', 'fb_preset_device_0001');
+      if (!localStorage.getItem('aidressup.deviceId'))
+        localStorage.setItem('aidressup.deviceId', 'fb_preset_device_0001');
     });
     const request = page.waitForRequest((r) => r.url().endsWith('/api/auth/anonymous'));
     await openSignedIn(page);

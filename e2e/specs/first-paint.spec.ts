@@ -21,7 +21,8 @@ test('the static first-paint shell matches the rendered home page and is replace
       brand: text('header a[href="/"]'),
     };
   }, html);
-  const rendered = (loc: ReturnType<typeof page.locator>) => loc.evaluate((el) => el.textContent.replace(/\s+/g, ' ').trim());
+  const rendered = (loc: ReturnType<typeof page.locator>) =>
+    loc.evaluate((el) => el.textContent.replace(/\s+/g, ' ').trim());
   const h1 = page.locator('main h1').first();
   expect(shell.h1).toBe(await rendered(h1));
   expect(shell.intro).toBe(await rendered(page.locator('main h1 + p').first()));
@@ -31,7 +32,10 @@ test('the static first-paint shell matches the rendered home page and is replace
   await expect(page.locator('[data-prerender-shell]')).toHaveCount(0);
 });
 
-test('the shell is painted without JavaScript and the app takes its place without moving the heading', async ({ browser, baseURL }) => {
+test('the shell is painted without JavaScript and the app takes its place without moving the heading', async ({
+  browser,
+  baseURL,
+}) => {
   const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
   const staticPage = await noJs.newPage();
   await staticPage.goto(baseURL!);

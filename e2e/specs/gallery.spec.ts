@@ -26,5 +26,8 @@ test('the gallery lists results newest first, each downloadable', async ({ page 
   await expect(items.nth(1).getByRole('img')).toHaveAttribute('src', first ?? '');
   await expect(items.nth(0)).toContainText('Upper Body');
   await expect(items.nth(0)).toContainText('Kept until');
-  await expect(items.nth(0).getByRole('link', { name: /Download/ })).toHaveAttribute('download', /^ai-dress-up-.+\.(png|jpg|webp)$/);
+  await expect(items.nth(0).getByRole('link', { name: /Download/ })).toHaveAttribute(
+    'download',
+    /^ai-dress-up-.+\.(png|jpg|webp)$/,
+  );
 });

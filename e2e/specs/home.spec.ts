@@ -7,7 +7,12 @@ test('the main page has every section in order', async ({ page }) => {
     await expect(showcase.getByRole('heading', { name: title })).toBeVisible();
   }
   await expect(showcase.getByRole('img')).toHaveCount(6);
-  await expect(page.getByTestId('step-indicator').getByRole('listitem')).toHaveText([/Person/, /Clothing/, /AI Process/, /Result/]);
+  await expect(page.getByTestId('step-indicator').getByRole('listitem')).toHaveText([
+    /Person/,
+    /Clothing/,
+    /AI Process/,
+    /Result/,
+  ]);
   const guide = page.getByTestId('photo-guide');
   await expect(guide).toContainText('Full body, standing straight, plain background.');
   await expect(guide).toContainText('Laid flat or on a hanger, on a white background, complete and wrinkle-free.');
@@ -27,7 +32,8 @@ test('the main page has every section in order', async ({ page }) => {
     'reviews',
   ];
   const tops: number[] = [];
-  for (const id of order) tops.push(await page.getByTestId(id).evaluate((el) => el.getBoundingClientRect().top + window.scrollY));
+  for (const id of order)
+    tops.push(await page.getByTestId(id).evaluate((el) => el.getBoundingClientRect().top + window.scrollY));
   const photoGuideIndex = order.indexOf('photo-guide');
   for (let i = 1; i < order.length; i++) {
     // On desktop the category and photo guide sit in a column beside the upload cards.

@@ -39,7 +39,12 @@ const PAGES = [
   {
     path: '/refund-policy',
     title: 'Refund Policy',
-    facts: [/within 14 days/, /5 to 10 business days/, /renew automatically/, /Subscription credits expire at the end of their\s+period/],
+    facts: [
+      /within 14 days/,
+      /5 to 10 business days/,
+      /renew automatically/,
+      /Subscription credits expire at the end of their\s+period/,
+    ],
   },
 ];
 
@@ -56,7 +61,10 @@ for (const legal of PAGES) {
     await expect(article.getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
     // Layout on every route: navigation, footer support link, user box.
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
-    await expect(page.getByRole('contentinfo').getByRole('link', { name: email })).toHaveAttribute('href', `mailto:${email}`);
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: email })).toHaveAttribute(
+      'href',
+      `mailto:${email}`,
+    );
     await expect(page.getByTestId('user-id')).toHaveText(/^.{8}$/);
   });
 }

@@ -34,7 +34,11 @@ async function coveredControls(page: Page): Promise<{ covered: Covered[]; checke
       checked++;
       const hit = document.elementFromPoint(x, y);
       if (hit && (hit === el || el.contains(hit))) continue;
-      covered.push({ scrollY: Math.round(window.scrollY), control: describe(el), coveredBy: hit ? describe(hit) : 'nothing' });
+      covered.push({
+        scrollY: Math.round(window.scrollY),
+        control: describe(el),
+        coveredBy: hit ? describe(hit) : 'nothing',
+      });
     }
     return { covered, checked };
   });
@@ -43,7 +47,10 @@ async function coveredControls(page: Page): Promise<{ covered: Covered[]; checke
 async function scrollThrough(page: Page): Promise<{ covered: Covered[]; checked: number }> {
   const all: Covered[] = [];
   let checked = 0;
-  const { height, viewport } = await page.evaluate(() => ({ height: document.documentElement.scrollHeight, viewport: window.innerHeight }));
+  const { height, viewport } = await page.evaluate(() => ({
+    height: document.documentElement.scrollHeight,
+    viewport: window.innerHeight,
+  }));
   for (let y = 0; ; y += Math.round(viewport / 3)) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
     await page.waitForTimeout(30);

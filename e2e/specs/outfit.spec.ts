@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, openSignedIn, PHOTOS, test, uploadBoth, userBox } from '../fixtures';
 
-test('a whole outfit: add a bottom, see that it uses 2 try-ons, get a result, and both free trials are gone', async ({ page }) => {
+test('a whole outfit: add a bottom, see that it uses 2 try-ons, get a result, and both free trials are gone', async ({
+  page,
+}) => {
   await openSignedIn(page);
   const box = userBox(page);
   await expect(box.trials).toHaveText('0 / 2');
@@ -76,7 +78,12 @@ test('the bottom is offered with Upper Body only, and with credits the outfit ta
   await page.getByTestId('try-with-ai').click();
   const res = await second;
   expect(res.status()).toBe(200);
-  expect(await res.json()).toMatchObject({ usedFreeTrial: false, creditsRemaining: 18, tryOnsUsed: 2, freeTrialsUsed: 0 });
+  expect(await res.json()).toMatchObject({
+    usedFreeTrial: false,
+    creditsRemaining: 18,
+    tryOnsUsed: 2,
+    freeTrialsUsed: 0,
+  });
   await expect(box.credits).toHaveText('18');
 });
 
@@ -94,7 +101,10 @@ test.describe('on a 390 px phone', () => {
       const card = await page.getByTestId(id).boundingBox();
       expect(card!.x + card!.width, id).toBeLessThanOrEqual(390);
     }
-    const remove = await page.getByTestId('upload-bottom').getByRole('button', { name: 'Remove bottom photo' }).boundingBox();
+    const remove = await page
+      .getByTestId('upload-bottom')
+      .getByRole('button', { name: 'Remove bottom photo' })
+      .boundingBox();
     expect(remove!.x + remove!.width).toBeLessThanOrEqual(390);
     const note = await page.getByTestId('outfit-note').boundingBox();
     expect(note!.x).toBeGreaterThanOrEqual(0);

@@ -131,7 +131,9 @@ test('progress: the stage the server reports is shown in a polite live region', 
   await expect(page.getByTestId('result-panel')).toContainText(MESSAGES.completed);
 });
 
-test('the before/after slider works with the keyboard; "Try another garment" keeps the person photo', async ({ page }) => {
+test('the before/after slider works with the keyboard; "Try another garment" keeps the person photo', async ({
+  page,
+}) => {
   await openSignedIn(page);
   await uploadBoth(page);
   await tryOnce(page);
@@ -246,8 +248,14 @@ test('the image credits page lists each image’s source, author and licence', a
     await expect(main.getByRole('heading', { level: 2, name: title })).toBeVisible();
   }
   await expect(main.getByRole('link', { name: 'The Bagisto project' })).toHaveCount(3);
-  await expect(main.getByRole('link', { name: 'MIT License' }).first()).toHaveAttribute('href', 'https://opensource.org/license/mit');
-  await expect(main.getByRole('link', { name: /CC0 1\.0/ })).toHaveAttribute('href', 'https://creativecommons.org/publicdomain/zero/1.0/');
+  await expect(main.getByRole('link', { name: 'MIT License' }).first()).toHaveAttribute(
+    'href',
+    'https://opensource.org/license/mit',
+  );
+  await expect(main.getByRole('link', { name: /CC0 1\.0/ })).toHaveAttribute(
+    'href',
+    'https://creativecommons.org/publicdomain/zero/1.0/',
+  );
   await expect(main).toContainText('Alexey Grigorev and contributors');
   await expect(main).toContainText('Spree Commerce');
   // The markdown it was made from is still served.

@@ -25,7 +25,9 @@ test.describe('upload validation', () => {
   test('refuses a file over 10 MB', async ({ page }) => {
     await openSignedIn(page);
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0);
-    await page.getByTestId('upload-clothing-input').setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    await page
+      .getByTestId('upload-clothing-input')
+      .setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
     await expect(page.getByTestId('upload-clothing-error')).toHaveText(MESSAGES.fileTooLarge);
   });
 
@@ -40,7 +42,9 @@ test.describe('upload validation', () => {
 
   test('a valid photo clears the error; replace and remove work', async ({ page }) => {
     await openSignedIn(page);
-    await page.getByTestId('upload-person-input').setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
+    await page
+      .getByTestId('upload-person-input')
+      .setInputFiles({ name: 'a.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expect(page.getByTestId('upload-person-error')).toBeVisible();
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
     await expect(page.getByTestId('upload-person-preview')).toBeVisible();

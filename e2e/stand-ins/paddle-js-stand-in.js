@@ -54,8 +54,13 @@
       currency_code: 'USD',
       customer: { id: 'ctm_01standincustomer000000', email: 'shopper@example.com', address: null, business: null },
       items: items,
-      payment: { method_details: { type: 'card', card: { type: 'visa', last4: '4242', expiry_month: 1, expiry_year: 2030 } } },
-      settings: { display_mode: (open.settings && open.settings.displayMode) || 'overlay', theme: (open.settings && open.settings.theme) || 'light' },
+      payment: {
+        method_details: { type: 'card', card: { type: 'visa', last4: '4242', expiry_month: 1, expiry_year: 2030 } },
+      },
+      settings: {
+        display_mode: (open.settings && open.settings.displayMode) || 'overlay',
+        theme: (open.settings && open.settings.theme) || 'light',
+      },
       totals: { subtotal: 999, discount: 0, tax: 0, total: 999 },
       upsell: null,
     };

@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SPECIFIER = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const SPECIFIER =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
 
 /** Module-level caches: one ESLint run lints many files against the same graph. */
@@ -116,7 +117,9 @@ export default {
         const shown = cycle.map((f) => path.relative(cwd, f)).join(' → ');
         const importNode = node.body.find(
           (statement) =>
-            (statement.type === 'ImportDeclaration' || statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportAllDeclaration') &&
+            (statement.type === 'ImportDeclaration' ||
+              statement.type === 'ExportNamedDeclaration' ||
+              statement.type === 'ExportAllDeclaration') &&
             statement.source?.value === edge?.specifier,
         );
         context.report({ node: importNode ?? node, messageId: 'cycle', data: { path: shown } });

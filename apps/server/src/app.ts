@@ -71,7 +71,9 @@ export { logAddressHash } from './logging.js';
  * Fastify's `trustProxy` from TRUST_PROXY. A hop count becomes "trust the nearest N hops" (this
  * Fastify trusts nothing for a bare number); a list goes to proxy-addr as addresses and CIDRs.
  */
-export function trustProxyOption(trustProxy: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+export function trustProxyOption(
+  trustProxy: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trustProxy === 'number') {
     const hops = trustProxy;
     return (_address, hop) => hop < hops;
@@ -105,7 +107,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('clock', options.clock ?? (() => new Date()));
   app.decorate('engines', createEngineRegistry(config, options.engines, { log: app.log }));
   app.decorate('sessionSecret', sessionSecret);
-  app.decorate('mailer', options.mailer ?? (await createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: app.log })));
+  app.decorate(
+    'mailer',
+    options.mailer ?? (await createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, log: app.log })),
+  );
   app.addHook('onClose', async () => {
     await app.engines.closeAll();
     await app.mailer.close();
@@ -132,7 +137,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metaRoutes);
   await app.register(progressRoutes);
   await app.register(galleryRoutes);
-  if (config.billing.provider === 'paddle') await app.register(paddleWebhookRoutes, { db: app.db, paddle: config.billing.paddle, now: () => app.clock().getTime() });
+  if (config.billing.provider === 'paddle')
+    await app.register(paddleWebhookRoutes, {
+      db: app.db,
+      paddle: config.billing.paddle,
+      now: () => app.clock().getTime(),
+    });
 
   await app.register(webPlugin, options.webDistDir ? { distDir: options.webDistDir } : {});
 
@@ -143,7 +153,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       void app.engines.warmAll((id, err) => app.log.warn({ err, engine: id }, 'engine failed to warm up'));
       // With several API instances on one Redis, one runs retention at a time.
       const lock = app.redis ? redisRunLock(app.redis) : undefined;
-      stopRetention = scheduleRetention({ db: app.db, storage: app.storage, clock: app.clock, log: app.log }, undefined, lock ? { lock } : {});
+      stopRetention = scheduleRetention(
+        { db: app.db, storage: app.storage, clock: app.clock, log: app.log },
+        undefined,
+        lock ? { lock } : {},
+      );
     });
     app.addHook('preClose', async () => stopRetention?.());
   }

@@ -34,13 +34,26 @@ describe('configuration', () => {
     expect(c.freeTrialsLimit).toBe(2);
     expect(c.engines.gemini).toBeUndefined();
     expect(c.engines.deadlineMs).toBeLessThan(120_000);
-    expect(c.rateLimits).toEqual({ signInPerMinute: 60, tryOnPerMinute: 60, globalPerMinute: 600, newUsersPerIpPerDay: 50, emailPerMinute: 10, emailCodesPerAddressPerHour: 5 });
+    expect(c.rateLimits).toEqual({
+      signInPerMinute: 60,
+      tryOnPerMinute: 60,
+      globalPerMinute: 600,
+      newUsersPerIpPerDay: 50,
+      emailPerMinute: 10,
+      emailCodesPerAddressPerHour: 5,
+    });
     expect(c.mail).toEqual({ smtpUrl: undefined, from: 'AI Dress Up <no-reply@aidressup.app>' });
     expect(c.trustProxy).toBe(false);
   });
 
   it('lists every problem readably', () => {
-    const problems = problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SESSION_SECRET: 'short', SUPPORT_EMAIL: 'nope', FREE_TRIALS_LIMIT: '-1' });
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      SESSION_SECRET: 'short',
+      SUPPORT_EMAIL: 'nope',
+      FREE_TRIALS_LIMIT: '-1',
+    });
     expect(problems).toHaveLength(5);
     expect(problems.join('\n')).toMatch(/PORT/);
     expect(problems.join('\n')).toMatch(/DATABASE_URL must start with postgres/);
@@ -58,21 +71,38 @@ describe('configuration', () => {
     const c = loadConfig(PADDLE);
     expect(c.billing.provider).toBe('paddle');
     if (c.billing.provider === 'paddle') {
-      expect(c.billing.paddle.prices).toEqual({ weekly: 'pri_w', monthly: 'pri_m', yearly: 'pri_y', credits_200: 'pri_c' });
+      expect(c.billing.paddle.prices).toEqual({
+        weekly: 'pri_w',
+        monthly: 'pri_m',
+        yearly: 'pri_y',
+        credits_200: 'pri_c',
+      });
     }
     const { PADDLE_WEBHOOK_SECRET: _s, PADDLE_PRICE_YEARLY: _y, ...partial } = PADDLE;
-    expect(problemsOf(partial)).toEqual(['Paddle billing is partly configured: also set PADDLE_WEBHOOK_SECRET, PADDLE_PRICE_YEARLY']);
-    expect(problemsOf({ ...PADDLE, PADDLE_PRICE_YEARLY: 'pri_w' })).toEqual(['PADDLE_PRICE_* must be four different price ids']);
+    expect(problemsOf(partial)).toEqual([
+      'Paddle billing is partly configured: also set PADDLE_WEBHOOK_SECRET, PADDLE_PRICE_YEARLY',
+    ]);
+    expect(problemsOf({ ...PADDLE, PADDLE_PRICE_YEARLY: 'pri_w' })).toEqual([
+      'PADDLE_PRICE_* must be four different price ids',
+    ]);
   });
 
   it('checks the client token prefix against PADDLE_ENV', () => {
-    expect(problemsOf({ ...PADDLE, PADDLE_CLIENT_TOKEN: 'live_abc' })).toEqual(['PADDLE_CLIENT_TOKEN must start with test_ when PADDLE_ENV=sandbox']);
-    expect(problemsOf({ ...PADDLE, PADDLE_ENV: 'production' })).toEqual(['PADDLE_CLIENT_TOKEN must start with live_ when PADDLE_ENV=production']);
-    expect(loadConfig({ ...PADDLE, PADDLE_ENV: 'production', PADDLE_CLIENT_TOKEN: 'live_abc' }).billing.provider).toBe('paddle');
+    expect(problemsOf({ ...PADDLE, PADDLE_CLIENT_TOKEN: 'live_abc' })).toEqual([
+      'PADDLE_CLIENT_TOKEN must start with test_ when PADDLE_ENV=sandbox',
+    ]);
+    expect(problemsOf({ ...PADDLE, PADDLE_ENV: 'production' })).toEqual([
+      'PADDLE_CLIENT_TOKEN must start with live_ when PADDLE_ENV=production',
+    ]);
+    expect(loadConfig({ ...PADDLE, PADDLE_ENV: 'production', PADDLE_CLIENT_TOKEN: 'live_abc' }).billing.provider).toBe(
+      'paddle',
+    );
   });
 
   it('accepts only enabled engines as the default', () => {
-    expect(problemsOf({ DEFAULT_ENGINE: 'fashn' })).toEqual(['DEFAULT_ENGINE=fashn is not an enabled engine (enabled: local)']);
+    expect(problemsOf({ DEFAULT_ENGINE: 'fashn' })).toEqual([
+      'DEFAULT_ENGINE=fashn is not an enabled engine (enabled: local)',
+    ]);
     expect(loadConfig({ DEFAULT_ENGINE: 'fashn', FASHN_API_KEY: 'k' }).engines.defaultEngine).toBe('fashn');
     expect(problemsOf({ ENGINE_DEADLINE_MS: '130000' })[0]).toMatch(/ENGINE_DEADLINE_MS/);
   });
@@ -82,14 +112,27 @@ describe('configuration', () => {
     expect(c.gemini?.model).toBe('gemini-3.1-flash-image');
     expect(c.fashn?.mode).toBe('balanced');
     expect(c.fal?.fashnMode).toBe('balanced');
-    const q = loadConfig({ GEMINI_API_KEY: 'g', GEMINI_MODEL: 'gemini-3-pro-image', FASHN_API_KEY: 'f', FASHN_MODE: 'quality' }).engines;
+    const q = loadConfig({
+      GEMINI_API_KEY: 'g',
+      GEMINI_MODEL: 'gemini-3-pro-image',
+      FASHN_API_KEY: 'f',
+      FASHN_MODE: 'quality',
+    }).engines;
     expect([q.gemini?.model, q.fashn?.mode]).toEqual(['gemini-3-pro-image', 'quality']);
     expect(problemsOf({ FASHN_MODE: 'fast' })[0]).toMatch(/FASHN_MODE/);
   });
 
   it('takes S3-compatible storage settings, refusing incomplete ones; takes the queue settings', () => {
     expect(loadConfig({}).s3).toBeUndefined();
-    expect(loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'true' }).s3).toEqual({
+    expect(
+      loadConfig({
+        S3_BUCKET: 'b',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_ACCESS_KEY_ID: 'k',
+        S3_SECRET_ACCESS_KEY: 's',
+        S3_FORCE_PATH_STYLE: 'true',
+      }).s3,
+    ).toEqual({
       bucket: 'b',
       region: 'us-east-1',
       endpoint: 'http://minio:9000',
@@ -97,14 +140,24 @@ describe('configuration', () => {
       forcePathStyle: true,
     });
     // AWS with the default credentials (instance role, environment).
-    expect(loadConfig({ S3_BUCKET: 'b', S3_REGION: 'eu-west-1' }).s3).toEqual({ bucket: 'b', region: 'eu-west-1', endpoint: undefined, credentials: undefined, forcePathStyle: false });
-    expect(problemsOf({ S3_BUCKET: 'b' })).toEqual(['S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)']);
+    expect(loadConfig({ S3_BUCKET: 'b', S3_REGION: 'eu-west-1' }).s3).toEqual({
+      bucket: 'b',
+      region: 'eu-west-1',
+      endpoint: undefined,
+      credentials: undefined,
+      forcePathStyle: false,
+    });
+    expect(problemsOf({ S3_BUCKET: 'b' })).toEqual([
+      'S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)',
+    ]);
     expect(problemsOf({ S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'k' })).toEqual([
       'S3 storage needs S3_BUCKET (other S3_* variables are set)',
       'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)',
     ]);
     expect(problemsOf({ S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })[0]).toMatch(/S3_ENDPOINT must be a URL/);
-    expect(problemsOf({ REDIS_URL: 'localhost:6379' })[0]).toMatch(/REDIS_URL must start with redis:\/\/ or rediss:\/\//);
+    expect(problemsOf({ REDIS_URL: 'localhost:6379' })[0]).toMatch(
+      /REDIS_URL must start with redis:\/\/ or rediss:\/\//,
+    );
     const queued = loadConfig({ REDIS_URL: 'redis://localhost:6379' });
     expect([queued.redisUrl, queued.workerInProcess]).toEqual(['redis://localhost:6379', false]);
     expect(loadConfig({ REDIS_URL: 'redis://localhost:6379', WORKER_IN_PROCESS: 'true' }).workerInProcess).toBe(true);

@@ -5,7 +5,14 @@
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { FASHN_DEFAULT_MODE, FASHN_MODES, GEMINI_DEFAULT_MODEL, PLAN_IDS, type FashnMode, type PlanId } from '@aidressup/contract';
+import {
+  FASHN_DEFAULT_MODE,
+  FASHN_MODES,
+  GEMINI_DEFAULT_MODEL,
+  PLAN_IDS,
+  type FashnMode,
+  type PlanId,
+} from '@aidressup/contract';
 
 const optionalString = z
   .string()
@@ -14,8 +21,7 @@ const optionalString = z
   .optional();
 const optionalUrl = (label: string) =>
   optionalString.refine((v) => v === undefined || URL.canParse(v), { message: `${label} must be a URL` });
-const int = (def: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(def);
+const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
@@ -25,7 +31,11 @@ const EnvSchema = z.object({
    * Behind a load balancer or reverse proxy: take the client address from X-Forwarded-For, trusting
    * only the given number of hops, or only the given proxy addresses and CIDRs. Never every hop.
    */
-  TRUST_PROXY: z.string().trim().default('').transform((v, ctx) => parseTrustProxy(v, ctx)),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('')
+    .transform((v, ctx) => parseTrustProxy(v, ctx)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -39,12 +49,18 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** Path-style addressing (`endpoint/bucket/key`), for MinIO, Ceph and other stores on their own address. */
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
   /** With REDIS_URL: also process queued try-ons inside the API process (default: only `npm run worker` does). */
-  WORKER_IN_PROCESS: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  WORKER_IN_PROCESS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'SESSION_SECRET must be at least 32 characters',
   }),
@@ -76,7 +92,10 @@ const EnvSchema = z.object({
   PADDLE_PRICE_YEARLY: optionalString,
   PADDLE_PRICE_CREDITS_200: optionalString,
   /** Demo billing in production (https PUBLIC_URL, no PADDLE_*) only when set to true on purpose. */
-  DEMO_BILLING: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  DEMO_BILLING: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   // abuse limits
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
@@ -93,7 +112,9 @@ const EnvSchema = z.object({
   PADDLE_API_KEY: optionalString,
   PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
   /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
-  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, { message: 'METRICS_TOKEN must be at least 16 characters' }),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: 'METRICS_TOKEN must be at least 16 characters',
+  }),
 });
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
@@ -125,7 +146,10 @@ function parseTrustProxy(v: string, ctx: z.RefinementCtx): false | number | stri
     if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY as a hop count must be at most 10' });
     return hops;
   }
-  const list = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  const list = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
   const bad = list.filter((x) => !isAddressOrCidr(x));
   if (bad.length > 0 || list.length === 0) {
     ctx.addIssue({
@@ -222,9 +246,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`));
   }
   const e = parsed.data;
   const problems: string[] = [];
@@ -249,9 +271,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!token.startsWith(expectedPrefix)) {
         problems.push(`PADDLE_CLIENT_TOKEN must start with ${expectedPrefix} when PADDLE_ENV=${environment}`);
       }
-      const prices = Object.fromEntries(
-        PLAN_IDS.map((id) => [id, e[PADDLE_PRICE_VARS[id]] as string]),
-      ) as Record<PlanId, string>;
+      const prices = Object.fromEntries(PLAN_IDS.map((id) => [id, e[PADDLE_PRICE_VARS[id]] as string])) as Record<
+        PlanId,
+        string
+      >;
       if (new Set(Object.values(prices)).size !== PLAN_IDS.length) {
         problems.push('PADDLE_PRICE_* must be four different price ids');
       }
@@ -263,7 +286,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           webhookSecret: e.PADDLE_WEBHOOK_SECRET!,
           prices,
           apiKey: e.PADDLE_API_KEY,
-          apiBaseUrl: (e.PADDLE_API_BASE_URL ?? (environment === 'sandbox' ? 'https://sandbox-api.paddle.com' : 'https://api.paddle.com')).replace(/\/+$/, ''),
+          apiBaseUrl: (
+            e.PADDLE_API_BASE_URL ??
+            (environment === 'sandbox' ? 'https://sandbox-api.paddle.com' : 'https://api.paddle.com')
+          ).replace(/\/+$/, ''),
         },
       };
     }
@@ -274,16 +300,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const before = problems.length;
     if (!e.S3_BUCKET) problems.push('S3 storage needs S3_BUCKET (other S3_* variables are set)');
     if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
-      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)');
+      problems.push(
+        'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)',
+      );
     }
-    if (!e.S3_REGION && !e.S3_ENDPOINT) problems.push('S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)');
+    if (!e.S3_REGION && !e.S3_ENDPOINT)
+      problems.push('S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)');
     if (problems.length === before) {
       s3 = {
         bucket: e.S3_BUCKET!,
         // Stores on their own address mostly ignore the region, but requests must be signed with one.
         region: e.S3_REGION ?? 'us-east-1',
         endpoint: e.S3_ENDPOINT,
-        credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+        credentials: e.S3_ACCESS_KEY_ID
+          ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+          : undefined,
         forcePathStyle: e.S3_FORCE_PATH_STYLE,
       };
     }
@@ -294,14 +325,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   if (e.DEFAULT_ENGINE) {
-    const available = ['local', e.GEMINI_API_KEY && 'nano-banana', e.FASHN_API_KEY && 'fashn', e.FAL_KEY && 'fal'].filter(Boolean);
+    const available = [
+      'local',
+      e.GEMINI_API_KEY && 'nano-banana',
+      e.FASHN_API_KEY && 'fashn',
+      e.FAL_KEY && 'fal',
+    ].filter(Boolean);
     if (!available.includes(e.DEFAULT_ENGINE)) {
       problems.push(`DEFAULT_ENGINE=${e.DEFAULT_ENGINE} is not an enabled engine (enabled: ${available.join(', ')})`);
     }
   }
 
   // A public production deployment without Paddle would give credits away through the demo checkout.
-  if (billing.provider === 'demo' && e.NODE_ENV === 'production' && e.PUBLIC_URL?.startsWith('https:') && !e.DEMO_BILLING && setPaddle.length === 0) {
+  if (
+    billing.provider === 'demo' &&
+    e.NODE_ENV === 'production' &&
+    e.PUBLIC_URL?.startsWith('https:') &&
+    !e.DEMO_BILLING &&
+    setPaddle.length === 0
+  ) {
     problems.push(
       'No PADDLE_* settings in production (NODE_ENV=production, https PUBLIC_URL): the demo checkout would give credits away. Configure Paddle, or set DEMO_BILLING=true to run demo billing on purpose',
     );
@@ -330,9 +372,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.ENGINE_CONCURRENCY,
       deadlineMs: e.ENGINE_DEADLINE_MS,
       queueLimit: e.ENGINE_QUEUE_LIMIT,
-      gemini: e.GEMINI_API_KEY ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL } : undefined,
+      gemini: e.GEMINI_API_KEY
+        ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL }
+        : undefined,
       fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL, mode: e.FASHN_MODE } : undefined,
-      fal: e.FAL_KEY ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL, fashnMode: e.FASHN_MODE } : undefined,
+      fal: e.FAL_KEY
+        ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL, fashnMode: e.FASHN_MODE }
+        : undefined,
     },
     billing,
     rateLimits: {

@@ -1,7 +1,6 @@
 /** Typed API errors: a contract error code, a message safe to show, and optional extra fields. */
 import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '@aidressup/contract';
 
-
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;

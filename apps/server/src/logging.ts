@@ -82,7 +82,10 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>, options: LogOpti
 }
 
 /** A pino logger with the shared options, writing to `stream` (default stdout). */
-export function createLogger(config: Pick<Config, 'logLevel'>, options: LogOptions & { stream?: DestinationStream | { write(line: string): void } } = {}): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  options: LogOptions & { stream?: DestinationStream | { write(line: string): void } } = {},
+): Logger {
   const opts = loggerOptions(config, options);
   return options.stream ? pino(opts, options.stream) : pino(opts);
 }

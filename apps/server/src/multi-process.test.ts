@@ -29,10 +29,14 @@ interface Proc {
 }
 
 function spawnProc(name: string, file: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))],
+    {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const output: string[] = [];
   child.stdout.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
   child.stderr.on('data', (d: Buffer) => output.push(...d.toString().split('\n').filter(Boolean)));
@@ -59,13 +63,24 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(what: string, ok: () => Promise<boolean> | boolean, procs: Proc[], timeoutMs = 60_000): Promise<void> {
+async function waitFor(
+  what: string,
+  ok: () => Promise<boolean> | boolean,
+  procs: Proc[],
+  timeoutMs = 60_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await ok()) return;
     const dead = procs.find((p) => p.child.exitCode !== null);
-    if (dead) throw new Error(`${dead.name} exited (${dead.child.exitCode}) while waiting for ${what}:\n${dead.output.join('\n')}`);
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}:\n${procs.map((p) => `${p.name}: ${p.output.slice(-20).join('\n')}`).join('\n')}`);
+    if (dead)
+      throw new Error(
+        `${dead.name} exited (${dead.child.exitCode}) while waiting for ${what}:\n${dead.output.join('\n')}`,
+      );
+    if (Date.now() > until)
+      throw new Error(
+        `timed out waiting for ${what}:\n${procs.map((p) => `${p.name}: ${p.output.slice(-20).join('\n')}`).join('\n')}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -106,13 +121,31 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
     };
     for (let i = 1; i <= 2; i++) {
       const port = await freePort();
-      apis.push({ proc: spawnProc(`api-${i}`, './test/processes/api-process.ts', { ...common, PORT: String(port), DATA_DIR: tempDir(`aidressup-api${i}-`) }), url: `http://127.0.0.1:${port}` });
+      apis.push({
+        proc: spawnProc(`api-${i}`, './test/processes/api-process.ts', {
+          ...common,
+          PORT: String(port),
+          DATA_DIR: tempDir(`aidressup-api${i}-`),
+        }),
+        url: `http://127.0.0.1:${port}`,
+      });
     }
-    for (let i = 1; i <= 2; i++) workers.push(spawnProc(`worker-${i}`, './test/processes/worker-process.ts', { ...common, DATA_DIR: tempDir(`aidressup-worker${i}-`) }));
+    for (let i = 1; i <= 2; i++)
+      workers.push(
+        spawnProc(`worker-${i}`, './test/processes/worker-process.ts', {
+          ...common,
+          DATA_DIR: tempDir(`aidressup-worker${i}-`),
+        }),
+      );
     for (const api of apis) {
-      await waitFor(`${api.proc.name} healthy`, async () => (await fetch(`${api.url}/api/health`).catch(() => undefined))?.status === 200, all());
+      await waitFor(
+        `${api.proc.name} healthy`,
+        async () => (await fetch(`${api.url}/api/health`).catch(() => undefined))?.status === 200,
+        all(),
+      );
     }
-    for (const w of workers) await waitFor(`${w.name} ready`, () => w.output.some((l) => l.includes('worker ready')), all());
+    for (const w of workers)
+      await waitFor(`${w.name} ready`, () => w.output.some((l) => l.includes('worker ready')), all());
   }, 120_000);
 
   afterAll(async () => {
@@ -126,10 +159,16 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
     const res = await fetch(`${api}/api/auth/anonymous`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ deviceId: `device_multiprocess_${i}_${Math.random().toString(36).slice(2, 10)}`, deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' } }),
+      body: JSON.stringify({
+        deviceId: `device_multiprocess_${i}_${Math.random().toString(36).slice(2, 10)}`,
+        deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' },
+      }),
     });
     expect(res.status).toBe(200);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('aidu_session='))!.split(';')[0]!;
+    const cookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('aidu_session='))!
+      .split(';')[0]!;
     return { cookie, userId: ((await res.json()) as { user: { id: string } }).user.id };
   }
 
@@ -140,7 +179,10 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
     form.append('category', 'upper_body');
     form.append('userId', s.userId);
     const res = await fetch(`${api}/api/process-image`, { method: 'POST', headers: { cookie: s.cookie }, body: form });
-    return { status: res.status, body: (await res.json()) as { success: boolean; imageUrl?: string; code?: string; error?: string } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { success: boolean; imageUrl?: string; code?: string; error?: string },
+    };
   }
 
   async function counts(sql: string, params: unknown[] = []): Promise<Record<string, number>> {
@@ -164,9 +206,13 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
       expect(Buffer.from(await fromA.arrayBuffer()).equals(Buffer.from(await fromB.arrayBuffer()))).toBe(true);
     }
 
-    expect(await counts(`SELECT type AS k, count(*) AS n FROM credit_events GROUP BY type`)).toEqual({ trial_spend: 40 });
+    expect(await counts(`SELECT type AS k, count(*) AS n FROM credit_events GROUP BY type`)).toEqual({
+      trial_spend: 40,
+    });
     expect(await counts(`SELECT status AS k, count(*) AS n FROM tryons GROUP BY status`)).toEqual({ succeeded: 40 });
-    expect(await counts(`SELECT free_trials_used::text AS k, count(*) AS n FROM users GROUP BY free_trials_used`)).toEqual({ '2': 20 });
+    expect(
+      await counts(`SELECT free_trials_used::text AS k, count(*) AS n FROM users GROUP BY free_trials_used`),
+    ).toEqual({ '2': 20 });
     expect(s3.keys().filter((k) => k.startsWith('results/'))).toHaveLength(40);
     expect(s3.keys().filter((k) => k.startsWith('uploads/'))).toEqual([]);
   }, 120_000);
@@ -177,7 +223,12 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
     const callsBefore = victim.output.filter((l) => l.includes('engine call')).length;
     const shoppers = await Promise.all(Array.from({ length: 8 }, (_, i) => signIn(i % 2 ? b : a, 100 + i)));
     const pending = Promise.all(shoppers.map((s, i) => tryOn(i % 2 ? b : a, s)));
-    await waitFor('the victim to start a job', () => victim.output.filter((l) => l.includes('engine call')).length > callsBefore, all(), 20_000);
+    await waitFor(
+      'the victim to start a job',
+      () => victim.output.filter((l) => l.includes('engine call')).length > callsBefore,
+      all(),
+      20_000,
+    );
     victim.child.kill('SIGKILL');
     await victim.exited;
     const results = await pending;
@@ -202,7 +253,10 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
       expect(row.status).toBe(results[i]!.status === 200 ? 'succeeded' : 'failed');
       expect(row.free_trials_used).toBe(row.status === 'succeeded' ? 1 : 0);
     }
-    const events = await counts(`SELECT type AS k, count(*) AS n FROM credit_events WHERE user_id = ANY($1) GROUP BY type`, [ids]);
+    const events = await counts(
+      `SELECT type AS k, count(*) AS n FROM credit_events WHERE user_id = ANY($1) GROUP BY type`,
+      [ids],
+    );
     const failed = results.filter((r) => r.status !== 200).length;
     expect(events).toEqual({ trial_spend: 8, ...(failed > 0 ? { trial_refund: failed } : {}) });
     for (const r of results.filter((x) => x.status === 200)) {

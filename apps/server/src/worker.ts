@@ -10,7 +10,9 @@ import { runWorker } from './queue/worker-main.js';
 
 const config = loadConfigOrExit();
 if (!config.redisUrl) {
-  console.error('REDIS_URL is not set: the worker needs a queue. Without REDIS_URL try-ons run inside the API server (npm start).');
+  console.error(
+    'REDIS_URL is not set: the worker needs a queue. Without REDIS_URL try-ons run inside the API server (npm start).',
+  );
   process.exit(1);
 }
 

@@ -35,7 +35,13 @@ export type SuccessResponse = z.infer<typeof SuccessResponseSchema>;
 // ---------- POST /api/auth/email/verify ----------
 /** Either the 6-digit code from the mail, or the token of its magic link. */
 export const EmailVerifyRequestSchema = z.union([
-  z.object({ email: EmailSchema, code: z.string().trim().regex(/^\d{6}$/) }),
+  z.object({
+    email: EmailSchema,
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/),
+  }),
   z.object({ email: EmailSchema, token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/) }),
 ]);
 export type EmailVerifyRequest = z.input<typeof EmailVerifyRequestSchema>;

@@ -55,7 +55,13 @@ describe('contract', () => {
     expect(DEVICE_ID_PATTERN.test('abcdefg h')).toBe(false);
     const parsed = AnonymousSignInRequestSchema.parse({
       deviceId: 'device_123456',
-      deviceInfo: { browser: 'Netscape', os: 'iOS', screen_resolution: '390x844', device_type: 'mobile', country: null },
+      deviceInfo: {
+        browser: 'Netscape',
+        os: 'iOS',
+        screen_resolution: '390x844',
+        device_type: 'mobile',
+        country: null,
+      },
     });
     expect(parsed.deviceInfo.browser).toBe('Unknown');
     expect(parsed.deviceInfo.os).toBe('iOS');

@@ -37,10 +37,13 @@ export const MESSAGES = {
   engineUnavailable: 'This try-on engine is not available right now.',
   engineFailed: 'The try-on could not be completed. You have not been charged; please try again.',
   engineTimeout: 'The try-on took too long. You have not been charged; please try again.',
-  personNotFound: 'No person was found in the person photo. Please use a photo of one person, standing, facing the camera.',
+  personNotFound:
+    'No person was found in the person photo. Please use a photo of one person, standing, facing the camera.',
   multiplePeople: 'The person photo shows more than one person. Please use a photo of one person.',
-  personTooSmall: 'The person is too small or cut off in the photo for this clothing category. Please use a photo that shows the whole body area the clothing covers.',
-  garmentNotSeparable: 'The clothing could not be separated from its background. Please use a photo of the garment laid flat or on a hanger against a plain white background.',
+  personTooSmall:
+    'The person is too small or cut off in the photo for this clothing category. Please use a photo that shows the whole body area the clothing covers.',
+  garmentNotSeparable:
+    'The clothing could not be separated from its background. Please use a photo of the garment laid flat or on a hanger against a plain white background.',
   garmentNotPlaced:
     'The clothing could not be placed on the body in this photo, so no result was made and you have not been charged. Please try a photo of the person standing and facing the camera with the arms a little away from the body, or a photo of the garment laid flat that shows its whole shape. If a higher-quality engine is offered, it may handle this photo.',
   contentBlocked: 'This photo could not be processed for safety reasons. Please try another photo.',
@@ -69,10 +72,13 @@ export const MESSAGES = {
   mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
   portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
   requestTooLarge: 'The request is too large.',
-  unexpectedParts: 'The upload has unexpected parts: send one person photo, one clothing photo (and, for a whole outfit, one bottom), the category and your user id.',
-  lowerClothingNeedsUpperBody: 'A bottom can only be added to an Upper Body try-on (a whole outfit). Choose Upper Body, or remove the bottom.',
+  unexpectedParts:
+    'The upload has unexpected parts: send one person photo, one clothing photo (and, for a whole outfit, one bottom), the category and your user id.',
+  lowerClothingNeedsUpperBody:
+    'A bottom can only be added to an Upper Body try-on (a whole outfit). Choose Upper Body, or remove the bottom.',
   malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
-  engineBusy: 'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
+  engineBusy:
+    'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -1,6 +1,7 @@
 /** Messages only the web app shows (situations the specification leaves open). */
 export const WEB_MESSAGES = {
-  requestTimedOut: 'The try-on took longer than 120 seconds and was stopped. You have not been charged; please try again.',
+  requestTimedOut:
+    'The try-on took longer than 120 seconds and was stopped. You have not been charged; please try again.',
   configUnavailable: 'We could not reach the service. Please check your connection and refresh the page.',
   paymentReceived: 'Payment received — your credits are on their way',
   paymentSlow: 'Your payment is still being confirmed. Your credits will appear shortly; refresh the page in a minute.',

@@ -23,7 +23,12 @@ interface Sample {
 }
 
 export const SAMPLES: Sample[] = [
-  { name: 'casual', person: 'person/woman_tee_jeans_fullbody.jpg', garment: 'garment/dress_blue_sleeves.jpg', category: 'dresses' },
+  {
+    name: 'casual',
+    person: 'person/woman_tee_jeans_fullbody.jpg',
+    garment: 'garment/dress_blue_sleeves.jpg',
+    category: 'dresses',
+  },
   // Garments without brand logos only.
   { name: 'swap', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
   { name: 'pro', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
@@ -35,7 +40,11 @@ const MAX_BYTES = 80 * 1024;
 /** Same crop for before and after: the middle of the frame at 3:4, 600 px tall, WebP ≤ 80 KB. */
 async function toWebp(bytes: Uint8Array): Promise<Buffer> {
   for (let q = 90; q >= 40; q -= 6) {
-    const out = await sharp(bytes).rotate().resize({ width: 450, height: HEIGHT, fit: 'cover', position: 'centre' }).webp({ quality: q }).toBuffer();
+    const out = await sharp(bytes)
+      .rotate()
+      .resize({ width: 450, height: HEIGHT, fit: 'cover', position: 'centre' })
+      .webp({ quality: q })
+      .toBuffer();
     if (out.length <= MAX_BYTES) return out;
   }
   throw new Error('could not fit the showcase image in 80 KB');
@@ -67,7 +76,10 @@ async function main(): Promise<void> {
     '',
     '| Files | Person photo | Garment photo |',
     '|---|---|---|',
-    ...SAMPLES.map((s) => `| \`${s.name}-before.webp\`, \`${s.name}-after.webp\` | \`${s.person.split('/').pop()}\` | \`${s.garment.split('/').pop()}\` |`),
+    ...SAMPLES.map(
+      (s) =>
+        `| \`${s.name}-before.webp\`, \`${s.name}-after.webp\` | \`${s.person.split('/').pop()}\` | \`${s.garment.split('/').pop()}\` |`,
+    ),
     '',
     '## Attribution',
     '',

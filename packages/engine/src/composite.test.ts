@@ -22,7 +22,8 @@ function referenceComposite(c: CompositeInput): { image: Float64Array; alpha: Fl
     alpha[i] = a;
   }
   const lum = createMap(w, h);
-  for (let i = 0; i < n; i++) lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
+  for (let i = 0; i < n; i++)
+    lum.data[i] = 0.299 * person.data[i * 4]! + 0.587 * person.data[i * 4 + 1]! + 0.114 * person.data[i * 4 + 2]! + 8;
   const fine = blurMap(lum, Math.max(2, Math.round(c.shadingRadius * 0.03)), 2);
   const broad = blurMap(lum, Math.max(6, Math.round(c.shadingRadius * 0.12)), 2);
   const k = c.shading ?? 0.6;
@@ -38,7 +39,8 @@ function referenceComposite(c: CompositeInput): { image: Float64Array; alpha: Fl
       const keep = Math.max(0, Math.min(1, (0.2 - Math.abs(d)) / 0.12));
       s = 1 + d * keep * k;
     }
-    for (let ch = 0; ch < 3; ch++) image[i * 4 + ch] = person.data[i * 4 + ch]! * (1 - a) + Math.min(255, garment.data[i * 4 + ch]! * s) * a;
+    for (let ch = 0; ch < 3; ch++)
+      image[i * 4 + ch] = person.data[i * 4 + ch]! * (1 - a) + Math.min(255, garment.data[i * 4 + ch]! * s) * a;
   }
   return { image, alpha };
 }
@@ -94,7 +96,8 @@ describe('composite', () => {
       let maxC = 0;
       for (let i = 0; i < w * h; i++) {
         maxA = Math.max(maxA, Math.abs(got.alpha.data[i]! - want.alpha[i]!));
-        for (let c = 0; c < 4; c++) maxC = Math.max(maxC, Math.abs(got.image.data[i * 4 + c]! - want.image[i * 4 + c]!));
+        for (let c = 0; c < 4; c++)
+          maxC = Math.max(maxC, Math.abs(got.image.data[i * 4 + c]! - want.image[i * 4 + c]!));
         if (got.image.data[i * 4] !== s.person.data[i * 4]) changed++;
       }
       expect(maxA).toBeLessThan(1e-6);
@@ -120,7 +123,15 @@ describe('composite', () => {
         garment.data.set([200, 200, 200, 255], o);
       }
     const zero = createMap(w, h);
-    const got = composite({ person, personMask: full, garment, alpha: full, bodyPart: zero, protection: { hard: zero, arms: zero }, shadingRadius: 100 });
+    const got = composite({
+      person,
+      personMask: full,
+      garment,
+      alpha: full,
+      bodyPart: zero,
+      protection: { hard: zero, arms: zero },
+      shadingRadius: 100,
+    });
     const at = (x: number, y: number) => got.image.data[(y * w + x) * 4]!;
     // On the dark side the garment keeps its colour: at most a faint line (4 %) right
     // along the light-to-dark edge, nothing away from it.
@@ -130,14 +141,31 @@ describe('composite', () => {
     const column = Array.from({ length: h - 20 }, (_, i) => at(20, i + 10));
     expect(Math.max(...column) - Math.min(...column)).toBeGreaterThan(5);
     // A skirt hanging free below shadeUntilY takes no folds.
-    const free = composite({ person, personMask: full, garment, alpha: full, bodyPart: zero, protection: { hard: zero, arms: zero }, shadingRadius: 100, shadeUntilY: 0 });
+    const free = composite({
+      person,
+      personMask: full,
+      garment,
+      alpha: full,
+      bodyPart: zero,
+      protection: { hard: zero, arms: zero },
+      shadingRadius: 100,
+      shadeUntilY: 0,
+    });
     for (let y = 10; y < h - 10; y++) expect(free.image.data[(y * w + 20) * 4]).toBe(200);
   });
 
   it('returns the person unchanged where there is no garment', () => {
     const s = scene(30, 20);
     const zero = createMap(30, 20);
-    const got = composite({ person: s.person, personMask: s.mask, garment: s.garment, alpha: zero, bodyPart: zero, protection: { hard: zero, arms: zero }, shadingRadius: 40 });
+    const got = composite({
+      person: s.person,
+      personMask: s.mask,
+      garment: s.garment,
+      alpha: zero,
+      bodyPart: zero,
+      protection: { hard: zero, arms: zero },
+      shadingRadius: 40,
+    });
     expect(Array.from(got.image.data)).toEqual(Array.from(s.person.data));
     expect(got.alpha.data.every((v) => v === 0)).toBe(true);
   });
@@ -154,8 +182,7 @@ describe('protectedRegions', () => {
   const hairColour = [40, 30, 20];
   const image: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(200) };
   const paint = (x0: number, y0: number, x1: number, y1: number) => {
-    for (let y = y0; y <= y1; y++)
-      for (let x = x0; x <= x1; x++) image.data.set(hairColour, (y * w + x) * 4);
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) image.data.set(hairColour, (y * w + x) * 4);
   };
   // A strand hanging from the neckline beside the neck, and a hair-coloured patch not connected to it.
   const cx = (b.shoulderL.x + b.shoulderR.x) / 2;
@@ -197,7 +224,8 @@ describe('sampleHairColours', () => {
     const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };
     const mask = createMap(w, h, 1);
     // Left half of the frame dark hair, right half light hair.
-    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) img.data.set(x < w / 2 ? [20, 10, 5] : [120, 100, 80], (y * w + x) * 4);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) img.data.set(x < w / 2 ? [20, 10, 5] : [120, 100, 80], (y * w + x) * 4);
     const c = sampleHairColours(img, mask, kps, 40);
     expect(c).not.toBeNull();
     // About as many dark as light samples: each half is (nearly) one of the two colours.

@@ -83,7 +83,12 @@ function grow(r: Rect | null, x0: number, y0: number, x1: number, y1: number): R
 
 /** Bounding box of what `capsule` may paint. */
 function capsuleBox(a: Point, b: Point, r: number): Rect {
-  return { x0: Math.floor(Math.min(a.x, b.x) - r), y0: Math.floor(Math.min(a.y, b.y) - r), x1: Math.ceil(Math.max(a.x, b.x) + r), y1: Math.ceil(Math.max(a.y, b.y) + r) };
+  return {
+    x0: Math.floor(Math.min(a.x, b.x) - r),
+    y0: Math.floor(Math.min(a.y, b.y) - r),
+    x1: Math.ceil(Math.max(a.x, b.x) + r),
+    y1: Math.ceil(Math.max(a.y, b.y) + r),
+  };
 }
 
 export interface Protection {
@@ -395,7 +400,8 @@ function luminance(pd: Uint8ClampedArray, w: number, e: Rect): Float32Array {
   const ew = e.x1 - e.x0 + 1;
   const lum = new Float32Array(ew * (e.y1 - e.y0 + 1));
   for (let y = e.y0; y <= e.y1; y++)
-    for (let x = e.x0, o = (y * w + e.x0) * 4, j = (y - e.y0) * ew; x <= e.x1; x++, o += 4, j++) lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
+    for (let x = e.x0, o = (y * w + e.x0) * 4, j = (y - e.y0) * ew; x <= e.x1; x++, o += 4, j++)
+      lum[j] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
   return lum;
 }
 
@@ -456,14 +462,32 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   // The garment stays on the body: nothing further than ~0.12 shoulder widths from the person.
   const clipRow = Math.max(0, Math.min(h, Math.round(c.bodyClipUntilY ?? h))) - 1;
   const ry1 = Math.min(b.y1, clipRow);
-  const reach = ry1 >= b.y0 ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, b.x0, b.y0, b.x1, ry1) : null;
-  finalAlpha(c.alpha.data, protection.hard.data, protection.arms.data, c.bodyPart.data, reach, clipRow, w, b, alpha.data);
+  const reach =
+    ry1 >= b.y0
+      ? blurRect(mask, w, h, Math.max(2, Math.round(c.shadingRadius * 0.12)), 1, b.x0, b.y0, b.x1, ry1)
+      : null;
+  finalAlpha(
+    c.alpha.data,
+    protection.hard.data,
+    protection.arms.data,
+    c.bodyPart.data,
+    reach,
+    clipRow,
+    w,
+    b,
+    alpha.data,
+  );
   // Luminance of the person: fine shading over broad shading (on the rectangle the
   // broad blur reaches; the fine one reaches less).
   const rf = Math.max(2, Math.round(c.shadingRadius * 0.03));
   const rb = Math.max(6, Math.round(c.shadingRadius * 0.12));
   const g = Math.max(rf, rb) * 2;
-  const e = { x0: Math.max(0, b.x0 - g), y0: Math.max(0, b.y0 - g), x1: Math.min(w - 1, b.x1 + g), y1: Math.min(h - 1, b.y1 + g) };
+  const e = {
+    x0: Math.max(0, b.x0 - g),
+    y0: Math.max(0, b.y0 - g),
+    x1: Math.min(w - 1, b.x1 + g),
+    y1: Math.min(h - 1, b.y1 + g),
+  };
   const lum = luminance(person.data, w, e);
   const ew = e.x1 - e.x0 + 1;
   const eh = e.y1 - e.y0 + 1;

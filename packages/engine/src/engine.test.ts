@@ -77,7 +77,9 @@ describe('local engine (worker pool from TypeScript source)', () => {
 
   it('refuses a head-to-hips photo for trousers with PERSON_TOO_SMALL', async () => {
     const person = read('person/man_leather_jacket_upper.jpg');
-    expect(await refusal(engine.tryOn({ person, garment: read('garment/jeans_dark_straight.jpg'), category: 'lower_body' }))).toBe('PERSON_TOO_SMALL');
+    expect(
+      await refusal(engine.tryOn({ person, garment: read('garment/jeans_dark_straight.jpg'), category: 'lower_body' })),
+    ).toBe('PERSON_TOO_SMALL');
   });
 
   it('refuses a tiny person in a large frame with PERSON_TOO_SMALL', async () => {
@@ -86,7 +88,13 @@ describe('local engine (worker pool from TypeScript source)', () => {
       .composite([{ input: small, left: 450, top: 450 }])
       .jpeg()
       .toBuffer();
-    const code = await refusal(engine.tryOn({ person: new Uint8Array(person), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body' }));
+    const code = await refusal(
+      engine.tryOn({
+        person: new Uint8Array(person),
+        garment: read('garment/tshirt_womens_blue.jpg'),
+        category: 'upper_body',
+      }),
+    );
     expect(['PERSON_TOO_SMALL', 'PERSON_NOT_FOUND']).toContain(code);
   });
 
@@ -100,7 +108,15 @@ describe('local engine (worker pool from TypeScript source)', () => {
       ])
       .jpeg()
       .toBuffer();
-    expect(await refusal(engine.tryOn({ person: new Uint8Array(both), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body' }))).toBe('MULTIPLE_PEOPLE');
+    expect(
+      await refusal(
+        engine.tryOn({
+          person: new Uint8Array(both),
+          garment: read('garment/tshirt_womens_blue.jpg'),
+          category: 'upper_body',
+        }),
+      ),
+    ).toBe('MULTIPLE_PEOPLE');
   });
 
   it('refuses a garment photo that cannot be separated from its background', async () => {
@@ -114,8 +130,16 @@ describe('local engine (worker pool from TypeScript source)', () => {
         const c = [seed & 255, (seed >> 8) & 255, (seed >> 16) & 255];
         for (let y = by; y < by + 16; y++) for (let x = bx; x < bx + 16; x++) raw.set(c, (y * w + x) * 3);
       }
-    const busy = await sharp(raw, { raw: { width: w, height: w, channels: 3 } }).jpeg().toBuffer();
-    const code = await refusal(engine.tryOn({ person: read('person/woman_tee_jeans_fullbody.jpg'), garment: new Uint8Array(busy), category: 'upper_body' }));
+    const busy = await sharp(raw, { raw: { width: w, height: w, channels: 3 } })
+      .jpeg()
+      .toBuffer();
+    const code = await refusal(
+      engine.tryOn({
+        person: read('person/woman_tee_jeans_fullbody.jpg'),
+        garment: new Uint8Array(busy),
+        category: 'upper_body',
+      }),
+    );
     expect(code).toBe('GARMENT_NOT_SEPARABLE');
   });
 
@@ -157,7 +181,11 @@ describe('local engine (worker pool from TypeScript source)', () => {
     const stored = await sharp(upright).rotate(-90).withMetadata({ orientation: 6 }).jpeg().toBuffer();
     const sm = await sharp(stored).metadata();
     expect([sm.width, sm.height, sm.orientation]).toEqual([800, 600, 6]);
-    const r = await engine.tryOnWithInfo({ person: new Uint8Array(stored), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body' });
+    const r = await engine.tryOnWithInfo({
+      person: new Uint8Array(stored),
+      garment: read('garment/tshirt_womens_blue.jpg'),
+      category: 'upper_body',
+    });
     const m = await sharp(r.image).metadata();
     expect([m.width, m.height]).toEqual([600, 800]);
     // Upright: the head (nose) is above the hips.
@@ -167,7 +195,14 @@ describe('local engine (worker pool from TypeScript source)', () => {
   it('stops with ENGINE_TIMEOUT when the caller aborts', async () => {
     const ac = new AbortController();
     ac.abort();
-    const code = await refusal(engine.tryOn({ person: read('person/woman_tee_jeans_fullbody.jpg'), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body', signal: ac.signal }));
+    const code = await refusal(
+      engine.tryOn({
+        person: read('person/woman_tee_jeans_fullbody.jpg'),
+        garment: read('garment/tshirt_womens_blue.jpg'),
+        category: 'upper_body',
+        signal: ac.signal,
+      }),
+    );
     expect(code).toBe('ENGINE_TIMEOUT');
   });
 
@@ -176,7 +211,10 @@ describe('local engine (worker pool from TypeScript source)', () => {
     const garment = read('garment/tshirt_womens_blue.jpg');
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
-    await Promise.all([engine.tryOn({ person, garment, category: 'upper_body' }), engine.tryOn({ person, garment, category: 'upper_body' })]);
+    await Promise.all([
+      engine.tryOn({ person, garment, category: 'upper_body' }),
+      engine.tryOn({ person, garment, category: 'upper_body' }),
+    ]);
     clearInterval(timer);
     expect(ticks).toBeGreaterThan(3);
   });
@@ -203,11 +241,21 @@ describe('local engine worker location', () => {
     const mod = (await import(pathToFileURL(join(here, '..', 'dist', 'index.js')).href)) as typeof import('./index.js');
     const engine = mod.createLocalEngine({ threads: 1 });
     try {
-      const r = await engine.tryOn({ person: read('person/woman_croptop_skirt.jpg'), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body' });
+      const r = await engine.tryOn({
+        person: read('person/woman_croptop_skirt.jpg'),
+        garment: read('garment/tshirt_womens_blue.jpg'),
+        category: 'upper_body',
+      });
       const m = await sharp(r.image).metadata();
       expect(m.format).toBe('jpeg');
       expect(m.width).toBe(1024);
-      const code = await refusal(engine.tryOn({ person: read('garment/tshirt_womens_blue.jpg'), garment: read('garment/tshirt_womens_blue.jpg'), category: 'upper_body' }));
+      const code = await refusal(
+        engine.tryOn({
+          person: read('garment/tshirt_womens_blue.jpg'),
+          garment: read('garment/tshirt_womens_blue.jpg'),
+          category: 'upper_body',
+        }),
+      );
       expect(code).toBe('PERSON_NOT_FOUND');
     } finally {
       await engine.close();

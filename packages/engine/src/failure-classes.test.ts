@@ -39,23 +39,43 @@ function scene(): { person: RGBAImage; analysis: PersonAnalysis } {
     for (let x = 0; x < W; x++) {
       const u = x / W;
       const v = y / H;
-      if (Math.hypot(x - W * 0.5, y - H * 0.1) < W * 0.06 || (v > 0.1 && v < 0.2 && Math.abs(u - 0.5) < 0.03)) set(x, y, skin);
+      if (Math.hypot(x - W * 0.5, y - H * 0.1) < W * 0.06 || (v > 0.1 && v < 0.2 && Math.abs(u - 0.5) < 0.03))
+        set(x, y, skin);
       else if (v >= 0.2 && v < 0.55 && Math.abs(u - 0.5) < 0.16) set(x, y, [120, 120, 125]);
       else if (v >= 0.55 && v < 0.95 && Math.abs(u - 0.5) < 0.1) set(x, y, [40, 40, 60]);
-      else if ([11, 12].some((s, j) => seg(x, y, k(s), k(13 + j)) < W * 0.035 || seg(x, y, k(13 + j), k(15 + j)) < W * 0.03)) set(x, y, skin);
+      else if (
+        [11, 12].some((s, j) => seg(x, y, k(s), k(13 + j)) < W * 0.035 || seg(x, y, k(13 + j), k(15 + j)) < W * 0.03)
+      )
+        set(x, y, skin);
     }
   return { person, analysis: { width: W, height: H, keypoints, poseScore: 1, mask, peopleCount: 1, skin: 3 } };
 }
 
-function drawn(w: number, h: number, inside: (x: number, y: number) => boolean, colour: [number, number, number]): RGBAImage {
+function drawn(
+  w: number,
+  h: number,
+  inside: (x: number, y: number) => boolean,
+  colour: [number, number, number],
+): RGBAImage {
   const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(255) };
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inside(x, y)) img.data.set([...colour, 255], (y * w + x) * 4);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) if (inside(x, y)) img.data.set([...colour, 255], (y * w + x) * 4);
   return img;
 }
 
 /** Straight-leg trousers: a waistband and two legs with a gap between them. */
 function trousers(w = 300, h = 520): RGBAImage {
-  return drawn(w, h, (x, y) => y >= h * 0.05 && y <= h * 0.95 && x >= w * 0.2 && x <= w * 0.8 && !(y > h * 0.3 && Math.abs(x - w / 2) < w * 0.03 + (y - h * 0.3) * 0.04), [220, 205, 170]);
+  return drawn(
+    w,
+    h,
+    (x, y) =>
+      y >= h * 0.05 &&
+      y <= h * 0.95 &&
+      x >= w * 0.2 &&
+      x <= w * 0.8 &&
+      !(y > h * 0.3 && Math.abs(x - w / 2) < w * 0.03 + (y - h * 0.3) * 0.04),
+    [220, 205, 170],
+  );
 }
 
 function run(garment: RGBAImage, category: Category) {
@@ -63,7 +83,8 @@ function run(garment: RGBAImage, category: Category) {
   const r = fitAndComposite(person, analysis, prepareGarment(garment, false, category), category);
   // DUMP_SYNTHETIC=dir writes each result as raw RGBA for a look (W × H).
   const dump = process.env.DUMP_SYNTHETIC;
-  if (dump) writeFileSync(`${dump}/${expect.getState().currentTestName?.replace(/\W+/g, '-').slice(0, 60)}.rgba`, r.image.data);
+  if (dump)
+    writeFileSync(`${dump}/${expect.getState().currentTestName?.replace(/\W+/g, '-').slice(0, 60)}.rgba`, r.image.data);
   return r;
 }
 
@@ -91,7 +112,10 @@ describe('failure classes (synthetic)', () => {
         const t = (y - h * 0.35) / (h * 0.55);
         const half = w * (0.3 - 0.08 * t);
         const body = t >= 0 && t <= 1 && Math.abs(x - w / 2) <= half;
-        const strap = y >= h * 0.05 && y < h * 0.36 && [-1, 1].some((s) => Math.abs(x - w / 2 - s * w * (0.15 + (0.05 * (y - h * 0.05)) / (h * 0.3))) < w * 0.015);
+        const strap =
+          y >= h * 0.05 &&
+          y < h * 0.36 &&
+          [-1, 1].some((s) => Math.abs(x - w / 2 - s * w * (0.15 + (0.05 * (y - h * 0.05)) / (h * 0.3))) < w * 0.015);
         return body || strap;
       },
       [240, 200, 40],
@@ -110,7 +134,12 @@ describe('failure classes (synthetic)', () => {
     // A person mask that shows only the head: the garment is kept near the person, so almost
     // all of it falls away.
     analysis.mask.data.fill(0, Math.round(H * 0.2) * W);
-    const r = fitAndComposite(person, analysis, prepareGarment(syntheticGarment(400, 480), false, 'upper_body'), 'upper_body');
+    const r = fitAndComposite(
+      person,
+      analysis,
+      prepareGarment(syntheticGarment(400, 480), false, 'upper_body'),
+      'upper_body',
+    );
     expect(r.quality.kept).toBeLessThan(0.2);
     let code = '';
     let message = '';

@@ -55,7 +55,24 @@ export function bodyFrame(kps: Keypoint[]): BodyFrame {
   const torso = dist(sMid, hipMid);
   const up = norm({ x: sMid.x - hipMid.x, y: sMid.y - hipMid.y });
   const neck = add(sMid, up, sw * 0.12);
-  return { shoulderL, shoulderR, hipL, hipR, elbowL, elbowR, wristL, wristR, kneeL, kneeR, ankleL, ankleR, sw, torso, neck, hipMid };
+  return {
+    shoulderL,
+    shoulderR,
+    hipL,
+    hipR,
+    elbowL,
+    elbowR,
+    wristL,
+    wristR,
+    kneeL,
+    kneeR,
+    ankleL,
+    ankleR,
+    sw,
+    torso,
+    neck,
+    hipMid,
+  };
 }
 
 /** Walk `len` along a polyline from its start; past the end continues along the last segment. */
@@ -120,7 +137,12 @@ function boxOf(parts: FitPart[], pad: number, extraBottom = -Infinity) {
   const pts = parts.flatMap((p) => p.body);
   const xs = pts.map((p) => p.x);
   const ys = pts.map((p) => p.y);
-  return { x0: Math.min(...xs) - pad, y0: Math.min(...ys) - pad, x1: Math.max(...xs) + pad, y1: Math.max(extraBottom, ...ys) + pad };
+  return {
+    x0: Math.min(...xs) - pad,
+    y0: Math.min(...ys) - pad,
+    x1: Math.max(...xs) + pad,
+    y1: Math.max(extraBottom, ...ys) + pad,
+  };
 }
 
 function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Category): Fit {
@@ -226,7 +248,17 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const parts: FitPart[] = [torso];
   // Sleeves go down the arms, each warped on its own.
   let longSleeves = false;
-  const sleeve = (id: number, sl: UpperLandmarks['sleeveLeft'], shoulderJoint: Point, elbow: Point, wrist: Point, gShoulder: Point, gArmpit: Point, sTarget: Point, aTarget: Point) => {
+  const sleeve = (
+    id: number,
+    sl: UpperLandmarks['sleeveLeft'],
+    shoulderJoint: Point,
+    elbow: Point,
+    wrist: Point,
+    gShoulder: Point,
+    gArmpit: Point,
+    sTarget: Point,
+    aTarget: Point,
+  ) => {
     if (!sl) return;
     // A sleeve moves rigidly (rotation + the garment's scale): its axis, from the middle of
     // the armhole to the middle of the cuff, is turned onto the arm. Rigid pieces never fold.
@@ -301,7 +333,15 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
     hips.garment.push(g.crotch, g.hipLeft, g.hipRight);
     hips.body.push(crotchB, hipLB, hipRB);
     hips.allUntilY = crotchB.y + b.torso * 0.15;
-    const leg = (id: number, lg: { outer: Point; inner: Point }, gHipOuter: Point, hip: Point, knee: Point, ankle: Point, leftSide: boolean) => {
+    const leg = (
+      id: number,
+      lg: { outer: Point; inner: Point },
+      gHipOuter: Point,
+      hip: Point,
+      knee: Point,
+      ankle: Point,
+      leftSide: boolean,
+    ) => {
       const part: FitPart = { id, body: [], garment: [], isBody: false };
       const gOuterTop = gHipOuter;
       part.garment.push(gOuterTop, g.crotch!);

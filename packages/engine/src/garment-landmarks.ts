@@ -78,7 +78,15 @@ function topAt(m: BinaryMask, x: number, from = 0): number {
 const scalePt = (p: Point, s: number): Point => ({ x: (p.x + 0.5) * s, y: (p.y + 0.5) * s });
 
 /** Sleeve cuff on one side: pixels outside the torso column, farthest from the shoulder. */
-function findSleeve(m: BinaryMask, side: -1 | 1, torsoEdge: number, shoulder: Point, armpit: Point, minLen: number, cx: number): { outer: Point; inner: Point; length: number } | null {
+function findSleeve(
+  m: BinaryMask,
+  side: -1 | 1,
+  torsoEdge: number,
+  shoulder: Point,
+  armpit: Point,
+  minLen: number,
+  cx: number,
+): { outer: Point; inner: Point; length: number } | null {
   const { width: w, height: h } = m;
   const margin = Math.max(2, Math.round(w * 0.015));
   // Below the armpit only pixels separated from the garment body's run count as sleeve.
@@ -164,7 +172,13 @@ function torsoColumn(m: BinaryMask, rows: Rows, H: number): { cx: number; tL: nu
 }
 
 /** Shoulder points (the top edge above the torso sides) and collar corners, on the analysis grid. */
-function shouldersAndNeck(m: BinaryMask, rows: Rows, cx: number, tL: number, tR: number): { shoulderLeft: Point; shoulderRight: Point; neckLeft: Point; neckRight: Point } {
+function shouldersAndNeck(
+  m: BinaryMask,
+  rows: Rows,
+  cx: number,
+  tL: number,
+  tR: number,
+): { shoulderLeft: Point; shoulderRight: Point; neckLeft: Point; neckRight: Point } {
   const tw = tR - tL;
   // Shoulders: top edge straight above the torso sides (pulled in a little).
   const sLx = tL + tw * 0.04;
@@ -182,8 +196,10 @@ function shouldersAndNeck(m: BinaryMask, rows: Rows, cx: number, tL: number, tR:
   const sTopL = topAt(m, sLx);
   const sTopR = topAt(m, sRx);
   const H0 = rows.bottom - rows.top;
-  const shoulderLeft = sTopL >= 0 && sTopL < rows.top + H0 * 0.25 ? { x: sLx, y: sTopL } : topNear(sLx, sLx + tw * 0.3, sLx);
-  const shoulderRight = sTopR >= 0 && sTopR < rows.top + H0 * 0.25 ? { x: sRx, y: sTopR } : topNear(sRx, sRx - tw * 0.3, sRx);
+  const shoulderLeft =
+    sTopL >= 0 && sTopL < rows.top + H0 * 0.25 ? { x: sLx, y: sTopL } : topNear(sLx, sLx + tw * 0.3, sLx);
+  const shoulderRight =
+    sTopR >= 0 && sTopR < rows.top + H0 * 0.25 ? { x: sRx, y: sTopR } : topNear(sRx, sRx - tw * 0.3, sRx);
   const nLx = cx - tw * 0.18;
   const nRx = cx + tw * 0.18;
   // Collar corners: the top edge, but never far above the shoulders (hoods, hanger bars).
@@ -194,7 +210,15 @@ function shouldersAndNeck(m: BinaryMask, rows: Rows, cx: number, tL: number, tR:
 }
 
 /** Armpits: scanning up from the hem, the first row whose extent leaves the torso column (else a fixed drop below the shoulders). */
-function findArmpits(m: BinaryMask, rows: Rows, H: number, cx: number, tL: number, tR: number, shoulderY: number): { armpitLeft: Point; armpitRight: Point } {
+function findArmpits(
+  m: BinaryMask,
+  rows: Rows,
+  H: number,
+  cx: number,
+  tL: number,
+  tR: number,
+  shoulderY: number,
+): { armpitLeft: Point; armpitRight: Point } {
   const tw = tR - tL;
   const margin = Math.max(2, tw * 0.06);
   let armL = -1;
@@ -214,7 +238,15 @@ function findArmpits(m: BinaryMask, rows: Rows, H: number, cx: number, tL: numbe
 }
 
 /** Waist: the narrowest torso run from just below the armpits to 75 % of the height. */
-function findWaist(m: BinaryMask, rows: Rows, H: number, cx: number, tL: number, tR: number, armpitY: number): { y: number; run: [number, number] } {
+function findWaist(
+  m: BinaryMask,
+  rows: Rows,
+  H: number,
+  cx: number,
+  tL: number,
+  tR: number,
+  armpitY: number,
+): { y: number; run: [number, number] } {
   let waistY = Math.round(rows.top + H * 0.45);
   let waistW = Infinity;
   let waistRun: [number, number] = [tL, tR];
@@ -255,8 +287,16 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
     shoulderRight: scalePt(shoulderRight, s),
     armpitLeft: scalePt(armpitLeft, s),
     armpitRight: scalePt(armpitRight, s),
-    sleeveLeft: sleeveLeft && { outer: scalePt(sleeveLeft.outer, s), inner: scalePt(sleeveLeft.inner, s), length: sleeveLeft.length * s },
-    sleeveRight: sleeveRight && { outer: scalePt(sleeveRight.outer, s), inner: scalePt(sleeveRight.inner, s), length: sleeveRight.length * s },
+    sleeveLeft: sleeveLeft && {
+      outer: scalePt(sleeveLeft.outer, s),
+      inner: scalePt(sleeveLeft.inner, s),
+      length: sleeveLeft.length * s,
+    },
+    sleeveRight: sleeveRight && {
+      outer: scalePt(sleeveRight.outer, s),
+      inner: scalePt(sleeveRight.inner, s),
+      length: sleeveRight.length * s,
+    },
     hemLeft: scalePt({ x: hemRun[0], y: hemY }, s),
     hemRight: scalePt({ x: hemRun[1], y: hemY }, s),
     waistLeft: scalePt({ x: waist.run[0], y: waist.y }, s),
@@ -288,7 +328,14 @@ function findCrotch(m: BinaryMask, rows: Rows, H: number, cx: number, waistRun: 
 }
 
 /** One leg's end (outer and inner corners, in garment pixels): its lowest run on its side of the crotch, a little above it. */
-function legEnd(m: BinaryMask, rows: Rows, H: number, crotch: Point, side: -1 | 1, s: number): { outer: Point; inner: Point } | null {
+function legEnd(
+  m: BinaryMask,
+  rows: Rows,
+  H: number,
+  crotch: Point,
+  side: -1 | 1,
+  s: number,
+): { outer: Point; inner: Point } | null {
   let best: [number, number] | null = null;
   let bestY = -1;
   for (let y = rows.bottom; y > crotch.y; y--) {
@@ -296,15 +343,17 @@ function legEnd(m: BinaryMask, rows: Rows, H: number, crotch: Point, side: -1 | 
     let a = -1;
     let b = -1;
     if (side < 0) {
-      for (let x = 0; x < crotch.x; x++) if (m.data[row + x]) {
-        if (a < 0) a = x;
-        b = x;
-      }
+      for (let x = 0; x < crotch.x; x++)
+        if (m.data[row + x]) {
+          if (a < 0) a = x;
+          b = x;
+        }
     } else {
-      for (let x = Math.round(crotch.x) + 1; x < m.width; x++) if (m.data[row + x]) {
-        if (a < 0) a = x;
-        b = x;
-      }
+      for (let x = Math.round(crotch.x) + 1; x < m.width; x++)
+        if (m.data[row + x]) {
+          if (a < 0) a = x;
+          b = x;
+        }
     }
     if (a >= 0 && b - a > 2) {
       best = [a, b];
@@ -377,7 +426,8 @@ export function partLabels(m: BinaryMask, scale: number, lm: GarmentLandmarks): 
     const rows = rowsOf(m);
     const cy = g(lm.crotch.y) - (rows.bottom - rows.top) * 0.03;
     const cx = g(lm.crotch.x);
-    for (let y = Math.max(0, Math.ceil(cy)); y < h; y++) for (let x = 0; x < w; x++) labels[y * w + x] = x < cx ? 80 : 160;
+    for (let y = Math.max(0, Math.ceil(cy)); y < h; y++)
+      for (let x = 0; x < w; x++) labels[y * w + x] = x < cx ? 80 : 160;
     return labels;
   }
   const tL = g(lm.armpitLeft.x);

@@ -204,9 +204,13 @@ function separateFromBackdrop(img: RGBAImage, f: number, grid: GridImage): Uint8
 }
 
 /** Colour samples (and their positions, 0..1) from the border band, every few cells. */
-function borderSamples(grid: GridImage, band: number): { samples: Float32Array; positions: Float64Array; count: number } {
+function borderSamples(
+  grid: GridImage,
+  band: number,
+): { samples: Float32Array; positions: Float64Array; count: number } {
   const { w, h, rgb } = grid;
-  const inBand = (x: number, y: number) => !(x >= band && x < w - band && y >= band && y < h - band) && (x + y) % T.borderSampleStep === 0;
+  const inBand = (x: number, y: number) =>
+    !(x >= band && x < w - band && y >= band && y < h - band) && (x + y) % T.borderSampleStep === 0;
   let ns = 0;
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (inBand(x, y)) ns++;
   const samples = new Float32Array(ns * 3);
@@ -267,7 +271,11 @@ function surfaceDistance(grid: GridImage, coef: Float64Array): { dist: Float32Ar
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       const xx = x / w;
-      const d = Math.sqrt((rgb[i * 3]! - surfaceAt(coef, 0, xx, yy)) ** 2 + (rgb[i * 3 + 1]! - surfaceAt(coef, 1, xx, yy)) ** 2 + (rgb[i * 3 + 2]! - surfaceAt(coef, 2, xx, yy)) ** 2);
+      const d = Math.sqrt(
+        (rgb[i * 3]! - surfaceAt(coef, 0, xx, yy)) ** 2 +
+          (rgb[i * 3 + 1]! - surfaceAt(coef, 1, xx, yy)) ** 2 +
+          (rgb[i * 3 + 2]! - surfaceAt(coef, 2, xx, yy)) ** 2,
+      );
       dist[i] = d;
       if (d > maxD) maxD = d;
     }
@@ -325,7 +333,14 @@ function edgeThreshold(edge: Float32Array, dist: Float32Array, t: number, w: num
  * distance to the backdrop (a faint hem line on a light garment); only where `need` is 1
  * (no enterable cell within reach elsewhere: the barrier cannot matter there).
  */
-function barrierCells(edge: Float32Array, eT: number, dist: Float32Array, need: Uint8Array, w: number, h: number): BinaryMask {
+function barrierCells(
+  edge: Float32Array,
+  eT: number,
+  dist: Float32Array,
+  need: Uint8Array,
+  w: number,
+  h: number,
+): BinaryMask {
   const bar: BinaryMask = { width: w, height: h, data: new Uint8Array(w * h) };
   const dT = T.distanceStep;
   for (let y = 0; y < h; y++)
@@ -346,7 +361,15 @@ function barrierCells(edge: Float32Array, eT: number, dist: Float32Array, need: 
  * garment's outline (a seam, a thin shadow) is an edge at full resolution even where its
  * colour is close to the backdrop: edges are a barrier for the background flood.
  */
-function floodSmoothBackdrop(img: RGBAImage, f: number, grid: GridImage, dist: Float32Array, t: number, pass: Uint8Array, band: number): Uint8Array {
+function floodSmoothBackdrop(
+  img: RGBAImage,
+  f: number,
+  grid: GridImage,
+  dist: Float32Array,
+  t: number,
+  pass: Uint8Array,
+  band: number,
+): Uint8Array {
   const { w, h } = grid;
   const N = w * h;
   // Edges only matter next to cells the background flood may enter.
@@ -381,7 +404,15 @@ function floodSmoothBackdrop(img: RGBAImage, f: number, grid: GridImage, dist: F
  * a fringe along the outline) whole even across edges; wide ones (the inside of a light
  * garment reached through a gap in its outline) only right next to the background.
  */
-function giveBackThickening(bg: Uint8Array, pass: Uint8Array, bar: Uint8Array, dist: Float32Array, t: number, w: number, h: number): void {
+function giveBackThickening(
+  bg: Uint8Array,
+  pass: Uint8Array,
+  bar: Uint8Array,
+  dist: Float32Array,
+  t: number,
+  w: number,
+  h: number,
+): void {
   const N = w * h;
   const open = new Uint8Array(N);
   const tClear = t / T.clearBackdropDivisor;
@@ -463,7 +494,8 @@ function checkCutout(mask: BinaryMask): void {
   for (let y = 0; y < h; y++) borderTouch += fg[y * w]! + fg[y * w + w - 1]!;
   const frac = count / N;
   if (frac < T.minGarmentShare) throw new GarmentSeparationError('no garment found');
-  if (frac > T.maxGarmentShare || borderTouch > 2 * (w + h) * T.maxBorderTouchShare) throw new GarmentSeparationError('garment fills the photo');
+  if (frac > T.maxGarmentShare || borderTouch > 2 * (w + h) * T.maxBorderTouchShare)
+    throw new GarmentSeparationError('garment fills the photo');
 }
 
 /** Soft alpha at full resolution: separable bilinear upsampling of the clean mask, a 3×3 box blur. */

@@ -213,7 +213,8 @@ describe('garment landmarks', () => {
     const cut = segmentGarment(syntheticGarment(400, 480));
     const lm = upperLandmarks(cut.mask, cut.scale);
     const labels = partLabels(cut.mask, cut.scale, lm);
-    const at = (m: BinaryMask, x: number, y: number) => labels[Math.floor(y / cut.scale) * m.width + Math.floor(x / cut.scale)];
+    const at = (m: BinaryMask, x: number, y: number) =>
+      labels[Math.floor(y / cut.scale) * m.width + Math.floor(x / cut.scale)];
     expect(at(cut.mask, 60, 100)).toBe(80); // left sleeve
     expect(at(cut.mask, 340, 100)).toBe(160); // right sleeve
     expect(at(cut.mask, 200, 300)).toBe(255); // body

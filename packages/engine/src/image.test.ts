@@ -77,7 +77,8 @@ describe('blurRect', () => {
         const part = blurRect(m.data, w, h, r, passes, x0, y0, x1, y1);
         expect(part.length).toBe((x1 - x0 + 1) * (y1 - y0 + 1));
         for (let y = y0; y <= y1; y++)
-          for (let x = x0; x <= x1; x++) expect(Math.abs(part[(y - y0) * (x1 - x0 + 1) + x - x0]! - full[y * w + x]!)).toBeLessThan(1e-5);
+          for (let x = x0; x <= x1; x++)
+            expect(Math.abs(part[(y - y0) * (x1 - x0 + 1) + x - x0]! - full[y * w + x]!)).toBeLessThan(1e-5);
       }
     }
   });

@@ -134,7 +134,16 @@ function f64(slot: number, n: number): Float64Array {
  * Box blur (radius r, `passes` times, edges clamp) of the w×h array `src` into `dst`
  * (both w×h; they may be the same array). `tmp` is w×h scratch, `acc` ≥ w.
  */
-function boxBlur(src: Float32Array, dst: Float32Array, w: number, h: number, r: number, passes: number, tmp: Float32Array, acc: Float64Array): void {
+function boxBlur(
+  src: Float32Array,
+  dst: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  passes: number,
+  tmp: Float32Array,
+  acc: Float64Array,
+): void {
   const inv = 1 / (2 * r + 1);
   // Where the window leaves the row on either side.
   const left = Math.min(w, r); // x < left: the outgoing index x − r is < 0
@@ -197,7 +206,19 @@ export function blurMap(m: FloatMap, r: number, passes = 2): FloatMap {
  * after the last pass on [nx0, nx1] × [ny0, ny1], after pass k on that rectangle grown
  * by r·(passes − k) (a box pass reaches r pixels). Values elsewhere are left stale.
  */
-function boxBlurShrinking(buf: Float32Array, bw: number, bh: number, r: number, passes: number, nx0: number, ny0: number, nx1: number, ny1: number, tmp: Float32Array, acc: Float64Array): void {
+function boxBlurShrinking(
+  buf: Float32Array,
+  bw: number,
+  bh: number,
+  r: number,
+  passes: number,
+  nx0: number,
+  ny0: number,
+  nx1: number,
+  ny1: number,
+  tmp: Float32Array,
+  acc: Float64Array,
+): void {
   const inv = 1 / (2 * r + 1);
   for (let p = 1; p <= passes; p++) {
     const grow = r * (passes - p);
@@ -218,7 +239,17 @@ function clampTo(v: number, n: number): number {
   return v < 0 ? 0 : v >= n ? n - 1 : v;
 }
 
-function hPass(from: Float32Array, to: Float32Array, bw: number, r: number, inv: number, x0: number, x1: number, y0: number, y1: number): void {
+function hPass(
+  from: Float32Array,
+  to: Float32Array,
+  bw: number,
+  r: number,
+  inv: number,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+): void {
   // Columns where the window stays inside the row.
   const m0 = Math.max(x0, r);
   const m1 = Math.min(x1 + 1, bw - r - 1);
@@ -242,7 +273,19 @@ function hPass(from: Float32Array, to: Float32Array, bw: number, r: number, inv:
   }
 }
 
-function vPass(from: Float32Array, to: Float32Array, bw: number, bh: number, r: number, inv: number, x0: number, x1: number, y0: number, y1: number, acc: Float64Array): void {
+function vPass(
+  from: Float32Array,
+  to: Float32Array,
+  bw: number,
+  bh: number,
+  r: number,
+  inv: number,
+  x0: number,
+  x1: number,
+  y0: number,
+  y1: number,
+  acc: Float64Array,
+): void {
   for (let x = x0; x <= x1; x++) acc[x] = 0;
   for (let k = -r; k <= r; k++) {
     const yy = y0 + k;
@@ -268,7 +311,17 @@ function vPass(from: Float32Array, to: Float32Array, bw: number, bh: number, r: 
  * must be the image's edges there), shrinking by r each pass. Equal to `blurMap` up to
  * float rounding (~1e-6 relative).
  */
-export function blurRect(data: Float32Array, w: number, h: number, r: number, passes: number, x0: number, y0: number, x1: number, y1: number): Float32Array {
+export function blurRect(
+  data: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  passes: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): Float32Array {
   const rw = x1 - x0 + 1;
   const rh = y1 - y0 + 1;
   const out = new Float32Array(Math.max(0, rw) * Math.max(0, rh));
@@ -312,21 +365,25 @@ export function resizeMap(m: FloatMap, width: number, height: number): FloatMap 
 /** Copy of the rectangle [x0, x0+w) × [y0, y0+h) of an image (must lie inside). */
 export function cropImage(img: RGBAImage, x0: number, y0: number, w: number, h: number): RGBAImage {
   const out = createImage(w, h);
-  for (let y = 0; y < h; y++) out.data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
+  for (let y = 0; y < h; y++)
+    out.data.set(img.data.subarray(((y0 + y) * img.width + x0) * 4, ((y0 + y) * img.width + x0 + w) * 4), y * w * 4);
   return out;
 }
 
 export function cropMap(m: FloatMap, x0: number, y0: number, w: number, h: number): FloatMap {
   const out = createMap(w, h);
-  for (let y = 0; y < h; y++) out.data.set(m.data.subarray((y0 + y) * m.width + x0, (y0 + y) * m.width + x0 + w), y * w);
+  for (let y = 0; y < h; y++)
+    out.data.set(m.data.subarray((y0 + y) * m.width + x0, (y0 + y) * m.width + x0 + w), y * w);
   return out;
 }
 
 /** Write `part` into `img` at (x0, y0). */
 export function pasteImage(img: RGBAImage, part: RGBAImage, x0: number, y0: number): void {
-  for (let y = 0; y < part.height; y++) img.data.set(part.data.subarray(y * part.width * 4, (y + 1) * part.width * 4), ((y0 + y) * img.width + x0) * 4);
+  for (let y = 0; y < part.height; y++)
+    img.data.set(part.data.subarray(y * part.width * 4, (y + 1) * part.width * 4), ((y0 + y) * img.width + x0) * 4);
 }
 
 export function pasteMap(m: FloatMap, part: FloatMap, x0: number, y0: number): void {
-  for (let y = 0; y < part.height; y++) m.data.set(part.data.subarray(y * part.width, (y + 1) * part.width), (y0 + y) * m.width + x0);
+  for (let y = 0; y < part.height; y++)
+    m.data.set(part.data.subarray(y * part.width, (y + 1) * part.width), (y0 + y) * m.width + x0);
 }

@@ -43,7 +43,10 @@ export interface LocalEngine extends TryOnEngine {
 export const LOCAL_ENGINE_LABEL = 'Built-in preview (fast)';
 
 /** Where the worker lives: next to this module, as `.ts` under tsx/Vitest or `.js` in `dist/`. */
-export function workerLocation(moduleUrl: string = import.meta.url, compiled = false): { filename: string; execArgv: string[] } {
+export function workerLocation(
+  moduleUrl: string = import.meta.url,
+  compiled = false,
+): { filename: string; execArgv: string[] } {
   const fromSource = moduleUrl.endsWith('.ts');
   if (fromSource && compiled) return { filename: fileURLToPath(new URL('../dist/worker.js', moduleUrl)), execArgv: [] };
   const filename = fileURLToPath(new URL(fromSource ? './worker.ts' : './worker.js', moduleUrl));
@@ -53,7 +56,9 @@ export function workerLocation(moduleUrl: string = import.meta.url, compiled = f
 }
 
 function toError(r: Extract<WorkerResult, { ok: false }>): EngineError {
-  const code = ((ENGINE_ERROR_CODES as readonly string[]).includes(r.code) ? r.code : 'ENGINE_FAILED') as EngineErrorCode;
+  const code = (
+    (ENGINE_ERROR_CODES as readonly string[]).includes(r.code) ? r.code : 'ENGINE_FAILED'
+  ) as EngineErrorCode;
   return new EngineError(code, r.message || undefined, r.detail);
 }
 

@@ -2,10 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { labelComponents, mainComponents, type Connectivity } from './mask-ops.js';
 
 /** Reference labelling: union-find over the cells, ids renumbered in row-by-row order of first cell. */
-function naiveLabels(m: Uint8Array, w: number, h: number, c: Connectivity): { labels: number[]; sizes: number[]; boxes: number[][] } {
+function naiveLabels(
+  m: Uint8Array,
+  w: number,
+  h: number,
+  c: Connectivity,
+): { labels: number[]; sizes: number[]; boxes: number[][] } {
   const parent = Array.from({ length: w * h }, (_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const nb = c === 8 ? [[-1, -1], [0, -1], [1, -1], [-1, 0]] : [[0, -1], [-1, 0]];
+  const nb =
+    c === 8
+      ? [
+          [-1, -1],
+          [0, -1],
+          [1, -1],
+          [-1, 0],
+        ]
+      : [
+          [0, -1],
+          [-1, 0],
+        ];
   for (let y = 0; y < h; y++)
     for (let x = 0; x < w; x++) {
       if (!m[y * w + x]) continue;

@@ -38,9 +38,24 @@ export interface LabelOptions {
  * Label the connected components of the set cells of a `width`×`height` mask. With
  * `boxes`, `boxes[id]` is the component's bounding box (`boxes[0]` is an empty box).
  */
-export function labelComponents(mask: Uint8Array, width: number, height: number, options?: LabelOptions & { boxes?: false }): Components;
-export function labelComponents(mask: Uint8Array, width: number, height: number, options: LabelOptions & { boxes: true }): Components & { boxes: ComponentBox[] };
-export function labelComponents(mask: Uint8Array, width: number, height: number, options: LabelOptions = {}): Components & { boxes?: ComponentBox[] } {
+export function labelComponents(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  options?: LabelOptions & { boxes?: false },
+): Components;
+export function labelComponents(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  options: LabelOptions & { boxes: true },
+): Components & { boxes: ComponentBox[] };
+export function labelComponents(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  options: LabelOptions = {},
+): Components & { boxes?: ComponentBox[] } {
   const w = width;
   const h = height;
   const n = w * h;
@@ -251,14 +266,26 @@ export function floodFromBorder(w: number, h: number, pass: Uint8Array, through:
  * Grow a region in place `steps` times (4-connected, breadth first) into cells where `into`
  * is 1; with `uphill`, only into cells whose value is at least that of the cell grown from.
  */
-export function growInto(region: Uint8Array, into: Uint8Array, w: number, h: number, steps: number, uphill?: Float32Array): void {
+export function growInto(
+  region: Uint8Array,
+  into: Uint8Array,
+  w: number,
+  h: number,
+  steps: number,
+  uphill?: Float32Array,
+): void {
   const N = w * h;
   const queue = new Int32Array(N);
   let tail = 0;
   for (let i = 0; i < N; i++) {
     if (!region[i]) continue;
     const x = i % w;
-    if ((x > 0 && !region[i - 1] && into[i - 1]) || (x < w - 1 && !region[i + 1] && into[i + 1]) || (i >= w && !region[i - w] && into[i - w]) || (i < N - w && !region[i + w] && into[i + w]))
+    if (
+      (x > 0 && !region[i - 1] && into[i - 1]) ||
+      (x < w - 1 && !region[i + 1] && into[i + 1]) ||
+      (i >= w && !region[i - w] && into[i - w]) ||
+      (i < N - w && !region[i + w] && into[i + w])
+    )
       queue[tail++] = i;
   }
   let head = 0;

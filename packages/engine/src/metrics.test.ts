@@ -10,7 +10,8 @@ function solid(w: number, h: number, c: [number, number, number]): RGBAImage {
 }
 
 function paint(img: RGBAImage, x0: number, y0: number, x1: number, y1: number, c: [number, number, number]): void {
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) img.data.set([c[0], c[1], c[2], 255], (y * img.width + x) * 4);
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) img.data.set([c[0], c[1], c[2], 255], (y * img.width + x) * 4);
 }
 
 describe('metrics', () => {
@@ -64,7 +65,14 @@ describe('metrics', () => {
   it('fails preservation when the whole photo shifts slightly', () => {
     const person = solid(100, 100, [120, 120, 120]);
     const result = solid(100, 100, [124, 124, 124]);
-    const s = scoreTryOn(person, solid(10, 10, [0, 0, 0]), new Float32Array(100).fill(1), result, 'upper_body', syntheticKeypoints(100, 100));
+    const s = scoreTryOn(
+      person,
+      solid(10, 10, [0, 0, 0]),
+      new Float32Array(100).fill(1),
+      result,
+      'upper_body',
+      syntheticKeypoints(100, 100),
+    );
     expect(s.preservation.meanAbsDiff).toBeCloseTo(4 / 255, 6);
     expect(s.preservation.pass).toBe(false);
   });

@@ -46,7 +46,11 @@ export function changedRegion(a: RGBAImage, b: RGBAImage, threshold = 16, grow =
   const { width: w, height: h } = a;
   const raw = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) {
-    const d = (Math.abs(a.data[i * 4]! - b.data[i * 4]!) + Math.abs(a.data[i * 4 + 1]! - b.data[i * 4 + 1]!) + Math.abs(a.data[i * 4 + 2]! - b.data[i * 4 + 2]!)) / 3;
+    const d =
+      (Math.abs(a.data[i * 4]! - b.data[i * 4]!) +
+        Math.abs(a.data[i * 4 + 1]! - b.data[i * 4 + 1]!) +
+        Math.abs(a.data[i * 4 + 2]! - b.data[i * 4 + 2]!)) /
+      3;
     raw[i] = d > threshold ? 1 : 0;
   }
   // Drop isolated specks (compression noise): keep pixels with ≥ 3 changed 3×3 neighbours.
@@ -103,7 +107,12 @@ export function bodyBands(kps: KeypointLike[]): BodyBands {
   const fx = face.reduce((s, p) => s + p.x, 0) / face.length;
   const fy = face.reduce((s, p) => s + p.y, 0) / face.length;
   const visible = face.filter((p) => p.score > 0.5).length >= 3;
-  return { shoulderY, hipY, torso, head: visible ? { x: fx, y: fy, r: Math.max(Math.abs(k(7).x - k(8).x) * 0.5, sw * 0.2) } : null };
+  return {
+    shoulderY,
+    hipY,
+    torso,
+    head: visible ? { x: fx, y: fy, r: Math.max(Math.abs(k(7).x - k(8).x) * 0.5, sw * 0.2) } : null,
+  };
 }
 
 /** Vertical band (in pixels) where a category's garment belongs. */
@@ -125,7 +134,14 @@ export interface TryOnScores {
  * Score one try-on. `keypoints` are the person's body keypoints in the result's
  * pixel coordinates (BlazePose order).
  */
-export function scoreTryOn(person: RGBAImage, garment: RGBAImage, garmentAlpha: ArrayLike<number>, result: RGBAImage, category: Category, keypoints: KeypointLike[]): TryOnScores {
+export function scoreTryOn(
+  person: RGBAImage,
+  garment: RGBAImage,
+  garmentAlpha: ArrayLike<number>,
+  result: RGBAImage,
+  category: Category,
+  keypoints: KeypointLike[],
+): TryOnScores {
   const { width: w, height: h } = person;
   const changed = changedRegion(person, result);
   let nChanged = 0;
@@ -140,7 +156,11 @@ export function scoreTryOn(person: RGBAImage, garment: RGBAImage, garmentAlpha: 
   let n = 0;
   for (let i = 0; i < w * h; i++) {
     if (changed[i]) continue;
-    diff += (Math.abs(person.data[i * 4]! - result.data[i * 4]!) + Math.abs(person.data[i * 4 + 1]! - result.data[i * 4 + 1]!) + Math.abs(person.data[i * 4 + 2]! - result.data[i * 4 + 2]!)) / 3;
+    diff +=
+      (Math.abs(person.data[i * 4]! - result.data[i * 4]!) +
+        Math.abs(person.data[i * 4 + 1]! - result.data[i * 4 + 1]!) +
+        Math.abs(person.data[i * 4 + 2]! - result.data[i * 4 + 2]!)) /
+      3;
     n++;
   }
   const mad = n ? diff / n / 255 : 0;
@@ -175,8 +195,18 @@ export function scoreTryOn(person: RGBAImage, garment: RGBAImage, garmentAlpha: 
 }
 
 /** Score from encoded images (the person photo, the garment photo, the engine's result). */
-export async function scoreTryOnBytes(personBytes: Uint8Array, garmentBytes: Uint8Array, resultBytes: Uint8Array, category: Category, keypoints: KeypointLike[]): Promise<TryOnScores> {
-  const [p, g, r] = await Promise.all([decodeImage(personBytes, 1 << 14), decodeImage(garmentBytes, 512), decodeImage(resultBytes, 1 << 14)]);
+export async function scoreTryOnBytes(
+  personBytes: Uint8Array,
+  garmentBytes: Uint8Array,
+  resultBytes: Uint8Array,
+  category: Category,
+  keypoints: KeypointLike[],
+): Promise<TryOnScores> {
+  const [p, g, r] = await Promise.all([
+    decodeImage(personBytes, 1 << 14),
+    decodeImage(garmentBytes, 512),
+    decodeImage(resultBytes, 1 << 14),
+  ]);
   let alpha: ArrayLike<number>;
   try {
     alpha = segmentGarment(g.image, g.hasAlpha).alpha.data;

@@ -142,8 +142,10 @@ export function roiInput(img: RGBAImage, roi: Roi): Float32Array {
       const w11 = fx * fy * k;
       const o = (y * 256 + x) * 3;
       out[o] = data[r0 + a]! * w00 + data[r0 + b]! * w10 + data[r1 + a]! * w01 + data[r1 + b]! * w11;
-      out[o + 1] = data[r0 + a + 1]! * w00 + data[r0 + b + 1]! * w10 + data[r1 + a + 1]! * w01 + data[r1 + b + 1]! * w11;
-      out[o + 2] = data[r0 + a + 2]! * w00 + data[r0 + b + 2]! * w10 + data[r1 + a + 2]! * w01 + data[r1 + b + 2]! * w11;
+      out[o + 1] =
+        data[r0 + a + 1]! * w00 + data[r0 + b + 1]! * w10 + data[r1 + a + 1]! * w01 + data[r1 + b + 1]! * w11;
+      out[o + 2] =
+        data[r0 + a + 2]! * w00 + data[r0 + b + 2]! * w10 + data[r1 + a + 2]! * w01 + data[r1 + b + 2]! * w11;
     }
   }
   return out;
@@ -198,7 +200,9 @@ function roiMapToImage(src: Float32Array, roi: Roi, width: number, height: numbe
       if (!xin[x]) continue;
       const i = xi[x]!;
       const fx = xf[x]!;
-      out.data[row + x] = (src[r0 + i]! * (1 - fx) + src[r0 + i + 1]! * fx) * (1 - fy) + (src[r1 + i]! * (1 - fx) + src[r1 + i + 1]! * fx) * fy;
+      out.data[row + x] =
+        (src[r0 + i]! * (1 - fx) + src[r0 + i + 1]! * fx) * (1 - fy) +
+        (src[r1 + i]! * (1 - fx) + src[r1 + i + 1]! * fx) * fy;
     }
   }
   return out;
@@ -218,7 +222,11 @@ export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): 
   const h = Math.ceil(mask.height / step);
   const on = new Uint8Array(w * h);
   for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) on[y * w + x] = mask.data[Math.min(mask.height - 1, y * step) * mask.width + Math.min(mask.width - 1, x * step)]! > threshold ? 1 : 0;
+    for (let x = 0; x < w; x++)
+      on[y * w + x] =
+        mask.data[Math.min(mask.height - 1, y * step) * mask.width + Math.min(mask.width - 1, x * step)]! > threshold
+          ? 1
+          : 0;
   const sizes = labelComponents(on, w, h, { connectivity: 4 }).sizes.slice(1);
   sizes.sort((a, b) => b - a);
   const largest = sizes[0] ?? 0;
@@ -294,5 +302,13 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
   // pose model's own segmentation of the crop, which would cost another third of its time.
   const mask = roiMapToImage(selfie, full, img.width, img.height);
   kps = plausibleHips(kps);
-  return { width: img.width, height: img.height, keypoints: kps, poseScore: pose.poseFlag, mask, peopleCount: count, skin: skinEvidence(img, kps) };
+  return {
+    width: img.width,
+    height: img.height,
+    keypoints: kps,
+    poseScore: pose.poseFlag,
+    mask,
+    peopleCount: count,
+    skin: skinEvidence(img, kps),
+  };
 }

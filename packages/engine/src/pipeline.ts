@@ -5,7 +5,17 @@
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
 import { EngineError, type BinaryMask, type GarmentLandmarks } from './types.js';
-import { createImage, createMap, cropImage, cropMap, decodeImage, pasteImage, pasteMap, type FloatMap, type RGBAImage } from './image.js';
+import {
+  createImage,
+  createMap,
+  cropImage,
+  cropMap,
+  decodeImage,
+  pasteImage,
+  pasteMap,
+  type FloatMap,
+  type RGBAImage,
+} from './image.js';
 import { analysePerson, KP, type PersonAnalysis } from './person.js';
 import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
 import { garmentLandmarks, partLabels } from './garment-landmarks.js';
@@ -46,7 +56,14 @@ function bleed(img: RGBAImage, alpha: FloatMap): void {
       const i = y * w + x;
       const al = a[i]!;
       if (al >= 0.98) continue;
-      if (al <= 0 && !(x > 0 && a[i - 1]! > 0) && !(x < w - 1 && a[i + 1]! > 0) && !(y > 0 && a[i - w]! > 0) && !(y < h - 1 && a[i + w]! > 0)) continue;
+      if (
+        al <= 0 &&
+        !(x > 0 && a[i - 1]! > 0) &&
+        !(x < w - 1 && a[i + 1]! > 0) &&
+        !(y > 0 && a[i - w]! > 0) &&
+        !(y < h - 1 && a[i + w]! > 0)
+      )
+        continue;
       // Only pixels near the garment matter; far background is never sampled with weight.
       let r = 0;
       let g = 0;
@@ -77,7 +94,11 @@ function bleed(img: RGBAImage, alpha: FloatMap): void {
 export function checkPerson(p: PersonAnalysis, category: Category): void {
   const k = p.keypoints;
   const vis = (i: number) => k[i]!.score;
-  const inFrame = (i: number, slack = 0.02) => k[i]!.x >= -p.width * slack && k[i]!.x <= p.width * (1 + slack) && k[i]!.y >= -p.height * slack && k[i]!.y <= p.height * (1 + slack);
+  const inFrame = (i: number, slack = 0.02) =>
+    k[i]!.x >= -p.width * slack &&
+    k[i]!.x <= p.width * (1 + slack) &&
+    k[i]!.y >= -p.height * slack &&
+    k[i]!.y <= p.height * (1 + slack);
   let area = 0;
   let n = 0;
   for (let i = 0; i < p.mask.data.length; i += 7) {
@@ -89,7 +110,8 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
   const hipsSeen = vis(KP.leftHip) > 0.35 || vis(KP.rightHip) > 0.35;
   // The pose model's own score is not enough on its own (a dress on a hanger can score
   // high, a real person low): a person also shows skin at the face or the hands.
-  const found = (p.poseScore >= 0.95 && p.skin >= 1) || (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
+  const found =
+    (p.poseScore >= 0.95 && p.skin >= 1) || (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
   if (!found || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
   if (p.peopleCount >= 2) throw new EngineError('MULTIPLE_PEOPLE');
   const b = bodyFrame(k);
@@ -162,7 +184,12 @@ function coverRows(fit: Fit, body: BodyFrame, category: Category): [number, numb
   return [fit.neckY + body.sw * 0.1, hem - body.sw * 0.05];
 }
 
-export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: PreparedGarment, category: Category): FitResult {
+export function fitAndComposite(
+  person: RGBAImage,
+  analysis: PersonAnalysis,
+  g: PreparedGarment,
+  category: Category,
+): FitResult {
   const body = bodyFrame(analysis.keypoints);
   const fit = fitGarment(g.landmarks, body, analysis.mask, category);
   // All per-pixel work happens on the crop the garment can reach.
@@ -174,7 +201,19 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const alpha = createMap(person.width, person.height);
   const [topY, hemY] = coverRows(fit, body, category);
   const figures = (hard: FloatMap, layer: FloatMap) =>
-    shopperFigures({ category, layer, final: alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, cutout: g.cutout, cutoutToWork: g.cutoutScale * fit.scale, topY, hemY });
+    shopperFigures({
+      category,
+      layer,
+      final: alpha,
+      person,
+      personMask: analysis.mask,
+      hard,
+      keypoints: analysis.keypoints,
+      cutout: g.cutout,
+      cutoutToWork: g.cutoutScale * fit.scale,
+      topY,
+      hemY,
+    });
   if (x1 <= x0 || y1 <= y0) return { image, alpha, fit, body, quality: figures(alpha, alpha) };
   const cw = x1 - x0 + 1;
   const ch = y1 - y0 + 1;
@@ -189,7 +228,11 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
     const inverse = fitTps(part.body, part.garment, lambda);
     const forward = fitTps(part.garment, part.body, lambda);
     const py1 = part.allUntilY === undefined ? y1 : Math.max(y0 + 1, Math.min(y1, Math.round(part.allUntilY)));
-    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1: py1 }, 4, { id: part.allUntilY === undefined ? part.id : -1, forward, tolerance: body.sw * 0.1 });
+    const warped = warpImage(g.image, g.alpha, inverse, { x0, y0, x1, y1: py1 }, 4, {
+      id: part.allUntilY === undefined ? part.id : -1,
+      forward,
+      tolerance: body.sw * 0.1,
+    });
     const d = warped.drawn;
     if (!d) continue;
     const wa = warped.alpha.data;
@@ -222,9 +265,16 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   const kps = analysis.keypoints.map(shift);
   const bodyC = bodyFrame(kps);
   const maskC = cropMap(analysis.mask, x0, y0, cw, ch);
-  const hairColours = category === 'lower_body' ? null : sampleHairColours(person, analysis.mask, analysis.keypoints, body.sw);
+  const hairColours =
+    category === 'lower_body' ? null : sampleHairColours(person, analysis.mask, analysis.keypoints, body.sw);
   const personC = cropImage(person, x0, y0, cw, ch);
-  const protection = protectedRegions(kps, bodyC, maskC, fit.neckY - y0, hairColours ? { image: personC, colours: hairColours } : null);
+  const protection = protectedRegions(
+    kps,
+    bodyC,
+    maskC,
+    fit.neckY - y0,
+    hairColours ? { image: personC, colours: hairColours } : null,
+  );
   const out = composite({
     person: personC,
     personMask: maskC,
@@ -246,7 +296,17 @@ export function fitAndComposite(person: RGBAImage, analysis: PersonAnalysis, g: 
   // Arms the new garment leaves bare lose the old sleeve (anywhere in the photo: a forearm
   // may reach beyond the garment's box).
   if (category !== 'lower_body') {
-    revealLimbs({ image, alpha, person, personMask: analysis.mask, hard, keypoints: analysis.keypoints, sw: body.sw, category, skin: skinTone(person, analysis.keypoints, body.sw) });
+    revealLimbs({
+      image,
+      alpha,
+      person,
+      personMask: analysis.mask,
+      hard,
+      keypoints: analysis.keypoints,
+      sw: body.sw,
+      category,
+      skin: skinTone(person, analysis.keypoints, body.sw),
+    });
   }
   return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
 }
@@ -261,8 +321,10 @@ export function checkResult(q: ShopperFigures): void {
   const f = (v: number) => v.toFixed(2);
   const detail = `offset ${f(q.offset)}, kept ${f(q.kept)}, pieces ${f(q.pieces)} (garment's own ${f(q.garmentPieces)})`;
   if (q.offset > 0.3) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment beside the body: ${detail}`);
-  if (q.kept < 0.2) throw new EngineError('GARMENT_NOT_PLACED', undefined, `most of the garment fell off the body: ${detail}`);
-  if (q.pieces > 0.4 && q.garmentPieces < 0.05) throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment broke apart: ${detail}`);
+  if (q.kept < 0.2)
+    throw new EngineError('GARMENT_NOT_PLACED', undefined, `most of the garment fell off the body: ${detail}`);
+  if (q.pieces > 0.4 && q.garmentPieces < 0.05)
+    throw new EngineError('GARMENT_NOT_PLACED', undefined, `garment broke apart: ${detail}`);
 }
 
 export interface TryOnTask {
@@ -290,7 +352,12 @@ function unreadable(e: unknown): EngineError {
 
 async function decodePerson(bytes: Uint8Array): Promise<PersonPhoto> {
   try {
-    const { data, info } = await sharp(bytes, { failOn: 'error' }).rotate().toColourspace('srgb').removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(bytes, { failOn: 'error' })
+      .rotate()
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const full = { data, width: info.width, height: info.height };
     const scale = Math.min(1, WORK_MAX_SIDE / Math.max(info.width, info.height));
     const w = Math.max(1, Math.round(info.width * scale));
@@ -300,7 +367,10 @@ async function decodePerson(bytes: Uint8Array): Promise<PersonPhoto> {
       .ensureAlpha()
       .raw()
       .toBuffer();
-    return { full, work: { width: w, height: h, data: new Uint8ClampedArray(raw.buffer, raw.byteOffset, raw.byteLength) } };
+    return {
+      full,
+      work: { width: w, height: h, data: new Uint8ClampedArray(raw.buffer, raw.byteOffset, raw.byteLength) },
+    };
   } catch (e) {
     throw unreadable(e);
   }
@@ -379,7 +449,9 @@ async function renderOutput(photo: PersonPhoto, result: { image: RGBAImage; alph
       }
     }
   }
-  const buf = await sharp(out, { raw: { width: full.width, height: full.height, channels: 3 } }).jpeg({ quality: 94, chromaSubsampling: '4:4:4' }).toBuffer();
+  const buf = await sharp(out, { raw: { width: full.width, height: full.height, channels: 3 } })
+    .jpeg({ quality: 94, chromaSubsampling: '4:4:4' })
+    .toBuffer();
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
@@ -424,8 +496,10 @@ export function syntheticGarment(w = 400, h = 480, colour: [number, number, numb
   const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(255) };
   const inShirt = (x: number, y: number) => {
     const body = x >= w * 0.28 && x <= w * 0.72 && y >= h * 0.1 && y <= h * 0.9;
-    const sleeveL = y >= h * 0.1 && y <= h * 0.3 && x >= w * 0.1 && x < w * 0.28 && y - h * 0.1 <= (x - w * 0.1) * 1.2 + h * 0.1;
-    const sleeveR = y >= h * 0.1 && y <= h * 0.3 && x > w * 0.72 && x <= w * 0.9 && y - h * 0.1 <= (w * 0.9 - x) * 1.2 + h * 0.1;
+    const sleeveL =
+      y >= h * 0.1 && y <= h * 0.3 && x >= w * 0.1 && x < w * 0.28 && y - h * 0.1 <= (x - w * 0.1) * 1.2 + h * 0.1;
+    const sleeveR =
+      y >= h * 0.1 && y <= h * 0.3 && x > w * 0.72 && x <= w * 0.9 && y - h * 0.1 <= (w * 0.9 - x) * 1.2 + h * 0.1;
     const neck = (x - w / 2) ** 2 / (w * 0.09) ** 2 + (y - h * 0.1) ** 2 / (h * 0.05) ** 2 < 1;
     return (body || sleeveL || sleeveR) && !neck;
   };
@@ -497,9 +571,22 @@ export async function warmUp(models: Models): Promise<void> {
     const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(180) };
     analysePerson(models, person);
     const mask = createMap(w, h);
-    for (let y = Math.round(h * 0.05); y < h * 0.97; y++) for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
-    const analysis: PersonAnalysis = { width: w, height: h, keypoints: syntheticKeypoints(w, h), poseScore: 1, mask, peopleCount: 1, skin: 3 };
-    const full = { data: Buffer.alloc(Math.round(w * 1.6) * Math.round(h * 1.6) * 3, 180), width: Math.round(w * 1.6), height: Math.round(h * 1.6) };
+    for (let y = Math.round(h * 0.05); y < h * 0.97; y++)
+      for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
+    const analysis: PersonAnalysis = {
+      width: w,
+      height: h,
+      keypoints: syntheticKeypoints(w, h),
+      poseScore: 1,
+      mask,
+      peopleCount: 1,
+      skin: 3,
+    };
+    const full = {
+      data: Buffer.alloc(Math.round(w * 1.6) * Math.round(h * 1.6) * 3, 180),
+      width: Math.round(w * 1.6),
+      height: Math.round(h * 1.6),
+    };
     for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
       await pause();
       const g = prepareGarment(syntheticGarment(gw, gh), false, category);

@@ -16,7 +16,19 @@ function input(layer: FloatMap): QualityInput {
   const personMask = createMap(W, H);
   rect(personMask, 70, 20, 130, 290);
   const cut = { width: 60, height: 90, data: new Uint8Array(60 * 90).fill(1) };
-  return { category: 'upper_body', layer, final: layer, person, personMask, hard: createMap(W, H), keypoints: syntheticKeypoints(W, H), cutout: cut, cutoutToWork: 1, topY: 70, hemY: 158 };
+  return {
+    category: 'upper_body',
+    layer,
+    final: layer,
+    person,
+    personMask,
+    hard: createMap(W, H),
+    keypoints: syntheticKeypoints(W, H),
+    cutout: cut,
+    cutoutToWork: 1,
+    topY: 70,
+    hemY: 158,
+  };
 }
 
 describe('shopper figures', () => {

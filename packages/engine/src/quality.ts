@@ -48,7 +48,12 @@ const mid = (a: Keypoint, b: Keypoint) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) 
 
 /** The body's centre line: shoulders → hips → knees → ankles (x at row y). */
 export function bodyAxis(k: Keypoint[]): (y: number) => number {
-  const pts = [mid(k[KP.leftShoulder]!, k[KP.rightShoulder]!), mid(k[KP.leftHip]!, k[KP.rightHip]!), mid(k[KP.leftKnee]!, k[KP.rightKnee]!), mid(k[KP.leftAnkle]!, k[KP.rightAnkle]!)];
+  const pts = [
+    mid(k[KP.leftShoulder]!, k[KP.rightShoulder]!),
+    mid(k[KP.leftHip]!, k[KP.rightHip]!),
+    mid(k[KP.leftKnee]!, k[KP.rightKnee]!),
+    mid(k[KP.leftAnkle]!, k[KP.rightAnkle]!),
+  ];
   // Keep the polyline going down (a guessed knee above the hip would fold it).
   for (let i = 1; i < pts.length; i++) if (pts[i]!.y <= pts[i - 1]!.y + 1) pts.length = i;
   return (y) => {
@@ -160,7 +165,10 @@ export function shopperFigures(q: QualityInput): ShopperFigures {
   const kept = co.area ? lo.area / (co.area * q.cutoutToWork * q.cutoutToWork) : 0;
   // Remnant: the region the garment should cover is the person between its top and hem
   // rows, less skin, face, hair, hands and arms (the old garment there is not in its way).
-  const sw0 = Math.hypot(k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x, k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y);
+  const sw0 = Math.hypot(
+    k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x,
+    k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y,
+  );
   const arm = inArm(k, Math.max(2, sw0 * 0.13));
   const pm = q.personMask.data;
   const hd = q.hard.data;

@@ -34,7 +34,8 @@ function scene(leftArm: Rgb, rightArm: Rgb) {
   fill(person, armR, rightArm);
   fill(person, face, SKIN);
   const mask = createMap(W, H);
-  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (armL(x, y) || armR(x, y) || torso(x, y) || face(x, y)) mask.data[y * W + x] = 1;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) if (armL(x, y) || armR(x, y) || torso(x, y) || face(x, y)) mask.data[y * W + x] = 1;
   // Arms hang straight down from the shoulders (the synthetic pose has them slightly out).
   for (const [s, e, wr, x] of [
     [KP.leftShoulder, KP.leftElbow, KP.leftWrist, 0.63],
@@ -59,13 +60,27 @@ describe('revealing limbs the new garment leaves bare', () => {
     const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
     const alpha = createMap(W, H);
     // The new garment covers the top of both arms (short sleeves) and the torso.
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (y >= 0.2 * H && y <= 0.3 * H && x >= 0.3 * W && x <= 0.7 * W) alpha.data[y * W + x] = 1;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++)
+        if (y >= 0.2 * H && y <= 0.3 * H && x >= 0.3 * W && x <= 0.7 * W) alpha.data[y * W + x] = 1;
     const before = new Uint8ClampedArray(image.data);
-    revealLimbs({ image, alpha, person, personMask: mask, hard: createMap(W, H), keypoints: kps, sw: 0.26 * W, category: 'upper_body', skin: SKIN });
+    revealLimbs({
+      image,
+      alpha,
+      person,
+      personMask: mask,
+      hard: createMap(W, H),
+      keypoints: kps,
+      sw: 0.26 * W,
+      category: 'upper_body',
+      skin: SKIN,
+    });
     // The old sleeve below the new short sleeve is now skin-coloured.
     const forearm = at(image, 0.37 * W, 0.45 * H);
     expect(isSkin(...forearm)).toBe(true);
-    expect(Math.abs(forearm[0] - SKIN[0]) + Math.abs(forearm[1] - SKIN[1]) + Math.abs(forearm[2] - SKIN[2])).toBeLessThan(60);
+    expect(
+      Math.abs(forearm[0] - SKIN[0]) + Math.abs(forearm[1] - SKIN[1]) + Math.abs(forearm[2] - SKIN[2]),
+    ).toBeLessThan(60);
     expect(alpha.data[Math.round(0.45 * H) * W + Math.round(0.37 * W)]).toBeGreaterThan(0.9);
     // The bare arm, the torso between the arms and the garment-covered rows are untouched.
     for (const [x, y] of [
@@ -84,11 +99,24 @@ describe('revealing limbs the new garment leaves bare', () => {
     // The sleeve runs 10 px past the wrist (y 104) and a skin-coloured hand follows.
     fill(person, (x, y) => Math.abs(x - 0.37 * W) <= 6 && y > 0.52 * H && y <= 0.57 * H, SLEEVE);
     fill(person, (x, y) => Math.abs(x - 0.37 * W) <= 6 && y > 0.57 * H && y <= 0.62 * H, SKIN);
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (Math.abs(x - 0.37 * W) <= 6 && y > 0.52 * H && y <= 0.62 * H) mask.data[y * W + x] = 1;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++)
+        if (Math.abs(x - 0.37 * W) <= 6 && y > 0.52 * H && y <= 0.62 * H) mask.data[y * W + x] = 1;
     const hard = createMap(W, H);
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if ((x - 0.37 * W) ** 2 + (y - 0.55 * H) ** 2 <= 14 ** 2) hard.data[y * W + x] = 1;
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) if ((x - 0.37 * W) ** 2 + (y - 0.55 * H) ** 2 <= 14 ** 2) hard.data[y * W + x] = 1;
     const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
-    revealLimbs({ image, alpha: createMap(W, H), person, personMask: mask, hard, keypoints: kps, sw: 0.26 * W, category: 'upper_body', skin: SKIN });
+    revealLimbs({
+      image,
+      alpha: createMap(W, H),
+      person,
+      personMask: mask,
+      hard,
+      keypoints: kps,
+      sw: 0.26 * W,
+      category: 'upper_body',
+      skin: SKIN,
+    });
     expect(isSkin(...at(image, 0.37 * W, 0.545 * H))).toBe(true);
     expect(at(image, 0.37 * W, 0.6 * H)).toEqual(SKIN);
   });
@@ -100,8 +128,19 @@ describe('revealing limbs the new garment leaves bare', () => {
       ['upper_body', null],
     ] as const) {
       const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
-      revealLimbs({ image, alpha: createMap(W, H), person, personMask: mask, hard: createMap(W, H), keypoints: kps, sw: 0.26 * W, category, skin });
-      for (const x of [0.37 * W, 0.63 * W]) for (const y of [0.3 * H, 0.4 * H, 0.5 * H]) expect(at(image, x, y)).toEqual(SLEEVE);
+      revealLimbs({
+        image,
+        alpha: createMap(W, H),
+        person,
+        personMask: mask,
+        hard: createMap(W, H),
+        keypoints: kps,
+        sw: 0.26 * W,
+        category,
+        skin,
+      });
+      for (const x of [0.37 * W, 0.63 * W])
+        for (const y of [0.3 * H, 0.4 * H, 0.5 * H]) expect(at(image, x, y)).toEqual(SLEEVE);
     }
   });
 

@@ -118,7 +118,8 @@ export function revealLimbs(c: RevealInput): void {
   const pd = c.person.data;
   const paint = createMap(w, h);
   const shade = createMap(w, h);
-  const near = (r: number, g: number, b: number) => Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
+  const near = (r: number, g: number, b: number) =>
+    Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
   // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
   const cuff = new Uint8Array(w * h);
   const scan = (l: Limb, visit: (i: number, x: number, y: number) => void) => {
@@ -172,7 +173,12 @@ export function revealLimbs(c: RevealInput): void {
     const sr = sleeve[0]! / cells.length;
     const sg = sleeve[1]! / cells.length;
     const sb = sleeve[2]! / cells.length;
-    const ext: Limb = { a: l.b, b: { x: l.b.x + (l.b.x - l.a.x) * 0.3, y: l.b.y + (l.b.y - l.a.y) * 0.3 }, r: l.r, forearm: true };
+    const ext: Limb = {
+      a: l.b,
+      b: { x: l.b.x + (l.b.x - l.a.x) * 0.3, y: l.b.y + (l.b.y - l.a.y) * 0.3 },
+      r: l.r,
+      forearm: true,
+    };
     scan(ext, (i) => {
       if (paint.data[i] || c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3) return;
       const o = i * 4;

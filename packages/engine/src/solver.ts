@@ -30,7 +30,12 @@ export interface SurfaceOutliers {
  * Least-squares quadratic surface through colour samples at positions `pos` (x, y, x, y, …;
  * per channel), then one refit without the outliers. `spread` is the inliers' mean residual.
  */
-export function fitQuadraticSurface(pos: Float64Array, rgb: Float32Array, n: number, outliers: SurfaceOutliers): { coef: Surface; spread: number } {
+export function fitQuadraticSurface(
+  pos: Float64Array,
+  rgb: Float32Array,
+  n: number,
+  outliers: SurfaceOutliers,
+): { coef: Surface; spread: number } {
   // Basis rows of every sample, once.
   const F = new Float64Array(n * 6);
   for (let i = 0; i < n; i++) {

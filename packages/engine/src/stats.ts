@@ -57,11 +57,19 @@ export function kmeans(samples: Float32Array, k: number, iters = 5): Cluster[] {
   for (let i = 0; i < n; i++) {
     const j = assign[i]!;
     counts[j]!++;
-    spread[j]! += Math.sqrt((samples[i * 3]! - cen[j * 3]!) ** 2 + (samples[i * 3 + 1]! - cen[j * 3 + 1]!) ** 2 + (samples[i * 3 + 2]! - cen[j * 3 + 2]!) ** 2);
+    spread[j]! += Math.sqrt(
+      (samples[i * 3]! - cen[j * 3]!) ** 2 +
+        (samples[i * 3 + 1]! - cen[j * 3 + 1]!) ** 2 +
+        (samples[i * 3 + 2]! - cen[j * 3 + 2]!) ** 2,
+    );
   }
   const out: Cluster[] = [];
   for (let j = 0; j < k; j++)
-    out.push({ c: [cen[j * 3]!, cen[j * 3 + 1]!, cen[j * 3 + 2]!], share: counts[j]! / n, spread: counts[j] ? spread[j]! / counts[j]! : 0 });
+    out.push({
+      c: [cen[j * 3]!, cen[j * 3 + 1]!, cen[j * 3 + 2]!],
+      share: counts[j]! / n,
+      spread: counts[j] ? spread[j]! / counts[j]! : 0,
+    });
   return out;
 }
 

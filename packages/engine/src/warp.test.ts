@@ -117,7 +117,14 @@ describe('warpImage', () => {
 });
 
 /** The plain per-pixel backward warp (every pixel of the box, every grid point checked). */
-function referenceWarp(src: RGBAImage, srcAlpha: FloatMap, inverse: Tps, box: Box, step: number, part?: { id: number; forward?: Tps; tolerance?: number }) {
+function referenceWarp(
+  src: RGBAImage,
+  srcAlpha: FloatMap,
+  inverse: Tps,
+  box: Box,
+  step: number,
+  part?: { id: number; forward?: Tps; tolerance?: number },
+) {
   const x0 = Math.floor(box.x0);
   const y0 = Math.floor(box.y0);
   const width = Math.ceil(box.x1) - x0 + 1;
@@ -147,8 +154,10 @@ function referenceWarp(src: RGBAImage, srcAlpha: FloatMap, inverse: Tps, box: Bo
       const ty = y / step - j;
       const k = j * gw + i;
       if (gx[k]! < -1e8 || gx[k + 1]! < -1e8 || gx[k + gw]! < -1e8 || gx[k + gw + 1]! < -1e8) continue;
-      const sx = (gx[k]! * (1 - tx) + gx[k + 1]! * tx) * (1 - ty) + (gx[k + gw]! * (1 - tx) + gx[k + gw + 1]! * tx) * ty;
-      const sy = (gy[k]! * (1 - tx) + gy[k + 1]! * tx) * (1 - ty) + (gy[k + gw]! * (1 - tx) + gy[k + gw + 1]! * tx) * ty;
+      const sx =
+        (gx[k]! * (1 - tx) + gx[k + 1]! * tx) * (1 - ty) + (gx[k + gw]! * (1 - tx) + gx[k + gw + 1]! * tx) * ty;
+      const sy =
+        (gy[k]! * (1 - tx) + gy[k + 1]! * tx) * (1 - ty) + (gy[k + gw]! * (1 - tx) + gy[k + gw + 1]! * tx) * ty;
       if (sx < 0 || sy < 0 || sx > sw - 1 || sy > sh - 1) continue;
       const xa = Math.floor(sx);
       const ya = Math.floor(sy);
@@ -230,7 +239,8 @@ describe('warpImage against the plain per-pixel warp', () => {
         alphaDiff = Math.max(alphaDiff, Math.abs(got.alpha.data[i]! - want.alpha[i]!));
         if (want.alpha[i]! > 0) drawn++;
         else dropped++;
-        for (let c = 0; c < 3; c++) colourDiff = Math.max(colourDiff, Math.abs(got.image.data[i * 4 + c]! - want.img[i * 4 + c]!));
+        for (let c = 0; c < 3; c++)
+          colourDiff = Math.max(colourDiff, Math.abs(got.image.data[i * 4 + c]! - want.img[i * 4 + c]!));
       }
       expect(alphaDiff).toBeLessThan(1e-6);
       expect(colourDiff).toBeLessThanOrEqual(0.5);

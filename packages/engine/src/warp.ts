@@ -104,7 +104,15 @@ export function fitTps(from: Point[], to: Point[], lambda = 0): Tps {
 /** The flat evaluation data of a spline (built on the fly for a Tps made elsewhere). */
 function fast(t: Tps): TpsFast {
   const q = t as Partial<TpsFast> & Tps;
-  if (q.fx && q.fy && q.fx.length === t.from.length && q.mx !== undefined && q.my !== undefined && q.scale !== undefined) return q as TpsFast;
+  if (
+    q.fx &&
+    q.fy &&
+    q.fx.length === t.from.length &&
+    q.mx !== undefined &&
+    q.my !== undefined &&
+    q.scale !== undefined
+  )
+    return q as TpsFast;
   const mx = q.mx ?? 0;
   const my = q.my ?? 0;
   const scale = q.scale ?? 1;
@@ -177,11 +185,25 @@ let byteBuf = new Uint8Array(0);
  * alpha > 0 within one step (without a part, id < 0: one of the four has alpha > 0).
  * Returns the number of such pixels.
  */
-function sourceTable(sd: Uint8ClampedArray, ad: Float32Array, sw: number, sh: number, id: number, sat: Int32Array): number {
+function sourceTable(
+  sd: Uint8ClampedArray,
+  ad: Float32Array,
+  sw: number,
+  sh: number,
+  id: number,
+  sat: Int32Array,
+): number {
   return id >= 0 ? partTable(sd, ad, sw, sh, id, sat) : alphaTable(ad, sw, sh, sat);
 }
 
-function partTable(sd: Uint8ClampedArray, ad: Float32Array, sw: number, sh: number, id: number, sat: Int32Array): number {
+function partTable(
+  sd: Uint8ClampedArray,
+  ad: Float32Array,
+  sw: number,
+  sh: number,
+  id: number,
+  sat: Int32Array,
+): number {
   const sw1 = sw + 1;
   let total = 0;
   for (let y = 0; y < sh; y++) {
@@ -231,7 +253,20 @@ function alphaTable(ad: Float32Array, sw: number, sh: number, sat: Int32Array): 
 }
 
 /** The spline at the grid points (x0 + i·step, y0 + j·step), i0 ≤ i ≤ i1, j0 ≤ j ≤ j1, not yet `done`. */
-function evalBlock(t: TpsFast, x0: number, y0: number, step: number, gw: number, i0: number, i1: number, j0: number, j1: number, gx: Float32Array, gy: Float32Array, done: Uint8Array): void {
+function evalBlock(
+  t: TpsFast,
+  x0: number,
+  y0: number,
+  step: number,
+  gw: number,
+  i0: number,
+  i1: number,
+  j0: number,
+  j1: number,
+  gx: Float32Array,
+  gy: Float32Array,
+  done: Uint8Array,
+): void {
   const { wx, wy, fx, fy } = t;
   const n = fx.length;
   const mx = t.mx;
@@ -274,7 +309,15 @@ function maxKernelSlope(rmin: number, rmax: number): number {
 }
 
 /** Any pixel of the source table in the nearest pixels of [minX, maxX] × [minY, maxY]? */
-function tableHits(sat: Int32Array, sw: number, sh: number, minX: number, maxX: number, minY: number, maxY: number): boolean {
+function tableHits(
+  sat: Int32Array,
+  sw: number,
+  sh: number,
+  minX: number,
+  maxX: number,
+  minY: number,
+  maxY: number,
+): boolean {
   if (maxX < 0 || minX > sw - 1 || maxY < 0 || minY > sh - 1) return false;
   const sw1 = sw + 1;
   const qx0 = minX > 0 ? Math.floor(minX) : 0;
@@ -289,7 +332,17 @@ function tableHits(sat: Int32Array, sw: number, sh: number, minX: number, maxX: 
  * pixel of the source table? A conservative test: the value at the centre plus a bound
  * on the gradient over the disc around the rectangle (mean value theorem).
  */
-function blockMayDraw(t: TpsFast, xa: number, xb: number, ya: number, yb: number, sat: Int32Array, sw: number, sh: number, p: Float64Array): boolean {
+function blockMayDraw(
+  t: TpsFast,
+  xa: number,
+  xb: number,
+  ya: number,
+  yb: number,
+  sat: Int32Array,
+  sw: number,
+  sh: number,
+  p: Float64Array,
+): boolean {
   const cx = (xa + xb) / 2;
   const cy = (ya + yb) / 2;
   evalInto(t, cx, cy, p, 0);
@@ -318,7 +371,20 @@ function blockMayDraw(t: TpsFast, xa: number, xb: number, ya: number, yb: number
  * of the source table. A pixel's source position is a convex combination of its cell's
  * corners, so unmarked cells draw nothing.
  */
-function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, i0: number, i1: number, j0: number, j1: number, sat: Int32Array, sw: number, sh: number, cell: Uint8Array): boolean {
+function markCells(
+  gx: Float32Array,
+  gy: Float32Array,
+  gw: number,
+  ci: number,
+  i0: number,
+  i1: number,
+  j0: number,
+  j1: number,
+  sat: Int32Array,
+  sw: number,
+  sh: number,
+  cell: Uint8Array,
+): boolean {
   const sw1 = sw + 1;
   let any = false;
   for (let j = j0; j < j1; j++)
@@ -353,7 +419,20 @@ function markCells(gx: Float32Array, gy: Float32Array, gw: number, ci: number, i
  * Where the map folds over, the garment point does not come back here: unmark cells
  * with a corner whose forward image lands further than `tol` from it.
  */
-function dropFolds(fwd: TpsFast, gx: Float32Array, gy: Float32Array, gw: number, ci: number, cj: number, x0: number, y0: number, step: number, tol: number, cell: Uint8Array, state: Uint8Array): void {
+function dropFolds(
+  fwd: TpsFast,
+  gx: Float32Array,
+  gy: Float32Array,
+  gw: number,
+  ci: number,
+  cj: number,
+  x0: number,
+  y0: number,
+  step: number,
+  tol: number,
+  cell: Uint8Array,
+  state: Uint8Array,
+): void {
   const tol2 = tol * tol;
   // state (gw × (cj + 1), zero on entry): 0 unchecked, 1 valid, 2 dropped.
   const p = new Float64Array(2);
@@ -491,7 +570,12 @@ function cellsBox(cell: Uint8Array, ci: number, cj: number, step: number, width:
         j1 = j;
       }
   if (i1 < 0) return null;
-  return { x0: i0 * step, y0: j0 * step, x1: Math.min(width - 1, (i1 + 1) * step - 1), y1: Math.min(height - 1, (j1 + 1) * step - 1) };
+  return {
+    x0: i0 * step,
+    y0: j0 * step,
+    x1: Math.min(width - 1, (i1 + 1) * step - 1),
+    y1: Math.min(height - 1, (j1 + 1) * step - 1),
+  };
 }
 
 /**

@@ -36,12 +36,27 @@ export default async function handle(task: WorkerTask): Promise<WorkerResult> {
     const m = await models;
     if (task.kind === 'warm') return { ok: true, kind: 'warm', loadMs: Math.round(performance.now() - started) };
     // A whole outfit: the bottom first, then the top over that result, in this one task.
-    const bottom = task.lowerGarment ? await runTryOn(m, { person: task.person, garment: task.lowerGarment, category: 'lower_body' }) : undefined;
-    const r = await runTryOn(m, bottom ? { person: bottom.image, garment: task.garment, category: 'upper_body' } : task);
-    if (bottom) r.info.timings = { ...Object.fromEntries(Object.entries(bottom.info.timings).map(([k, v]) => [`lower:${k}`, v])), ...r.info.timings };
+    const bottom = task.lowerGarment
+      ? await runTryOn(m, { person: task.person, garment: task.lowerGarment, category: 'lower_body' })
+      : undefined;
+    const r = await runTryOn(
+      m,
+      bottom ? { person: bottom.image, garment: task.garment, category: 'upper_body' } : task,
+    );
+    if (bottom)
+      r.info.timings = {
+        ...Object.fromEntries(Object.entries(bottom.info.timings).map(([k, v]) => [`lower:${k}`, v])),
+        ...r.info.timings,
+      };
     return { ok: true, kind: 'tryOn', image: r.image, mimeType: r.mimeType, info: r.info };
   } catch (e) {
-    if (isEngineError(e)) return { ok: false, code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
-    return { ok: false, code: 'ENGINE_FAILED', message: '', detail: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e) };
+    if (isEngineError(e))
+      return { ok: false, code: e.code, message: e.message, ...(e.detail ? { detail: e.detail } : {}) };
+    return {
+      ok: false,
+      code: 'ENGINE_FAILED',
+      message: '',
+      detail: e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e),
+    };
   }
 }

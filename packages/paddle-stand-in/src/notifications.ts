@@ -41,8 +41,19 @@ export interface Envelope<T> {
   data: T;
 }
 
-export function envelope<T>(eventType: string, data: T, occurredAt: Date | string = new Date(), eventId = paddleId('evt')): Envelope<T> {
-  return { event_id: eventId, event_type: eventType, occurred_at: iso(occurredAt), notification_id: paddleId('ntf'), data };
+export function envelope<T>(
+  eventType: string,
+  data: T,
+  occurredAt: Date | string = new Date(),
+  eventId = paddleId('evt'),
+): Envelope<T> {
+  return {
+    event_id: eventId,
+    event_type: eventType,
+    occurred_at: iso(occurredAt),
+    notification_id: paddleId('ntf'),
+    data,
+  };
 }
 
 /** Sign a body as Paddle does; returns the headers to send with it. */
@@ -208,8 +219,18 @@ export function subscriptionData(o: SubscriptionOptions) {
   const updated = o.updatedAt ?? new Date();
   const period = o.period === undefined ? null : o.period;
   const next = o.status === 'canceled' || o.status === 'paused' || !period ? null : period.ends_at;
-  const { quantity: _q, status: _s, name: _n, type: _t, import_meta: _i, unit_price_overrides: _u, custom_data: _c, created_at: _ca, updated_at: _ua, ...p } =
-    price(o.price, 'pro_01aidressupcredits0000000');
+  const {
+    quantity: _q,
+    status: _s,
+    name: _n,
+    type: _t,
+    import_meta: _i,
+    unit_price_overrides: _u,
+    custom_data: _c,
+    created_at: _ca,
+    updated_at: _ua,
+    ...p
+  } = price(o.price, 'pro_01aidressupcredits0000000');
   return {
     id: o.id,
     transaction_id: o.transactionId ?? paddleId('txn'),
@@ -279,7 +300,14 @@ export function adjustmentData(o: AdjustmentOptions) {
     action: o.action,
     reason: 'Customer asked for a refund',
     status: o.status,
-    totals: { fee, tax: '0', total: o.amount, earnings: String(Number(o.amount) - Number(fee)), subtotal: o.amount, currency_code: 'USD' },
+    totals: {
+      fee,
+      tax: '0',
+      total: o.amount,
+      earnings: String(Number(o.amount) - Number(fee)),
+      subtotal: o.amount,
+      currency_code: 'USD',
+    },
     created_at: iso(at),
     updated_at: iso(at),
     customer_id: 'ctm_01aidressuptestcustomer0',

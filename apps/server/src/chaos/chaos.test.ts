@@ -30,10 +30,14 @@ let GARMENT: Buffer;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
   gemini = await startGeminiStandIn({ apiKey: API_KEY, instant: true });
   PERSON = await syntheticPhoto(600, 800, { seed: 3 });
@@ -94,7 +98,12 @@ async function kill9(r: Running): Promise<void> {
   children.delete(r.child);
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, output?: () => string): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  timeoutMs: number,
+  output?: () => string,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {
@@ -135,7 +144,10 @@ class Client {
     const res = await fetch(`${this.base}/api/auth/anonymous`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ deviceId: `chaos_${Math.random().toString(36).slice(2, 12)}`, deviceInfo: { browser: 'Chrome', os: 'Linux' } }),
+      body: JSON.stringify({
+        deviceId: `chaos_${Math.random().toString(36).slice(2, 12)}`,
+        deviceInfo: { browser: 'Chrome', os: 'Linux' },
+      }),
     });
     expect(res.status).toBe(200);
     this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
@@ -165,14 +177,22 @@ class Client {
 }
 
 async function waitHealthy(base: string, r: Running): Promise<void> {
-  await waitFor('server ready', async () => ((await fetch(`${base}/api/config`)).ok ? true : undefined), 30_000, r.output);
+  await waitFor(
+    'server ready',
+    async () => ((await fetch(`${base}/api/config`)).ok ? true : undefined),
+    30_000,
+    r.output,
+  );
 }
 
 /**
  * One user with 2 free trials and 50 credits: one try-on succeeds (a stored result, charged),
  * then 10 hang in the engine (2 trials + 8 credits) when the crash comes.
  */
-async function putTryOnsInFlight(client: Client, output: () => string): Promise<{ inFlight: Promise<Response | Error>[] }> {
+async function putTryOnsInFlight(
+  client: Client,
+  output: () => string,
+): Promise<{ inFlight: Promise<Response | Error>[] }> {
   await client.signIn();
   await client.buy('monthly');
   gemini.reset();
@@ -182,7 +202,12 @@ async function putTryOnsInFlight(client: Client, output: () => string): Promise<
   expect(done.status).toBe(200);
   expect(await client.user()).toMatchObject({ free_trials_used: 1, credits: 50 });
   const inFlight = Array.from({ length: 10 }, () => client.tryOn().catch((e: unknown) => e as Error));
-  await waitFor('10 try-ons in the engine', async () => (gemini.calls().length >= 11 ? true : undefined), 30_000, () => `${gemini.calls().length} calls\n${output()}`);
+  await waitFor(
+    '10 try-ons in the engine',
+    async () => (gemini.calls().length >= 11 ? true : undefined),
+    30_000,
+    () => `${gemini.calls().length} calls\n${output()}`,
+  );
   // 1 trial + 9 credits... the first trial went to the finished try-on: 1 trial and 9 credits are in flight.
   expect(await client.user()).toMatchObject({ free_trials_used: 2, credits: 41 });
   return { inFlight };
@@ -193,7 +218,10 @@ describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s
     const db = await freshDatabaseEnv(kind);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = serverEnv({ DATA_DIR: db.DATA_DIR, ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) }, port);
+    const env = serverEnv(
+      { DATA_DIR: db.DATA_DIR, ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) },
+      port,
+    );
     const first = start('server.js', env);
     await waitHealthy(base, first);
     const client = new Client(base);
@@ -227,60 +255,68 @@ describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s
 
 const REDIS = redisServerAvailable();
 
-describe.skipIf(!REDIS).each(DATABASE_KINDS)('chaos: queue mode, the worker killed with try-ons in flight, on %s', (kind) => {
-  let redis: TestRedis;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+describe.skipIf(!REDIS).each(DATABASE_KINDS)(
+  'chaos: queue mode, the worker killed with try-ons in flight, on %s',
+  (kind) => {
+    let redis: TestRedis;
+    beforeAll(async () => {
+      redis = await startRedis();
+    });
+    afterAll(async () => {
+      await redis?.stop();
+    });
 
-  it('settles the killed worker’s try-ons within seconds of its restart, and the waiting page gets its answer', async () => {
-    const db = await freshDatabaseEnv(kind);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = serverEnv(
-      { DATA_DIR: db.DATA_DIR, REDIS_URL: redis.url, ENGINE_CONCURRENCY: '16', ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) },
-      port,
-    );
-    const api = start('server.js', env);
-    const worker = start('worker.js', env);
-    try {
-      await waitHealthy(base, api);
-      const client = new Client(base);
-      const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
-
-      await kill9(worker);
-      const restartedAt = Date.now();
-      const again = start('worker.js', env);
+    it('settles the killed worker’s try-ons within seconds of its restart, and the waiting page gets its answer', async () => {
+      const db = await freshDatabaseEnv(kind);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = serverEnv(
+        {
+          DATA_DIR: db.DATA_DIR,
+          REDIS_URL: redis.url,
+          ENGINE_CONCURRENCY: '16',
+          ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}),
+        },
+        port,
+      );
+      const api = start('server.js', env);
+      const worker = start('worker.js', env);
       try {
-        await waitFor(
-          'credits back',
-          async () => {
-            const u = await client.user();
-            return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
-          },
-          RECOVERY_WITHIN_MS,
-          () => api.output() + again.output(),
-        );
-        expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
-        // The API, still waiting on the jobs, answers them at once: not charged.
-        const answers = await Promise.all(inFlight);
-        for (const a of answers) {
-          expect(a).toBeInstanceOf(Response);
-          const res = a as Response;
-          expect(res.status).toBe(502);
-          expect(((await res.json()) as { code: string }).code).toBe('ENGINE_FAILED');
+        await waitHealthy(base, api);
+        const client = new Client(base);
+        const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
+
+        await kill9(worker);
+        const restartedAt = Date.now();
+        const again = start('worker.js', env);
+        try {
+          await waitFor(
+            'credits back',
+            async () => {
+              const u = await client.user();
+              return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
+            },
+            RECOVERY_WITHIN_MS,
+            () => api.output() + again.output(),
+          );
+          expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
+          // The API, still waiting on the jobs, answers them at once: not charged.
+          const answers = await Promise.all(inFlight);
+          for (const a of answers) {
+            expect(a).toBeInstanceOf(Response);
+            const res = a as Response;
+            expect(res.status).toBe(502);
+            expect(((await res.json()) as { code: string }).code).toBe('ENGINE_FAILED');
+          }
+          expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 3_000);
+          expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });
+        } finally {
+          await kill9(again);
         }
-        expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 3_000);
-        expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });
       } finally {
-        await kill9(again);
+        await kill9(api);
+        if (worker.child.exitCode === null) await kill9(worker);
       }
-    } finally {
-      await kill9(api);
-      if (worker.child.exitCode === null) await kill9(worker);
-    }
-  });
-});
+    });
+  },
+);

@@ -16,9 +16,14 @@ describe('SQLite database', () => {
   it('migrates once when several openers start on a fresh file at the same moment', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidu-db-'));
     dirs.push(dataDir);
-    const opened = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ dataDir, databaseUrl: undefined })));
+    const opened = await Promise.all(
+      Array.from({ length: 4 }, () => openDatabase({ dataDir, databaseUrl: undefined })),
+    );
     handles.push(...opened);
-    const applied = await opened[0]!.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+    const applied = await opened[0]!.db
+      .selectFrom('kysely_migration' as never)
+      .select('name' as never)
+      .execute();
     const names = (applied as { name: string }[]).map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('001_initial');

@@ -19,11 +19,22 @@ describe('data file permissions', () => {
       const t = await createTestApp('sqlite');
       apps.push(t);
       const { cookie, user } = await signIn(t.app);
-      const body = multipart({ userImage: { data: await jpeg() }, clothingImage: { data: await png(), contentType: 'image/png' }, category: 'upper_body', userId: user.id });
-      const res = await t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+      const body = multipart({
+        userImage: { data: await jpeg() },
+        clothingImage: { data: await png(), contentType: 'image/png' },
+        category: 'upper_body',
+        userId: user.id,
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/process-image',
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
       expect(res.statusCode).toBe(200);
       const dir = t.config.dataDir;
-      for (const f of ['app.db', 'app.db-wal', 'app.db-shm']) expect([f, mode(path.join(dir, f)).toString(8)]).toEqual([f, '600']);
+      for (const f of ['app.db', 'app.db-wal', 'app.db-shm'])
+        expect([f, mode(path.join(dir, f)).toString(8)]).toEqual([f, '600']);
       const results = path.join(dir, 'files', 'results');
       const stored = fs.readdirSync(results);
       expect(stored).toHaveLength(1);

@@ -24,7 +24,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('subscription_updated_at', 'text')
         .addCheckConstraint('users_free_trials_used_nonnegative', sqlCheck('free_trials_used >= 0'))
         .execute();
-      await db.schema.createIndex('users_signup_ip_idx').on('users').columns(['signup_ip_hash', 'created_at']).execute();
+      await db.schema
+        .createIndex('users_signup_ip_idx')
+        .on('users')
+        .columns(['signup_ip_hash', 'created_at'])
+        .execute();
       await db.schema.createIndex('users_subscription_idx').on('users').column('subscription_id').execute();
 
       await db.schema
@@ -40,7 +44,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addCheckConstraint('credit_grants_remaining_range', sqlCheck('remaining >= 0 AND remaining <= amount'))
         .execute();
-      await db.schema.createIndex('credit_grants_user_idx').on('credit_grants').columns(['user_id', 'expires_at']).execute();
+      await db.schema
+        .createIndex('credit_grants_user_idx')
+        .on('credit_grants')
+        .columns(['user_id', 'expires_at'])
+        .execute();
 
       await db.schema
         .createTable('tryons')
@@ -72,7 +80,11 @@ const migrations: Record<string, Migration> = {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('note', 'text')
         .execute();
-      await db.schema.createIndex('credit_events_user_idx').on('credit_events').columns(['user_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('credit_events_user_idx')
+        .on('credit_events')
+        .columns(['user_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('credit_events_created_idx').on('credit_events').column('created_at').execute();
 
       await db.schema
@@ -136,7 +148,11 @@ const migrations: Record<string, Migration> = {
           from users`.execute(db);
         await sql`drop table users`.execute(db);
         await sql`alter table users_002 rename to users`.execute(db);
-        await db.schema.createIndex('users_signup_ip_idx').on('users').columns(['signup_ip_hash', 'created_at']).execute();
+        await db.schema
+          .createIndex('users_signup_ip_idx')
+          .on('users')
+          .columns(['signup_ip_hash', 'created_at'])
+          .execute();
         await db.schema.createIndex('users_subscription_idx').on('users').column('subscription_id').execute();
         await sql`pragma foreign_keys = on`.execute(db);
       }
@@ -152,7 +168,9 @@ const migrations: Record<string, Migration> = {
         .addCheckConstraint('devices_free_trials_used_nonnegative', sqlCheck('free_trials_used >= 0'))
         .execute();
       await sql`insert into devices (device_id, free_trials_used, created_at)
-        select device_id, max(free_trials_used), min(created_at) from users where device_id is not null group by device_id`.execute(db);
+        select device_id, max(free_trials_used), min(created_at) from users where device_id is not null group by device_id`.execute(
+        db,
+      );
 
       await db.schema
         .createTable('ip_signups')

@@ -13,7 +13,11 @@ let fashn: FashnStandIn;
 let fal: FalStandIn;
 
 beforeAll(async () => {
-  [gemini, fashn, fal] = await Promise.all([startGeminiStandIn({ apiKey: 'g-check-key' }), startFashnStandIn({ apiKey: 'f-check-key' }), startFalStandIn({ key: 'fal-check:key' })]);
+  [gemini, fashn, fal] = await Promise.all([
+    startGeminiStandIn({ apiKey: 'g-check-key' }),
+    startFashnStandIn({ apiKey: 'f-check-key' }),
+    startFalStandIn({ key: 'fal-check:key' }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
@@ -23,7 +27,9 @@ describe('check:engines', () => {
   it('is skipped with a clear line when no key is set', async () => {
     const lines: string[] = [];
     expect(await checkEngines({}, (l) => lines.push(l))).toBe('skipped');
-    expect(lines).toEqual(['check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)']);
+    expect(lines).toEqual([
+      'check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)',
+    ]);
   });
 
   it('makes one try-on per configured engine with the fixture photos and prints time, model and result size', async () => {
@@ -44,7 +50,9 @@ describe('check:engines', () => {
       ['fashn', true],
       ['fal', true],
     ]);
-    expect(results[0]!.line).toMatch(/^ok +nano-banana +\d+\.\d s {2}model gemini-3\.1-flash-image {2}result \d+×\d+ image\/\w+ \d+ KB/);
+    expect(results[0]!.line).toMatch(
+      /^ok +nano-banana +\d+\.\d s {2}model gemini-3\.1-flash-image {2}result \d+×\d+ image\/\w+ \d+ KB/,
+    );
     expect(results[1]!.line).toContain('model tryon-v1.6 (mode balanced)');
     expect(results[1]!.line).toContain('creditsUsed 1');
     expect([gemini.calls().length, fashn.runCalls().length, fal.submitCalls().length]).toEqual([1, 1, 1]);

@@ -64,7 +64,9 @@ describe('fal request', () => {
     // the deadline is 10 s: fal may spend at most the seconds left before a runner starts
     expect(Number(submit[0]!.headers['x-fal-request-timeout'])).toBeGreaterThanOrEqual(8);
     expect(Number(submit[0]!.headers['x-fal-request-timeout'])).toBeLessThanOrEqual(10);
-    expect(JSON.parse(String(submit[0]!.headers['x-fal-object-lifecycle-preference']))).toEqual({ expiration_duration_seconds: 3600 });
+    expect(JSON.parse(String(submit[0]!.headers['x-fal-object-lifecycle-preference']))).toEqual({
+      expiration_duration_seconds: 3600,
+    });
     const body = lastSubmit();
     expect({ ...body, model_image: 'person', garment_image: 'garment' }).toEqual({
       model_image: 'person',
@@ -77,7 +79,9 @@ describe('fal request', () => {
     });
     const images = [body.model_image, body.garment_image];
     for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
-    const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
+    const [p, g] = await Promise.all(
+      images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()),
+    );
     // 1600×2400 → 1333×2000, FASHN's recommended maximum
     expect([p!.width, p!.height]).toEqual([1333, 2000]);
     expect(engine().input).toEqual({ minSide: 1024, maxSide: 2000, jpegQuality: 95 });
@@ -87,7 +91,9 @@ describe('fal request', () => {
     const id = standIn.requestIds.at(-1)!;
     const polls = standIn.statusCalls();
     expect(polls.length).toBeGreaterThanOrEqual(2);
-    expect(polls.every((r) => r.url === `/fal-ai/fashn/requests/${id}/status` && r.headers.authorization === `Key ${KEY}`)).toBe(true);
+    expect(
+      polls.every((r) => r.url === `/fal-ai/fashn/requests/${id}/status` && r.headers.authorization === `Key ${KEY}`),
+    ).toBe(true);
     const result = standIn.resultCalls();
     expect(result.map((r) => r.url)).toEqual([`/fal-ai/fashn/requests/${id}`]);
     expect(result[0]!.headers.authorization).toBe(`Key ${KEY}`);
@@ -109,12 +115,20 @@ describe('fal request', () => {
     expect(lastSubmit().category).toBe('bottoms');
     await engine().tryOn({ person, garment, category: 'dresses' });
     expect(lastSubmit().category).toBe('one-pieces');
-    expect(falInput('fal-ai/kling/v1-5/kolors-virtual-try-on', 'P', 'G', 'dresses')).toEqual({ human_image_url: 'P', garment_image_url: 'G' });
-    expect(createFalEngine({ key: KEY, baseUrl: standIn.url, model: 'fal-ai/kling/v1-5/kolors-virtual-try-on' }).input).toEqual({ minSide: 1024, maxSide: 1024, jpegQuality: 90 });
+    expect(falInput('fal-ai/kling/v1-5/kolors-virtual-try-on', 'P', 'G', 'dresses')).toEqual({
+      human_image_url: 'P',
+      garment_image_url: 'G',
+    });
+    expect(
+      createFalEngine({ key: KEY, baseUrl: standIn.url, model: 'fal-ai/kling/v1-5/kolors-virtual-try-on' }).input,
+    ).toEqual({ minSide: 1024, maxSide: 1024, jpegQuality: 90 });
   });
 
   it('reads image.url and data URIs too', async () => {
-    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'completed', output: 'image' } }, { kind: 'accept', outcome: { kind: 'completed', output: 'data-uri' } });
+    standIn.enqueueSubmit(
+      { kind: 'accept', outcome: { kind: 'completed', output: 'image' } },
+      { kind: 'accept', outcome: { kind: 'completed', output: 'data-uri' } },
+    );
     const a = await engine().tryOn({ person, garment, category: 'upper_body' });
     const b = await engine().tryOn({ person, garment, category: 'upper_body' });
     // a CDN link is downloaded without the key
@@ -131,8 +145,15 @@ describe('fal request', () => {
       const res = await fetch(input, init);
       if (init?.method === 'POST') {
         const json = (await res.json()) as Record<string, string>;
-        const foreign = { ...json, status_url: 'https://collector.example/status', response_url: 'https://collector.example/result' };
-        return new Response(JSON.stringify(foreign), { status: res.status, headers: { 'content-type': 'application/json' } });
+        const foreign = {
+          ...json,
+          status_url: 'https://collector.example/status',
+          response_url: 'https://collector.example/result',
+        };
+        return new Response(JSON.stringify(foreign), {
+          status: res.status,
+          headers: { 'content-type': 'application/json' },
+        });
       }
       return res;
     };
@@ -144,7 +165,14 @@ describe('fal request', () => {
 
 describe('fal failures', () => {
   it('a content policy violation is a content block', async () => {
-    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'The content could not be processed because it contained material flagged by a content checker.' } });
+    standIn.enqueueSubmit({
+      kind: 'accept',
+      outcome: {
+        kind: 'model-error',
+        type: 'content_policy_violation',
+        msg: 'The content could not be processed because it contained material flagged by a content checker.',
+      },
+    });
     const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('CONTENT_BLOCKED');
     expect(e.message).toBe(MESSAGES.contentBlocked);
@@ -153,7 +181,14 @@ describe('fal failures', () => {
   });
 
   it("FASHN's pose error reported through fal is a person-not-found refusal", async () => {
-    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'value_error', msg: 'PoseError: could not detect the body pose in the model image' } });
+    standIn.enqueueSubmit({
+      kind: 'accept',
+      outcome: {
+        kind: 'model-error',
+        type: 'value_error',
+        msg: 'PoseError: could not detect the body pose in the model image',
+      },
+    });
     const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe('PERSON_NOT_FOUND');
     expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.poseNotFound);
@@ -161,7 +196,10 @@ describe('fal failures', () => {
 
   it("FASHN's current error names through fal: ThirdPartyError and ContentModerationError are content blocks", async () => {
     for (const name of ['ThirdPartyError', 'ContentModerationError']) {
-      standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'model-error', type: 'value_error', msg: `${name}: the image was refused` } });
+      standIn.enqueueSubmit({
+        kind: 'accept',
+        outcome: { kind: 'model-error', type: 'value_error', msg: `${name}: the image was refused` },
+      });
       const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
       expect([e.code, e.message]).toEqual(['CONTENT_BLOCKED', MESSAGES.contentBlocked]);
       expect(e.detail).toContain(name);
@@ -169,14 +207,23 @@ describe('fal failures', () => {
   });
 
   it('a 504 for our x-fal-request-timeout (no runner started in time) is a timeout', () => {
-    const e = falError(504, Buffer.from('{"detail":"Request timed out"}'), 'r-1', 'result', new Headers({ 'x-fal-request-timeout-type': 'user' }));
+    const e = falError(
+      504,
+      Buffer.from('{"detail":"Request timed out"}'),
+      'r-1',
+      'result',
+      new Headers({ 'x-fal-request-timeout-type': 'user' }),
+    );
     expect(e.code).toBe('ENGINE_TIMEOUT');
     expect(falError(504, Buffer.from('{"detail":"Gateway timeout"}'), 'r-1', 'result').code).toBe('ENGINE_FAILED');
   });
 
   it("fal's own request timeout is a timeout; an empty result is a no-image failure", async () => {
     standIn.enqueueSubmit(
-      { kind: 'accept', outcome: { kind: 'request-error', status: 504, errorType: 'request_timeout', detail: 'Request timed out' } },
+      {
+        kind: 'accept',
+        outcome: { kind: 'request-error', status: 504, errorType: 'request_timeout', detail: 'Request timed out' },
+      },
       { kind: 'accept', outcome: { kind: 'completed', output: 'none' } },
     );
     const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
@@ -239,7 +286,9 @@ describe('fal failures', () => {
     expect(e.code).toBe('ENGINE_TIMEOUT');
     const id = standIn.requestIds.at(-1)!;
     expect(e.detail).toContain(id);
-    await expect.poll(() => standIn.cancelCalls().map((r) => r.url), { timeout: 15_000 }).toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
+    await expect
+      .poll(() => standIn.cancelCalls().map((r) => r.url), { timeout: 15_000 })
+      .toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
     expect(standIn.cancelCalls()[0]!.headers.authorization).toBe(`Key ${KEY}`);
   });
 

@@ -19,7 +19,13 @@ import {
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
-import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps, type HostedLogger } from './hosted-call.js';
+import {
+  createHostedRunner,
+  safeUrl,
+  type HostedCall,
+  type HostedEngineDeps,
+  type HostedLogger,
+} from './hosted-call.js';
 import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
@@ -50,7 +56,13 @@ export function falInputSpec(model: string): HostedInputSpec {
  * as a data URI instead of a stored file. Kling's Kolors try-on takes
  * `human_image_url`/`garment_image_url`. Other models get the FASHN shape.
  */
-export function falInput(model: string, person: string, garment: string, category: Category, mode: FashnMode = FASHN_DEFAULT_MODE): Record<string, unknown> {
+export function falInput(
+  model: string,
+  person: string,
+  garment: string,
+  category: Category,
+  mode: FashnMode = FASHN_DEFAULT_MODE,
+): Record<string, unknown> {
   if (isKolors(model)) return { human_image_url: person, garment_image_url: garment };
   return { ...fashnInputs(person, garment, category, mode), sync_mode: true };
 }
@@ -82,7 +94,13 @@ interface FalModelError {
 }
 
 /** fal's error answers: a `detail` list of typed errors, or a `detail` text with `error_type`. */
-export function falError(status: number, body: Buffer, requestId: string | undefined, step: string, headers?: Headers): EngineError {
+export function falError(
+  status: number,
+  body: Buffer,
+  requestId: string | undefined,
+  step: string,
+  headers?: Headers,
+): EngineError {
   let parsed: { detail?: unknown; error_type?: string } = {};
   try {
     parsed = JSON.parse(body.toString('utf8')) as typeof parsed;
@@ -91,7 +109,11 @@ export function falError(status: number, body: Buffer, requestId: string | undef
   }
   const items: FalModelError[] = Array.isArray(parsed.detail) ? (parsed.detail as FalModelError[]) : [];
   const types = items.map((d) => d.type ?? '').filter(Boolean);
-  const text = items.length ? items.map((d) => `${d.type ?? '?'}: ${d.msg ?? ''}`).join('; ') : typeof parsed.detail === 'string' ? parsed.detail : snippet(body);
+  const text = items.length
+    ? items.map((d) => `${d.type ?? '?'}: ${d.msg ?? ''}`).join('; ')
+    : typeof parsed.detail === 'string'
+      ? parsed.detail
+      : snippet(body);
   const errorType = parsed.error_type ?? '';
   const detail = `fal: ${step} answered HTTP ${status}${requestId ? ` for request ${requestId}` : ''}: ${errorType ? `${errorType}: ` : ''}${snippet(text, 300)}`;
 
@@ -99,7 +121,8 @@ export function falError(status: number, body: Buffer, requestId: string | undef
     return new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, detail);
   }
   // FASHN's runtime error names come through in the message of its fal models
-  const fashnName = /\b(ContentModerationError|ThirdPartyError|NSFWError|PoseError|PhotoTypeError|ImageLoadError)\b/.exec(text)?.[1];
+  const fashnName =
+    /\b(ContentModerationError|ThirdPartyError|NSFWError|PoseError|PhotoTypeError|ImageLoadError)\b/.exec(text)?.[1];
   if (fashnName) {
     const mapped = fashnRuntimeError(fashnName, undefined, requestId ?? '?');
     return new EngineError(mapped.code, mapped.message, detail);
@@ -108,7 +131,10 @@ export function falError(status: number, body: Buffer, requestId: string | undef
     return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, detail);
   }
   // Our x-fal-request-timeout passed before a runner started, or fal's own limits
-  if (/^(request_timeout|startup_timeout)$/.test(errorType) || (status === 504 && headers?.get('x-fal-request-timeout-type') === 'user')) {
+  if (
+    /^(request_timeout|startup_timeout)$/.test(errorType) ||
+    (status === 504 && headers?.get('x-fal-request-timeout-type') === 'user')
+  ) {
     return new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, detail);
   }
   if (status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
@@ -152,14 +178,22 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
         ...auth,
         // seconds fal may spend before a runner starts (queue, retries): no later than our deadline
         'x-fal-request-timeout': String(Math.max(1, Math.floor(call.deadline.remaining() / 1000))),
-        'x-fal-object-lifecycle-preference': JSON.stringify({ expiration_duration_seconds: FAL_OUTPUT_LIFETIME_SECONDS }),
+        'x-fal-object-lifecycle-preference': JSON.stringify({
+          expiration_duration_seconds: FAL_OUTPUT_LIFETIME_SECONDS,
+        }),
       },
       body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category, mode)),
     });
-    if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit', res.headers);
+    if (res.status < 200 || res.status >= 300)
+      throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit', res.headers);
     const answer = parseJson<FalSubmitAnswer>(res, FAL_ID, 'submit');
     const id = answer.request_id;
-    if (typeof id !== 'string' || id === '') throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: submit answer has no request_id: ${snippet(res.body)}`);
+    if (typeof id !== 'string' || id === '')
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fal: submit answer has no request_id: ${snippet(res.body)}`,
+      );
     const requests = `${base}/${appId}/requests/${encodeURIComponent(id)}`;
     return {
       id,
@@ -178,14 +212,18 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person, inputSpec), reduceImage(input.garment, inputSpec)]);
+      const [person, garment] = await Promise.all([
+        reduceImage(input.person, inputSpec),
+        reduceImage(input.garment, inputSpec),
+      ]);
       const req = await submit(call, person, garment, input.category);
       call.requestId = req.id;
       call.log({ model, mode }, 'fal request queued');
       try {
         await call.poll(async () => {
           const res = await call.fetch(req.statusUrl, { method: 'GET', headers: auth });
-          if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'status', res.headers);
+          if (res.status < 200 || res.status >= 300)
+            throw falError(res.status, res.body, req.id, 'status', res.headers);
           const s = parseJson<FalStatusAnswer>(res, FAL_ID, 'status');
           if (s.status === 'COMPLETED') return true;
           return undefined; // IN_QUEUE, IN_PROGRESS
@@ -199,7 +237,11 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
       const output = parseJson<FalOutput>(res, FAL_ID, 'result');
       const url = output.images?.[0]?.url ?? output.image?.url;
       if (typeof url !== 'string' || url === '') {
-        throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `fal: request ${req.id} result has no image: ${snippet(res.body)}`);
+        throw new EngineError(
+          'ENGINE_FAILED',
+          HOSTED_ENGINE_MESSAGES.noImage,
+          `fal: request ${req.id} result has no image: ${snippet(res.body)}`,
+        );
       }
       const bytes = await download(call, url, req.id);
       return finishResult(bytes, person, FAL_ID);
@@ -209,10 +251,24 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   async function download(call: HostedCall, url: string, id: string): Promise<Buffer> {
     const inline = decodeDataUrl(url);
     if (inline) return inline;
-    if (!/^https?:\/\//i.test(url)) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: request ${id} image is neither a URL nor a data URI`);
+    if (!/^https?:\/\//i.test(url))
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fal: request ${id} image is neither a URL nor a data URI`,
+      );
     // Result files sit on fal's public CDN: no key is sent there.
-    const res = await call.fetch(url, { method: 'GET' }, { shouldRetry: (r: HttpResult) => isTransientStatus(r.status) });
-    if (res.status !== 200) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fal: image download ${safeUrl(url)} answered HTTP ${res.status}`);
+    const res = await call.fetch(
+      url,
+      { method: 'GET' },
+      { shouldRetry: (r: HttpResult) => isTransientStatus(r.status) },
+    );
+    if (res.status !== 200)
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fal: image download ${safeUrl(url)} answered HTTP ${res.status}`,
+      );
     return res.body;
   }
 

@@ -35,7 +35,10 @@ async function failure(p: Promise<unknown>): Promise<EngineError> {
   throw new Error('expected the try-on to fail');
 }
 
-type RunBody = { model_name: string; inputs: { model_image: string; garment_image: string; category: string } & Record<string, unknown> };
+type RunBody = {
+  model_name: string;
+  inputs: { model_image: string; garment_image: string; category: string } & Record<string, unknown>;
+};
 const lastRun = () => standIn.runCalls().at(-1)!.json as RunBody;
 
 beforeAll(async () => {
@@ -74,7 +77,9 @@ describe('fashn request', () => {
     });
     const images = [body.inputs.model_image, body.inputs.garment_image];
     for (const url of images) expect(url).toMatch(/^data:image\/jpeg;base64,/);
-    const [p, g] = await Promise.all(images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()));
+    const [p, g] = await Promise.all(
+      images.map((u) => sharp(Buffer.from(u.slice(u.indexOf(',') + 1), 'base64')).metadata()),
+    );
     // 1600×2400 and 2000×1600 photos go at their own size, below FASHN's 2000 px: no upscaling at FASHN's 864×1296
     expect([p!.width, p!.height]).toEqual([1600, 2400].map((v) => Math.round((v * 2000) / 2400)));
     expect([g!.width, g!.height]).toEqual([2000, 1600]);
@@ -92,7 +97,12 @@ describe('fashn request', () => {
     const r = await sharp(out.image).metadata();
     expect([r.width, r.height]).toEqual([864, 1296]);
     // the credits FASHN reports are logged with the prediction id
-    expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({ engine: 'fashn', requestId: id, creditsUsed: 1, status: 'completed' });
+    expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({
+      engine: 'fashn',
+      requestId: id,
+      creditsUsed: 1,
+      status: 'completed',
+    });
   });
 
   it('sends the mode FASHN_MODE names', async () => {
@@ -126,11 +136,13 @@ describe('fashn request', () => {
     const meta = await img.metadata();
     expect([meta.width, meta.height]).toEqual([864, 864]);
     // the white padding FASHN adds above and below is gone
-    const { data } = await img.extract({ left: 0, top: 0, width: 864, height: 4 }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await img
+      .extract({ left: 0, top: 0, width: 864, height: 4 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const mean = data.reduce((s, v) => s + v, 0) / data.length;
     expect(mean).toBeLessThan(235);
   });
-
 });
 
 describe('fashn failures', () => {
@@ -150,7 +162,10 @@ describe('fashn failures', () => {
     ['PhotoTypeError', 'GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised],
   ];
   it.each(cases)('a failed prediction with %s becomes %s', async (name, code, message) => {
-    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name, message: `${name}: details from the model` } });
+    standIn.enqueueRun({
+      kind: 'accept',
+      outcome: { kind: 'failed', name, message: `${name}: details from the model` },
+    });
     const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect(e.code).toBe(code);
     expect(e.message).toBe(message);
@@ -231,7 +246,10 @@ describe('fashn failures', () => {
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(standIn.statusCalls().length).toBeGreaterThan(2);
 
-    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'time_out' } }, { kind: 'accept', outcome: { kind: 'canceled' } });
+    standIn.enqueueRun(
+      { kind: 'accept', outcome: { kind: 'time_out' } },
+      { kind: 'accept', outcome: { kind: 'canceled' } },
+    );
     const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     const c = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect([b.code, c.code]).toEqual(['ENGINE_TIMEOUT', 'ENGINE_FAILED']);

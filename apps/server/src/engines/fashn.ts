@@ -129,9 +129,18 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
     );
     if (res.status < 200 || res.status >= 300) throw httpFailure(res, 'run');
     const answer = parseJson<FashnRunAnswer>(res, FASHN_ID, 'run');
-    if (answer.error) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: run refused: ${snippet(JSON.stringify(answer.error))}`);
+    if (answer.error)
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fashn: run refused: ${snippet(JSON.stringify(answer.error))}`,
+      );
     if (typeof answer.id !== 'string' || answer.id === '') {
-      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: run answer has no prediction id: ${snippet(res.body)}`);
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fashn: run answer has no prediction id: ${snippet(res.body)}`,
+      );
     }
     return answer.id;
   }
@@ -147,7 +156,11 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
       if (status === 'completed') {
         const first = Array.isArray(answer.output) ? answer.output[0] : undefined;
         if (typeof first !== 'string' || first === '') {
-          throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `fashn: prediction ${id} completed without output`);
+          throw new EngineError(
+            'ENGINE_FAILED',
+            HOSTED_ENGINE_MESSAGES.noImage,
+            `fashn: prediction ${id} completed without output`,
+          );
         }
         return first;
       }
@@ -156,8 +169,14 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
         if (err && typeof err === 'object') throw fashnRuntimeError(err.name, err.message, id);
         throw fashnRuntimeError(undefined, typeof err === 'string' ? err : undefined, id);
       }
-      if (status === 'time_out') throw new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, `fashn: prediction ${id} timed out at the provider`);
-      if (status === 'canceled') throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: prediction ${id} was canceled`);
+      if (status === 'time_out')
+        throw new EngineError(
+          'ENGINE_TIMEOUT',
+          MESSAGES.engineTimeout,
+          `fashn: prediction ${id} timed out at the provider`,
+        );
+      if (status === 'canceled')
+        throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: prediction ${id} was canceled`);
       if (!RUNNING.has(status)) call.log({ status }, 'fashn: unknown prediction status, still waiting');
       return undefined;
     });
@@ -166,18 +185,26 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
   async function readOutput(call: HostedCall, output: string): Promise<Buffer> {
     const inline = decodeDataUrl(output);
     if (inline) return inline;
-    if (!/^https?:\/\//i.test(output)) throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, 'fashn: output is neither a URL nor a data URL');
+    if (!/^https?:\/\//i.test(output))
+      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, 'fashn: output is neither a URL nor a data URL');
     // The output lives on a CDN: no key is sent there.
     const res = await call.fetch(output, { method: 'GET' });
     if (res.status !== 200) {
-      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, `fashn: output download ${safeUrl(output)} answered HTTP ${res.status}`);
+      throw new EngineError(
+        'ENGINE_FAILED',
+        MESSAGES.engineFailed,
+        `fashn: output download ${safeUrl(output)} answered HTTP ${res.status}`,
+      );
     }
     return res.body;
   }
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person, FASHN_INPUT), reduceImage(input.garment, FASHN_INPUT)]);
+      const [person, garment] = await Promise.all([
+        reduceImage(input.person, FASHN_INPUT),
+        reduceImage(input.garment, FASHN_INPUT),
+      ]);
       const id = await start(call, input, toDataUrl(person), toDataUrl(garment));
       call.requestId = id;
       call.log({ category: FASHN_CATEGORIES[input.category], mode }, 'fashn prediction started');
@@ -193,7 +220,7 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
 function apiError(res: HttpResult): FashnApiError {
   try {
     const parsed = JSON.parse(res.body.toString('utf8')) as unknown;
-    return parsed && typeof parsed === 'object' ? (parsed) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }
@@ -203,6 +230,7 @@ function httpFailure(res: HttpResult, step: 'run' | 'status'): EngineError {
   const body = apiError(res);
   const what = body.error ? `${body.error}${body.message ? `: ${snippet(body.message, 200)}` : ''}` : snippet(res.body);
   const detail = `fashn: ${step} answered HTTP ${res.status}: ${what}`;
-  if (res.status === 429 && body.error !== 'OutOfCredits') return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
+  if (res.status === 429 && body.error !== 'OutOfCredits')
+    return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
   return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
 }

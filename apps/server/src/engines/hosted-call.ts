@@ -48,7 +48,11 @@ export interface HostedCall {
   readonly deadline: Deadline;
   /** The provider's id for this try-on, once known (logged, and added to error details). */
   requestId: string | undefined;
-  fetch(url: string, init: RequestInit, opts?: Partial<Pick<HostedFetchOptions, 'retry' | 'shouldRetry' | 'maxBytes'>>): Promise<HttpResult>;
+  fetch(
+    url: string,
+    init: RequestInit,
+    opts?: Partial<Pick<HostedFetchOptions, 'retry' | 'shouldRetry' | 'maxBytes'>>,
+  ): Promise<HttpResult>;
   /** Call `step` until it returns a value, waiting between calls (the wait grows ×1.5). */
   poll<T>(step: () => Promise<T | undefined>): Promise<T>;
   log(obj: Record<string, unknown>, msg: string): void;
@@ -62,9 +66,19 @@ export interface HostedRunner {
   healthSnapshot(): HostedEngineHealth;
 }
 
-const REFUSALS = new Set(['CONTENT_BLOCKED', 'PERSON_NOT_FOUND', 'MULTIPLE_PEOPLE', 'PERSON_TOO_SMALL', 'GARMENT_NOT_SEPARABLE']);
+const REFUSALS = new Set([
+  'CONTENT_BLOCKED',
+  'PERSON_NOT_FOUND',
+  'MULTIPLE_PEOPLE',
+  'PERSON_TOO_SMALL',
+  'GARMENT_NOT_SEPARABLE',
+]);
 
-export function createHostedRunner(engineId: string, secrets: readonly string[], deps: HostedEngineDeps = {}): HostedRunner {
+export function createHostedRunner(
+  engineId: string,
+  secrets: readonly string[],
+  deps: HostedEngineDeps = {},
+): HostedRunner {
   const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const logger = deps.logger ?? silentLogger;
   const health = new HealthStats(deps.now ?? Date.now);
@@ -90,7 +104,16 @@ export function createHostedRunner(engineId: string, secrets: readonly string[],
             shouldRetry: opts?.shouldRetry,
             maxBytes: opts?.maxBytes,
             onRetry: (info) =>
-              logger.warn({ engine: engineId, requestId: call.requestId, url: clean(safeUrl(url)), ...info, error: info.error && clean(info.error) }, 'hosted engine: retrying'),
+              logger.warn(
+                {
+                  engine: engineId,
+                  requestId: call.requestId,
+                  url: clean(safeUrl(url)),
+                  ...info,
+                  error: info.error && clean(info.error),
+                },
+                'hosted engine: retrying',
+              ),
           },
           engineId,
         ),
@@ -113,19 +136,33 @@ export function createHostedRunner(engineId: string, secrets: readonly string[],
     try {
       const out = await body(call);
       health.record('success');
-      logger.info({ engine: engineId, requestId: call.requestId, ms: Math.round(deadline.elapsed()) }, 'hosted try-on succeeded');
+      logger.info(
+        { engine: engineId, requestId: call.requestId, ms: Math.round(deadline.elapsed()) },
+        'hosted try-on succeeded',
+      );
       return out;
     } catch (err) {
       let e: EngineError;
       if (isEngineError(err)) e = err;
       else if (deadline.signal.aborted) e = deadline.timeoutError(engineId);
-      else e = new EngineError('ENGINE_FAILED', undefined, `${engineId}: ${err instanceof Error ? err.message : String(err)}`);
+      else
+        e = new EngineError(
+          'ENGINE_FAILED',
+          undefined,
+          `${engineId}: ${err instanceof Error ? err.message : String(err)}`,
+        );
       const idNote = call.requestId && !(e.detail ?? '').includes(call.requestId) ? ` (request ${call.requestId})` : '';
       const safe = new EngineError(e.code, clean(e.message), clean(`${e.detail ?? engineId}${idNote}`));
       const outcome: CallOutcome = REFUSALS.has(safe.code) ? 'refused' : 'failure';
       health.record(outcome);
       logger.warn(
-        { engine: engineId, requestId: call.requestId, code: safe.code, detail: safe.detail, ms: Math.round(deadline.elapsed()) },
+        {
+          engine: engineId,
+          requestId: call.requestId,
+          code: safe.code,
+          detail: safe.detail,
+          ms: Math.round(deadline.elapsed()),
+        },
         'hosted try-on failed',
       );
       throw safe;

@@ -16,15 +16,29 @@ describe('reduceImage', () => {
     expect([small.width, small.height]).toEqual([1024, 768]);
     for (const r of [big, small]) {
       const m = await sharp(r.data).metadata();
-      expect([m.format, m.width, m.height, m.exif, m.orientation]).toEqual(['jpeg', r.width, r.height, undefined, undefined]);
+      expect([m.format, m.width, m.height, m.exif, m.orientation]).toEqual([
+        'jpeg',
+        r.width,
+        r.height,
+        undefined,
+        undefined,
+      ]);
     }
   });
 
   it('applies EXIF orientation and accepts a band up to 2048', async () => {
-    const r = await reduceImage(await syntheticPhoto(3000, 2000, { orientation: 6, seed: 3 }), { minSide: 1536, maxSide: 1536, jpegQuality: 90 });
+    const r = await reduceImage(await syntheticPhoto(3000, 2000, { orientation: 6, seed: 3 }), {
+      minSide: 1536,
+      maxSide: 1536,
+      jpegQuality: 90,
+    });
     expect([r.width, r.height]).toEqual([1024, 1536]);
-    await expect(reduceImage(Buffer.alloc(10), { minSide: 1024, maxSide: 4096, jpegQuality: 90 })).rejects.toThrow(RangeError);
-    await expect(reduceImage(Buffer.alloc(10), { minSide: 1600, maxSide: 1200, jpegQuality: 90 })).rejects.toThrow(RangeError);
+    await expect(reduceImage(Buffer.alloc(10), { minSide: 1024, maxSide: 4096, jpegQuality: 90 })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(reduceImage(Buffer.alloc(10), { minSide: 1600, maxSide: 1200, jpegQuality: 90 })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it("brings photos into FASHN's band: down to 2000 px, small ones up to 1024, the rest kept, at quality 95", async () => {
@@ -42,7 +56,11 @@ describe('reduceImage', () => {
   });
 
   it('puts transparent PNGs on white', async () => {
-    const png = await sharp({ create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const png = await sharp({
+      create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
     const r = await reduceImage(png);
     const { data } = await sharp(r.data).raw().toBuffer({ resolveWithObject: true });
     expect(Math.min(...data.subarray(0, 300))).toBeGreaterThan(245);
@@ -57,17 +75,23 @@ describe('reduceImage', () => {
 
 describe('finishResult', () => {
   it('recognises the image type and refuses anything else', async () => {
-    const webp = await sharp({ create: { width: 40, height: 60, channels: 3, background: '#888' } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 40, height: 60, channels: 3, background: '#888' } })
+      .webp()
+      .toBuffer();
     expect(sniffImageType(webp)).toBe('image/webp');
     expect((await finishResult(webp, { width: 400, height: 600 }, 'test')).mimeType).toBe('image/webp');
-    const err = await finishResult(Buffer.from('<html>oops</html>'), { width: 1, height: 1 }, 'test').catch((e: unknown) => e);
+    const err = await finishResult(Buffer.from('<html>oops</html>'), { width: 1, height: 1 }, 'test').catch(
+      (e: unknown) => e,
+    );
     expect(isEngineError(err) && err.code).toBe('ENGINE_FAILED');
   });
 
   it("crops to the person's proportions around the centre", async () => {
     // left half red, right half blue, 1000×500; wanted 1:1 → the middle 500×500
     const img = await sharp({ create: { width: 1000, height: 500, channels: 3, background: '#ff0000' } })
-      .composite([{ input: { create: { width: 500, height: 500, channels: 3, background: '#0000ff' } }, left: 500, top: 0 }])
+      .composite([
+        { input: { create: { width: 500, height: 500, channels: 3, background: '#0000ff' } }, left: 500, top: 0 },
+      ])
       .png()
       .toBuffer();
     const out = await finishResult(img, { width: 300, height: 300 }, 'test');
@@ -125,7 +149,12 @@ describe('HTTP helpers', () => {
     };
     const d = new Deadline(2_000);
     const started = performance.now();
-    const res = await hostedFetch('http://stand-in.invalid/x', { method: 'GET' }, { deadline: d, fetch: fakeFetch, retry: { attempts: 5, baseMs: 10, maxMs: 50 } }, 'test');
+    const res = await hostedFetch(
+      'http://stand-in.invalid/x',
+      { method: 'GET' },
+      { deadline: d, fetch: fakeFetch, retry: { attempts: 5, baseMs: 10, maxMs: 50 } },
+      'test',
+    );
     d.dispose();
     expect(res.status).toBe(503);
     expect(calls).toBe(1);
@@ -139,7 +168,12 @@ describe('HTTP helpers', () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     };
     const d = new Deadline(5_000);
-    const err = await hostedFetch('http://stand-in.invalid/x', {}, { deadline: d, fetch: failing, retry: { attempts: 3, baseMs: 5, maxMs: 10 } }, 'test').catch((e: unknown) => e);
+    const err = await hostedFetch(
+      'http://stand-in.invalid/x',
+      {},
+      { deadline: d, fetch: failing, retry: { attempts: 3, baseMs: 5, maxMs: 10 } },
+      'test',
+    ).catch((e: unknown) => e);
     d.dispose();
     expect(calls).toBe(3);
     expect(isEngineError(err) && err.code).toBe('ENGINE_FAILED');
@@ -170,12 +204,17 @@ describe('health and logging', () => {
 
 describe('reduceImage pass-through', () => {
   it('sends a clean upright 1024 px JPEG as it is, and re-encodes one that carries metadata', async () => {
-    const clean = await sharp({ create: { width: 1024, height: 700, channels: 3, background: '#336699' } }).jpeg({ quality: 80 }).toBuffer();
+    const clean = await sharp({ create: { width: 1024, height: 700, channels: 3, background: '#336699' } })
+      .jpeg({ quality: 80 })
+      .toBuffer();
     const same = await reduceImage(clean);
     expect(same.data.equals(clean)).toBe(true);
     expect([same.width, same.height]).toEqual([1024, 700]);
 
-    const tagged = await sharp(clean).withMetadata({ exif: { IFD0: { Copyright: 'someone' } } }).jpeg().toBuffer();
+    const tagged = await sharp(clean)
+      .withMetadata({ exif: { IFD0: { Copyright: 'someone' } } })
+      .jpeg()
+      .toBuffer();
     const stripped = await reduceImage(tagged);
     expect(stripped.data.equals(tagged)).toBe(false);
     expect((await sharp(stripped.data).metadata()).exif).toBeUndefined();

@@ -57,7 +57,12 @@ export class Deadline {
   private abort(cause: 'deadline' | 'caller'): void {
     if (this.cause) return;
     this.cause = cause;
-    this.controller.abort(new DOMException(cause === 'deadline' ? 'engine deadline passed' : 'aborted by caller', cause === 'deadline' ? 'TimeoutError' : 'AbortError'));
+    this.controller.abort(
+      new DOMException(
+        cause === 'deadline' ? 'engine deadline passed' : 'aborted by caller',
+        cause === 'deadline' ? 'TimeoutError' : 'AbortError',
+      ),
+    );
   }
 
   /** Milliseconds left before the deadline. */
@@ -76,7 +81,11 @@ export class Deadline {
   /** The error a try-on ends with once the deadline has fired. */
   timeoutError(provider: string, requestId?: string): EngineError {
     const why = this.cause === 'caller' ? 'aborted by caller' : `engine deadline of ${this.ms} ms passed`;
-    return new EngineError('ENGINE_TIMEOUT', undefined, `${provider}: ${why}${requestId ? ` (request ${requestId})` : ''}`);
+    return new EngineError(
+      'ENGINE_TIMEOUT',
+      undefined,
+      `${provider}: ${why}${requestId ? ` (request ${requestId})` : ''}`,
+    );
   }
 
   dispose(): void {
@@ -141,7 +150,12 @@ export interface HostedFetchOptions {
  * (the caller maps it); throws EngineError on a network failure that outlives the retries
  * and ENGINE_TIMEOUT once the deadline fires.
  */
-export async function hostedFetch(url: string, init: RequestInit, opts: HostedFetchOptions, provider: string): Promise<HttpResult> {
+export async function hostedFetch(
+  url: string,
+  init: RequestInit,
+  opts: HostedFetchOptions,
+  provider: string,
+): Promise<HttpResult> {
   const { deadline, retry } = opts;
   const shouldRetry = opts.shouldRetry ?? ((r: HttpResult) => isTransientStatus(r.status));
   const maxBytes = opts.maxBytes ?? 40 * 1024 * 1024;
@@ -157,7 +171,8 @@ export async function hostedFetch(url: string, init: RequestInit, opts: HostedFe
         throw new EngineError('ENGINE_FAILED', undefined, `${provider}: answer too large (${declared} bytes)`);
       }
       const body = Buffer.from(await res.arrayBuffer());
-      if (body.length > maxBytes) throw new EngineError('ENGINE_FAILED', undefined, `${provider}: answer too large (${body.length} bytes)`);
+      if (body.length > maxBytes)
+        throw new EngineError('ENGINE_FAILED', undefined, `${provider}: answer too large (${body.length} bytes)`);
       result = { status: res.status, headers: res.headers, body, url };
     } catch (err) {
       if (deadline.signal.aborted) throw deadline.timeoutError(provider);

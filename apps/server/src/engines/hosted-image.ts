@@ -28,14 +28,20 @@ export interface ReducedImage {
  */
 export async function reduceImage(input: Uint8Array, spec: HostedInputSpec = GEMINI_INPUT): Promise<ReducedImage> {
   if (spec.minSide < HOSTED_MIN_SIDE || spec.maxSide > HOSTED_MAX_SIDE || spec.minSide > spec.maxSide) {
-    throw new RangeError(`input sides must be within ${HOSTED_MIN_SIDE}–${HOSTED_MAX_SIDE} (got ${spec.minSide}–${spec.maxSide})`);
+    throw new RangeError(
+      `input sides must be within ${HOSTED_MIN_SIDE}–${HOSTED_MAX_SIDE} (got ${spec.minSide}–${spec.maxSide})`,
+    );
   }
   if (!(spec.jpegQuality >= 50 && spec.jpegQuality <= 100)) throw new RangeError('jpegQuality must be within 50–100');
   let meta: sharp.Metadata;
   try {
     meta = await sharp(input, { failOn: 'error' }).metadata();
   } catch (err) {
-    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, `input image unreadable: ${(err as Error).message}`);
+    throw new EngineError(
+      'ENGINE_FAILED',
+      HOSTED_ENGINE_MESSAGES.photoUnreadable,
+      `input image unreadable: ${(err as Error).message}`,
+    );
   }
   if (!meta.width || !meta.height) {
     throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable, 'input image has no dimensions');
@@ -58,14 +64,20 @@ export async function reduceImage(input: Uint8Array, spec: HostedInputSpec = GEM
     !meta.comments?.length &&
     (meta.channels ?? 3) === 3
   ) {
-    return { data: Buffer.from(input.buffer, input.byteOffset, input.byteLength), width: w, height: h, mimeType: 'image/jpeg' };
+    return {
+      data: Buffer.from(input.buffer, input.byteOffset, input.byteLength),
+      width: w,
+      height: h,
+      mimeType: 'image/jpeg',
+    };
   }
   const scale = targetSide / longest;
   const width = Math.max(1, Math.round(w * scale));
   const height = Math.max(1, Math.round(h * scale));
 
   let pipeline = sharp(input, { failOn: 'error' }).rotate();
-  if (width !== w || height !== h) pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' });
+  if (width !== w || height !== h)
+    pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: scale < 1 ? 'lanczos3' : 'cubic' });
   if (meta.hasAlpha) pipeline = pipeline.flatten({ background: '#ffffff' });
   const data = await pipeline
     .jpeg({ quality: spec.jpegQuality, mozjpeg: false, chromaSubsampling: '4:2:0' })
@@ -84,7 +96,11 @@ export function sniffImageType(bytes: Uint8Array): TryOnOutput['mimeType'] | und
  * ratio they support); a centred crop removes that difference without distorting anything.
  * A result already within 1.5 % of the wanted ratio is passed through untouched.
  */
-export async function finishResult(bytes: Uint8Array, target: { width: number; height: number }, provider: string): Promise<TryOnOutput> {
+export async function finishResult(
+  bytes: Uint8Array,
+  target: { width: number; height: number },
+  provider: string,
+): Promise<TryOnOutput> {
   if (bytes.length > MAX_RESULT_BYTES) {
     throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image too large (${bytes.length} bytes)`);
   }
@@ -94,11 +110,16 @@ export async function finishResult(bytes: Uint8Array, target: { width: number; h
   try {
     meta = await sharp(bytes, { failOn: 'error' }).metadata();
   } catch (err) {
-    throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image unreadable: ${(err as Error).message}`);
+    throw new EngineError(
+      'ENGINE_FAILED',
+      undefined,
+      `${provider}: result image unreadable: ${(err as Error).message}`,
+    );
   }
   const w = meta.width ?? 0;
   const h = meta.height ?? 0;
-  if (w < 16 || h < 16) throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image too small (${w}x${h})`);
+  if (w < 16 || h < 16)
+    throw new EngineError('ENGINE_FAILED', undefined, `${provider}: result image too small (${w}x${h})`);
   const wanted = target.width / target.height;
   const actual = w / h;
   if (Math.abs(actual / wanted - 1) <= 0.015) {
@@ -110,10 +131,7 @@ export async function finishResult(bytes: Uint8Array, target: { width: number; h
   else cropH = Math.max(1, Math.round(w / wanted));
   const left = Math.floor((w - cropW) / 2);
   const top = Math.floor((h - cropH) / 2);
-  const image = await sharp(bytes)
-    .extract({ left, top, width: cropW, height: cropH })
-    .jpeg({ quality: 92 })
-    .toBuffer();
+  const image = await sharp(bytes).extract({ left, top, width: cropW, height: cropH }).jpeg({ quality: 92 }).toBuffer();
   return { image, mimeType: 'image/jpeg' };
 }
 
@@ -122,7 +140,9 @@ export function decodeDataUrl(url: string): Buffer | undefined {
   const m = /^data:([a-z]+\/[a-z0-9.+-]+)?(;[^,]*)?,/i.exec(url);
   if (!m) return undefined;
   const payload = url.slice(m[0].length);
-  return m[2]?.toLowerCase().includes('base64') ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'latin1');
+  return m[2]?.toLowerCase().includes('base64')
+    ? Buffer.from(payload, 'base64')
+    : Buffer.from(decodeURIComponent(payload), 'latin1');
 }
 
 export function toDataUrl(image: ReducedImage): string {

@@ -6,7 +6,13 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { ENGINE_ESTIMATE_SECONDS, HOSTED_ENGINE_MESSAGES, MESSAGES, PublicConfigSchema, TryOnResponseSchema } from '@aidressup/contract';
+import {
+  ENGINE_ESTIMATE_SECONDS,
+  HOSTED_ENGINE_MESSAGES,
+  MESSAGES,
+  PublicConfigSchema,
+  TryOnResponseSchema,
+} from '@aidressup/contract';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { freshDatabaseEnv, tempDir } from '../test/databases.js';
@@ -30,12 +36,21 @@ let garment: Buffer;
 
 /** Make the stand-in of `id` refuse the next try-on for safety reasons, or hang. */
 const trouble: Record<string, (kind: 'blocked' | 'hang') => void> = {
-  'nano-banana': (kind) => gemini.enqueue(kind === 'blocked' ? { kind: 'finish', reason: 'IMAGE_SAFETY' } : { kind: 'hang' }),
-  fashn: (kind) => fashn.enqueueRun(kind === 'blocked' ? { kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } } : { kind: 'hang' }),
+  'nano-banana': (kind) =>
+    gemini.enqueue(kind === 'blocked' ? { kind: 'finish', reason: 'IMAGE_SAFETY' } : { kind: 'hang' }),
+  fashn: (kind) =>
+    fashn.enqueueRun(
+      kind === 'blocked'
+        ? { kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } }
+        : { kind: 'hang' },
+    ),
   fal: (kind) =>
     fal.enqueueSubmit(
       kind === 'blocked'
-        ? { kind: 'accept', outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' } }
+        ? {
+            kind: 'accept',
+            outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' },
+          }
         : { kind: 'hang' },
     ),
 };
@@ -46,7 +61,10 @@ beforeAll(async () => {
     startFashnStandIn({ apiKey: FASHN_KEY }),
     startFalStandIn({ key: FAL_KEY }),
   ]);
-  [person, garment] = await Promise.all([syntheticPhoto(900, 1350, { seed: 31 }), syntheticPhoto(800, 800, { seed: 32 })]);
+  [person, garment] = await Promise.all([
+    syntheticPhoto(900, 1350, { seed: 31 }),
+    syntheticPhoto(800, 800, { seed: 32 }),
+  ]);
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -76,7 +94,12 @@ function tryOn(cookie: string, userId: string, api: string) {
     userId,
     api,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 async function trialsUsed(cookie: string, userId: string): Promise<number> {
@@ -91,7 +114,12 @@ describe('hosted engines through the try-on pipeline', () => {
     expect(cfg.defaultEngine).toBe('nano-banana');
     expect(cfg.engines).toEqual(
       expect.arrayContaining([
-        { id: 'nano-banana', label: 'Nano Banana (Gemini)', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
+        {
+          id: 'nano-banana',
+          label: 'Nano Banana (Gemini)',
+          kind: 'hosted',
+          estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+        },
         { id: 'fashn', label: 'FASHN', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
         { id: 'fal', label: 'fal.ai', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
       ]),
@@ -113,7 +141,11 @@ describe('hosted engines through the try-on pipeline', () => {
       const meta = await sharp(image.rawPayload).metadata();
       // the stored result keeps the person photo's 2:3 proportions
       expect(meta.width / meta.height).toBeCloseTo(2 / 3, 2);
-      const rows = await app.db.selectFrom('tryons').select(['status', 'engine']).where('user_id', '=', user.id).execute();
+      const rows = await app.db
+        .selectFrom('tryons')
+        .select(['status', 'engine'])
+        .where('user_id', '=', user.id)
+        .execute();
       expect(rows).toEqual([{ status: 'succeeded', engine: id }]);
     });
 
@@ -141,7 +173,9 @@ describe('hosted engines through the try-on pipeline', () => {
     it('reports its own recent successes and failures in /api/health, without calling the provider', async () => {
       const callsBefore = [gemini, fashn, fal].map((s) => s.requests.length);
       const res = await app.inject({ method: 'GET', url: '/api/health' });
-      const engine = (res.json() as { checks: { engines: Record<string, Record<string, unknown>> } }).checks.engines[id]!;
+      const engine = (res.json() as { checks: { engines: Record<string, Record<string, unknown>> } }).checks.engines[
+        id
+      ]!;
       // the three try-ons above: a success, a safety refusal (the service worked) and a timeout
       expect(engine).toMatchObject({ configured: true, recentCalls: 3 });
       expect(engine.lastSuccessAt).toEqual(expect.any(String));
@@ -165,7 +199,12 @@ describe('a whole outfit on a hosted engine', () => {
       userId,
       api,
     });
-    return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+    return app.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
   }
   let bottom: Buffer;
   beforeAll(async () => {
@@ -177,9 +216,16 @@ describe('a whole outfit on a hosted engine', () => {
     const before = fashn.runCalls().length;
     const res = await outfit(cookie, user.id, 'fashn');
     expect(res.statusCode).toBe(200);
-    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({ usedFreeTrial: true, tryOnsUsed: 2, freeTrialsUsed: 2 });
+    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({
+      usedFreeTrial: true,
+      tryOnsUsed: 2,
+      freeTrialsUsed: 2,
+    });
     expect(await trialsUsed(cookie, user.id)).toBe(2);
-    const runs = fashn.runCalls().slice(before).map((c) => (c.json as { inputs: { category: string; model_image: string; garment_image: string } }).inputs);
+    const runs = fashn
+      .runCalls()
+      .slice(before)
+      .map((c) => (c.json as { inputs: { category: string; model_image: string; garment_image: string } }).inputs);
     expect(runs.map((r) => r.category)).toEqual(['bottoms', 'tops']);
     // The top goes on the first run's result, not on the original photo, and each run has its own garment.
     expect(runs[1]!.model_image).not.toBe(runs[0]!.model_image);
@@ -225,7 +271,12 @@ describe('a retired Gemini model', () => {
         userId: user.id,
         api: 'nano-banana',
       });
-      const res = await retired.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+      const res = await retired.inject({
+        method: 'POST',
+        url: '/api/process-image',
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
       expect(res.statusCode).toBe(502);
       expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
       expect(gemini.calls().length - before).toBe(1);

@@ -4,7 +4,13 @@ import { HOSTED_ENGINE_MESSAGES, MESSAGES } from '@aidressup/contract';
 import { isEngineError, type EngineError } from '@aidressup/engine';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
-import { buildTryOnInstruction, createNanoBananaEngine, geminiImageSize, nearestAspectRatio, type GeminiConfig } from './nano-banana.js';
+import {
+  buildTryOnInstruction,
+  createNanoBananaEngine,
+  geminiImageSize,
+  nearestAspectRatio,
+  type GeminiConfig,
+} from './nano-banana.js';
 import type { HostedEngineDeps } from './hosted-call.js';
 
 const KEY = 'AIzaSy-test-key-1234567890abcdef';
@@ -24,7 +30,10 @@ function engine(deps: HostedEngineDeps = {}, cfg: Partial<GeminiConfig> = {}) {
     info: (obj: Record<string, unknown>, msg?: string) => logs.push({ level: 'info', obj, msg }),
     warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ level: 'warn', obj, msg }),
   };
-  return createNanoBananaEngine({ apiKey: KEY, baseUrl: standIn.url, model: MODEL, ...cfg }, { retry: fast, deadlineMs: 10_000, logger, ...deps });
+  return createNanoBananaEngine(
+    { apiKey: KEY, baseUrl: standIn.url, model: MODEL, ...cfg },
+    { retry: fast, deadlineMs: 10_000, logger, ...deps },
+  );
 }
 
 async function failure(p: Promise<unknown>): Promise<EngineError> {
@@ -73,10 +82,15 @@ describe('nano-banana request', () => {
     expect(body.contents[0]!.role).toBe('user');
     expect(parts).toHaveLength(3);
     expect(parts[0]!.text).toContain('upper body');
-    expect(body.generationConfig).toEqual({ responseModalities: ['IMAGE'], imageConfig: { aspectRatio: '2:3', imageSize: '1K' } });
+    expect(body.generationConfig).toEqual({
+      responseModalities: ['IMAGE'],
+      imageConfig: { aspectRatio: '2:3', imageSize: '1K' },
+    });
     expect(Object.keys(body)).toEqual(['contents', 'generationConfig']);
 
-    const [p, g] = await Promise.all(parts.slice(1).map((part) => sharp(Buffer.from(part.inlineData!.data, 'base64')).metadata()));
+    const [p, g] = await Promise.all(
+      parts.slice(1).map((part) => sharp(Buffer.from(part.inlineData!.data, 'base64')).metadata()),
+    );
     expect(parts[1]!.inlineData!.mimeType).toBe('image/jpeg');
     expect(parts[2]!.inlineData!.mimeType).toBe('image/jpeg');
     expect([p!.format, p!.width, p!.height]).toEqual(['jpeg', 683, 1024]);
@@ -107,7 +121,11 @@ describe('nano-banana request', () => {
     expect(standIn.calls().at(-1)!.url).toBe(`/v1beta/models/${OLD}:generateContent`);
     expect(sentParts().body.generationConfig.imageConfig).toEqual({ aspectRatio: '2:3' });
 
-    expect([geminiImageSize('gemini-3.1-flash-image'), geminiImageSize('gemini-3-pro-image'), geminiImageSize('gemini-2.5-flash-image')]).toEqual(['1K', '2K', undefined]);
+    expect([
+      geminiImageSize('gemini-3.1-flash-image'),
+      geminiImageSize('gemini-3-pro-image'),
+      geminiImageSize('gemini-2.5-flash-image'),
+    ]).toEqual(['1K', '2K', undefined]);
   });
 
   it('declares the small input it wants: 1024 px at JPEG quality 90', () => {
@@ -120,7 +138,8 @@ describe('nano-banana request', () => {
     expect(buildTryOnInstruction('dresses')).toContain('full outfit');
     for (const c of ['upper_body', 'lower_body', 'dresses'] as const) {
       const text = buildTryOnInstruction(c);
-      for (const kept of ['identity', 'face', 'hair', 'skin tone', 'pose', 'body shape', 'background']) expect(text).toContain(kept);
+      for (const kept of ['identity', 'face', 'hair', 'skin tone', 'pose', 'body shape', 'background'])
+        expect(text).toContain(kept);
     }
     expect(buildTryOnInstruction('lower_body')).not.toContain('upper body (');
   });
@@ -186,7 +205,9 @@ describe('nano-banana failures', () => {
   });
 
   it('a retired or unknown model is a 502-class failure with a clear message and an operator log line, not retried', async () => {
-    const e = await failure(engine({}, { model: 'gemini-3.1-flash-image-preview' }).tryOn({ person, garment, category: 'upper_body' }));
+    const e = await failure(
+      engine({}, { model: 'gemini-3.1-flash-image-preview' }).tryOn({ person, garment, category: 'upper_body' }),
+    );
     expect(e.code).toBe('ENGINE_FAILED');
     expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.unavailable);
     expect(e.detail).toContain('HTTP 404 NOT_FOUND for model gemini-3.1-flash-image-preview');
@@ -198,13 +219,21 @@ describe('nano-banana failures', () => {
     expect(line?.obj).toMatchObject({ engine: 'nano-banana', model: 'gemini-3.1-flash-image-preview', status: 404 });
 
     // the same for a 400 that says the model was retired
-    standIn.enqueue({ kind: 'http', status: 400, message: 'Model gemini-2.5-flash-image has been retired and is no longer available.' });
+    standIn.enqueue({
+      kind: 'http',
+      status: 400,
+      message: 'Model gemini-2.5-flash-image has been retired and is no longer available.',
+    });
     const r = await failure(engine({}, { model: OLD }).tryOn({ person, garment, category: 'upper_body' }));
     expect(r.message).toBe(HOSTED_ENGINE_MESSAGES.unavailable);
   });
 
   it('no image (NO_IMAGE, text only, no candidates) is a failure with its own message', async () => {
-    standIn.enqueue({ kind: 'finish', reason: 'NO_IMAGE' }, { kind: 'text-only', text: 'Here is a description instead.' }, { kind: 'no-candidates' });
+    standIn.enqueue(
+      { kind: 'finish', reason: 'NO_IMAGE' },
+      { kind: 'text-only', text: 'Here is a description instead.' },
+      { kind: 'no-candidates' },
+    );
     const errors = [];
     for (let i = 0; i < 3; i++) errors.push(await failure(engine().tryOn({ person, garment, category: 'dresses' })));
     expect(errors.map((e) => e.code)).toEqual(['ENGINE_FAILED', 'ENGINE_FAILED', 'ENGINE_FAILED']);
@@ -286,7 +315,9 @@ describe('nano-banana failures', () => {
   });
 
   it('a wrong key is an engine failure that shows the provider answer only in the detail', async () => {
-    const e = await failure(engine({}, { apiKey: 'wrong-key-000000' }).tryOn({ person, garment, category: 'upper_body' }));
+    const e = await failure(
+      engine({}, { apiKey: 'wrong-key-000000' }).tryOn({ person, garment, category: 'upper_body' }),
+    );
     expect(e.code).toBe('ENGINE_FAILED');
     expect(e.message).toBe(MESSAGES.engineFailed);
     expect(e.detail).toContain('API key not valid');
@@ -305,7 +336,13 @@ describe('nano-banana logs and health', () => {
   it('reports success and failure times and the error rate without calling the provider', async () => {
     let clock = Date.parse('2026-01-01T10:00:00Z');
     const e = engine({ now: () => clock });
-    expect(e.health()).toMatchObject({ status: 'ok', configured: true, lastSuccessAt: null, lastFailureAt: null, errorRate: 0 });
+    expect(e.health()).toMatchObject({
+      status: 'ok',
+      configured: true,
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      errorRate: 0,
+    });
     await e.tryOn({ person, garment, category: 'upper_body' });
     clock += 60_000;
     standIn.enqueue({ kind: 'malformed' }, { kind: 'malformed' });

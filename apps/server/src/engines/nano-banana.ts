@@ -75,7 +75,7 @@ export function buildTryOnInstruction(category: Category): string {
     `The first image is a photo of a person. The second image shows ${w.garment}.`,
     `Edit the first image so that the person is wearing the garment from the second image. ${w.change}`,
     w.keep,
-    "Keep everything else exactly as in the first image: the same person and identity, face, facial expression, hair, skin tone, pose, body shape and proportions, hands, background, lighting and framing.",
+    'Keep everything else exactly as in the first image: the same person and identity, face, facial expression, hair, skin tone, pose, body shape and proportions, hands, background, lighting and framing.',
     "Reproduce the garment's colour, pattern, print, texture and cut faithfully, fitted naturally to the person's body with realistic folds and shadows.",
     'Do not add people, text, logos or watermarks. Answer with the edited photo only.',
   ].join(' ');
@@ -115,7 +115,14 @@ interface GeminiErrorBody {
 }
 
 /** finishReason values that mean the photos or the result hit a safety filter. */
-const SAFETY_FINISH = new Set(['SAFETY', 'IMAGE_SAFETY', 'PROHIBITED_CONTENT', 'IMAGE_PROHIBITED_CONTENT', 'BLOCKLIST', 'SPII']);
+const SAFETY_FINISH = new Set([
+  'SAFETY',
+  'IMAGE_SAFETY',
+  'PROHIBITED_CONTENT',
+  'IMAGE_PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+]);
 /**
  * promptFeedback.blockReason values that are safety refusals. `OTHER` ("blocked for other
  * reasons", e.g. the prompt's language) and unknown values are not.
@@ -137,7 +144,10 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([reduceImage(input.person, GEMINI_INPUT), reduceImage(input.garment, GEMINI_INPUT)]);
+      const [person, garment] = await Promise.all([
+        reduceImage(input.person, GEMINI_INPUT),
+        reduceImage(input.garment, GEMINI_INPUT),
+      ]);
       const aspectRatio = nearestAspectRatio(person.width, person.height);
       const body = {
         contents: [
@@ -150,7 +160,10 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
             ],
           },
         ],
-        generationConfig: { responseModalities: ['IMAGE'], imageConfig: { aspectRatio, ...(imageSize ? { imageSize } : {}) } },
+        generationConfig: {
+          responseModalities: ['IMAGE'],
+          imageConfig: { aspectRatio, ...(imageSize ? { imageSize } : {}) },
+        },
       };
       const res = await call.fetch(endpoint, {
         method: 'POST',
@@ -187,7 +200,12 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
 /** A 404, or an answer saying the model is unknown, retired or not served any more. */
 function isModelGone(status: number, apiStatus: string, message: string): boolean {
   if (status === 404 || apiStatus === 'NOT_FOUND') return true;
-  return status === 400 && /\bmodels?\b.*\b(not found|retired|deprecated|no longer (available|supported)|shut ?down|not supported for generateContent)\b/i.test(message);
+  return (
+    status === 400 &&
+    /\bmodels?\b.*\b(not found|retired|deprecated|no longer (available|supported)|shut ?down|not supported for generateContent)\b/i.test(
+      message,
+    )
+  );
 }
 
 function httpFailure(res: HttpResult, model: string): EngineError {
@@ -201,7 +219,8 @@ function httpFailure(res: HttpResult, model: string): EngineError {
     // not JSON: keep the raw snippet
   }
   const detail = `nano-banana: HTTP ${res.status}${status ? ` ${status}` : ''} for model ${model}: ${message}`;
-  if (isModelGone(res.status, status, message)) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable, detail);
+  if (isModelGone(res.status, status, message))
+    return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable, detail);
   if (res.status === 429) return new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.busy, detail);
   return new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, detail);
 }
@@ -215,7 +234,8 @@ function imageFrom(answer: GeminiResponse): Buffer {
     throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, detail);
   }
   const candidate = answer.candidates?.[0];
-  if (!candidate) throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, 'nano-banana: answer has no candidates');
+  if (!candidate)
+    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, 'nano-banana: answer has no candidates');
   const reason = candidate.finishReason ?? 'STOP';
   const parts = candidate.content?.parts ?? [];
   const answerParts = parts.filter((p) => p.thought !== true);
@@ -228,7 +248,11 @@ function imageFrom(answer: GeminiResponse): Buffer {
     throw new EngineError('CONTENT_BLOCKED', MESSAGES.contentBlocked, `nano-banana: finishReason=${reason}${said}`);
   }
   if (reason !== 'STOP') {
-    throw new EngineError('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.noImage, `nano-banana: finishReason=${reason}${said}`);
+    throw new EngineError(
+      'ENGINE_FAILED',
+      HOSTED_ENGINE_MESSAGES.noImage,
+      `nano-banana: finishReason=${reason}${said}`,
+    );
   }
   // The final image is the last inline image that is not a thought.
   for (const part of [...answerParts].reverse()) {

@@ -15,7 +15,9 @@ describe('engine registry', () => {
     const gemini = createEngineRegistry(loadConfig({ GEMINI_API_KEY: 'k', FASHN_API_KEY: 'f' }));
     expect(gemini.list().map((e) => e.id)).toEqual(['local', 'nano-banana', 'fashn']);
     expect(gemini.defaultEngine).toBe('nano-banana');
-    expect(createEngineRegistry(loadConfig({ GEMINI_API_KEY: 'k', DEFAULT_ENGINE: 'local' })).defaultEngine).toBe('local');
+    expect(createEngineRegistry(loadConfig({ GEMINI_API_KEY: 'k', DEFAULT_ENGINE: 'local' })).defaultEngine).toBe(
+      'local',
+    );
   });
 
   it('uses injected engines instead of configured ones, and creates each once', async () => {

@@ -37,7 +37,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   fashn: {
     label: 'FASHN',
     enabled: (c) => c.engines.fashn !== undefined,
-    create: async (c, ctx) => (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
+    create: async (c, ctx) =>
+      (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
   },
   fal: {
     label: 'fal.ai',
@@ -52,7 +53,10 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
  */
 async function hostedDeps(c: Config, ctx: EngineContext | undefined) {
   const { createLogger } = await import('../logging.js');
-  return { deadlineMs: c.engines.deadlineMs, logger: ctx?.log ?? createLogger(c, c.sessionSecret ? { addressKey: c.sessionSecret } : {}) };
+  return {
+    deadlineMs: c.engines.deadlineMs,
+    logger: ctx?.log ?? createLogger(c, c.sessionSecret ? { addressKey: c.sessionSecret } : {}),
+  };
 }
 
 export interface EngineRegistry {
@@ -82,7 +86,11 @@ export function chooseDefaultEngine(config: Config, enabled: string[]): string {
  * Builds the registry from configuration, or from a given set of engines (tests and
  * benchmarks inject deterministic engines this way).
  */
-export function createEngineRegistry(config: Config, injected?: Record<string, TryOnEngine>, context?: EngineContext): EngineRegistry {
+export function createEngineRegistry(
+  config: Config,
+  injected?: Record<string, TryOnEngine>,
+  context?: EngineContext,
+): EngineRegistry {
   const factories = new Map<string, { label: string; create: () => Promise<TryOnEngine> }>();
   if (injected) {
     for (const [id, engine] of Object.entries(injected)) {
@@ -138,7 +146,12 @@ export function createEngineRegistry(config: Config, injected?: Record<string, T
         ids.map((id) => {
           const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
           const own = resolved.get(id)?.health?.();
-          return [id, own ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status } : base];
+          return [
+            id,
+            own
+              ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status }
+              : base,
+          ];
         }),
       ),
     async closeAll() {

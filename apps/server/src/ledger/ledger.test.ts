@@ -51,7 +51,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
   it('grants once per external reference and records one grant event', async () => {
     const userId = await newUser(db);
-    const input = { userId, source: 'demo' as const, planId: 'weekly', amount: 20, expiresAt: days(7), externalRef: 'demo_ref_1', now: T0 };
+    const input = {
+      userId,
+      source: 'demo' as const,
+      planId: 'weekly',
+      amount: 20,
+      expiresAt: days(7),
+      externalRef: 'demo_ref_1',
+      now: T0,
+    };
     const first = await grantCredits(db, input);
     const second = await grantCredits(db, input);
     expect(first.created).toBe(true);
@@ -68,7 +76,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     const userId = await newUser(db);
     const results = await Promise.all(
       Array.from({ length: 8 }, () =>
-        grantCredits(db, { userId, source: 'paddle', planId: 'credits_200', amount: 200, expiresAt: null, externalRef: 'txn_same', now: T0 }),
+        grantCredits(db, {
+          userId,
+          source: 'paddle',
+          planId: 'credits_200',
+          amount: 200,
+          expiresAt: null,
+          externalRef: 'txn_same',
+          now: T0,
+        }),
       ),
     );
     expect(results.filter((r) => r.created)).toHaveLength(1);
@@ -78,14 +94,32 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
   it('rejects non-positive or fractional amounts', async () => {
     const userId = await newUser(db);
     for (const amount of [0, -5, 1.5]) {
-      await expect(grantCredits(db, { userId, source: 'admin', planId: null, amount, expiresAt: null, externalRef: null })).rejects.toThrow(/positive integer/);
+      await expect(
+        grantCredits(db, { userId, source: 'admin', planId: null, amount, expiresAt: null, externalRef: null }),
+      ).rejects.toThrow(/positive integer/);
     }
   });
 
   it('counts only unexpired grants in the balance', async () => {
     const userId = await newUser(db);
-    await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 20, expiresAt: days(7), externalRef: 'w', now: T0 });
-    await grantCredits(db, { userId, source: 'demo', planId: 'credits_200', amount: 200, expiresAt: null, externalRef: 'c', now: T0 });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 20,
+      expiresAt: days(7),
+      externalRef: 'w',
+      now: T0,
+    });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'credits_200',
+      amount: 200,
+      expiresAt: null,
+      externalRef: 'c',
+      now: T0,
+    });
     expect(await balance(db, userId, days(1))).toBe(220);
     expect(await balance(db, userId, days(7))).toBe(200);
     expect(await balance(db, userId, days(400))).toBe(200);
@@ -93,10 +127,42 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
   it('spends free trials first, then the grant that expires soonest, never-expiring last', async () => {
     const userId = await newUser(db);
-    await grantCredits(db, { userId, source: 'demo', planId: 'credits_200', amount: 1, expiresAt: null, externalRef: 'never', now: T0 });
-    const late = await grantCredits(db, { userId, source: 'demo', planId: 'yearly', amount: 1, expiresAt: days(365), externalRef: 'late', now: T0 });
-    const soon = await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 1, expiresAt: days(7), externalRef: 'soon', now: T0 });
-    const expired = await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 5, expiresAt: days(-1), externalRef: 'old', now: days(-8) });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'credits_200',
+      amount: 1,
+      expiresAt: null,
+      externalRef: 'never',
+      now: T0,
+    });
+    const late = await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'yearly',
+      amount: 1,
+      expiresAt: days(365),
+      externalRef: 'late',
+      now: T0,
+    });
+    const soon = await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 1,
+      expiresAt: days(7),
+      externalRef: 'soon',
+      now: T0,
+    });
+    const expired = await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 5,
+      expiresAt: days(-1),
+      externalRef: 'old',
+      now: days(-8),
+    });
 
     const order: (string | null)[] = [];
     for (let i = 0; i < 5; i++) {
@@ -108,7 +174,11 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect(order[4]).not.toBe(expired.grant.id);
     const sixth = await reserve(db, userId);
     expect(sixth).toEqual({ ok: false, code: 'NO_CREDITS' });
-    const stillExpired = await db.selectFrom('credit_grants').select('remaining').where('id', '=', expired.grant.id).executeTakeFirstOrThrow();
+    const stillExpired = await db
+      .selectFrom('credit_grants')
+      .select('remaining')
+      .where('id', '=', expired.grant.id)
+      .executeTakeFirstOrThrow();
     expect(stillExpired.remaining).toBe(5);
     expect((await findUserById(db, userId))?.free_trials_used).toBe(2);
   });
@@ -124,7 +194,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect((await findUserById(db, userId))?.free_trials_used).toBe(0);
 
     await reserve(db, userId, T0, 1); // uses the trial again
-    await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 3, expiresAt: days(7), externalRef: 'r', now: T0 });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 3,
+      expiresAt: days(7),
+      externalRef: 'r',
+      now: T0,
+    });
     const paid = await reserve(db, userId, T0, 1);
     if (!paid.ok) throw new Error('expected a reservation');
     expect(paid.charge).toBe('credit');
@@ -134,7 +212,12 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect(await balance(db, userId, T0)).toBe(3);
     const row = await db.selectFrom('tryons').selectAll().where('id', '=', paid.tryon.id).executeTakeFirstOrThrow();
     expect([row.status, row.error_code]).toEqual(['failed', 'ENGINE_TIMEOUT']);
-    const events = await db.selectFrom('credit_events').select(['type', 'amount']).where('tryon_id', '=', paid.tryon.id).orderBy('created_at').execute();
+    const events = await db
+      .selectFrom('credit_events')
+      .select(['type', 'amount'])
+      .where('tryon_id', '=', paid.tryon.id)
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => e.type).sort()).toEqual(['refund', 'spend']);
   });
 
@@ -149,7 +232,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
   it('claws back only what is unspent, once, and a later refund restores nothing', async () => {
     const userId = await newUser(db, 2);
-    await grantCredits(db, { userId, source: 'paddle', planId: 'weekly', amount: 10, expiresAt: days(7), externalRef: 'txn_1', now: T0 });
+    await grantCredits(db, {
+      userId,
+      source: 'paddle',
+      planId: 'weekly',
+      amount: 10,
+      expiresAt: days(7),
+      externalRef: 'txn_1',
+      now: T0,
+    });
     const spent = [];
     for (let i = 0; i < 3; i++) spent.push(await reserve(db, userId));
     const first = await clawbackGrant(db, { externalRef: 'txn_1', note: 'refund approved', now: T0 });
@@ -163,18 +254,34 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     if (!s0?.ok) throw new Error('expected a reservation');
     expect(await refundTryOn(db, { tryonId: s0.tryon.id, errorCode: 'ENGINE_FAILED', now: T0 })).toBe(true);
     expect(await balance(db, userId, T0)).toBe(0);
-    const events = await db.selectFrom('credit_events').select(['type', 'amount']).where('user_id', '=', userId).execute();
+    const events = await db
+      .selectFrom('credit_events')
+      .select(['type', 'amount'])
+      .where('user_id', '=', userId)
+      .execute();
     expect(events.filter((e) => e.type === 'clawback').map((e) => e.amount)).toEqual([-7]);
   });
 
   it('expires grants with an expire event, once', async () => {
     const userId = await newUser(db, 2);
-    await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 20, expiresAt: days(7), externalRef: 'e', now: T0 });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 20,
+      expiresAt: days(7),
+      externalRef: 'e',
+      now: T0,
+    });
     await reserve(db, userId);
     expect(await expireGrants(db, days(6))).toBe(0);
     expect(await expireGrants(db, days(8))).toBe(1);
     expect(await expireGrants(db, days(9))).toBe(0);
-    const events = await db.selectFrom('credit_events').select(['type', 'amount']).where('user_id', '=', userId).execute();
+    const events = await db
+      .selectFrom('credit_events')
+      .select(['type', 'amount'])
+      .where('user_id', '=', userId)
+      .execute();
     expect(events.filter((e) => e.type === 'expire').map((e) => e.amount)).toEqual([-19]);
     // The ledger adds up: every grant's events sum to its remaining.
     const sum = events.reduce((acc, e) => acc + e.amount, 0);
@@ -189,7 +296,10 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     const refunded = await refundStuckTryOns(db, new Date(days(1).getTime() - 1000), days(1));
     expect(refunded).toBe(1);
     const rows = await db.selectFrom('tryons').select(['id', 'status']).where('user_id', '=', userId).execute();
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({ [old.tryon.id]: 'failed', [recent.tryon.id]: 'processing' });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+      [old.tryon.id]: 'failed',
+      [recent.tryon.id]: 'processing',
+    });
     expect((await findUserById(db, userId))?.free_trials_used).toBe(1);
   });
 
@@ -203,8 +313,24 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
   it('never spends more credits than granted under concurrency', async () => {
     const userId = await newUser(db, 2);
-    await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 3, expiresAt: days(7), externalRef: 'a', now: T0 });
-    await grantCredits(db, { userId, source: 'demo', planId: 'credits_200', amount: 2, expiresAt: null, externalRef: 'b', now: T0 });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'weekly',
+      amount: 3,
+      expiresAt: days(7),
+      externalRef: 'a',
+      now: T0,
+    });
+    await grantCredits(db, {
+      userId,
+      source: 'demo',
+      planId: 'credits_200',
+      amount: 2,
+      expiresAt: null,
+      externalRef: 'b',
+      now: T0,
+    });
     const results = await Promise.all(Array.from({ length: 20 }, () => reserve(db, userId)));
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     expect(await balance(db, userId, T0)).toBe(0);
@@ -215,11 +341,20 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
   describe('a whole outfit (two units)', () => {
     const reserveOutfit = (userId: string) =>
       reserveTryOn(db, { userId, freeTrialsLimit: 2, category: 'upper_body', engine: 'test', now: T0, units: 2 });
-    const rowsOf = (userId: string) => db.selectFrom('tryons').selectAll().where('user_id', '=', userId).orderBy('bundle_of').execute();
+    const rowsOf = (userId: string) =>
+      db.selectFrom('tryons').selectAll().where('user_id', '=', userId).orderBy('bundle_of').execute();
 
     it('takes free trials first, then a credit, and records a companion row', async () => {
       const userId = await newUser(db, 1);
-      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 3, expiresAt: days(7), externalRef: 'o1', now: T0 });
+      await grantCredits(db, {
+        userId,
+        source: 'demo',
+        planId: 'weekly',
+        amount: 3,
+        expiresAt: days(7),
+        externalRef: 'o1',
+        now: T0,
+      });
       expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 2 })).toBe(true);
       const r = await reserveOutfit(userId);
       expect(r.ok && r.charge).toBe('trial');
@@ -234,7 +369,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
     it('takes nothing when only one unit is left', async () => {
       const userId = await newUser(db, 2);
-      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 1, expiresAt: days(7), externalRef: 'o2', now: T0 });
+      await grantCredits(db, {
+        userId,
+        source: 'demo',
+        planId: 'weekly',
+        amount: 1,
+        expiresAt: days(7),
+        externalRef: 'o2',
+        now: T0,
+      });
       expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 2 })).toBe(false);
       expect(await canReserveTryOn(db, { userId, freeTrialsLimit: 2, now: T0, units: 1 })).toBe(true);
       const r = await reserveOutfit(userId);
@@ -247,7 +390,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
     it('gives both units back on failure, once', async () => {
       const userId = await newUser(db, 1);
-      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 1, expiresAt: days(7), externalRef: 'o3', now: T0 });
+      await grantCredits(db, {
+        userId,
+        source: 'demo',
+        planId: 'weekly',
+        amount: 1,
+        expiresAt: days(7),
+        externalRef: 'o3',
+        now: T0,
+      });
       const r = await reserveOutfit(userId);
       if (!r.ok) throw new Error('expected a reservation');
       expect(await refundTryOn(db, { tryonId: r.tryon.id, errorCode: 'ENGINE_ERROR', now: T0 })).toBe(true);
@@ -271,7 +422,15 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
 
     it('never overspends under concurrent outfits', async () => {
       const userId = await newUser(db, 2);
-      await grantCredits(db, { userId, source: 'demo', planId: 'weekly', amount: 5, expiresAt: days(7), externalRef: 'o4', now: T0 });
+      await grantCredits(db, {
+        userId,
+        source: 'demo',
+        planId: 'weekly',
+        amount: 5,
+        expiresAt: days(7),
+        externalRef: 'o4',
+        now: T0,
+      });
       const results = await Promise.all(Array.from({ length: 6 }, () => reserveOutfit(userId)));
       expect(results.filter((r) => r.ok)).toHaveLength(2);
       expect(await balance(db, userId, T0)).toBe(1);

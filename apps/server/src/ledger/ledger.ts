@@ -14,14 +14,7 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { RESULT_RETENTION_DAYS } from '@aidressup/contract';
-import type {
-  CreditEventType,
-  CreditGrantRow,
-  Database,
-  GrantSource,
-  TryOnCharge,
-  TryOnRow,
-} from '../db/schema.js';
+import type { CreditEventType, CreditGrantRow, Database, GrantSource, TryOnCharge, TryOnRow } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
 import { isPostgres } from '../db/database.js';
 
@@ -57,7 +50,15 @@ export function onCreditEvent(listener: (type: CreditEventType, amount: number) 
 
 async function addEvent(
   trx: Trx,
-  e: { userId: string; type: CreditEventType; amount: number; grantId?: string | null; tryonId?: string | null; note?: string | null; now: Date },
+  e: {
+    userId: string;
+    type: CreditEventType;
+    amount: number;
+    grantId?: string | null;
+    tryonId?: string | null;
+    note?: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await trx
     .insertInto('credit_events')
@@ -198,7 +199,11 @@ export async function clawbackGrant(db: Db, input: ClawbackInput): Promise<Clawb
       .executeTakeFirst();
     if (!found) return null;
     await lockUser(trx, found.user_id);
-    const grant = await trx.selectFrom('credit_grants').selectAll().where('id', '=', found.id).executeTakeFirstOrThrow();
+    const grant = await trx
+      .selectFrom('credit_grants')
+      .selectAll()
+      .where('id', '=', found.id)
+      .executeTakeFirstOrThrow();
     const take = Math.max(0, Math.min(grant.remaining, input.amount ?? grant.remaining));
     if (take === 0) return { grant, clawedBack: 0 };
     const res = await trx
@@ -216,7 +221,11 @@ export async function clawbackGrant(db: Db, input: ClawbackInput): Promise<Clawb
       note: input.note ?? null,
       now,
     });
-    const after = await trx.selectFrom('credit_grants').selectAll().where('id', '=', grant.id).executeTakeFirstOrThrow();
+    const after = await trx
+      .selectFrom('credit_grants')
+      .selectAll()
+      .where('id', '=', grant.id)
+      .executeTakeFirstOrThrow();
     return { grant: after, clawedBack: take };
   });
 }
@@ -237,7 +246,12 @@ export async function expireGrants(db: Db, now: Date = new Date(), limit = 500):
       await lockUser(trx, g.user_id);
       const grant = await trx.selectFrom('credit_grants').selectAll().where('id', '=', g.id).executeTakeFirstOrThrow();
       if (grant.remaining === 0) return false;
-      await trx.updateTable('credit_grants').set({ remaining: 0 }).where('id', '=', g.id).where('remaining', '=', grant.remaining).execute();
+      await trx
+        .updateTable('credit_grants')
+        .set({ remaining: 0 })
+        .where('id', '=', g.id)
+        .where('remaining', '=', grant.remaining)
+        .execute();
       await addEvent(trx, { userId: g.user_id, type: 'expire', amount: -grant.remaining, grantId: g.id, now });
       return true;
     });
@@ -266,7 +280,12 @@ export async function balance(db: Db, userId: string, now: Date = new Date()): P
  * Read-only: whether the user holds unspent, unexpired credits bought with one of `planIds`
  * (the plans with priority processing).
  */
-export async function holdsPlanCredits(db: Db, userId: string, planIds: readonly string[], now: Date = new Date()): Promise<boolean> {
+export async function holdsPlanCredits(
+  db: Db,
+  userId: string,
+  planIds: readonly string[],
+  now: Date = new Date(),
+): Promise<boolean> {
   if (planIds.length === 0) return false;
   const row = await db
     .selectFrom('credit_grants')
@@ -431,7 +450,11 @@ async function spendFreeTrial(trx: Trx, userId: string, limit: number): Promise<
     .where('free_trials_used', '<', limit)
     .executeTakeFirst();
   if (Number(device.numUpdatedRows) === 1) return true;
-  const known = await trx.selectFrom('devices').select('device_id').where('device_id', '=', user.device_id).executeTakeFirst();
+  const known = await trx
+    .selectFrom('devices')
+    .select('device_id')
+    .where('device_id', '=', user.device_id)
+    .executeTakeFirst();
   if (!known) return true; // a device never recorded (users made before devices were counted) limits nothing
   // The device's trials were used by another of its users: this user has none left either.
   await trx.updateTable('users').set({ free_trials_used: limit }).where('id', '=', userId).execute();
@@ -458,7 +481,12 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
   return inTransaction(db, async (trx) => {
     if (!(await refundOne(trx, input, input.tryonId, now))) return false;
     // A whole outfit's second unit goes back with the first.
-    const companions = await trx.selectFrom('tryons').select('id').where('bundle_of', '=', input.tryonId).where('status', '=', 'processing').execute();
+    const companions = await trx
+      .selectFrom('tryons')
+      .select('id')
+      .where('bundle_of', '=', input.tryonId)
+      .where('status', '=', 'processing')
+      .execute();
     for (const companion of companions) await refundOne(trx, { ...input, ownerId: undefined }, companion.id, now);
     return true;
   });
@@ -493,7 +521,14 @@ async function refundOne(trx: Trx, input: RefundTryOnInput, tryonId: string, now
         .where('free_trials_used', '>', 0)
         .execute();
     }
-    await addEvent(trx, { userId: tryon.user_id, type: 'trial_refund', amount: 1, tryonId: tryon.id, note: input.note ?? input.errorCode, now });
+    await addEvent(trx, {
+      userId: tryon.user_id,
+      type: 'trial_refund',
+      amount: 1,
+      tryonId: tryon.id,
+      note: input.note ?? input.errorCode,
+      now,
+    });
   } else if (tryon.grant_id) {
     // A grant clawed back meanwhile (a refunded purchase) gets nothing back: the refund is
     // recorded with amount 0.
@@ -531,7 +566,10 @@ async function refundOne(trx: Trx, input: RefundTryOnInput, tryonId: string, now
  * Marks a `processing` try-on succeeded with its stored result; false when it was not processing
  * (or, with `ownerId`, no longer owned by that process).
  */
-export async function completeTryOn(db: Db, input: { tryonId: string; resultName: string; now?: Date; ownerId?: string }): Promise<boolean> {
+export async function completeTryOn(
+  db: Db,
+  input: { tryonId: string; resultName: string; now?: Date; ownerId?: string },
+): Promise<boolean> {
   const finishedAt = iso(input.now ?? new Date());
   return inTransaction(db, async (trx) => {
     let query = trx
@@ -557,7 +595,12 @@ export async function completeTryOn(db: Db, input: { tryonId: string; resultName
  * Fails and refunds every try-on still `processing` that started before `olderThan` (past its
  * deadline: its process crashed or lost it). Returns how many were refunded.
  */
-export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new Date(), limit = 1000): Promise<number> {
+export async function refundStuckTryOns(
+  db: Db,
+  olderThan: Date,
+  now: Date = new Date(),
+  limit = 1000,
+): Promise<number> {
   const stuck = await db
     .selectFrom('tryons')
     .select('id')
@@ -567,7 +610,15 @@ export async function refundStuckTryOns(db: Db, olderThan: Date, now: Date = new
     .execute();
   let refunded = 0;
   for (const t of stuck) {
-    if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_TIMEOUT', note: 'past its deadline (interrupted)', now })) refunded++;
+    if (
+      await refundTryOn(db, {
+        tryonId: t.id,
+        errorCode: 'ENGINE_TIMEOUT',
+        note: 'past its deadline (interrupted)',
+        now,
+      })
+    )
+      refunded++;
   }
   return refunded;
 }
@@ -588,7 +639,10 @@ export interface MergeResult {
  * account lacks moves with them. The user is marked merged by a guarded update, so concurrent
  * merges of one user move its credits exactly once. Free trials stay with the device.
  */
-export async function mergeUserInto(db: Db, input: { fromUserId: string; toUserId: string; now?: Date }): Promise<MergeResult> {
+export async function mergeUserInto(
+  db: Db,
+  input: { fromUserId: string; toUserId: string; now?: Date },
+): Promise<MergeResult> {
   const now = input.now ?? new Date();
   const nowIso = iso(now);
   if (input.fromUserId === input.toUserId) return { merged: false, credits: 0, tryons: 0 };
@@ -619,10 +673,28 @@ export async function mergeUserInto(db: Db, input: { fromUserId: string; toUserI
       if (grant.remaining === 0) continue;
       credits += grant.remaining;
       const note = `merged ${input.fromUserId} into ${input.toUserId}`;
-      await addEvent(trx, { userId: input.fromUserId, type: 'transfer_out', amount: -grant.remaining, grantId: grant.id, note, now });
-      await addEvent(trx, { userId: input.toUserId, type: 'transfer_in', amount: grant.remaining, grantId: grant.id, note, now });
+      await addEvent(trx, {
+        userId: input.fromUserId,
+        type: 'transfer_out',
+        amount: -grant.remaining,
+        grantId: grant.id,
+        note,
+        now,
+      });
+      await addEvent(trx, {
+        userId: input.toUserId,
+        type: 'transfer_in',
+        amount: grant.remaining,
+        grantId: grant.id,
+        note,
+        now,
+      });
     }
-    const moved = await trx.updateTable('tryons').set({ user_id: input.toUserId }).where('user_id', '=', input.fromUserId).executeTakeFirst();
+    const moved = await trx
+      .updateTable('tryons')
+      .set({ user_id: input.toUserId })
+      .where('user_id', '=', input.fromUserId)
+      .executeTakeFirst();
 
     const [from, to] = await Promise.all([
       trx.selectFrom('users').selectAll().where('id', '=', input.fromUserId).executeTakeFirstOrThrow(),
@@ -654,7 +726,11 @@ export async function mergeUserInto(db: Db, input: { fromUserId: string; toUserI
         .execute();
     }
     if (from.paddle_customer_id !== null && to.paddle_customer_id === null) {
-      await trx.updateTable('users').set({ paddle_customer_id: from.paddle_customer_id }).where('id', '=', input.toUserId).execute();
+      await trx
+        .updateTable('users')
+        .set({ paddle_customer_id: from.paddle_customer_id })
+        .where('id', '=', input.toUserId)
+        .execute();
     }
     return { merged: true, credits, tryons: Number(moved.numUpdatedRows) };
   });
@@ -684,7 +760,14 @@ export async function forfeitCredits(db: Db, userId: string, now: Date = new Dat
         .executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) continue;
       forfeited += grant.remaining;
-      await addEvent(trx, { userId, type: 'forfeit', amount: -grant.remaining, grantId: grant.id, note: 'data deleted', now });
+      await addEvent(trx, {
+        userId,
+        type: 'forfeit',
+        amount: -grant.remaining,
+        grantId: grant.id,
+        note: 'data deleted',
+        now,
+      });
     }
     return forfeited;
   });
@@ -700,12 +783,20 @@ export async function canReserveTryOn(
   input: { userId: string; freeTrialsLimit: number; now?: Date; units?: number },
 ): Promise<boolean> {
   const units = input.units ?? 1;
-  const user = await db.selectFrom('users').select(['free_trials_used', 'device_id']).where('id', '=', input.userId).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select(['free_trials_used', 'device_id'])
+    .where('id', '=', input.userId)
+    .executeTakeFirst();
   if (!user) return false;
   let trials = Math.max(0, input.freeTrialsLimit - user.free_trials_used);
   if (trials > 0 && user.device_id) {
     // A device shares its free trials among its users (see spendFreeTrial).
-    const device = await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', user.device_id).executeTakeFirst();
+    const device = await db
+      .selectFrom('devices')
+      .select('free_trials_used')
+      .where('device_id', '=', user.device_id)
+      .executeTakeFirst();
     if (device) trials = Math.min(trials, Math.max(0, input.freeTrialsLimit - device.free_trials_used));
   }
   if (trials >= units) return true;

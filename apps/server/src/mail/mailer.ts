@@ -18,7 +18,11 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-export async function createMailer(opts: { smtpUrl: string | undefined; from: string; log: FastifyBaseLogger }): Promise<Mailer> {
+export async function createMailer(opts: {
+  smtpUrl: string | undefined;
+  from: string;
+  log: FastifyBaseLogger;
+}): Promise<Mailer> {
   if (!opts.smtpUrl) {
     return {
       kind: 'log',
@@ -36,7 +40,13 @@ export async function createMailer(opts: { smtpUrl: string | undefined; from: st
   return {
     kind: 'smtp',
     async send(mail) {
-      await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await transport.sendMail({
+        from: opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     },
     async close() {
       transport.close();

@@ -3,7 +3,10 @@ import { MESSAGES, SIGN_IN_CODE_TTL_MINUTES } from '@aidressup/contract';
 import type { Mail } from './mailer.js';
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 export function signInMail(input: { to: string; code: string; link: string }): Mail {

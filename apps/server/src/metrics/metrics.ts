@@ -35,7 +35,9 @@ export const noMetrics: Metrics = {
 /** Latency buckets for a try-on as the shopper waits for it: the built-in engine answers in well under a second, hosted ones in tens. */
 const TRYON_SECONDS_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 90, 120];
 
-export async function createPrometheusMetrics(options: { queueDepth?: () => Promise<QueueDepth> } = {}): Promise<Metrics> {
+export async function createPrometheusMetrics(
+  options: { queueDepth?: () => Promise<QueueDepth> } = {},
+): Promise<Metrics> {
   const prom = await import('prom-client');
   const registry = new prom.Registry();
   prom.collectDefaultMetrics({ register: registry, prefix: 'aidressup_' });

@@ -11,7 +11,13 @@
  * route names for the failing field (`config.invalidInput`), else VALIDATION_ERROR; the schema's
  * own wording (zod issues) is logged at info level, never sent.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
@@ -84,7 +90,10 @@ function issuesOf(validation: readonly FastifySchemaValidationError[]): Issue[] 
 }
 
 /** The code for a schema failure under the route's `invalidInput` rule. */
-export function invalidInputCode(validation: readonly FastifySchemaValidationError[], rule: InvalidInput | undefined): ErrorCode {
+export function invalidInputCode(
+  validation: readonly FastifySchemaValidationError[],
+  rule: InvalidInput | undefined,
+): ErrorCode {
   const failed = failedFields(issuesOf(validation));
   for (const [field, code] of Object.entries(rule?.fields ?? {})) if (failed.has(field)) return code;
   return rule?.otherwise ?? 'VALIDATION_ERROR';
@@ -135,9 +144,11 @@ export default fp(
       settleUnreadBody(request, reply);
       if (status >= 500) request.log.error({ err }, 'request failed');
       else request.log.info({ code: appErr.code, reason: (err as Error).message }, 'request refused');
-      const message = status >= 500 && appErr.code === 'INTERNAL_ERROR' ? defaultMessage('INTERNAL_ERROR') : appErr.message;
+      const message =
+        status >= 500 && appErr.code === 'INTERNAL_ERROR' ? defaultMessage('INTERNAL_ERROR') : appErr.message;
       if (appErr.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(ENGINE_BUSY_RETRY_AFTER_S));
+      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after'))
+        reply.header('retry-after', String(ENGINE_BUSY_RETRY_AFTER_S));
       return reply.status(status).send({ success: false, code: appErr.code, error: message, ...appErr.extra });
     });
   },

@@ -23,27 +23,45 @@ describe('invalidInputCode', () => {
   });
 
   it('uses `otherwise` for any failure', () => {
-    expect(invalidInputCode(failures(DemoCheckoutRequestSchema, { planId: 'lifetime' }), { otherwise: 'INVALID_PLAN' })).toBe('INVALID_PLAN');
-    expect(invalidInputCode(failures(DemoCheckoutRequestSchema, null), { otherwise: 'INVALID_PLAN' })).toBe('INVALID_PLAN');
+    expect(
+      invalidInputCode(failures(DemoCheckoutRequestSchema, { planId: 'lifetime' }), { otherwise: 'INVALID_PLAN' }),
+    ).toBe('INVALID_PLAN');
+    expect(invalidInputCode(failures(DemoCheckoutRequestSchema, null), { otherwise: 'INVALID_PLAN' })).toBe(
+      'INVALID_PLAN',
+    );
   });
 
   it('names the code of the failing field, and of the input as a whole', () => {
-    expect(invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 'short' }), ANONYMOUS)).toBe('INVALID_DEVICE_ID');
+    expect(invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 'short' }), ANONYMOUS)).toBe(
+      'INVALID_DEVICE_ID',
+    );
     expect(invalidInputCode(failures(AnonymousSignInRequestSchema, {}), ANONYMOUS)).toBe('INVALID_DEVICE_ID');
     expect(invalidInputCode(failures(AnonymousSignInRequestSchema, undefined), ANONYMOUS)).toBe('INVALID_DEVICE_ID');
     expect(invalidInputCode(failures(AnonymousSignInRequestSchema, [1, 2]), ANONYMOUS)).toBe('INVALID_DEVICE_ID');
     // A good device id with device info that is not an object: a plain validation error.
-    expect(invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 'device-0001', deviceInfo: 'x' }), ANONYMOUS)).toBe('VALIDATION_ERROR');
+    expect(
+      invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 'device-0001', deviceInfo: 'x' }), ANONYMOUS),
+    ).toBe('VALIDATION_ERROR');
     // Both wrong: the first field of the rule wins.
-    expect(invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 7, deviceInfo: 'x' }), ANONYMOUS)).toBe('INVALID_DEVICE_ID');
+    expect(invalidInputCode(failures(AnonymousSignInRequestSchema, { deviceId: 7, deviceInfo: 'x' }), ANONYMOUS)).toBe(
+      'INVALID_DEVICE_ID',
+    );
   });
 
   it('looks inside every option of a union (code or token)', () => {
     expect(invalidInputCode(failures(EmailVerifyRequestSchema, {}), VERIFY)).toBe('INVALID_EMAIL');
     expect(invalidInputCode(failures(EmailVerifyRequestSchema, null), VERIFY)).toBe('INVALID_EMAIL');
-    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'not-an-address', code: '123456' }), VERIFY)).toBe('INVALID_EMAIL');
-    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com' }), VERIFY)).toBe('INVALID_CODE');
-    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com', code: '12' }), VERIFY)).toBe('INVALID_CODE');
-    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com', token: 'short' }), VERIFY)).toBe('INVALID_CODE');
+    expect(
+      invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'not-an-address', code: '123456' }), VERIFY),
+    ).toBe('INVALID_EMAIL');
+    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com' }), VERIFY)).toBe(
+      'INVALID_CODE',
+    );
+    expect(invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com', code: '12' }), VERIFY)).toBe(
+      'INVALID_CODE',
+    );
+    expect(
+      invalidInputCode(failures(EmailVerifyRequestSchema, { email: 'a@example.com', token: 'short' }), VERIFY),
+    ).toBe('INVALID_CODE');
   });
 });

@@ -11,7 +11,10 @@ afterAll(async () => {
 describe('request logs', () => {
   it('log a keyed hash of the client address, the same for the same address, and never the address', async () => {
     const lines: string[] = [];
-    const t = await createTestApp('sqlite', { env: { LOG_LEVEL: 'info' }, logStream: { write: (l) => void lines.push(l) } });
+    const t = await createTestApp('sqlite', {
+      env: { LOG_LEVEL: 'info' },
+      logStream: { write: (l) => void lines.push(l) },
+    });
     apps.push(t);
     for (const ip of ['198.51.100.77', '198.51.100.77', '2001:db8::1234']) {
       await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
@@ -20,7 +23,9 @@ describe('request logs', () => {
     const all = lines.join('');
     expect(all).not.toContain('198.51.100.77');
     expect(all).not.toContain('2001:db8::1234');
-    const incoming = lines.map((l) => JSON.parse(l) as { msg: string; req?: { remoteAddress: string } }).filter((l) => l.msg === 'incoming request');
+    const incoming = lines
+      .map((l) => JSON.parse(l) as { msg: string; req?: { remoteAddress: string } })
+      .filter((l) => l.msg === 'incoming request');
     expect(incoming.map((l) => l.req?.remoteAddress)).toEqual([
       logAddressHash('198.51.100.77', t.app.sessionSecret),
       logAddressHash('198.51.100.77', t.app.sessionSecret),

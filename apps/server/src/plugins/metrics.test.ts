@@ -34,8 +34,19 @@ afterAll(async () => {
 });
 
 function tryOn(app: FastifyInstance, cookie: string, userId: string, api?: string) {
-  const body = multipart({ userImage: { data: PERSON }, clothingImage: { data: GARMENT }, category: 'upper_body', userId, api });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  const body = multipart({
+    userImage: { data: PERSON },
+    clothingImage: { data: GARMENT },
+    category: 'upper_body',
+    userId,
+    api,
+  });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 async function scrape(app: FastifyInstance): Promise<string> {
@@ -52,7 +63,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     const m = /^[^{\s]+(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) continue;
     const got = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v) && Object.keys(got).length === Object.keys(labels).length) return Number(m[2]);
+    if (
+      Object.entries(labels).every(([k, v]) => got[k] === v) &&
+      Object.keys(got).length === Object.keys(labels).length
+    )
+      return Number(m[2]);
   }
   return undefined;
 }
@@ -71,7 +86,11 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
   it('is not there without METRICS_TOKEN', async () => {
     const { app } = await make();
     expect(app.metrics.enabled).toBe(false);
-    const res = await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer anything-at-all-here' } });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer anything-at-all-here' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
   });
@@ -104,12 +123,34 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
     // A purchase through Paddle's webhook, then a paid try-on; a forged notification is refused.
     const txn = envelope(
       'transaction.completed',
-      transactionData({ price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '1999', description: '200 credits', interval: null }, customData: { userId: user.id, planId: 'credits_200', credits: 200 }, at: t.clock.now }),
+      transactionData({
+        price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '1999', description: '200 credits', interval: null },
+        customData: { userId: user.id, planId: 'credits_200', credits: 200 },
+        at: t.clock.now,
+      }),
       t.clock.now,
     );
     const raw = JSON.stringify(txn);
-    expect((await app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: signedHeaders(SECRET, raw, t.clock.now.getTime()) })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: signedHeaders('pdl_ntfset_not_the_secret_000000', raw, t.clock.now.getTime()) })).statusCode).toBe(400);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: PADDLE_WEBHOOK_PATH,
+          payload: raw,
+          headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: PADDLE_WEBHOOK_PATH,
+          payload: raw,
+          headers: signedHeaders('pdl_ntfset_not_the_secret_000000', raw, t.clock.now.getTime()),
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await tryOn(app, cookie, user.id)).statusCode).toBe(200);
 
     const text = await scrape(app);
@@ -118,9 +159,19 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
     expect(sample(text, 'aidressup_tryons_total', { engine: 'test-double', outcome: 'no_credits' })).toBe(1);
     expect(sample(text, 'aidressup_tryons_total', { engine: 'none', outcome: 'engine_unavailable' })).toBe(1);
     expect(text).not.toContain('no-such-engine');
-    expect(sample(text, 'aidressup_tryon_duration_seconds_count', { engine: 'test-double', outcome: 'succeeded' })).toBe(3);
-    expect(sample(text, 'aidressup_tryon_duration_seconds_bucket', { engine: 'test-double', outcome: 'succeeded', le: '+Inf' })).toBe(3);
-    expect(sample(text, 'aidressup_tryon_duration_seconds_sum', { engine: 'test-double', outcome: 'succeeded' })).toBeGreaterThan(0);
+    expect(
+      sample(text, 'aidressup_tryon_duration_seconds_count', { engine: 'test-double', outcome: 'succeeded' }),
+    ).toBe(3);
+    expect(
+      sample(text, 'aidressup_tryon_duration_seconds_bucket', {
+        engine: 'test-double',
+        outcome: 'succeeded',
+        le: '+Inf',
+      }),
+    ).toBe(3);
+    expect(
+      sample(text, 'aidressup_tryon_duration_seconds_sum', { engine: 'test-double', outcome: 'succeeded' }),
+    ).toBeGreaterThan(0);
     expect(sample(text, 'aidressup_credits_granted_total')).toBe(200);
     expect(sample(text, 'aidressup_credits_spent_total')).toBe(1);
     expect(sample(text, 'aidressup_credits_total', { type: 'trial_spend' })).toBe(3);
@@ -132,7 +183,9 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
   });
 
   it.runIf(REDIS)('shows the queue depth in queue mode', async () => {
-    const { app } = await make({ env: { METRICS_TOKEN: TOKEN, REDIS_URL: redis?.url ?? '', WORKER_IN_PROCESS: 'true' } });
+    const { app } = await make({
+      env: { METRICS_TOKEN: TOKEN, REDIS_URL: redis?.url ?? '', WORKER_IN_PROCESS: 'true' },
+    });
     const { cookie, user } = await signIn(app);
     expect((await tryOn(app, cookie, user.id)).statusCode).toBe(200);
     const text = await scrape(app);

@@ -43,7 +43,9 @@ export default fp(
   async function metricsPlugin(app: FastifyInstance) {
     const token = app.config.metricsToken;
     const queue = app.tryOnQueue;
-    const metrics = token ? await createPrometheusMetrics(queue ? { queueDepth: () => queue.counts() } : {}) : noMetrics;
+    const metrics = token
+      ? await createPrometheusMetrics(queue ? { queueDepth: () => queue.counts() } : {})
+      : noMetrics;
     app.decorate('metrics', metrics);
     app.decorateRequest('tryOnEngine', undefined);
     app.decorateRequest('metricsOutcome', undefined);

@@ -33,7 +33,7 @@ const zodTransform = createJsonSchemaTransform({ skipList: [] });
 /** Documents /api routes only; a route's `documented` parts stand in for what it reads itself. */
 const transform: SwaggerTransform = (input) => {
   if (!input.url.startsWith('/api/')) return { schema: { hide: true }, url: input.url };
-  const { documented, ...schema } = (input.schema ?? {});
+  const { documented, ...schema } = input.schema ?? {};
   const withDocumented: FastifySchema = {
     ...schema,
     ...(documented?.body ? { body: documented.body } : {}),

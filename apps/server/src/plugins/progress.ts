@@ -38,7 +38,12 @@ export default fp(
       const userId = request.sessionUserId;
       if (!progressId || !userId || reply.statusCode < 400) return;
       // Dropped by the hub when the pipeline already reported the end.
-      createProgressReporter(hub, { progressId, userId, engineId: request.tryOnEngine ?? 'local', acceptedAt: Date.now() - reply.elapsedTime }).report('failed');
+      createProgressReporter(hub, {
+        progressId,
+        userId,
+        engineId: request.tryOnEngine ?? 'local',
+        acceptedAt: Date.now() - reply.elapsedTime,
+      }).report('failed');
     });
   },
   { name: 'progress' },

@@ -25,7 +25,6 @@ describe('requireUser', () => {
     await t?.app.close();
   });
 
-
   it('answers 401 UNAUTHORIZED on each route that needs the user', async () => {
     const upload = multipart({
       userImage: { data: await jpeg(64, 96, '#c08060') },
@@ -36,9 +35,19 @@ describe('requireUser', () => {
     const answers = await Promise.all([
       t.app.inject({ method: 'GET', url: `/api/auth/user/${userId}`, headers: { cookie } }),
       t.app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie } }),
-      t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json', cookie }, payload: { planId: 'monthly' } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/billing/demo/checkout',
+        headers: { 'content-type': 'application/json', cookie },
+        payload: { planId: 'monthly' },
+      }),
       t.app.inject({ method: 'POST', url: '/api/billing/demo/cancel', headers: { cookie } }),
-      t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...upload.headers, cookie }, payload: upload.payload }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/process-image',
+        headers: { ...upload.headers, cookie },
+        payload: upload.payload,
+      }),
     ]);
     for (const res of answers) {
       expect(res.statusCode, res.body).toBe(401);
@@ -49,7 +58,12 @@ describe('requireUser', () => {
   it('still refuses another user’s id, a bad plan and a bad category first', async () => {
     const other = await t.app.inject({ method: 'GET', url: '/api/auth/user/someone-else', headers: { cookie } });
     expect(other.json()).toMatchObject({ code: 'FORBIDDEN' });
-    const plan = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json', cookie }, payload: { planId: 'lifetime' } });
+    const plan = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { 'content-type': 'application/json', cookie },
+      payload: { planId: 'lifetime' },
+    });
     expect(plan.json()).toMatchObject({ code: 'INVALID_PLAN' });
     const upload = multipart({
       userImage: { data: await jpeg(64, 96, '#c08060') },
@@ -57,7 +71,12 @@ describe('requireUser', () => {
       category: 'hats',
       userId,
     });
-    const category = await t.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...upload.headers, cookie }, payload: upload.payload });
+    const category = await t.app.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { ...upload.headers, cookie },
+      payload: upload.payload,
+    });
     expect(category.json()).toMatchObject({ code: 'INVALID_CATEGORY' });
   });
 });

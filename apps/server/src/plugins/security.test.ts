@@ -13,13 +13,25 @@ describe('abuse limits and cross-origin access', () => {
     const { cookie } = await signIn(t.app);
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/process-image', remoteAddress: `198.51.100.${i + 1}`, headers: { cookie }, payload: {} });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/process-image',
+        remoteAddress: `198.51.100.${i + 1}`,
+        headers: { cookie },
+        payload: {},
+      });
       codes.push(res.statusCode);
     }
     // The first two get as far as validation; the rest are refused before it.
     expect(codes).toEqual([400, 400, 429, 429]);
     const other = await signIn(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/process-image', remoteAddress: '198.51.100.99', headers: { cookie: other.cookie }, payload: {} });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      remoteAddress: '198.51.100.99',
+      headers: { cookie: other.cookie },
+      payload: {},
+    });
     expect(res.statusCode).toBe(400);
   });
 
@@ -27,23 +39,38 @@ describe('abuse limits and cross-origin access', () => {
     const t = await createTestApp('sqlite', { env: { RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
     apps.push(t);
     const codes = [];
-    for (let i = 0; i < 5; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' })).statusCode);
+    for (let i = 0; i < 5; i++)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' });
-    expect(res.json()).toEqual({ success: false, code: 'RATE_LIMITED', error: 'Too many requests. Please wait a moment and try again.' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'RATE_LIMITED',
+      error: 'Too many requests. Please wait a moment and try again.',
+    });
     // The web app's pages are not counted.
-    expect((await t.app.inject({ method: 'GET', url: '/privacy-policy', remoteAddress: '192.0.2.5' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/privacy-policy', remoteAddress: '192.0.2.5' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('answers CORS preflights for the configured origin only', async () => {
     const t = await createTestApp('sqlite', { env: { CORS_ORIGIN: 'https://shop.example.com' } });
     apps.push(t);
-    const ok = await t.app.inject({ method: 'OPTIONS', url: '/api/process-image', headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' } });
+    const ok = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/process-image',
+      headers: { origin: 'https://shop.example.com', 'access-control-request-method': 'POST' },
+    });
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe('https://shop.example.com');
     expect(ok.headers['access-control-allow-credentials']).toBe('true');
     expect(String(ok.headers['access-control-allow-methods'])).toContain('POST');
-    const foreign = await t.app.inject({ method: 'OPTIONS', url: '/api/process-image', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/process-image',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     expect(foreign.headers['access-control-allow-methods']).toBeUndefined();
   });

@@ -61,7 +61,11 @@ export default fp(
     });
 
     app.decorate('perRouteLimit', (name: string, perMinute: number) => {
-      const byIp = app.createRateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: (req) => `${name}:ip:${req.ip}` });
+      const byIp = app.createRateLimit({
+        max: perMinute,
+        timeWindow: 60_000,
+        keyGenerator: (req) => `${name}:ip:${req.ip}`,
+      });
       const byUser = app.createRateLimit({
         max: perMinute,
         timeWindow: 60_000,

@@ -31,7 +31,8 @@ export function resolveSessionSecret(config: Config): string {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
-  if (secret.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters; delete it to generate a new one`);
+  if (secret.length < 32)
+    throw new Error(`${file} holds a secret shorter than 32 characters; delete it to generate a new one`);
   return secret;
 }
 
@@ -120,7 +121,12 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply,
 }
 
 /** Starts a new session for the user, sets its cookie, and makes it this request's session. */
-export async function startSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+export async function startSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
   const token = await createSession(app.db, { userId, now: app.clock(), ttlMs: SESSION_TTL_MS });
   setSessionCookie(request, reply, app.config, token);
   request.sessionUserId = userId;

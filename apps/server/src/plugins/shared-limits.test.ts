@@ -29,8 +29,16 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
   async function pair(env: Record<string, string>, withRedis = true): Promise<[FastifyInstance, FastifyInstance]> {
     const db = await freshDatabaseEnv(kind);
     const shared = { SESSION_SECRET, ...(withRedis ? { REDIS_URL: redis!.url } : {}), ...env };
-    const a = await createTestApp(kind, { dataDir: db.DATA_DIR, ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}), env: shared });
-    const b = await createTestApp(kind, { dataDir: db.DATA_DIR, ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}), env: shared });
+    const a = await createTestApp(kind, {
+      dataDir: db.DATA_DIR,
+      ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
+      env: shared,
+    });
+    const b = await createTestApp(kind, {
+      dataDir: db.DATA_DIR,
+      ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
+      env: shared,
+    });
     apps.push(a, b);
     return [a.app, b.app];
   }
@@ -39,7 +47,8 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
     const ip = `192.0.2.${kind === 'sqlite' ? 11 : 12}`;
     const [a, b] = await pair({ RATE_LIMIT_GLOBAL_PER_MINUTE: '4' });
     const codes: number[] = [];
-    for (let i = 0; i < 6; i++) codes.push((await (i % 2 ? b : a).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 6; i++)
+      codes.push((await (i % 2 ? b : a).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
     const refused = await a.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
     expect(refused.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
@@ -50,7 +59,8 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
     // Control: the same two instances without Redis count apart, allowing twice as much.
     const [c, d] = await pair({ RATE_LIMIT_GLOBAL_PER_MINUTE: '4' }, false);
     const apart: number[] = [];
-    for (let i = 0; i < 10; i++) apart.push((await (i % 2 ? d : c).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 10; i++)
+      apart.push((await (i % 2 ? d : c).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
     expect(apart).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
   });
 
@@ -64,7 +74,10 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
         method: 'POST',
         url: '/api/auth/anonymous',
         remoteAddress: ip,
-        payload: { deviceId: `device_shared_limit_${kind}_${i}_abcdef`, deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' } },
+        payload: {
+          deviceId: `device_shared_limit_${kind}_${i}_abcdef`,
+          deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' },
+        },
       });
       codes.push(res.statusCode);
     }
@@ -78,7 +91,17 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
     for (let i = 0; i < 4; i++) {
       const app = i % 2 ? b : a;
       // An empty body gets as far as validation (400) when the limit lets it through.
-      codes.push((await app.inject({ method: 'POST', url: '/api/process-image', remoteAddress: `203.0.113.${100 + i + (kind === 'sqlite' ? 0 : 50)}`, headers: { cookie }, payload: {} })).statusCode);
+      codes.push(
+        (
+          await app.inject({
+            method: 'POST',
+            url: '/api/process-image',
+            remoteAddress: `203.0.113.${100 + i + (kind === 'sqlite' ? 0 : 50)}`,
+            headers: { cookie },
+            payload: {},
+          })
+        ).statusCode,
+      );
     }
     expect(codes).toEqual([400, 400, 429, 429]);
   });
@@ -86,10 +109,19 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
   it('lets requests through when Redis goes away rather than refusing every shopper', async () => {
     const own = await startRedis();
     const db = await freshDatabaseEnv(kind);
-    const t = await createTestApp(kind, { dataDir: db.DATA_DIR, ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}), env: { SESSION_SECRET, REDIS_URL: own.url, RATE_LIMIT_GLOBAL_PER_MINUTE: '2' } });
+    const t = await createTestApp(kind, {
+      dataDir: db.DATA_DIR,
+      ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
+      env: { SESSION_SECRET, REDIS_URL: own.url, RATE_LIMIT_GLOBAL_PER_MINUTE: '2' },
+    });
     apps.push(t);
-    expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(
+      200,
+    );
     await own.stop();
-    for (let i = 0; i < 4; i++) expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(
+        200,
+      );
   });
 });

@@ -14,10 +14,20 @@ async function make(trustProxy: string): Promise<TestApp> {
 }
 
 /** Statuses of `n` requests from `remoteAddress`, each with a different forged first X-Forwarded-For entry. */
-async function statuses(t: TestApp, remoteAddress: string, forwardedFor: (i: number) => string, n = 5): Promise<number[]> {
+async function statuses(
+  t: TestApp,
+  remoteAddress: string,
+  forwardedFor: (i: number) => string,
+  n = 5,
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress, headers: { 'x-forwarded-for': forwardedFor(i) } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/config',
+      remoteAddress,
+      headers: { 'x-forwarded-for': forwardedFor(i) },
+    });
     out.push(res.statusCode);
   }
   return out;

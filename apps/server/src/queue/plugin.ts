@@ -21,14 +21,27 @@ export default fp(
     const { config } = app;
     if (!config.redisUrl) {
       app.decorate('tryOnQueue', undefined);
-      app.decorate('tryOnRunner', createInProcessRunner({ db: app.db, storage: app.storage, engines: app.engines, config, clock: app.clock }));
+      app.decorate(
+        'tryOnRunner',
+        createInProcessRunner({ db: app.db, storage: app.storage, engines: app.engines, config, clock: app.clock }),
+      );
       return;
     }
-    const queue = await createTryOnQueue(config, { db: app.db, storage: app.storage, queueLimit: config.engines.queueLimit }, { progress: app.tryOnProgress });
+    const queue = await createTryOnQueue(
+      config,
+      { db: app.db, storage: app.storage, queueLimit: config.engines.queueLimit },
+      { progress: app.tryOnProgress },
+    );
     app.decorate('tryOnQueue', queue);
     app.decorate('tryOnRunner', queue);
     const worker = config.workerInProcess
-      ? await startTryOnWorker(config, { db: app.db, storage: app.storage, engines: app.engines, log: app.log, ownerId: app.processId })
+      ? await startTryOnWorker(config, {
+          db: app.db,
+          storage: app.storage,
+          engines: app.engines,
+          log: app.log,
+          ownerId: app.processId,
+        })
       : undefined;
     app.addHook('onClose', async () => {
       await worker?.close();

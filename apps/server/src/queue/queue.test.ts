@@ -45,7 +45,12 @@ function tryOnRequest(app: FastifyInstance, cookie: string, userId: string, lowe
     category: 'upper_body',
     userId,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 /** Stored uploads left under DATA_DIR/files/uploads. */
@@ -65,7 +70,12 @@ async function refundEvents(app: FastifyInstance, tryonId: string): Promise<numb
 }
 
 async function latestTryOnId(app: FastifyInstance, userId: string): Promise<string> {
-  const row = await app.db.selectFrom('tryons').select('id').where('user_id', '=', userId).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const row = await app.db
+    .selectFrom('tryons')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -194,14 +204,22 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     await startWorker(t, engine);
     const { cookie, user } = await signIn(t.app);
     const bottom = await png(280, 360, '#20a040');
-    const res = await tryOnRequest(t.app, cookie, user.id, { data: bottom, filename: 'trousers.png', contentType: 'image/png' });
+    const res = await tryOnRequest(t.app, cookie, user.id, {
+      data: bottom,
+      filename: 'trousers.png',
+      contentType: 'image/png',
+    });
     expect(res.statusCode).toBe(200);
     const body = TryOnResponseSchema.parse(res.json());
     expect(body).toMatchObject({ usedFreeTrial: true, creditsRemaining: 0, tryOnsUsed: 2, freeTrialsUsed: 2 });
     expect(engine.calls.map((c) => c.category)).toEqual(['lower_body', 'upper_body']);
     expect((await sharp(engine.calls[0]!.garment).metadata()).width).toBe(280);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(2);
-    const rows = await t.app.db.selectFrom('tryons').select(['status', 'bundle_of']).where('user_id', '=', user.id).execute();
+    const rows = await t.app.db
+      .selectFrom('tryons')
+      .select(['status', 'bundle_of'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
     expect(uploadsLeft(t)).toEqual([]);
   });
@@ -211,7 +229,10 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const t = await make(engine);
     await startWorker(t, engine);
     const { cookie, user } = await signIn(t.app);
-    const res = await tryOnRequest(t.app, cookie, user.id, { data: await png(280, 360, '#20a040'), contentType: 'image/png' });
+    const res = await tryOnRequest(t.app, cookie, user.id, {
+      data: await png(280, 360, '#20a040'),
+      contentType: 'image/png',
+    });
     expect(res.statusCode).toBe(502);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     const rows = await t.app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
@@ -223,11 +244,20 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const engine = createEngineDouble();
     // The app's clock is now: the worker, starting after the try-ons were reserved, sweeps try-ons
     // past their deadline by its own clock.
-    const t = await createTestApp(kind, { engine, start: new Date(), env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ENGINE_CONCURRENCY: '1' } });
+    const t = await createTestApp(kind, {
+      engine,
+      start: new Date(),
+      env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ENGINE_CONCURRENCY: '1' },
+    });
     apps.push(t);
     const normal = await signIn(t.app);
     const paying = await signIn(t.app);
-    const bought = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie: paying.cookie }, payload: { planId: 'yearly' } });
+    const bought = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie: paying.cookie },
+      payload: { planId: 'yearly' },
+    });
     expect(bought.statusCode).toBe(200);
 
     // No worker yet: both jobs wait, the normal one first.
@@ -265,7 +295,13 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const engine = createEngineDouble({ delayMs: 400 });
     const t = await make(engine);
     const { user } = await signIn(t.app);
-    const reservation = await reserveTryOn(t.app.db, { userId: user.id, freeTrialsLimit: 2, category: 'upper_body', engine: engine.id, now: new Date() });
+    const reservation = await reserveTryOn(t.app.db, {
+      userId: user.id,
+      freeTrialsLimit: 2,
+      category: 'upper_body',
+      engine: engine.id,
+      now: new Date(),
+    });
     if (!reservation.ok) throw new Error('reservation failed');
     const tryonId = reservation.tryon.id;
     const person = { data: PERSON, mimeType: 'image/jpeg' as const, width: 480, height: 640 };
@@ -283,14 +319,21 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     await t.app.storage.put(data.garmentKey, GARMENT, 'image/png');
     expect(uploadsLeft(t)).toHaveLength(2);
 
-    const job = processTryOnJob({ db: t.app.db, storage: t.app.storage, engines: createEngineRegistry(t.config, { [engine.id]: engine }) }, data);
+    const job = processTryOnJob(
+      { db: t.app.db, storage: t.app.storage, engines: createEngineRegistry(t.config, { [engine.id]: engine }) },
+      data,
+    );
     // The API gives up while the engine is still running.
     await new Promise((r) => setTimeout(r, 100));
     expect(engine.calls).toHaveLength(1);
     expect(await refundTryOn(t.app.db, { tryonId, errorCode: 'ENGINE_TIMEOUT' })).toBe(true);
 
     expect(await job).toMatchObject({ ok: false, code: 'ENGINE_TIMEOUT' });
-    expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed', error_code: 'ENGINE_TIMEOUT', result_name: null });
+    expect(await findTryOn(t.app.db, tryonId)).toMatchObject({
+      status: 'failed',
+      error_code: 'ENGINE_TIMEOUT',
+      result_name: null,
+    });
     expect(await refundEvents(t.app, tryonId)).toBe(1);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     expect(uploadsLeft(t)).toEqual([]);
@@ -333,7 +376,11 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
     const worker = fileURLToPath(new URL('../worker.ts', import.meta.url));
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: '/nonexistent/never-created' };
     delete env.REDIS_URL;
-    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', worker], { env, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', worker], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/REDIS_URL is not set: the worker needs a queue/);
   });
@@ -354,7 +401,12 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
     // API A takes the post; API B, on the same database and Redis, holds the stream.
     const a = await createTestApp('sqlite', { engine, env, logStream: { write: (l) => void apiLines.push(l) } });
     apps.push(a);
-    const b = await createTestApp('sqlite', { engine, env: { ...env, LOG_LEVEL: 'silent' }, dataDir: a.config.dataDir, progress: { heartbeatMs: 500 } });
+    const b = await createTestApp('sqlite', {
+      engine,
+      env: { ...env, LOG_LEVEL: 'silent' },
+      dataDir: a.config.dataDir,
+      progress: { heartbeatMs: 500 },
+    });
     apps.push(b);
     const workerLines: string[] = [];
     const log = createLogger({ logLevel: 'info' }, { stream: { write: (l) => void workerLines.push(l) } });
@@ -373,9 +425,17 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
       userId: user.id,
       progressId,
     });
-    const res = await a.app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+    const res = await a.app.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
     expect(res.statusCode).toBe(200);
-    await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the stream on API B did not end')), 10_000))]);
+    await Promise.race([
+      stream.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the stream on API B did not end')), 10_000)),
+    ]);
     expect(stream.events.map((e) => e.stage)).toEqual(['queued', 'reading', 'fitting', 'finishing', 'done']);
     for (const e of stream.events) expect(e.estimateSeconds).toEqual(ENGINE_ESTIMATE_SECONDS.local);
     // Another user on API B sees nothing of it.
@@ -383,7 +443,8 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
     expect((await openStream(`${bBase}/api/tryon-progress/${progressId}`, other.cookie)).status).toBe(404);
 
     // One try-on's lines, followed from the API into the worker by the request id.
-    const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; tryonId?: string; req?: { url: string } });
+    const parsed = (lines: string[]) =>
+      lines.map((l) => JSON.parse(l) as { msg: string; reqId?: string; tryonId?: string; req?: { url: string } });
     const incoming = parsed(apiLines).find((l) => l.msg === 'incoming request' && l.req?.url === '/api/process-image');
     expect(incoming?.reqId).toMatch(/^[0-9a-f-]{36}$/);
     const tryonId = TryOnResponseSchema.parse(res.json()).tryonId;

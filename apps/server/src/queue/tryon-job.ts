@@ -50,9 +50,7 @@ export interface TryOnJobData {
 }
 
 /** What a job returns to the waiting API process. */
-export type TryOnJobResult =
-  | { ok: true; resultName: string }
-  | { ok: false; code: ErrorCode; message: string };
+export type TryOnJobResult = { ok: true; resultName: string } | { ok: false; code: ErrorCode; message: string };
 
 /** Upload keys: `uploads/` + 32 random bytes in base64url + the extension. */
 export function newUploadKey(image: NormalisedImage): string {
@@ -64,7 +62,10 @@ export function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' |
   return [data.personKey, data.garmentKey, ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : [])];
 }
 
-export async function deleteUploads(storage: Storage, data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): Promise<void> {
+export async function deleteUploads(
+  storage: Storage,
+  data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>,
+): Promise<void> {
   await Promise.all(uploadKeys(data).map((key) => storage.delete(key)));
 }
 
@@ -85,12 +86,18 @@ export interface TryOnJobDeps {
  * whatever happens. `report` gets the stages
  * (reading, fitting, finishing, then done or failed).
  */
-export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, report: (stage: TryOnStage) => void = () => undefined): Promise<TryOnJobResult> {
+export async function processTryOnJob(
+  deps: TryOnJobDeps,
+  data: TryOnJobData,
+  report: (stage: TryOnStage) => void = () => undefined,
+): Promise<TryOnJobResult> {
   const now = deps.clock ?? (() => new Date());
   try {
     // Take the try-on over (its owner is now this worker); settled already (the API gave up
     // waiting and refunded, or recovery settled it): nothing to do.
-    const taken = deps.ownerId ? await claimTryOn(deps.db, data.tryonId, deps.ownerId) : (await findTryOn(deps.db, data.tryonId))?.status === 'processing';
+    const taken = deps.ownerId
+      ? await claimTryOn(deps.db, data.tryonId, deps.ownerId)
+      : (await findTryOn(deps.db, data.tryonId))?.status === 'processing';
     if (!taken) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
     const signal = AbortSignal.timeout(Math.max(0, data.deadlineAt - Date.now()));
     if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
@@ -100,11 +107,18 @@ export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, re
       deps.storage.get(data.garmentKey),
       data.lowerGarmentKey ? deps.storage.get(data.lowerGarmentKey) : undefined,
     ]);
-    if (!person || !garment || lowerGarment === null) throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
+    if (!person || !garment || lowerGarment === null)
+      throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
     const engine = await deps.engines.get(data.engine);
     report('fitting');
     const output = await withTimeout(
-      runEngine(engine, { person: person.body, garment: garment.body, category: data.category, lowerGarment: lowerGarment?.body, signal }),
+      runEngine(engine, {
+        person: person.body,
+        garment: garment.body,
+        category: data.category,
+        lowerGarment: lowerGarment?.body,
+        signal,
+      }),
       signal,
       () => new EngineError('ENGINE_TIMEOUT'),
     );
@@ -114,7 +128,11 @@ export async function processTryOnJob(deps: TryOnJobDeps, data: TryOnJobData, re
     return { ok: true, resultName: name };
   } catch (err) {
     const failure = failureOf(err);
-    await refundFailedTryOn({ db: deps.db, clock: now, log: deps.log }, { tryonId: data.tryonId, engineId: data.engine }, failure);
+    await refundFailedTryOn(
+      { db: deps.db, clock: now, log: deps.log },
+      { tryonId: data.tryonId, engineId: data.engine },
+      failure,
+    );
     report('failed');
     return { ok: false, code: failure.code, message: failure.message };
   } finally {

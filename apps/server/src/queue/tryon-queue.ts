@@ -15,7 +15,13 @@ import type { Config } from '../config.js';
 import type { ChildLogSink } from '../logging.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { valueWithin, withTimeout } from '../services/deadline.js';
-import { ProgressMessageSchema, progressMessage, engineEstimate, type ProgressHub, type ProgressMessage } from '../services/progress.js';
+import {
+  ProgressMessageSchema,
+  progressMessage,
+  engineEstimate,
+  type ProgressHub,
+  type ProgressMessage,
+} from '../services/progress.js';
 import type { RunResult, TryOnJob, TryOnRunner } from '../services/tryon-runner.js';
 import {
   JOB_PRIORITY,
@@ -79,7 +85,10 @@ const ROW_POLL_MS = 1_000;
 const SETTLED_ELSEWHERE = { ok: false, code: 'ENGINE_FAILED', message: '' } as const satisfies TryOnJobResult;
 
 /** Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`. */
-function watchRow(deps: Pick<TryOnQueueDeps, 'db'>, tryonId: string): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
+function watchRow(
+  deps: Pick<TryOnQueueDeps, 'db'>,
+  tryonId: string,
+): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const settled = new Promise<typeof SETTLED_ELSEWHERE>((resolve) => {
@@ -118,16 +127,27 @@ function progressOf(data: unknown): ProgressMessage | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, options: TryOnQueueOptions = {}): Promise<TryOnQueue> {
+export async function createTryOnQueue(
+  config: Config,
+  deps: TryOnQueueDeps,
+  options: TryOnQueueOptions = {},
+): Promise<TryOnQueue> {
   if (!config.redisUrl) throw new Error('createTryOnQueue needs REDIS_URL');
   const { Queue, QueueEvents } = await import('bullmq');
   const prefix = options.prefix ? { prefix: options.prefix } : {};
   const queue: Queue<TryOnJobData, TryOnJobResult> = new Queue(TRYON_QUEUE_NAME, {
     connection: connectionOf(config.redisUrl, false),
     ...prefix,
-    defaultJobOptions: { attempts: 1, removeOnComplete: { count: 1000, age: 3600 }, removeOnFail: { count: 1000, age: 24 * 3600 } },
+    defaultJobOptions: {
+      attempts: 1,
+      removeOnComplete: { count: 1000, age: 3600 },
+      removeOnFail: { count: 1000, age: 24 * 3600 },
+    },
   });
-  const events: QueueEvents = new QueueEvents(TRYON_QUEUE_NAME, { connection: connectionOf(config.redisUrl, true), ...prefix });
+  const events: QueueEvents = new QueueEvents(TRYON_QUEUE_NAME, {
+    connection: connectionOf(config.redisUrl, true),
+    ...prefix,
+  });
   // Errors surface through the calls that need Redis; don't let the emitters crash the process.
   queue.on('error', () => undefined);
   events.on('error', () => undefined);
@@ -199,7 +219,12 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
       result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
       const code = remaining() <= 0 ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
-      result = { ok: false, code, message: '', detail: `queued try-on did not finish: ${(err as Error)?.message ?? String(err)}` };
+      result = {
+        ok: false,
+        code,
+        message: '',
+        detail: `queued try-on did not finish: ${(err as Error)?.message ?? String(err)}`,
+      };
       // Told to the other API processes before the job (and its progress) goes.
       if (job) t.progress?.report('failed');
       // A job no worker has taken yet will never run; the uploads go now either way.
@@ -230,8 +255,14 @@ export async function createTryOnQueue(config: Config, deps: TryOnQueueDeps, opt
       // Closing waits for Redis; when it cannot be reached, drop the connections instead.
       // (QueueEvents.close waits for a connection that may never come; its RedisConnection
       // closes at once when forced.)
-      await withTimeout(Promise.allSettled([events.close(), queue.close()]), 2_000, timedOut('closing the queue')).catch(async () => {
-        const forced = [events, queue].map((c) => (c as unknown as { connection?: { close(force: boolean): Promise<void> } }).connection?.close(true));
+      await withTimeout(
+        Promise.allSettled([events.close(), queue.close()]),
+        2_000,
+        timedOut('closing the queue'),
+      ).catch(async () => {
+        const forced = [events, queue].map((c) =>
+          (c as unknown as { connection?: { close(force: boolean): Promise<void> } }).connection?.close(true),
+        );
         await Promise.allSettled(forced.filter((p): p is Promise<void> => p !== undefined));
       });
     },
@@ -245,10 +276,15 @@ export interface TryOnWorker {
 }
 
 /** Starts processing try-on jobs; concurrency ENGINE_CONCURRENCY, or the number of cores. */
-export async function startTryOnWorker(config: Config, deps: TryOnJobDeps & { log: ChildLogSink }, options: QueueOptions = {}): Promise<TryOnWorker> {
+export async function startTryOnWorker(
+  config: Config,
+  deps: TryOnJobDeps & { log: ChildLogSink },
+  options: QueueOptions = {},
+): Promise<TryOnWorker> {
   if (!config.redisUrl) throw new Error('startTryOnWorker needs REDIS_URL');
   const { Worker } = await import('bullmq');
-  const concurrency = config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
+  const concurrency =
+    config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
   const worker: Worker<TryOnJobData, TryOnJobResult> = new Worker(
     TRYON_QUEUE_NAME,
     async (job) => {
@@ -260,13 +296,25 @@ export async function startTryOnWorker(config: Config, deps: TryOnJobDeps & { lo
       const report = (stage: TryOnStage) => {
         if (!data.progressId) return;
         const message = progressMessage(
-          { progressId: data.progressId, userId: data.userId, acceptedAt: data.acceptedAt ?? started, estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined).estimateSeconds },
+          {
+            progressId: data.progressId,
+            userId: data.userId,
+            acceptedAt: data.acceptedAt ?? started,
+            estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined).estimateSeconds,
+          },
           stage,
         );
-        job.updateProgress(message).catch((err: unknown) => log.warn({ err, tryonId: data.tryonId, stage }, 'could not report the try-on\'s progress'));
+        job
+          .updateProgress(message)
+          .catch((err: unknown) =>
+            log.warn({ err, tryonId: data.tryonId, stage }, "could not report the try-on's progress"),
+          );
       };
       const result = await processTryOnJob({ ...deps, log }, data, report);
-      log.info({ tryonId: data.tryonId, engine: data.engine, ok: result.ok, ms: Date.now() - started }, 'try-on job finished');
+      log.info(
+        { tryonId: data.tryonId, engine: data.engine, ok: result.ok, ms: Date.now() - started },
+        'try-on job finished',
+      );
       return result;
     },
     {

@@ -37,7 +37,10 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   let registered: Awaited<ReturnType<typeof startProcess>> | undefined;
   try {
     // Registers this worker and settles at once the try-ons of workers (or API processes) that are gone.
-    registered = await startProcess({ db: database.db, storage, clock, deadlineMs: config.engines.deadlineMs, log }, 'worker');
+    registered = await startProcess(
+      { db: database.db, storage, clock, deadlineMs: config.engines.deadlineMs, log },
+      'worker',
+    );
     const worker = await startTryOnWorker(
       config,
       { db: database.db, storage, engines, clock, ownerId: registered.id, log },

@@ -73,13 +73,18 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
         active--;
         runs++;
       };
-      const stops = locks.map((lock) => scheduleRetention(deps, 20, { firstRunAfterMs: 0, run, ...(lock ? { lock } : {}) }));
+      const stops = locks.map((lock) =>
+        scheduleRetention(deps, 20, { firstRunAfterMs: 0, run, ...(lock ? { lock } : {}) }),
+      );
       await sleep(700);
       stops.forEach((stop) => stop());
       await sleep(120);
       return { most, runs };
     };
-    const shared = await measure([redisRunLock(await client(), { prefix: 't3:' }), redisRunLock(await client(), { prefix: 't3:' })]);
+    const shared = await measure([
+      redisRunLock(await client(), { prefix: 't3:' }),
+      redisRunLock(await client(), { prefix: 't3:' }),
+    ]);
     expect(shared.most).toBe(1);
     expect(shared.runs).toBeGreaterThanOrEqual(3);
     const apart = await measure([undefined, undefined]);
@@ -94,8 +99,16 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
     await expect(lock.runExclusive('job', async () => undefined)).rejects.toBeInstanceOf(LockUnavailableError);
     let runs = 0;
     const warnings: string[] = [];
-    const log = { warn: (_o: object, msg: string) => warnings.push(msg), debug: () => undefined, error: () => undefined } as unknown as RetentionDeps['log'];
-    const stop = scheduleRetention({ log } as RetentionDeps, 10_000, { firstRunAfterMs: 0, lock, run: async () => void runs++ });
+    const log = {
+      warn: (_o: object, msg: string) => warnings.push(msg),
+      debug: () => undefined,
+      error: () => undefined,
+    } as unknown as RetentionDeps['log'];
+    const stop = scheduleRetention({ log } as RetentionDeps, 10_000, {
+      firstRunAfterMs: 0,
+      lock,
+      run: async () => void runs++,
+    });
     await sleep(200);
     stop();
     expect(runs).toBe(1);

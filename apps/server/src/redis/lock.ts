@@ -38,9 +38,12 @@ export function redisRunLock(redis: Redis, options: { ttlMs?: number; prefix?: s
         throw new LockUnavailableError(err);
       }
       if (got !== 'OK') return false;
-      const renew = setInterval(() => {
-        redis.eval(RENEW, 1, key, token, String(ttlMs)).catch(() => undefined);
-      }, Math.max(10, Math.floor(ttlMs / 3)));
+      const renew = setInterval(
+        () => {
+          redis.eval(RENEW, 1, key, token, String(ttlMs)).catch(() => undefined);
+        },
+        Math.max(10, Math.floor(ttlMs / 3)),
+      );
       renew.unref();
       try {
         await work();

@@ -10,7 +10,12 @@ export async function insertEmailCode(
   db: Db,
   input: { email: string; codeHash: string; tokenHash: string; now: Date; ttlMs: number },
 ): Promise<void> {
-  await db.updateTable('email_codes').set({ used_at: iso(input.now) }).where('email', '=', input.email).where('used_at', 'is', null).execute();
+  await db
+    .updateTable('email_codes')
+    .set({ used_at: iso(input.now) })
+    .where('email', '=', input.email)
+    .where('used_at', 'is', null)
+    .execute();
   await db
     .insertInto('email_codes')
     .values({

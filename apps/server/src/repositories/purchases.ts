@@ -10,7 +10,11 @@ type Db = Kysely<Database>;
  * Grants a purchase's credits and, for a subscription plan, records the subscription: both or
  * neither (one transaction).
  */
-export async function recordPurchase(db: Db, grant: GrantCreditsInput, subscription: SubscriptionUpdate | null): Promise<void> {
+export async function recordPurchase(
+  db: Db,
+  grant: GrantCreditsInput,
+  subscription: SubscriptionUpdate | null,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await grantCredits(trx, grant);
     if (subscription) await setUserSubscription(trx, grant.userId, subscription);

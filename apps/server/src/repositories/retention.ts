@@ -29,7 +29,9 @@ export async function deleteTryonsBefore(db: Db, cutoff: string, limit: number):
         .select('id')
         .where('created_at', '<', cutoff)
         .where('status', '!=', 'processing')
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.tryon_id', '=', 'tryons.id'))))
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.tryon_id', '=', 'tryons.id'))),
+        )
         .limit(limit),
     )
     .executeTakeFirst();
@@ -50,9 +52,19 @@ export async function deleteGrantsBefore(db: Db, cutoff: string, limit: number):
         .selectFrom('credit_grants')
         .select('id')
         .where('created_at', '<', cutoff)
-        .where((eb) => eb.or([eb('remaining', '=', 0), eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<', cutoff)])]))
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('credit_events').select('id').whereRef('credit_events.grant_id', '=', 'credit_grants.id'))))
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('tryons').select('id').whereRef('tryons.grant_id', '=', 'credit_grants.id'))))
+        .where((eb) =>
+          eb.or([eb('remaining', '=', 0), eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<', cutoff)])]),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('credit_events').select('id').whereRef('credit_events.grant_id', '=', 'credit_grants.id'),
+            ),
+          ),
+        )
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('tryons').select('id').whereRef('tryons.grant_id', '=', 'credit_grants.id'))),
+        )
         .limit(limit),
     )
     .executeTakeFirst();

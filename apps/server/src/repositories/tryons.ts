@@ -12,7 +12,13 @@ export interface ResultCursor {
 }
 
 /** The user's results still kept, newest first; with `before`, those after that cursor. */
-export async function listResultsForUser(db: Db, userId: string, now: Date, limit = 100, before?: ResultCursor): Promise<TryOnRow[]> {
+export async function listResultsForUser(
+  db: Db,
+  userId: string,
+  now: Date,
+  limit = 100,
+  before?: ResultCursor,
+): Promise<TryOnRow[]> {
   let query = db
     .selectFrom('tryons')
     .selectAll()
@@ -22,7 +28,10 @@ export async function listResultsForUser(db: Db, userId: string, now: Date, limi
     .where('expires_at', '>', iso(now));
   if (before) {
     query = query.where((eb) =>
-      eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+      eb.or([
+        eb('created_at', '<', before.createdAt),
+        eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+      ]),
     );
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
@@ -33,7 +42,11 @@ export async function listResultsForUser(db: Db, userId: string, now: Date, limi
  * events keep their amounts but lose the link. Returns the stored result's name (for the caller
  * to delete from storage), or undefined when the user has no such settled try-on.
  */
-export async function deleteTryOnOfUser(db: Db, id: string, userId: string): Promise<{ resultName: string | null } | undefined> {
+export async function deleteTryOnOfUser(
+  db: Db,
+  id: string,
+  userId: string,
+): Promise<{ resultName: string | null } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('tryons')
@@ -44,7 +57,10 @@ export async function deleteTryOnOfUser(db: Db, id: string, userId: string): Pro
       .where('status', '!=', 'processing')
       .executeTakeFirst();
     if (!row) return undefined;
-    const ids = [row.id, ...(await trx.selectFrom('tryons').select('id').where('bundle_of', '=', row.id).execute()).map((r) => r.id)];
+    const ids = [
+      row.id,
+      ...(await trx.selectFrom('tryons').select('id').where('bundle_of', '=', row.id).execute()).map((r) => r.id),
+    ];
     await trx.updateTable('credit_events').set({ tryon_id: null }).where('tryon_id', 'in', ids).execute();
     await trx.deleteFrom('tryons').where('bundle_of', '=', row.id).execute();
     await trx.deleteFrom('tryons').where('id', '=', row.id).execute();
@@ -56,7 +72,13 @@ export async function deleteTryOnOfUser(db: Db, id: string, userId: string): Pro
  * Shares a kept result of the user's under `token`; a result shared already keeps its token.
  * Returns the token in force, or undefined when the user has no such kept result.
  */
-export async function shareTryOn(db: Db, id: string, userId: string, token: string, now: Date): Promise<string | undefined> {
+export async function shareTryOn(
+  db: Db,
+  id: string,
+  userId: string,
+  token: string,
+  now: Date,
+): Promise<string | undefined> {
   await db
     .updateTable('tryons')
     .set({ share_token: token, shared_at: iso(now) })
@@ -81,7 +103,13 @@ export async function shareTryOn(db: Db, id: string, userId: string, token: stri
 
 /** Stops sharing a result of the user's; false when the user has no such try-on. */
 export async function unshareTryOn(db: Db, id: string, userId: string): Promise<boolean> {
-  const found = await db.selectFrom('tryons').select('id').where('id', '=', id).where('user_id', '=', userId).where('bundle_of', 'is', null).executeTakeFirst();
+  const found = await db
+    .selectFrom('tryons')
+    .select('id')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('bundle_of', 'is', null)
+    .executeTakeFirst();
   if (!found) return false;
   await db.updateTable('tryons').set({ share_token: null, shared_at: null }).where('id', '=', id).execute();
   return true;
@@ -108,7 +136,11 @@ export async function findTryOn(db: Db, id: string): Promise<TryOnRow | undefine
 }
 
 /** Results due for deletion: expired rows that still name a stored result. */
-export async function listExpiredResults(db: Db, now: Date, limit: number): Promise<{ id: string; result_name: string }[]> {
+export async function listExpiredResults(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; result_name: string }[]> {
   const rows = await db
     .selectFrom('tryons')
     .select(['id', 'result_name'])
@@ -120,7 +152,11 @@ export async function listExpiredResults(db: Db, now: Date, limit: number): Prom
 }
 
 export async function clearResultName(db: Db, id: string): Promise<void> {
-  await db.updateTable('tryons').set({ result_name: null, share_token: null, shared_at: null }).where('id', '=', id).execute();
+  await db
+    .updateTable('tryons')
+    .set({ result_name: null, share_token: null, shared_at: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -128,13 +164,23 @@ export async function clearResultName(db: Db, id: string): Promise<void> {
  * false when the try-on is settled already.
  */
 export async function claimTryOn(db: Db, id: string, ownerId: string): Promise<boolean> {
-  const res = await db.updateTable('tryons').set({ owner_id: ownerId }).where('id', '=', id).where('status', '=', 'processing').executeTakeFirst();
+  const res = await db
+    .updateTable('tryons')
+    .set({ owner_id: ownerId })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /** Records the result's name just before the result is stored (so recovery can complete the row after a crash). */
 export async function stageResult(db: Db, id: string, resultName: string): Promise<boolean> {
-  const res = await db.updateTable('tryons').set({ staged_result: resultName }).where('id', '=', id).where('status', '=', 'processing').executeTakeFirst();
+  const res = await db
+    .updateTable('tryons')
+    .set({ staged_result: resultName })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -142,13 +188,18 @@ export async function stageResult(db: Db, id: string, resultName: string): Promi
  * `processing` try-ons whose owner is no longer a registered process (it crashed, or stopped
  * with work under way). Decided in one statement, so a process registering meanwhile is seen.
  */
-export async function listOrphanedTryOns(db: Db, limit: number): Promise<Pick<TryOnRow, 'id' | 'owner_id' | 'staged_result'>[]> {
+export async function listOrphanedTryOns(
+  db: Db,
+  limit: number,
+): Promise<Pick<TryOnRow, 'id' | 'owner_id' | 'staged_result'>[]> {
   return db
     .selectFrom('tryons')
     .select(['id', 'owner_id', 'staged_result'])
     .where('status', '=', 'processing')
     .where('owner_id', 'is not', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('processes').select('processes.id').whereRef('processes.id', '=', 'tryons.owner_id'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('processes').select('processes.id').whereRef('processes.id', '=', 'tryons.owner_id'))),
+    )
     .limit(limit)
     .execute();
 }

@@ -70,7 +70,11 @@ export async function upsertDevice(db: Db, deviceId: string, now: Date): Promise
 
 /** Free trials spent on a device by all its users (0 for an unknown device). */
 export async function deviceTrialsUsed(db: Db, deviceId: string): Promise<number> {
-  const row = await db.selectFrom('devices').select('free_trials_used').where('device_id', '=', deviceId).executeTakeFirst();
+  const row = await db
+    .selectFrom('devices')
+    .select('free_trials_used')
+    .where('device_id', '=', deviceId)
+    .executeTakeFirst();
   return row?.free_trials_used ?? 0;
 }
 
@@ -97,7 +101,12 @@ export async function deleteIpSignupsBefore(db: Db, before: string): Promise<num
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email', '=', email)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 /** Gives the user an email; false when another account took it first (unique) or the user has one. */
@@ -119,7 +128,11 @@ export async function setUserEmail(db: Db, userId: string, email: string): Promi
 
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || (typeof e.message === 'string' && /UNIQUE constraint failed/.test(e.message));
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    (typeof e.message === 'string' && /UNIQUE constraint failed/.test(e.message))
+  );
 }
 
 export async function setPaddleCustomerId(db: Db, userId: string, customerId: string): Promise<void> {
@@ -159,7 +172,12 @@ export async function setUserSubscription(db: Db, userId: string, update: Subscr
 
 /** Whether the user ever received purchased (non-trial) credits. */
 export async function hasPurchased(db: Db, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('credit_grants').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('credit_grants')
+    .select('id')
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -212,10 +230,25 @@ export interface PurchaseRow {
 export async function listPurchases(db: Db, userId: string, limit = 200): Promise<PurchaseRow[]> {
   const rows = await db
     .selectFrom('credit_grants as g')
-    .select(['g.id', 'g.source', 'g.plan_id', 'g.amount', 'g.amount_paid', 'g.currency', 'g.created_at', 'g.expires_at'])
+    .select([
+      'g.id',
+      'g.source',
+      'g.plan_id',
+      'g.amount',
+      'g.amount_paid',
+      'g.currency',
+      'g.created_at',
+      'g.expires_at',
+    ])
     .select((eb) =>
       eb
-        .exists(eb.selectFrom('credit_events as e').select('e.id').whereRef('e.grant_id', '=', 'g.id').where('e.type', '=', 'clawback'))
+        .exists(
+          eb
+            .selectFrom('credit_events as e')
+            .select('e.id')
+            .whereRef('e.grant_id', '=', 'g.id')
+            .where('e.type', '=', 'clawback'),
+        )
         .as('clawed_back'),
     )
     .where('g.user_id', '=', userId)

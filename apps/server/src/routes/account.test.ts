@@ -46,11 +46,22 @@ function tryOn(app: FastifyInstance, cookie: string, userId: string) {
     category: 'upper_body',
     userId,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 const post = (app: FastifyInstance, url: string, payload: unknown, cookie?: string, remoteAddress?: string) =>
-  app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, ...(cookie ? { headers: { cookie } } : {}), ...(remoteAddress ? { remoteAddress } : {}) });
+  app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    ...(cookie ? { headers: { cookie } } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 
 async function getUser(app: FastifyInstance, cookie: string, id: string): Promise<User> {
   const res = await app.inject({ method: 'GET', url: `/api/auth/user/${id}`, headers: { cookie } });
@@ -97,17 +108,28 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const second = await signIn(app, deviceId);
       expect(second.isNew).toBe(true);
       expect(second.user.id).not.toBe(first.user.id);
-      expect(AuthResponseSchema.parse(second.res.json()).user).toMatchObject({ free_trials_used: 1, segment: 'trial', free_trials_withheld: null });
+      expect(AuthResponseSchema.parse(second.res.json()).user).toMatchObject({
+        free_trials_used: 1,
+        segment: 'trial',
+        free_trials_withheld: null,
+      });
       const gallery = await app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie: second.cookie } });
       expect(TryOnListResponseSchema.parse(gallery.json()).items).toEqual([]);
 
       expect((await tryOn(app, second.cookie, second.user.id)).statusCode).toBe(200);
       // The device's trials are used: the first user has none left either, and a third starts without.
-      expect(await getUser(app, first.cookie, first.user.id)).toMatchObject({ free_trials_used: 2, segment: 'trial_exhausted' });
+      expect(await getUser(app, first.cookie, first.user.id)).toMatchObject({
+        free_trials_used: 2,
+        segment: 'trial_exhausted',
+      });
       const refused = await tryOn(app, first.cookie, first.user.id);
       expect(refused.statusCode).toBe(402);
       const third = await signIn(app, deviceId);
-      expect(AuthResponseSchema.parse(third.res.json()).user).toMatchObject({ free_trials_used: 2, segment: 'trial_exhausted', free_trials_withheld: 'device' });
+      expect(AuthResponseSchema.parse(third.res.json()).user).toMatchObject({
+        free_trials_used: 2,
+        segment: 'trial_exhausted',
+        free_trials_withheld: 'device',
+      });
     });
 
     it('keeps the per-address cap exact under concurrent sign-ins', async () => {
@@ -122,11 +144,19 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const { app } = await make();
       const deviceId = newDeviceId();
       const users = await Promise.all(Array.from({ length: 6 }, () => signIn(app, deviceId)));
-      const answers = await Promise.all(users.flatMap((u) => [tryOn(app, u.cookie, u.user.id), tryOn(app, u.cookie, u.user.id)]));
-      const trialsUsed = answers.filter((a) => a.statusCode === 200 && TryOnResponseSchema.parse(a.json()).usedFreeTrial).length;
+      const answers = await Promise.all(
+        users.flatMap((u) => [tryOn(app, u.cookie, u.user.id), tryOn(app, u.cookie, u.user.id)]),
+      );
+      const trialsUsed = answers.filter(
+        (a) => a.statusCode === 200 && TryOnResponseSchema.parse(a.json()).usedFreeTrial,
+      ).length;
       expect(trialsUsed).toBe(2);
       expect(answers.filter((a) => a.statusCode === 402)).toHaveLength(10);
-      const device = await app.db.selectFrom('devices').selectAll().where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+      const device = await app.db
+        .selectFrom('devices')
+        .selectAll()
+        .where('device_id', '=', deviceId)
+        .executeTakeFirstOrThrow();
       expect(device.free_trials_used).toBe(2);
     });
 
@@ -138,7 +168,10 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(res.statusCode).toBe(200);
       const upgraded = sessionCookieOf(res);
       expect(upgraded).not.toBe(legacy);
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie: upgraded } })).statusCode).toBe(200);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie: upgraded } }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('marks the cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
@@ -173,17 +206,23 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       }
       // No code is stored in clear.
       const rows = await app.db.selectFrom('email_codes').selectAll().execute();
-      expect(rows.every((r) => !r.code_hash.includes(codeFromMail(mail)) && /^[A-Za-z0-9_-]{43}$/.test(r.code_hash))).toBe(true);
+      expect(
+        rows.every((r) => !r.code_hash.includes(codeFromMail(mail)) && /^[A-Za-z0-9_-]{43}$/.test(r.code_hash)),
+      ).toBe(true);
     });
 
     it('limits mails per address and per client address', async () => {
       const { app } = await make({ EMAIL_CODES_PER_ADDRESS_PER_HOUR: '2', RATE_LIMIT_EMAIL_PER_MINUTE: '4' });
       const email = newEmail();
       const codes = [];
-      for (let i = 0; i < 3; i++) codes.push((await post(app, '/api/auth/email/start', { email }, undefined, '192.0.2.1')).statusCode);
+      for (let i = 0; i < 3; i++)
+        codes.push((await post(app, '/api/auth/email/start', { email }, undefined, '192.0.2.1')).statusCode);
       expect(codes).toEqual([200, 200, 429]);
       const others = [];
-      for (let i = 0; i < 3; i++) others.push((await post(app, '/api/auth/email/start', { email: newEmail() }, undefined, '192.0.2.1')).statusCode);
+      for (let i = 0; i < 3; i++)
+        others.push(
+          (await post(app, '/api/auth/email/start', { email: newEmail() }, undefined, '192.0.2.1')).statusCode,
+        );
       expect(others).toEqual([200, 429, 429]);
     });
 
@@ -207,10 +246,19 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const email = newEmail();
       const { body, cookie } = await signInByEmail(app, email, anon.cookie);
       expect(body.merged).toBe(false);
-      expect(body.user).toMatchObject({ id: anon.user.id, email: email.toLowerCase(), credits: 20, free_trials_used: 1, segment: 'subscriber' });
+      expect(body.user).toMatchObject({
+        id: anon.user.id,
+        email: email.toLowerCase(),
+        credits: 20,
+        free_trials_used: 1,
+        segment: 'subscriber',
+      });
       // The session was renewed: the old cookie no longer works, the new one does.
       expect(cookie).not.toBe(anon.cookie);
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${anon.user.id}`, headers: { cookie: anon.cookie } })).statusCode).toBe(401);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${anon.user.id}`, headers: { cookie: anon.cookie } }))
+          .statusCode,
+      ).toBe(401);
       expect((await getUser(app, cookie, anon.user.id)).email).toBe(email.toLowerCase());
     });
 
@@ -228,15 +276,24 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const b = await signIn(app);
       expect((await post(app, '/api/billing/demo/checkout', { planId: 'weekly' }, b.cookie)).statusCode).toBe(200);
       expect((await tryOn(app, b.cookie, b.user.id)).statusCode).toBe(200);
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${a.user.id}`, headers: { cookie: b.cookie } })).statusCode).toBe(403);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${a.user.id}`, headers: { cookie: b.cookie } }))
+          .statusCode,
+      ).toBe(403);
 
       const { body, cookie } = await signInByEmail(app, email.toUpperCase(), b.cookie);
       expect(body.merged).toBe(true);
       expect(body.user).toMatchObject({ id: a.user.id, email: email.toLowerCase(), credits: 200 + 20 });
-      const gallery = TryOnListResponseSchema.parse((await app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie } })).json());
+      const gallery = TryOnListResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie } })).json(),
+      );
       expect(gallery.items).toHaveLength(2);
       // The ledger records the move on both sides.
-      const events = await app.db.selectFrom('credit_events').selectAll().where('type', 'in', ['transfer_out', 'transfer_in']).execute();
+      const events = await app.db
+        .selectFrom('credit_events')
+        .selectAll()
+        .where('type', 'in', ['transfer_out', 'transfer_in'])
+        .execute();
       expect(events.map((e) => [e.user_id, e.type, e.amount]).sort()).toEqual(
         [
           [a.user.id, 'transfer_in', 20],
@@ -244,8 +301,13 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
         ].sort(),
       );
       // The anonymous user is gone for good; the purchase history follows the account.
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${b.user.id}`, headers: { cookie: b.cookie } })).statusCode).toBe(401);
-      const history = BillingHistoryResponseSchema.parse((await app.inject({ method: 'GET', url: '/api/billing/history', headers: { cookie } })).json());
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${b.user.id}`, headers: { cookie: b.cookie } }))
+          .statusCode,
+      ).toBe(401);
+      const history = BillingHistoryResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/billing/history', headers: { cookie } })).json(),
+      );
       expect(history.items.map((i) => [i.planId, i.credits, i.amount, i.currency])).toEqual([
         ['weekly', 20, '5.99', 'USD'],
         ['credits_200', 200, '39.99', 'USD'],
@@ -260,11 +322,21 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const other = await signIn(app);
       const { link } = await mailedCode(app, email, other.cookie);
       const params = new URLSearchParams(link.hash.slice(1));
-      const res = await post(app, '/api/auth/email/verify', { email: params.get('email'), token: params.get('token') }, other.cookie);
+      const res = await post(
+        app,
+        '/api/auth/email/verify',
+        { email: params.get('email'), token: params.get('token') },
+        other.cookie,
+      );
       expect(res.statusCode).toBe(200);
       expect(EmailVerifyResponseSchema.parse(res.json()).user.id).toBe(owner.user.id);
       // A link works once.
-      const again = await post(app, '/api/auth/email/verify', { email: params.get('email'), token: params.get('token') }, other.cookie);
+      const again = await post(
+        app,
+        '/api/auth/email/verify',
+        { email: params.get('email'), token: params.get('token') },
+        other.cookie,
+      );
       expect(again.statusCode).toBe(410);
       expect(again.json()).toMatchObject({ code: 'CODE_EXPIRED' });
     });
@@ -279,12 +351,15 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const bad = await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
       expect(bad.statusCode).toBe(400);
       expect(bad.json()).toEqual({ success: false, code: 'INVALID_CODE', error: MESSAGES.invalidCode });
-      for (let i = 0; i < 3; i++) expect((await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie)).statusCode).toBe(400);
+      for (let i = 0; i < 3; i++)
+        expect((await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie)).statusCode).toBe(400);
       const fifth = await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
       expect(fifth.statusCode).toBe(429);
       expect(fifth.json()).toEqual({ success: false, code: 'CODE_LOCKED', error: MESSAGES.codeLocked });
       // Dead: even the right code no longer works.
-      expect((await post(app, '/api/auth/email/verify', { email, code }, s.cookie)).json()).toMatchObject({ code: 'CODE_LOCKED' });
+      expect((await post(app, '/api/auth/email/verify', { email, code }, s.cookie)).json()).toMatchObject({
+        code: 'CODE_LOCKED',
+      });
 
       // Expired after ten minutes.
       const second = await mailedCode(app, email, s.cookie);
@@ -299,8 +374,12 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(ok.statusCode).toBe(200);
       const reused = await post(app, '/api/auth/email/verify', { email, code: third.code }, sessionCookieOf(ok));
       expect(reused.statusCode).toBe(410);
-      expect((await post(app, '/api/auth/email/verify', { email, code: '12ab56' }, s.cookie)).json()).toMatchObject({ code: 'INVALID_CODE' });
-      expect((await post(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, s.cookie)).json()).toMatchObject({ code: 'INVALID_EMAIL' });
+      expect((await post(app, '/api/auth/email/verify', { email, code: '12ab56' }, s.cookie)).json()).toMatchObject({
+        code: 'INVALID_CODE',
+      });
+      expect(
+        (await post(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, s.cookie)).json(),
+      ).toMatchObject({ code: 'INVALID_EMAIL' });
     });
 
     it('moves credits exactly once under concurrent verifies and merges', async () => {
@@ -309,17 +388,27 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const email = newEmail();
       await signInByEmail(app, email, owner.cookie);
       const anon = await signIn(app);
-      expect((await post(app, '/api/billing/demo/checkout', { planId: 'credits_200' }, anon.cookie)).statusCode).toBe(200);
+      expect((await post(app, '/api/billing/demo/checkout', { planId: 'credits_200' }, anon.cookie)).statusCode).toBe(
+        200,
+      );
       const { code } = await mailedCode(app, email, anon.cookie);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => post(app, '/api/auth/email/verify', { email, code }, anon.cookie)));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => post(app, '/api/auth/email/verify', { email, code }, anon.cookie)),
+      );
       expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(answers.filter((r) => r.statusCode === 410)).toHaveLength(5);
       // The ledger's merge itself is exactly once, whatever races it.
-      const merges = await Promise.all(Array.from({ length: 5 }, () => mergeUserInto(app.db, { fromUserId: anon.user.id, toUserId: owner.user.id })));
+      const merges = await Promise.all(
+        Array.from({ length: 5 }, () => mergeUserInto(app.db, { fromUserId: anon.user.id, toUserId: owner.user.id })),
+      );
       expect(merges.filter((m) => m.merged)).toHaveLength(0);
       const ok = answers.find((r) => r.statusCode === 200)!;
       expect(EmailVerifyResponseSchema.parse(ok.json()).user.credits).toBe(200);
-      const moved = await app.db.selectFrom('credit_events').select('amount').where('type', '=', 'transfer_in').execute();
+      const moved = await app.db
+        .selectFrom('credit_events')
+        .select('amount')
+        .where('type', '=', 'transfer_in')
+        .execute();
       expect(moved.map((m) => m.amount)).toEqual([200]);
     });
   });
@@ -335,9 +424,15 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(out.statusCode).toBe(200);
       expect(out.json()).toEqual({ success: true });
       expect(String(out.headers['set-cookie'])).toMatch(/aidu_session=;/);
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${s.user.id}`, headers: { cookie: s.cookie } })).statusCode).toBe(401);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${s.user.id}`, headers: { cookie: s.cookie } }))
+          .statusCode,
+      ).toBe(401);
       const fresh = await signIn(app, deviceId);
-      expect(AuthResponseSchema.parse(fresh.res.json()).user).toMatchObject({ free_trials_used: 2, free_trials_withheld: 'device' });
+      expect(AuthResponseSchema.parse(fresh.res.json()).user).toMatchObject({
+        free_trials_used: 2,
+        free_trials_withheld: 'device',
+      });
     });
 
     it('deletes photos, results, email, device info and sessions; keeps the transaction records without personal data', async () => {
@@ -354,17 +449,26 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(del.json()).toEqual({ success: true });
       expect((await app.inject({ method: 'GET', url: made.imageUrl })).statusCode).toBe(404);
       expect(await app.storage.get(`results/${made.imageUrl.split('/').pop()!}`)).toBeNull();
-      expect((await app.inject({ method: 'GET', url: `/api/auth/user/${s.user.id}`, headers: { cookie } })).statusCode).toBe(401);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/auth/user/${s.user.id}`, headers: { cookie } })).statusCode,
+      ).toBe(401);
 
       const row = await app.db.selectFrom('users').selectAll().where('id', '=', s.user.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ email: null, device_id: null, device_info: '{}', signup_ip_hash: null });
       expect(row.deleted_at).not.toBeNull();
       expect(await app.db.selectFrom('tryons').selectAll().where('user_id', '=', s.user.id).execute()).toEqual([]);
       expect(await app.db.selectFrom('sessions').selectAll().where('user_id', '=', s.user.id).execute()).toEqual([]);
-      expect(await app.db.selectFrom('email_codes').selectAll().where('email', '=', email.toLowerCase()).execute()).toEqual([]);
+      expect(
+        await app.db.selectFrom('email_codes').selectAll().where('email', '=', email.toLowerCase()).execute(),
+      ).toEqual([]);
       const grants = await app.db.selectFrom('credit_grants').selectAll().where('user_id', '=', s.user.id).execute();
       expect(grants.map((g) => [g.plan_id, g.amount, g.remaining])).toEqual([['monthly', 50, 0]]);
-      const forfeit = await app.db.selectFrom('credit_events').selectAll().where('user_id', '=', s.user.id).where('type', '=', 'forfeit').execute();
+      const forfeit = await app.db
+        .selectFrom('credit_events')
+        .selectAll()
+        .where('user_id', '=', s.user.id)
+        .where('type', '=', 'forfeit')
+        .execute();
       expect(forfeit.map((e) => e.amount)).toEqual([-50]); // the try-on took a free trial
 
       // The address is free again: signing in with it makes a new, empty account.
@@ -405,7 +509,9 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           const m = /^\/customers\/(ctm_[a-z0-9]+)\/portal-sessions$/.exec(req.url);
           if (req.method !== 'POST' || !m || req.headers.authorization !== 'Bearer pdl_sdbx_apikey_standin') {
             res.writeHead(404, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { type: 'request_error', code: 'not_found', detail: 'Entity not found' } }));
+            res.end(
+              JSON.stringify({ error: { type: 'request_error', code: 'not_found', detail: 'Entity not found' } }),
+            );
             return;
           }
           res.writeHead(201, { 'content-type': 'application/json' });
@@ -415,7 +521,9 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
                 id: 'cpls_01standin',
                 customer_id: m[1],
                 urls: {
-                  general: { overview: `https://customer-portal.paddle.com/cpl_01standin?action=overview&token=pga_standin_${m[1]}` },
+                  general: {
+                    overview: `https://customer-portal.paddle.com/cpl_01standin?action=overview&token=pga_standin_${m[1]}`,
+                  },
                   subscriptions: [],
                 },
                 created_at: new Date().toISOString(),
@@ -443,11 +551,16 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       it('opens the customer portal session for the signed-in customer', async () => {
         const { app } = await make(paddleEnv('pdl_sdbx_apikey_standin'));
         const s = await signIn(app);
-        expect((await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } })).statusCode).toBe(409);
+        expect(
+          (await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } })).statusCode,
+        ).toBe(409);
         await setPaddleCustomerId(app.db, s.user.id, 'ctm_01abc');
         const res = await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ success: true, url: 'https://customer-portal.paddle.com/cpl_01standin?action=overview&token=pga_standin_ctm_01abc' });
+        expect(res.json()).toEqual({
+          success: true,
+          url: 'https://customer-portal.paddle.com/cpl_01standin?action=overview&token=pga_standin_ctm_01abc',
+        });
         const sent = paddleApi.requests.at(-1)!;
         expect(sent.method).toBe('POST');
         expect(sent.url).toBe('/customers/ctm_01abc/portal-sessions');
@@ -461,21 +574,35 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
         await setPaddleCustomerId(app.db, s.user.id, 'ctm_01abc');
         const res = await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } });
         expect(res.statusCode).toBe(503);
-        expect(res.json()).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: MESSAGES.portalNotConfigured });
+        expect(res.json()).toEqual({
+          success: false,
+          code: 'SERVICE_UNAVAILABLE',
+          error: MESSAGES.portalNotConfigured,
+        });
         const keyless = await make(paddleEnv());
         const k = await signIn(keyless.app);
         await setPaddleCustomerId(keyless.app.db, k.user.id, 'ctm_01abc');
-        expect((await keyless.app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: k.cookie } })).statusCode).toBe(503);
+        expect(
+          (await keyless.app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: k.cookie } }))
+            .statusCode,
+        ).toBe(503);
       });
     });
   });
 
   it('writes the sign-in mail to the log when no SMTP_URL is set', async () => {
     const lines: string[] = [];
-    const log = { warn: (obj: unknown, msg: string) => lines.push(`${msg} ${JSON.stringify(obj)}`) } as unknown as Parameters<typeof createMailer>[0]['log'];
+    const log = {
+      warn: (obj: unknown, msg: string) => lines.push(`${msg} ${JSON.stringify(obj)}`),
+    } as unknown as Parameters<typeof createMailer>[0]['log'];
     const mailer = await createMailer({ smtpUrl: undefined, from: 'x <x@example.com>', log });
     expect(mailer.kind).toBe('log');
-    await mailer.send({ to: 'a@example.com', subject: 'S', text: 'Your AI Dress Up sign-in code is 123456', html: '<p>123456</p>' });
+    await mailer.send({
+      to: 'a@example.com',
+      subject: 'S',
+      text: 'Your AI Dress Up sign-in code is 123456',
+      html: '<p>123456</p>',
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/MAIL NOT SENT \(no SMTP_URL is set\)/);
     expect(lines[0]).toContain('123456');
@@ -500,6 +627,10 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
     const { app } = await make();
     const res = await post(app, '/api/auth/anonymous', { deviceId: newDeviceId() });
     const body = AuthResponseSchema.parse(res.json());
-    expect(body).toMatchObject({ success: true, isNew: true, user: { email: null, free_trials_withheld: null, credits: 0 } });
+    expect(body).toMatchObject({
+      success: true,
+      isNew: true,
+      user: { email: null, free_trials_withheld: null, credits: 0 },
+    });
   });
 });

@@ -33,7 +33,8 @@ export default async function accountRoutes(instance: FastifyInstance): Promise<
     '/api/account',
     {
       schema: {
-        summary: 'Delete my data: photos, results and personal data (transaction records stay, without personal data); ends the session',
+        summary:
+          'Delete my data: photos, results and personal data (transaction records stay, without personal data); ends the session',
         tags: ['account'],
         security,
         response: { 200: DeleteAccountResponseSchema, ...ERROR_RESPONSES },
@@ -41,7 +42,10 @@ export default async function accountRoutes(instance: FastifyInstance): Promise<
     },
     async (request, reply) => {
       const userId = requireSessionUserId(request);
-      await deleteAccount({ db: app.db, config, clock: app.clock, secret: app.sessionSecret, log: app.log, storage: app.storage }, userId);
+      await deleteAccount(
+        { db: app.db, config, clock: app.clock, secret: app.sessionSecret, log: app.log, storage: app.storage },
+        userId,
+      );
       await endSession(app, request, reply);
       request.log.info('account data deleted');
       return reply.send({ success: true });

@@ -22,7 +22,18 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const first = await app.inject({
       method: 'POST',
       url: '/api/auth/anonymous',
-      payload: { deviceId, deviceInfo: { browser: 'Netscape', os: 'iOS', device_type: 'mobile', screen_resolution: '390x844', timezone: 'Europe/Paris', language: 'fr-FR', country: null } },
+      payload: {
+        deviceId,
+        deviceInfo: {
+          browser: 'Netscape',
+          os: 'iOS',
+          device_type: 'mobile',
+          screen_resolution: '390x844',
+          timezone: 'Europe/Paris',
+          language: 'fr-FR',
+          country: null,
+        },
+      },
     });
     expect(first.statusCode).toBe(200);
     const body = AuthResponseSchema.parse(first.json());
@@ -42,7 +53,12 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
 
     // The same device id with the session: the same user.
     const cookie = sessionCookieOf(first);
-    const again = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { cookie }, payload: { deviceId } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      headers: { cookie },
+      payload: { deviceId },
+    });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ success: true, isNew: false, user: { id: body.user.id } });
     // The same device id without it: always a new user, who sees nothing of the first.
@@ -51,7 +67,11 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const strangerBody = AuthResponseSchema.parse(stranger.json());
     expect(strangerBody.isNew).toBe(true);
     expect(strangerBody.user.id).not.toBe(body.user.id);
-    const peek = await app.inject({ method: 'GET', url: `/api/auth/user/${body.user.id}`, headers: { cookie: sessionCookieOf(stranger) } });
+    const peek = await app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${body.user.id}`,
+      headers: { cookie: sessionCookieOf(stranger) },
+    });
     expect(peek.statusCode).toBe(403);
     // The cookie holds a random token; the database only its hash.
     const sessions = await app.db.selectFrom('sessions').selectAll().where('user_id', '=', body.user.id).execute();
@@ -66,10 +86,18 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ success: false, code: 'INVALID_DEVICE_ID', error: 'Invalid device id.' });
     }
-    const bad = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
-    const count = await app.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const count = await app.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -77,11 +105,19 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const { app } = await make();
     const alice = await signIn(app);
     const bob = await signIn(app);
-    const own = await app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}`, headers: { cookie: alice.cookie } });
+    const own = await app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${alice.user.id}`,
+      headers: { cookie: alice.cookie },
+    });
     expect(own.statusCode).toBe(200);
     expect(UserResponseSchema.parse(own.json()).user.id).toBe(alice.user.id);
 
-    const other = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: alice.cookie } });
+    const other = await app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${bob.user.id}`,
+      headers: { cookie: alice.cookie },
+    });
     expect(other.statusCode).toBe(403);
     expect(other.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
 
@@ -90,12 +126,20 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     expect(none.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
 
     // A forged cookie (unsigned user id) is no session.
-    const forged = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: `aidu_session=${bob.user.id}` } });
+    const forged = await app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${bob.user.id}`,
+      headers: { cookie: `aidu_session=${bob.user.id}` },
+    });
     expect(forged.statusCode).toBe(401);
     // Nor is a signed cookie tampered with.
     const value = alice.cookie.slice('aidu_session='.length);
     const tampered = `aidu_session=${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`;
-    const res = await app.inject({ method: 'GET', url: `/api/auth/user/${bob.user.id}`, headers: { cookie: tampered } });
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${bob.user.id}`,
+      headers: { cookie: tampered },
+    });
     expect(res.statusCode).toBe(401);
   });
 
@@ -119,7 +163,12 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const { app } = await make({ RATE_LIMIT_SIGNIN_PER_MINUTE: '3' });
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', remoteAddress: '192.0.2.77', payload: { deviceId: newDeviceId() } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/anonymous',
+        remoteAddress: '192.0.2.77',
+        payload: { deviceId: newDeviceId() },
+      });
       codes.push(res.statusCode);
       if (res.statusCode === 429) expect(res.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
     }
@@ -131,21 +180,38 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const file = path.join(t.config.dataDir, 'session-secret');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const alice = await signIn(t.app);
-    const restarted = await createTestApp(kind, { dataDir: t.config.dataDir, ...(t.config.databaseUrl ? { databaseUrl: t.config.databaseUrl } : {}) });
+    const restarted = await createTestApp(kind, {
+      dataDir: t.config.dataDir,
+      ...(t.config.databaseUrl ? { databaseUrl: t.config.databaseUrl } : {}),
+    });
     apps.push(restarted);
-    const res = await restarted.app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}`, headers: { cookie: alice.cookie } });
+    const res = await restarted.app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${alice.user.id}`,
+      headers: { cookie: alice.cookie },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('sets a Secure SameSite=None cookie when the web app is on another origin', async () => {
     const { app } = await make({ CORS_ORIGIN: 'https://shop.example.com' });
-    const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { origin: 'https://shop.example.com' }, payload: { deviceId: newDeviceId() } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      headers: { origin: 'https://shop.example.com' },
+      payload: { deviceId: newDeviceId() },
+    });
     const setCookie = String(res.headers['set-cookie']);
     expect(setCookie).toMatch(/SameSite=None/i);
     expect(setCookie).toMatch(/Secure/i);
     expect(res.headers['access-control-allow-origin']).toBe('https://shop.example.com');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
-    const foreign = await app.inject({ method: 'POST', url: '/api/auth/anonymous', headers: { origin: 'https://evil.example' }, payload: { deviceId: newDeviceId() } });
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      headers: { origin: 'https://evil.example' },
+      payload: { deviceId: newDeviceId() },
+    });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     expect(sessionCookieOf(res)).toMatch(/^aidu_session=/);
   });

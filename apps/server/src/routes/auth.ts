@@ -111,7 +111,10 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
       config: { invalidInput: { otherwise: 'INVALID_EMAIL' } },
     },
     async (request) => {
-      await startEmailSignIn({ ...accountDeps(), mailer: app.mailer }, { email: request.body.email, linkOrigin: webOrigin(app, request) });
+      await startEmailSignIn(
+        { ...accountDeps(), mailer: app.mailer },
+        { email: request.body.email, linkOrigin: webOrigin(app, request) },
+      );
       return { success: true as const };
     },
   );
@@ -146,7 +149,13 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
 
   app.post(
     '/api/auth/logout',
-    { schema: { summary: 'End the session', tags: ['auth'], response: { 200: LogoutResponseSchema, ...ERROR_RESPONSES } } },
+    {
+      schema: {
+        summary: 'End the session',
+        tags: ['auth'],
+        response: { 200: LogoutResponseSchema, ...ERROR_RESPONSES },
+      },
+    },
     async (request, reply) => {
       await endSession(app, request, reply);
       return reply.send({ success: true });

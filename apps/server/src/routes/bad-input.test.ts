@@ -31,7 +31,13 @@ interface Probe {
   name: string;
   status: number;
   code: ErrorCode;
-  request: (ctx: Ctx) => { method?: 'GET' | 'POST'; url?: string; headers?: Record<string, string>; payload?: Buffer | string; cookie?: boolean };
+  request: (ctx: Ctx) => {
+    method?: 'GET' | 'POST';
+    url?: string;
+    headers?: Record<string, string>;
+    payload?: Buffer | string;
+    cookie?: boolean;
+  };
 }
 
 const upload = (ctx: Ctx, fields: Record<string, string | FilePart | undefined>) => {
@@ -47,7 +53,12 @@ const upload = (ctx: Ctx, fields: Record<string, string | FilePart | undefined>)
 
 const PROBES: Probe[] = [
   { name: 'no session', status: 401, code: 'UNAUTHORIZED', request: (c) => ({ ...upload(c, {}), cookie: false }) },
-  { name: 'not multipart (JSON)', status: 400, code: 'MISSING_FILE', request: () => ({ headers: { 'content-type': 'application/json' }, payload: '{"userId":"x"}' }) },
+  {
+    name: 'not multipart (JSON)',
+    status: 400,
+    code: 'MISSING_FILE',
+    request: () => ({ headers: { 'content-type': 'application/json' }, payload: '{"userId":"x"}' }),
+  },
   {
     name: 'multipart without a boundary',
     status: 400,
@@ -107,7 +118,9 @@ const PROBES: Probe[] = [
       const u = upload(c, {});
       const boundary = u.headers['content-type']!.split('boundary=')[1]!;
       const again = Buffer.concat([
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="userImage"; filename="b.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="userImage"; filename="b.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        ),
         PERSON,
         Buffer.from('\r\n'),
       ]);
@@ -120,7 +133,12 @@ const PROBES: Probe[] = [
     code: 'VALIDATION_ERROR',
     request: (c) => upload(c, Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`f${i}`, 'x']))),
   },
-  { name: 'a field value over the size limit', status: 400, code: 'VALIDATION_ERROR', request: (c) => upload(c, { category: 'x'.repeat(5000) }) },
+  {
+    name: 'a field value over the size limit',
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    request: (c) => upload(c, { category: 'x'.repeat(5000) }),
+  },
   {
     name: 'a file over 10 MB',
     status: 413,
@@ -128,38 +146,94 @@ const PROBES: Probe[] = [
     request: (c) => upload(c, { userImage: { data: Buffer.concat([PERSON, Buffer.alloc(MAX_UPLOAD_BYTES)]) } }),
   },
   { name: 'no person photo', status: 400, code: 'MISSING_FILE', request: (c) => upload(c, { userImage: undefined }) },
-  { name: 'no clothing photo', status: 400, code: 'MISSING_FILE', request: (c) => upload(c, { clothingImage: undefined }) },
+  {
+    name: 'no clothing photo',
+    status: 400,
+    code: 'MISSING_FILE',
+    request: (c) => upload(c, { clothingImage: undefined }),
+  },
   { name: 'no userId', status: 400, code: 'VALIDATION_ERROR', request: (c) => upload(c, { userId: undefined }) },
-  { name: 'someone else’s userId', status: 403, code: 'FORBIDDEN', request: (c) => upload(c, { userId: 'someone-else' }) },
-  { name: 'an unknown category', status: 400, code: 'INVALID_CATEGORY', request: (c) => upload(c, { category: 'hats' }) },
-  { name: 'an engine that is not enabled', status: 400, code: 'ENGINE_UNAVAILABLE', request: (c) => upload(c, { api: 'no-such-engine' }) },
-  { name: 'a GIF', status: 415, code: 'UNSUPPORTED_FORMAT', request: (c) => upload(c, { userImage: { data: GIF, contentType: 'image/jpeg' } }) },
-  { name: 'text called a JPEG', status: 415, code: 'UNSUPPORTED_FORMAT', request: (c) => upload(c, { clothingImage: { data: Buffer.from('not an image at all') } }) },
-  { name: 'a truncated JPEG', status: 422, code: 'IMAGE_UNREADABLE', request: (c) => upload(c, { userImage: { data: TRUNCATED } }) },
-  { name: 'a decompression bomb', status: 422, code: 'IMAGE_TOO_MANY_PIXELS', request: (c) => upload(c, { userImage: { data: pngHeaderOnly(), contentType: 'image/png' } }) },
+  {
+    name: 'someone else’s userId',
+    status: 403,
+    code: 'FORBIDDEN',
+    request: (c) => upload(c, { userId: 'someone-else' }),
+  },
+  {
+    name: 'an unknown category',
+    status: 400,
+    code: 'INVALID_CATEGORY',
+    request: (c) => upload(c, { category: 'hats' }),
+  },
+  {
+    name: 'an engine that is not enabled',
+    status: 400,
+    code: 'ENGINE_UNAVAILABLE',
+    request: (c) => upload(c, { api: 'no-such-engine' }),
+  },
+  {
+    name: 'a GIF',
+    status: 415,
+    code: 'UNSUPPORTED_FORMAT',
+    request: (c) => upload(c, { userImage: { data: GIF, contentType: 'image/jpeg' } }),
+  },
+  {
+    name: 'text called a JPEG',
+    status: 415,
+    code: 'UNSUPPORTED_FORMAT',
+    request: (c) => upload(c, { clothingImage: { data: Buffer.from('not an image at all') } }),
+  },
+  {
+    name: 'a truncated JPEG',
+    status: 422,
+    code: 'IMAGE_UNREADABLE',
+    request: (c) => upload(c, { userImage: { data: TRUNCATED } }),
+  },
+  {
+    name: 'a decompression bomb',
+    status: 422,
+    code: 'IMAGE_TOO_MANY_PIXELS',
+    request: (c) => upload(c, { userImage: { data: pngHeaderOnly(), contentType: 'image/png' } }),
+  },
   {
     name: 'a 2 MB JSON body',
     status: 413,
     code: 'PAYLOAD_TOO_LARGE',
-    request: () => ({ url: '/api/auth/anonymous', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ deviceId: 'x'.repeat(2_000_000) }) }),
+    request: () => ({
+      url: '/api/auth/anonymous',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ deviceId: 'x'.repeat(2_000_000) }),
+    }),
   },
   {
     name: 'broken JSON',
     status: 400,
     code: 'VALIDATION_ERROR',
-    request: () => ({ url: '/api/auth/anonymous', headers: { 'content-type': 'application/json' }, payload: '{"deviceId": ' }),
+    request: () => ({
+      url: '/api/auth/anonymous',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"deviceId": ',
+    }),
   },
   {
     name: 'an empty JSON body',
     status: 400,
     code: 'VALIDATION_ERROR',
-    request: () => ({ url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json' }, payload: '' }),
+    request: () => ({
+      url: '/api/billing/demo/checkout',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    }),
   },
   {
     name: 'a content type the route does not take',
     status: 400,
     code: 'VALIDATION_ERROR',
-    request: () => ({ url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/xml' }, payload: '<planId/>' }),
+    request: () => ({
+      url: '/api/billing/demo/checkout',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<planId/>',
+    }),
   },
   {
     name: 'multipart to a JSON route',
@@ -171,10 +245,24 @@ const PROBES: Probe[] = [
     name: 'a plan that does not exist',
     status: 400,
     code: 'INVALID_PLAN',
-    request: () => ({ url: '/api/billing/demo/checkout', headers: { 'content-type': 'application/json' }, payload: '{"planId":"lifetime"}' }),
+    request: () => ({
+      url: '/api/billing/demo/checkout',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"planId":"lifetime"}',
+    }),
   },
-  { name: 'an unknown API route', status: 404, code: 'NOT_FOUND', request: () => ({ method: 'GET', url: '/api/nothing-here' }) },
-  { name: 'a result name that walks the disk', status: 404, code: 'NOT_FOUND', request: () => ({ method: 'GET', url: '/api/results/..%2F..%2Fapp.db' }) },
+  {
+    name: 'an unknown API route',
+    status: 404,
+    code: 'NOT_FOUND',
+    request: () => ({ method: 'GET', url: '/api/nothing-here' }),
+  },
+  {
+    name: 'a result name that walks the disk',
+    status: 404,
+    code: 'NOT_FOUND',
+    request: () => ({ method: 'GET', url: '/api/results/..%2F..%2Fapp.db' }),
+  },
 ];
 
 /** Log lines, parsed. */
@@ -197,7 +285,12 @@ async function send(app: FastifyInstance, ctx: Ctx, probe: Probe) {
 }
 
 /** Writes raw HTTP/1.1 over one socket; returns everything received until `until` matches or the socket closes. */
-function rawExchange(port: number, chunks: Buffer[], until: RegExp, timeoutMs = 5_000): Promise<{ text: string; closed: boolean; ms: number }> {
+function rawExchange(
+  port: number,
+  chunks: Buffer[],
+  until: RegExp,
+  timeoutMs = 5_000,
+): Promise<{ text: string; closed: boolean; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -251,7 +344,11 @@ describe.each(DATABASE_KINDS)('bad-input corpus on %s', (kind) => {
   });
 
   it('charged nothing and logged no error or stack trace for any of them', async () => {
-    const user = await t.app.db.selectFrom('users').select('free_trials_used').where('id', '=', ctx.userId).executeTakeFirstOrThrow();
+    const user = await t.app.db
+      .selectFrom('users')
+      .select('free_trials_used')
+      .where('id', '=', ctx.userId)
+      .executeTakeFirstOrThrow();
     expect(user.free_trials_used).toBe(0);
     expect(await t.app.db.selectFrom('tryons').select('id').execute()).toEqual([]);
     expect(log.lines.filter((l) => Number(l.level) >= 50)).toEqual([]);
@@ -261,7 +358,13 @@ describe.each(DATABASE_KINDS)('bad-input corpus on %s', (kind) => {
 
   it('after an early refusal, the next request on the same kept-alive connection works', async () => {
     const big = Buffer.alloc(3_000_000, 7);
-    const body = multipart({ first: { data: PERSON }, second: { data: big }, third: { data: big }, category: 'upper_body', userId: ctx.userId });
+    const body = multipart({
+      first: { data: PERSON },
+      second: { data: big },
+      third: { data: big },
+      category: 'upper_body',
+      userId: ctx.userId,
+    });
     const head = Buffer.from(
       `POST /api/process-image HTTP/1.1\r\nHost: x\r\nCookie: ${ctx.cookie}\r\nContent-Type: ${body.headers['content-type']}\r\nContent-Length: ${body.payload.length}\r\n\r\n`,
     );

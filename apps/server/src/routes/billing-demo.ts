@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DemoCancelResponseSchema, DemoCheckoutRequestSchema, DemoCheckoutResponseSchema, findPlan, isSubscriptionPlan } from '@aidressup/contract';
+import {
+  DemoCancelResponseSchema,
+  DemoCheckoutRequestSchema,
+  DemoCheckoutResponseSchema,
+  findPlan,
+  isSubscriptionPlan,
+} from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { requireSession, userOf } from '../plugins/session.js';
 import { findUserById, setUserSubscription } from '../repositories/users.js';
@@ -61,7 +67,13 @@ export default async function demoBillingRoutes(instance: FastifyInstance): Prom
           now,
         },
         isSubscriptionPlan(plan)
-          ? { subscriptionId: `demo_sub_${userId}`, status: 'active', planId: plan.id, periodEnd: expiresAt, occurredAt: now }
+          ? {
+              subscriptionId: `demo_sub_${userId}`,
+              status: 'active',
+              planId: plan.id,
+              periodEnd: expiresAt,
+              occurredAt: now,
+            }
           : null,
       );
       const row = await findUserById(app.db, userId);

@@ -33,9 +33,19 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     expect(res.statusCode).toBe(200);
     const cfg = PublicConfigSchema.parse(res.json());
     expect(cfg.billing).toEqual({ provider: 'paddle', environment: 'sandbox', clientToken: 'test_clienttoken' });
-    expect(cfg.plans.map((p) => [p.id, p.paddlePriceId])).toEqual([['weekly', 'pri_w'], ['monthly', 'pri_m'], ['yearly', 'pri_y'], ['credits_200', 'pri_c']]);
+    expect(cfg.plans.map((p) => [p.id, p.paddlePriceId])).toEqual([
+      ['weekly', 'pri_w'],
+      ['monthly', 'pri_m'],
+      ['yearly', 'pri_y'],
+      ['credits_200', 'pri_c'],
+    ]);
     expect(cfg.plans.map((p) => p.name)).toEqual(PLANS.map((p) => p.name));
-    expect(cfg).toMatchObject({ freeTrialsLimit: 3, maxUploadBytes: 10 * 1024 * 1024, defaultEngine: 'test-double', engines: [{ id: 'test-double', label: 'Deterministic test double' }] });
+    expect(cfg).toMatchObject({
+      freeTrialsLimit: 3,
+      maxUploadBytes: 10 * 1024 * 1024,
+      defaultEngine: 'test-double',
+      engines: [{ id: 'test-double', label: 'Deterministic test double' }],
+    });
     expect(res.body).not.toMatch(/very_secret|xxxxxxxx/);
   });
 
@@ -46,14 +56,29 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     expect(cfg.plans.every((p) => p.paddlePriceId === null)).toBe(true);
 
     const { cookie, user } = await signIn(app);
-    const bad = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'lifetime' } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'lifetime' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ success: false, code: 'INVALID_PLAN' });
 
-    const res = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'monthly', credits: 100000 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'monthly', credits: 100000 },
+    });
     expect(res.statusCode).toBe(200);
     const bought = res.json().user;
-    expect(bought).toMatchObject({ id: user.id, credits: 50, segment: 'subscriber', subscription: { planId: 'monthly', status: 'active' } });
+    expect(bought).toMatchObject({
+      id: user.id,
+      credits: 50,
+      segment: 'subscriber',
+      subscription: { planId: 'monthly', status: 'active' },
+    });
     expect(Date.parse(bought.subscription.currentPeriodEnd) - clock.now.getTime()).toBe(30 * 86_400_000);
 
     clock.advance(31 * 86_400_000);
@@ -64,7 +89,12 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
   it('refuses demo checkout when Paddle is configured', async () => {
     const { app } = await make({ env: PADDLE });
     const { cookie } = await signIn(app);
-    const res = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'monthly' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'monthly' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
     expect((await app.db.selectFrom('credit_grants').select('id').execute()).length).toBe(0);
@@ -95,11 +125,22 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     await app.db.destroy();
     const res = await app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ status: 'down', checks: { database: { status: 'down' }, storage: { status: 'ok' } } });
+    expect(res.json()).toMatchObject({
+      status: 'down',
+      checks: { database: { status: 'down' }, storage: { status: 'ok' } },
+    });
     // Other calls fail with a clean 500, no internals.
-    const signIn = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId: 'device-after-db-down' } });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/anonymous',
+      payload: { deviceId: 'device-after-db-down' },
+    });
     expect(signIn.statusCode).toBe(500);
-    expect(signIn.json()).toEqual({ success: false, code: 'INTERNAL_ERROR', error: 'Something went wrong on our side. Please try again.' });
+    expect(signIn.json()).toEqual({
+      success: false,
+      code: 'INTERNAL_ERROR',
+      error: 'Something went wrong on our side. Please try again.',
+    });
   });
 
   it('answers unknown /api routes with JSON 404 and sends security headers', async () => {
@@ -161,12 +202,20 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
     fs.writeFileSync(path.join(dist, 'assets', 'index-def456.js'), source);
     fs.writeFileSync(path.join(dist, 'assets', 'index-def456.js.br'), zlib.brotliCompressSync(source));
     const { app } = await make({ webDistDir: dist });
-    const br = await app.inject({ method: 'GET', url: '/assets/index-def456.js', headers: { 'accept-encoding': 'br, gzip' } });
+    const br = await app.inject({
+      method: 'GET',
+      url: '/assets/index-def456.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-type']).toMatch(/javascript/);
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(source);
-    const plain = await app.inject({ method: 'GET', url: '/assets/index-def456.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/assets/index-def456.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(source);
   });

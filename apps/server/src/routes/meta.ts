@@ -2,7 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HealthResponseSchema, MAX_UPLOAD_BYTES, PLANS, PublicConfigSchema, type HealthResponse, type PublicConfig } from '@aidressup/contract';
+import {
+  HealthResponseSchema,
+  MAX_UPLOAD_BYTES,
+  PLANS,
+  PublicConfigSchema,
+  type HealthResponse,
+  type PublicConfig,
+} from '@aidressup/contract';
 import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
 import { ERROR_RESPONSES, ErrorReplySchema } from './schemas.js';
@@ -26,7 +33,10 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
   });
 }
 
-async function timed(check: () => Promise<void>, timeoutMs = 3000): Promise<{ status: 'ok' | 'down'; latencyMs?: number }> {
+async function timed(
+  check: () => Promise<void>,
+  timeoutMs = 3000,
+): Promise<{ status: 'ok' | 'down'; latencyMs?: number }> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -81,7 +91,11 @@ export default async function metaRoutes(instance: FastifyInstance): Promise<voi
       schema: {
         summary: 'Health of the service and its dependencies (503 when one is down)',
         tags: ['meta'],
-        response: { ...ERROR_RESPONSES, 200: HealthResponseSchema, 503: z.union([HealthResponseSchema, ErrorReplySchema]) },
+        response: {
+          ...ERROR_RESPONSES,
+          200: HealthResponseSchema,
+          503: z.union([HealthResponseSchema, ErrorReplySchema]),
+        },
       },
     },
     async (_request, reply) => {

@@ -19,7 +19,9 @@ const PADDLE_ENV = {
 interface Operation {
   summary?: string;
   parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, { schema: { properties?: Record<string, { format?: string }>; required?: string[] } }> };
+  requestBody?: {
+    content: Record<string, { schema: { properties?: Record<string, { format?: string }>; required?: string[] } }>;
+  };
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 }
 interface Document {
@@ -64,7 +66,9 @@ describe.each([
     const registered = t.app.registeredRoutes
       .filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD')
       .map((r) => `${r.method} ${openapiPath(r.url)}`);
-    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(registered.length).toBeGreaterThan(10);
     expect(documented.sort()).toEqual([...new Set(registered)].sort());
     expect(documented).not.toContain('GET /metrics');
@@ -102,7 +106,15 @@ describe.each([
     expect(schema?.properties?.userImage?.format).toBe('binary');
     expect(schema?.properties?.clothingImage?.format).toBe('binary');
     expect(schema?.properties?.lowerClothingImage?.format).toBe('binary');
-    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual(['api', 'category', 'clothingImage', 'lowerClothingImage', 'progressId', 'userId', 'userImage']);
+    expect(Object.keys(schema?.properties ?? {}).sort()).toEqual([
+      'api',
+      'category',
+      'clothingImage',
+      'lowerClothingImage',
+      'progressId',
+      'userId',
+      'userImage',
+    ]);
     expect(schema?.required).not.toContain('lowerClothingImage');
     expect(schema?.required).toEqual(expect.arrayContaining(['userImage', 'clothingImage', 'category', 'userId']));
     // HTTP 402 NO_CREDITS carries the user.

@@ -32,21 +32,39 @@ function tryOnRequest(
   const body = multipart({
     userImage: { data: fields.person ?? PERSON },
     clothingImage: { data: TOP, filename: 'top.png', contentType: 'image/png' },
-    lowerClothingImage: fields.lower === null ? undefined : (fields.lower ?? { data: BOTTOM, filename: 'trousers.png', contentType: 'image/png' }),
+    lowerClothingImage:
+      fields.lower === null
+        ? undefined
+        : (fields.lower ?? { data: BOTTOM, filename: 'trousers.png', contentType: 'image/png' }),
     category: fields.category ?? 'upper_body',
     userId: fields.userId,
     api: fields.api,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 async function buy(app: FastifyInstance, cookie: string, planId: string): Promise<void> {
-  const res = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/billing/demo/checkout',
+    headers: { cookie },
+    payload: { planId },
+  });
   expect(res.statusCode).toBe(200);
 }
 
 async function rowsOf(app: FastifyInstance, userId: string) {
-  return app.db.selectFrom('tryons').select(['id', 'status', 'charge', 'bundle_of', 'category']).where('user_id', '=', userId).orderBy('created_at').execute();
+  return app.db
+    .selectFrom('tryons')
+    .select(['id', 'status', 'charge', 'bundle_of', 'category'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
 }
 
 async function trialsUsed(app: FastifyInstance, userId: string): Promise<number> {
@@ -59,7 +77,9 @@ function largeResultEngine(): TryOnEngine {
     id: 'large',
     label: 'Large results',
     async tryOn() {
-      const image = await sharp({ create: { width: 1500, height: 2000, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+      const image = await sharp({ create: { width: 1500, height: 2000, channels: 3, background: '#808080' } })
+        .jpeg()
+        .toBuffer();
       return { image, mimeType: 'image/jpeg' };
     },
   };
@@ -95,7 +115,11 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     expect(rows).toHaveLength(2);
     const main = rows.find((r) => r.id === body.tryonId)!;
     expect(main).toMatchObject({ status: 'succeeded', charge: 'trial', bundle_of: null, category: 'upper_body' });
-    expect(rows.find((r) => r.id !== body.tryonId)).toMatchObject({ status: 'succeeded', charge: 'trial', bundle_of: body.tryonId });
+    expect(rows.find((r) => r.id !== body.tryonId)).toMatchObject({
+      status: 'succeeded',
+      charge: 'trial',
+      bundle_of: body.tryonId,
+    });
     expect((await app.inject({ method: 'GET', url: body.imageUrl })).statusCode).toBe(200);
   });
 
@@ -106,12 +130,22 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     await buy(app, cookie, 'credits_200');
     const res = await tryOnRequest(app, cookie, { userId: user.id });
     expect(res.statusCode).toBe(200);
-    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({ usedFreeTrial: true, creditsRemaining: 199, tryOnsUsed: 2, freeTrialsUsed: 1 });
+    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({
+      usedFreeTrial: true,
+      creditsRemaining: 199,
+      tryOnsUsed: 2,
+      freeTrialsUsed: 1,
+    });
     expect(await trialsUsed(app, user.id)).toBe(2);
 
     // Then two credits.
     const paid = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(TryOnResponseSchema.parse(paid.json())).toMatchObject({ usedFreeTrial: false, creditsRemaining: 197, tryOnsUsed: 2, freeTrialsUsed: 0 });
+    expect(TryOnResponseSchema.parse(paid.json())).toMatchObject({
+      usedFreeTrial: false,
+      creditsRemaining: 197,
+      tryOnsUsed: 2,
+      freeTrialsUsed: 0,
+    });
   });
 
   it('with only one try-on left answers 402 NO_CREDITS with the user, and charges nothing', async () => {
@@ -150,7 +184,12 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     expect(await balance(app.db, user.id, new Date('2026-05-01T10:00:00.000Z'))).toBe(20);
     const outfitRows = (await rowsOf(app, user.id)).filter((r) => r.status === 'failed');
     expect(outfitRows.map((r) => r.charge).sort()).toEqual(['credit', 'trial']);
-    const events = await app.db.selectFrom('credit_events').select('type').where('user_id', '=', user.id).where('type', 'in', ['trial_refund', 'refund']).execute();
+    const events = await app.db
+      .selectFrom('credit_events')
+      .select('type')
+      .where('user_id', '=', user.id)
+      .where('type', 'in', ['trial_refund', 'refund'])
+      .execute();
     expect(events.map((e) => e.type).sort()).toEqual(['refund', 'trial_refund']);
   });
 
@@ -160,9 +199,16 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     for (const category of ['lower_body', 'dresses']) {
       const res = await tryOnRequest(app, cookie, { userId: user.id, category });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', error: MESSAGES.lowerClothingNeedsUpperBody });
+      expect(res.json()).toEqual({
+        success: false,
+        code: 'VALIDATION_ERROR',
+        error: MESSAGES.lowerClothingNeedsUpperBody,
+      });
     }
-    const notImage = await tryOnRequest(app, cookie, { userId: user.id, lower: { data: await gif(), filename: 'b.gif', contentType: 'image/gif' } });
+    const notImage = await tryOnRequest(app, cookie, {
+      userId: user.id,
+      lower: { data: await gif(), filename: 'b.gif', contentType: 'image/gif' },
+    });
     expect(notImage.statusCode).toBe(415);
     expect(notImage.json()).toMatchObject({ code: 'UNSUPPORTED_FORMAT', error: MESSAGES.unsupportedFormat });
     expect(engine.calls).toHaveLength(0);
@@ -177,7 +223,9 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     expect([freeMeta.width, freeMeta.height]).toEqual([768, FREE_RESULT_MAX_SIDE]);
 
     await buy(app, cookie, 'credits_200');
-    const paid = TryOnResponseSchema.parse((await tryOnRequest(app, cookie, { userId: user.id, api: 'large', lower: null })).json());
+    const paid = TryOnResponseSchema.parse(
+      (await tryOnRequest(app, cookie, { userId: user.id, api: 'large', lower: null })).json(),
+    );
     expect(paid.usedFreeTrial).toBe(false);
     const paidMeta = await sharp((await app.inject({ method: 'GET', url: paid.imageUrl })).rawPayload).metadata();
     expect([paidMeta.width, paidMeta.height]).toEqual([1500, 2000]);
@@ -192,7 +240,12 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
       async tryOn(input) {
         started.push((await sharp(input.person).metadata()).width!);
         await new Promise<void>((resolve) => gates.push(resolve));
-        return { image: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer(), mimeType: 'image/png' };
+        return {
+          image: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+            .png()
+            .toBuffer(),
+          mimeType: 'image/png',
+        };
       },
     };
     const { app } = await make({ engines: { gated }, env: { ENGINE_CONCURRENCY: '1' } });
@@ -204,11 +257,23 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
       expect(check()).toBe(true);
     };
 
-    const running = tryOnRequest(app, first.cookie, { userId: first.user.id, lower: null, person: await jpeg(480, 640) });
+    const running = tryOnRequest(app, first.cookie, {
+      userId: first.user.id,
+      lower: null,
+      person: await jpeg(480, 640),
+    });
     await until(() => started.length === 1);
-    const waitingNormal = tryOnRequest(app, normal.cookie, { userId: normal.user.id, lower: null, person: await jpeg(400, 600) });
+    const waitingNormal = tryOnRequest(app, normal.cookie, {
+      userId: normal.user.id,
+      lower: null,
+      person: await jpeg(400, 600),
+    });
     await until(() => limiter.queued === 1);
-    const waitingPaying = tryOnRequest(app, paying.cookie, { userId: paying.user.id, lower: null, person: await jpeg(320, 480) });
+    const waitingPaying = tryOnRequest(app, paying.cookie, {
+      userId: paying.user.id,
+      lower: null,
+      person: await jpeg(320, 480),
+    });
     await until(() => limiter.queued === 2);
 
     gates.shift()!();

@@ -38,13 +38,19 @@ async function postTryOn(base: string, cookie: string, userId: string, progressI
 }
 
 const within = <T>(p: Promise<T>, ms: number, what: string) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+  ]);
 
 describe('try-on progress (in-process engine)', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { engine: createEngineDouble({ delayMs: 300 }), progress: { heartbeatMs: 200, waitMs: 1_500 } });
+    t = await createTestApp('sqlite', {
+      engine: createEngineDouble({ delayMs: 300 }),
+      progress: { heartbeatMs: 200, waitMs: 1_500 },
+    });
     apps.push(t);
     base = await listen(t);
   });
@@ -127,7 +133,10 @@ describe('try-on progress (in-process engine)', () => {
   });
 
   it('a post refused before it runs (no credits) ends the stream with failed', async () => {
-    const n = await createTestApp('sqlite', { env: { FREE_TRIALS_LIMIT: '0' }, progress: { heartbeatMs: 200, waitMs: 1_500 } });
+    const n = await createTestApp('sqlite', {
+      env: { FREE_TRIALS_LIMIT: '0' },
+      progress: { heartbeatMs: 200, waitMs: 1_500 },
+    });
     apps.push(n);
     const nbase = await listen(n);
     const { cookie, user } = await signIn(n.app);

@@ -40,13 +40,17 @@ export default async function progressRoutes(instance: FastifyInstance): Promise
     {
       onRequest: app.perRouteLimit('tryon-progress', config.rateLimits.tryOnPerMinute * 2),
       schema: {
-        summary: 'One try-on’s stages as Server-Sent Events: each `data:` line is one event as JSON; the stream ends after done or failed',
+        summary:
+          'One try-on’s stages as Server-Sent Events: each `data:` line is one event as JSON; the stream ends after done or failed',
         tags: ['tryon'],
         security: [{ session: [] }],
         params: z.object({ progressId: ProgressIdSchema }),
         // The route writes the stream itself; the schema documents one event.
         response: {
-          200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: TryOnProgressEventSchema } } },
+          200: {
+            description: 'text/event-stream',
+            content: { 'text/event-stream': { schema: TryOnProgressEventSchema } },
+          },
           ...ERROR_RESPONSES,
         },
       },

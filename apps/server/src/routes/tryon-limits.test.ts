@@ -15,14 +15,24 @@ beforeAll(async () => {
   GARMENT = await png(200, 200, '#2040ff');
 });
 
-function tryOn(app: FastifyInstance, cookie: string, userId: string, files: { userImage?: FilePart; clothingImage?: FilePart } = {}) {
+function tryOn(
+  app: FastifyInstance,
+  cookie: string,
+  userId: string,
+  files: { userImage?: FilePart; clothingImage?: FilePart } = {},
+) {
   const body = multipart({
     userImage: files.userImage ?? { data: PERSON },
     clothingImage: files.clothingImage ?? { data: GARMENT, contentType: 'image/png' },
     category: 'upper_body',
     userId,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
@@ -68,7 +78,11 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
     expect(refused.statusCode).toBe(503);
     expect(refused.headers['retry-after']).toBe(String(ENGINE_BUSY_RETRY_AFTER_S));
     expect(refused.json()).toEqual({ success: false, code: 'ENGINE_BUSY', error: MESSAGES.engineBusy });
-    const third = await t.app.db.selectFrom('users').select('free_trials_used').where('id', '=', c.user.id).executeTakeFirstOrThrow();
+    const third = await t.app.db
+      .selectFrom('users')
+      .select('free_trials_used')
+      .where('id', '=', c.user.id)
+      .executeTakeFirstOrThrow();
     expect(third.free_trials_used).toBe(0);
 
     expect((await running).statusCode).toBe(200);

@@ -3,12 +3,27 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
-import { MAX_UPLOAD_BYTES, MESSAGES, NoCreditsResponseSchema, TryOnListResponseSchema, TryOnResponseSchema } from '@aidressup/contract';
+import {
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  NoCreditsResponseSchema,
+  TryOnListResponseSchema,
+  TryOnResponseSchema,
+} from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
-import { gif, jpeg, multipart, png, pngHeaderOnly, rotatedJpegWithExif, truncatedJpeg, type FilePart } from '../test/images.js';
+import {
+  gif,
+  jpeg,
+  multipart,
+  png,
+  pngHeaderOnly,
+  rotatedJpegWithExif,
+  truncatedJpeg,
+  type FilePart,
+} from '../test/images.js';
 import { reserveTryOn } from '../ledger/ledger.js';
 import { findUserById } from '../repositories/users.js';
 
@@ -26,12 +41,20 @@ function tryOnRequest(
 ) {
   const body = multipart({
     userImage: 'userImage' in fields ? fields.userImage : { data: PERSON },
-    clothingImage: 'clothingImage' in fields ? fields.clothingImage : { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+    clothingImage:
+      'clothingImage' in fields
+        ? fields.clothingImage
+        : { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
     category: fields.category ?? 'upper_body',
     userId: fields.userId,
     api: fields.api,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, ...(cookie ? { cookie } : {}) }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, ...(cookie ? { cookie } : {}) },
+    payload: body.payload,
+  });
 }
 
 async function trialsUsed(app: FastifyInstance, userId: string): Promise<number> {
@@ -79,10 +102,21 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     expect(refused.statusCode).toBe(402);
     const no = NoCreditsResponseSchema.parse(refused.json());
     expect(no.error).toBe(MESSAGES.noCredits);
-    expect(no.user).toMatchObject({ id: user.id, credits: 0, free_trials_used: 2, free_trials_limit: 2, segment: 'trial_exhausted' });
+    expect(no.user).toMatchObject({
+      id: user.id,
+      credits: 0,
+      free_trials_used: 2,
+      free_trials_limit: 2,
+      segment: 'trial_exhausted',
+    });
     expect(engine.calls).toHaveLength(2);
 
-    const bought = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'credits_200', amount: 999999, credits: 5000 } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'credits_200', amount: 999999, credits: 5000 },
+    });
     expect(bought.statusCode).toBe(200);
     expect(bought.json().user).toMatchObject({ credits: 200, segment: 'customer' });
 
@@ -100,7 +134,9 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     // Uploads were never stored: the files folder holds the three results only.
     const files = path.join(t.config.dataDir, 'files');
     expect(fs.readdirSync(files).filter((f) => !f.startsWith('.'))).toEqual(['results']);
-    expect(fs.readdirSync(path.join(files, 'results')).sort()).toEqual(items.map((i) => i.imageUrl.split('/').pop()).sort());
+    expect(fs.readdirSync(path.join(files, 'results')).sort()).toEqual(
+      items.map((i) => i.imageUrl.split('/').pop()).sort(),
+    );
 
     // Another user sees none of them.
     const other = await signIn(app);
@@ -112,7 +148,10 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
   it('passes the engine upright images without metadata', async () => {
     const { app, engine } = await make();
     const { cookie, user } = await signIn(app);
-    const res = await tryOnRequest(app, cookie, { userId: user.id, userImage: { data: await rotatedJpegWithExif(400, 200) } });
+    const res = await tryOnRequest(app, cookie, {
+      userId: user.id,
+      userImage: { data: await rotatedJpegWithExif(400, 200) },
+    });
     expect(res.statusCode).toBe(200);
     const meta = await sharp(engine.calls[0]!.person).metadata();
     expect([meta.width, meta.height, meta.exif, meta.orientation]).toEqual([200, 400, undefined, undefined]);
@@ -129,7 +168,11 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     expect(anonymous.statusCode).toBe(401);
     const forged = await tryOnRequest(app, `aidu_session=${alice.user.id}`, { userId: alice.user.id });
     expect(forged.statusCode).toBe(401);
-    const buyForOther = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', payload: { planId: 'weekly' } });
+    const buyForOther = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      payload: { planId: 'weekly' },
+    });
     expect(buyForOther.statusCode).toBe(401);
     expect(await trialsUsed(app, alice.user.id)).toBe(0);
     expect(engine.calls).toHaveLength(0);
@@ -141,11 +184,25 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const big = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
     PERSON.copy(big);
     const cases: [Parameters<typeof tryOnRequest>[2], number, string, string?][] = [
-      [{ userId: user.id, userImage: { data: Buffer.from('just some text, not a photo'), filename: 'me.jpg' } }, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat],
-      [{ userId: user.id, clothingImage: { data: await gif(), filename: 'shirt.gif', contentType: 'image/gif' } }, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat],
+      [
+        { userId: user.id, userImage: { data: Buffer.from('just some text, not a photo'), filename: 'me.jpg' } },
+        415,
+        'UNSUPPORTED_FORMAT',
+        MESSAGES.unsupportedFormat,
+      ],
+      [
+        { userId: user.id, clothingImage: { data: await gif(), filename: 'shirt.gif', contentType: 'image/gif' } },
+        415,
+        'UNSUPPORTED_FORMAT',
+        MESSAGES.unsupportedFormat,
+      ],
       [{ userId: user.id, userImage: { data: await truncatedJpeg() } }, 422, 'IMAGE_UNREADABLE'],
       [{ userId: user.id, userImage: { data: big } }, 413, 'FILE_TOO_LARGE', MESSAGES.fileTooLarge],
-      [{ userId: user.id, clothingImage: { data: pngHeaderOnly(30000, 30000), contentType: 'image/png' } }, 422, 'IMAGE_TOO_MANY_PIXELS'],
+      [
+        { userId: user.id, clothingImage: { data: pngHeaderOnly(30000, 30000), contentType: 'image/png' } },
+        422,
+        'IMAGE_TOO_MANY_PIXELS',
+      ],
       [{ userId: user.id, userImage: undefined }, 400, 'MISSING_FILE', MESSAGES.missingPersonImage],
       [{ userId: user.id, clothingImage: undefined }, 400, 'MISSING_FILE', MESSAGES.missingClothingImage],
       [{ userId: user.id, category: 'hats' }, 400, 'INVALID_CATEGORY'],
@@ -158,7 +215,12 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
       expect(res.json().success).toBe(false);
       if (message) expect(res.json().error).toBe(message);
     }
-    const notMultipart = await app.inject({ method: 'POST', url: '/api/process-image', headers: { cookie }, payload: { userId: user.id } });
+    const notMultipart = await app.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { cookie },
+      payload: { userId: user.id },
+    });
     expect(notMultipart.statusCode).toBe(400);
     expect(await trialsUsed(app, user.id)).toBe(0);
     expect(engine.calls).toHaveLength(0);
@@ -169,7 +231,9 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
   it('gives exactly 2 of 20 concurrent try-ons to a user with 2 free trials', async () => {
     const { app, engine } = await make({ engine: createEngineDouble({ delayMs: 20 }) });
     const { cookie, user } = await signIn(app);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => tryOnRequest(app, cookie, { userId: user.id })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => tryOnRequest(app, cookie, { userId: user.id })),
+    );
     const codes = responses.map((r) => r.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.filter((c) => c === 402)).toHaveLength(18);
@@ -195,7 +259,12 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
 
     // A paid try-on is refunded to the grant it came from.
     await app.db.updateTable('users').set({ free_trials_used: 2 }).where('id', '=', user.id).execute();
-    await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'weekly' } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'weekly' },
+    });
     const paidFail = await tryOnRequest(app, cookie, { userId: user.id });
     expect(paidFail.statusCode).toBe(502);
     const me = await app.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
@@ -203,11 +272,22 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const rows = await app.db.selectFrom('tryons').select(['status', 'error_code']).execute();
     expect(rows.map((r) => r.status)).toEqual(['failed', 'failed', 'failed']);
     const events = await app.db.selectFrom('credit_events').select('type').where('user_id', '=', user.id).execute();
-    expect(events.map((e) => e.type).sort()).toEqual(['grant', 'refund', 'spend', 'trial_refund', 'trial_refund', 'trial_spend', 'trial_spend']);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'grant',
+      'refund',
+      'spend',
+      'trial_refund',
+      'trial_refund',
+      'trial_spend',
+      'trial_spend',
+    ]);
   });
 
   it('times out a slow engine at the deadline and refunds', async () => {
-    const { app } = await make({ engine: createEngineDouble({ delayMs: 10_000 }), env: { ENGINE_DEADLINE_MS: '1000' } });
+    const { app } = await make({
+      engine: createEngineDouble({ delayMs: 10_000 }),
+      env: { ENGINE_DEADLINE_MS: '1000' },
+    });
     const { cookie, user } = await signIn(app);
     const started = Date.now();
     const res = await tryOnRequest(app, cookie, { userId: user.id });
@@ -220,15 +300,35 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
   it('fails and refunds try-ons left processing by a crash at start-up', async () => {
     const first = await make();
     const { user } = await signIn(first.app);
-    const stuck = await reserveTryOn(first.app.db, { userId: user.id, freeTrialsLimit: 2, category: 'upper_body', engine: 'test-double', now: first.clock.now });
-    const fresh = await reserveTryOn(first.app.db, { userId: user.id, freeTrialsLimit: 2, category: 'upper_body', engine: 'test-double', now: new Date(first.clock.now.getTime() + 200_000) });
+    const stuck = await reserveTryOn(first.app.db, {
+      userId: user.id,
+      freeTrialsLimit: 2,
+      category: 'upper_body',
+      engine: 'test-double',
+      now: first.clock.now,
+    });
+    const fresh = await reserveTryOn(first.app.db, {
+      userId: user.id,
+      freeTrialsLimit: 2,
+      category: 'upper_body',
+      engine: 'test-double',
+      now: new Date(first.clock.now.getTime() + 200_000),
+    });
     expect(stuck.ok && fresh.ok).toBe(true);
     expect(await trialsUsed(first.app, user.id)).toBe(2);
     await first.app.close();
     apps.splice(apps.indexOf(first), 1);
     // Restart 150 s later: the first reservation is past the 100 s deadline, the second is not yet old.
-    const restarted = await make({ dataDir: first.config.dataDir, start: new Date(first.clock.now.getTime() + 250_000), ...(first.config.databaseUrl ? { databaseUrl: first.config.databaseUrl } : {}) });
-    const rows = await restarted.app.db.selectFrom('tryons').select(['id', 'status', 'error_code']).orderBy('created_at').execute();
+    const restarted = await make({
+      dataDir: first.config.dataDir,
+      start: new Date(first.clock.now.getTime() + 250_000),
+      ...(first.config.databaseUrl ? { databaseUrl: first.config.databaseUrl } : {}),
+    });
+    const rows = await restarted.app.db
+      .selectFrom('tryons')
+      .select(['id', 'status', 'error_code'])
+      .orderBy('created_at')
+      .execute();
     expect(rows.map((r) => r.status)).toEqual(['failed', 'processing']);
     expect(await trialsUsed(restarted.app, user.id)).toBe(1);
   });
@@ -237,7 +337,12 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const { app, clock } = await make();
     const { cookie, user } = await signIn(app);
     const res = TryOnResponseSchema.parse((await tryOnRequest(app, cookie, { userId: user.id })).json());
-    for (const url of ['/api/results/..%2F..%2Fapp.db', '/api/results/short.png', `/api/results/${'A'.repeat(43)}.png`, `${res.imageUrl}.png`]) {
+    for (const url of [
+      '/api/results/..%2F..%2Fapp.db',
+      '/api/results/short.png',
+      `/api/results/${'A'.repeat(43)}.png`,
+      `${res.imageUrl}.png`,
+    ]) {
       const r = await app.inject({ method: 'GET', url });
       expect(r.statusCode).toBe(404);
       expect(r.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });

@@ -44,7 +44,9 @@ const TryOnFormSchema = z.object({
 
 const ResultParamsSchema = z.object({ name: z.string().regex(RESULT_NAME_PATTERN) });
 /** A result image's bytes, streamed from storage (the serializer never sees them). */
-const ResultImage = { schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }) };
+const ResultImage = {
+  schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }),
+};
 
 interface ParsedForm {
   files: Partial<Record<FileField, Buffer>>;
@@ -62,7 +64,11 @@ async function readForm(request: FastifyRequest): Promise<ParsedForm> {
   } catch (err) {
     // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
     // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
-    if (isAppError(err) || (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))) throw err;
+    if (
+      isAppError(err) ||
+      (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))
+    )
+      throw err;
     throw new AppError('MALFORMED_UPLOAD');
   }
 }
@@ -109,7 +115,14 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
   const { config } = app;
   const security = [{ session: [] }];
   await app.register(multipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: FILE_FIELDS.length, fields: 8, fieldSize: 1024, parts: 12, headerPairs: 50 },
+    limits: {
+      fileSize: MAX_UPLOAD_BYTES,
+      files: FILE_FIELDS.length,
+      fields: 8,
+      fieldSize: 1024,
+      parts: 12,
+      headerPairs: 50,
+    },
     throwFileSizeLimit: true,
   });
 
@@ -147,10 +160,12 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
       const form = checkFields(fields, sessionUser);
       // A bottom goes under a top: a whole outfit is an Upper Body try-on.
-      if (files.lowerClothingImage && form.category !== 'upper_body') throw new AppError('VALIDATION_ERROR', MESSAGES.lowerClothingNeedsUpperBody);
+      if (files.lowerClothingImage && form.category !== 'upper_body')
+        throw new AppError('VALIDATION_ERROR', MESSAGES.lowerClothingNeedsUpperBody);
       const outfit = files.lowerClothingImage !== undefined;
       // The progressId is bound to the user who posts it; someone else's is ignored.
-      const progressId = form.progressId && app.tryOnProgress.claim(form.progressId, sessionUser) ? form.progressId : undefined;
+      const progressId =
+        form.progressId && app.tryOnProgress.claim(form.progressId, sessionUser) ? form.progressId : undefined;
       request.tryOnProgressId = progressId;
       const engineId = form.api ?? app.engines.defaultEngine;
       if (!app.engines.has(engineId)) throw new AppError('ENGINE_UNAVAILABLE');
@@ -192,7 +207,10 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
         tags: ['tryon'],
         params: ResultParamsSchema,
         response: {
-          200: { description: 'The image', content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage } },
+          200: {
+            description: 'The image',
+            content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage },
+          },
           ...ERROR_RESPONSES,
         },
       },
@@ -202,7 +220,8 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
     async (request, reply) => {
       const { name } = request.params;
       const row = await findByResultName(app.db, name);
-      if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString()) throw new AppError('NOT_FOUND');
+      if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString())
+        throw new AppError('NOT_FOUND');
       // Streamed from the store (local disk or S3) after the checks above, never held whole.
       const object = await app.storage.open(`results/${name}`);
       if (!object) throw new AppError('NOT_FOUND');
@@ -229,7 +248,10 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
     },
     async (request) => {
       const userId = requireSessionUserId(request);
-      return { success: true as const, ...(await listGalleryPage({ db: app.db, clock: app.clock }, userId, request.query, serverOrigin(app, request))) };
+      return {
+        success: true as const,
+        ...(await listGalleryPage({ db: app.db, clock: app.clock }, userId, request.query, serverOrigin(app, request))),
+      };
     },
   );
 }

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
-import { adjustmentData, envelope, paddleId, signedHeaders, subscriptionData, transactionData } from '@aidressup/paddle-stand-in';
+import {
+  adjustmentData,
+  envelope,
+  paddleId,
+  signedHeaders,
+  subscriptionData,
+  transactionData,
+} from '@aidressup/paddle-stand-in';
 import { PADDLE_WEBHOOK_PATH } from './webhooks-paddle.js';
 
 const SECRET = 'pdl_ntfset_01apptest_secret_value_0000';
@@ -33,10 +40,19 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
   /** Posts a notification signed at the app's clock, as Paddle would at that moment. */
   function post(body: unknown, signedAt: Date = t.clock.now) {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
-    return t.app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: signedHeaders(SECRET, raw, signedAt.getTime()) });
+    return t.app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: raw,
+      headers: signedHeaders(SECRET, raw, signedAt.getTime()),
+    });
   }
   async function userOf(s: { cookie: string; user: { id: string } }): Promise<User> {
-    const res = await t.app.inject({ method: 'GET', url: `/api/auth/user/${s.user.id}`, headers: { cookie: s.cookie } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/user/${s.user.id}`,
+      headers: { cookie: s.cookie },
+    });
     expect(res.statusCode).toBe(200);
     return (res.json() as { user: User }).user;
   }
@@ -51,18 +67,55 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
     const sub = paddleId('sub');
     const p = period(30);
     const custom = { userId: s.user.id, planId: 'monthly', credits: 50 };
-    const txn = envelope('transaction.completed', transactionData({ price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' }, customData: custom, subscriptionId: sub, billingPeriod: p, at: t.clock.now }), t.clock.now);
-    const created = envelope('subscription.created', subscriptionData({ id: sub, price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' }, status: 'active', customData: custom, period: p, transactionId: txn.data.id, updatedAt: t.clock.now }), t.clock.now);
+    const txn = envelope(
+      'transaction.completed',
+      transactionData({
+        price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' },
+        customData: custom,
+        subscriptionId: sub,
+        billingPeriod: p,
+        at: t.clock.now,
+      }),
+      t.clock.now,
+    );
+    const created = envelope(
+      'subscription.created',
+      subscriptionData({
+        id: sub,
+        price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' },
+        status: 'active',
+        customData: custom,
+        period: p,
+        transactionId: txn.data.id,
+        updatedAt: t.clock.now,
+      }),
+      t.clock.now,
+    );
     expect((await post(created)).statusCode).toBe(200);
     expect((await post(txn)).statusCode).toBe(200);
 
     let user = await userOf(s);
     expect(user.credits).toBe(50);
     expect(user.segment).toBe('subscriber');
-    expect(user.subscription).toEqual({ planId: 'monthly', status: 'active', currentPeriodEnd: new Date(p.ends_at).toISOString() });
+    expect(user.subscription).toEqual({
+      planId: 'monthly',
+      status: 'active',
+      currentPeriodEnd: new Date(p.ends_at).toISOString(),
+    });
 
     t.clock.advance(60_000);
-    const canceled = envelope('subscription.canceled', subscriptionData({ id: sub, price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' }, status: 'canceled', customData: custom, period: null, updatedAt: t.clock.now }), t.clock.now);
+    const canceled = envelope(
+      'subscription.canceled',
+      subscriptionData({
+        id: sub,
+        price: { id: PADDLE_ENV.PADDLE_PRICE_MONTHLY, amount: '999', description: 'Monthly Pro', interval: 'month' },
+        status: 'canceled',
+        customData: custom,
+        period: null,
+        updatedAt: t.clock.now,
+      }),
+      t.clock.now,
+    );
     expect((await post(canceled)).statusCode).toBe(200);
     user = await userOf(s);
     expect(user.subscription).toEqual({ planId: 'monthly', status: 'canceled', currentPeriodEnd: null });
@@ -76,13 +129,31 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
 
   it('the 200-credit pack makes the shopper a customer; an approved refund takes the credits back', async () => {
     const s = await signIn(t.app);
-    const txn = envelope('transaction.completed', transactionData({ price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '3999', description: '200 Credits', interval: null }, customData: { userId: s.user.id, planId: 'credits_200', credits: 200 }, at: t.clock.now }), t.clock.now);
+    const txn = envelope(
+      'transaction.completed',
+      transactionData({
+        price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '3999', description: '200 Credits', interval: null },
+        customData: { userId: s.user.id, planId: 'credits_200', credits: 200 },
+        at: t.clock.now,
+      }),
+      t.clock.now,
+    );
     expect((await post(txn)).statusCode).toBe(200);
     let user = await userOf(s);
     expect(user).toMatchObject({ credits: 200, segment: 'customer' });
     expect(user.subscription).toBeUndefined();
 
-    const refund = envelope('adjustment.updated', adjustmentData({ transactionId: txn.data.id, action: 'refund', status: 'approved', amount: '3999', at: t.clock.now }), t.clock.now);
+    const refund = envelope(
+      'adjustment.updated',
+      adjustmentData({
+        transactionId: txn.data.id,
+        action: 'refund',
+        status: 'approved',
+        amount: '3999',
+        at: t.clock.now,
+      }),
+      t.clock.now,
+    );
     expect((await post(refund)).statusCode).toBe(200);
     user = await userOf(s);
     expect(user.credits).toBe(0);
@@ -90,7 +161,15 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
 
   it('checks the signature window against the server clock', async () => {
     const s = await signIn(t.app);
-    const txn = envelope('transaction.completed', transactionData({ price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '3999', description: '200 Credits', interval: null }, customData: { userId: s.user.id }, at: t.clock.now }), t.clock.now);
+    const txn = envelope(
+      'transaction.completed',
+      transactionData({
+        price: { id: PADDLE_ENV.PADDLE_PRICE_CREDITS_200, amount: '3999', description: '200 Credits', interval: null },
+        customData: { userId: s.user.id },
+        at: t.clock.now,
+      }),
+      t.clock.now,
+    );
     const stale = await post(txn, new Date(t.clock.now.getTime() - 10 * 60_000));
     expect(stale.statusCode).toBe(400);
     expect(stale.json()).toMatchObject({ success: false, code: 'INVALID_SIGNATURE' });
@@ -99,7 +178,13 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
 
   it('accepts notifications larger than the API-wide body limit', async () => {
     const s = await signIn(t.app);
-    const data = transactionData({ price: { id: PADDLE_ENV.PADDLE_PRICE_WEEKLY, amount: '599', description: 'Weekly Pass', interval: 'week' }, customData: { userId: s.user.id }, subscriptionId: paddleId('sub'), billingPeriod: period(7), at: t.clock.now });
+    const data = transactionData({
+      price: { id: PADDLE_ENV.PADDLE_PRICE_WEEKLY, amount: '599', description: 'Weekly Pass', interval: 'week' },
+      customData: { userId: s.user.id },
+      subscriptionId: paddleId('sub'),
+      billingPeriod: period(7),
+      at: t.clock.now,
+    });
     const big = { ...data, details: { ...data.details, notes: 'x'.repeat(200 * 1024) } };
     const res = await post(envelope('transaction.completed', big, t.clock.now));
     expect(res.statusCode).toBe(200);
@@ -110,7 +195,11 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
     const res = await t.app.inject({ method: 'GET', url: '/api/config' });
     expect(res.statusCode).toBe(200);
     const config = res.json() as { billing: unknown; plans: { id: string; paddlePriceId: string | null }[] };
-    expect(config.billing).toEqual({ provider: 'paddle', environment: 'sandbox', clientToken: PADDLE_ENV.PADDLE_CLIENT_TOKEN });
+    expect(config.billing).toEqual({
+      provider: 'paddle',
+      environment: 'sandbox',
+      clientToken: PADDLE_ENV.PADDLE_CLIENT_TOKEN,
+    });
     expect(Object.fromEntries(config.plans.map((p) => [p.id, p.paddlePriceId]))).toEqual({
       weekly: PADDLE_ENV.PADDLE_PRICE_WEEKLY,
       monthly: PADDLE_ENV.PADDLE_PRICE_MONTHLY,
@@ -122,14 +211,24 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
 
   it('refuses demo checkout: only a verified payment grants credits', async () => {
     const s = await signIn(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie: s.cookie }, payload: { planId: 'credits_200' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie: s.cookie },
+      payload: { planId: 'credits_200' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
     expect((await userOf(s)).credits).toBe(0);
   });
 
   it('refuses an unsigned notification with the contract error shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: '{"event_id":"evt_1"}', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: '{"event_id":"evt_1"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ success: false, code: 'INVALID_SIGNATURE', error: 'Invalid signature.' });
   });
@@ -140,7 +239,12 @@ describe('Paddle webhook with demo billing', () => {
     const t = await createTestApp('sqlite');
     try {
       const raw = JSON.stringify(envelope('transaction.completed', {}));
-      const res = await t.app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: signedHeaders(SECRET, raw, t.clock.now.getTime()) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: PADDLE_WEBHOOK_PATH,
+        payload: raw,
+        headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
+      });
       expect(res.statusCode).toBe(404);
     } finally {
       await t.app.close();

@@ -37,7 +37,12 @@ const PADDLE: PaddleConfig = {
   },
 };
 const AMOUNTS: Record<PlanId, string> = { weekly: '599', monthly: '999', yearly: '1999', credits_200: '3999' };
-const INTERVAL: Record<PlanId, PriceInfo['interval']> = { weekly: 'week', monthly: 'month', yearly: 'year', credits_200: null };
+const INTERVAL: Record<PlanId, PriceInfo['interval']> = {
+  weekly: 'week',
+  monthly: 'month',
+  yearly: 'year',
+  credits_200: null,
+};
 const priceOf = (plan: PlanId): PriceInfo => ({
   id: PADDLE.prices[plan],
   amount: AMOUNTS[plan],
@@ -80,17 +85,42 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
 
   function post(body: unknown, headers?: Record<string, string>) {
     const raw = typeof body === 'string' ? body : JSON.stringify(body);
-    return app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: headers ?? signedHeaders(SECRET, raw) });
+    return app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: raw,
+      headers: headers ?? signedHeaders(SECRET, raw),
+    });
   }
   const credits = () => balance(handle.db, userId);
   const eventCount = async (eventId: string) =>
     (await handle.db.selectFrom('billing_events').select('id').where('event_id', '=', eventId).execute()).length;
-  const grantsOf = (uid: string) => handle.db.selectFrom('credit_grants').selectAll().where('user_id', '=', uid).orderBy('created_at').orderBy('external_ref').execute();
+  const grantsOf = (uid: string) =>
+    handle.db
+      .selectFrom('credit_grants')
+      .selectAll()
+      .where('user_id', '=', uid)
+      .orderBy('created_at')
+      .orderBy('external_ref')
+      .execute();
 
-  function purchase(plan: PlanId, o: { userId?: string; subscriptionId?: string | null; period?: { starts_at: string; ends_at: string } | null; txnId?: string } = {}) {
+  function purchase(
+    plan: PlanId,
+    o: {
+      userId?: string;
+      subscriptionId?: string | null;
+      period?: { starts_at: string; ends_at: string } | null;
+      txnId?: string;
+    } = {},
+  ) {
     const subscription = INTERVAL[plan] !== null;
     const subscriptionId = o.subscriptionId === undefined ? (subscription ? paddleId('sub') : null) : o.subscriptionId;
-    const period = o.period === undefined ? (subscription ? periodFrom(new Date(), PLANS.find((p) => p.id === plan)!.validityDays!) : null) : o.period;
+    const period =
+      o.period === undefined
+        ? subscription
+          ? periodFrom(new Date(), PLANS.find((p) => p.id === plan)!.validityDays!)
+          : null
+        : o.period;
     return envelope(
       'transaction.completed',
       transactionData({
@@ -108,24 +138,37 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       ['weekly', 20, 7],
       ['monthly', 50, 30],
       ['yearly', 100, 365],
-    ] as const)('grants the %s plan: %i credits expiring at the end of the billing period', async (plan, amount, days) => {
-      const period = periodFrom(new Date(), days);
-      const n = purchase(plan, { period });
-      const res = await post(n);
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, received: true, duplicate: false });
-      expect(await credits()).toBe(amount);
-      const [grant] = await grantsOf(userId);
-      expect(grant).toMatchObject({ source: 'paddle', plan_id: plan, amount, remaining: amount, external_ref: n.data.id });
-      expect(grant!.expires_at).toBe(new Date(period.ends_at).toISOString());
-      // What was paid (Paddle's grand total, in cents) and who paid, for the history and the portal.
-      const paid = (Number(n.data.details?.totals?.grand_total) / 100).toFixed(2);
-      expect(grant).toMatchObject({ amount_paid: paid, currency: 'USD' });
-      const user = await findUserById(handle.db, userId);
-      expect(user).toMatchObject({ paddle_customer_id: n.data.customer_id });
-      expect(user).toMatchObject({ subscription_id: n.data.subscription_id, subscription_status: 'active', subscription_plan_id: plan });
-      expect(user!.subscription_period_end).toBe(new Date(period.ends_at).toISOString());
-    });
+    ] as const)(
+      'grants the %s plan: %i credits expiring at the end of the billing period',
+      async (plan, amount, days) => {
+        const period = periodFrom(new Date(), days);
+        const n = purchase(plan, { period });
+        const res = await post(n);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ success: true, received: true, duplicate: false });
+        expect(await credits()).toBe(amount);
+        const [grant] = await grantsOf(userId);
+        expect(grant).toMatchObject({
+          source: 'paddle',
+          plan_id: plan,
+          amount,
+          remaining: amount,
+          external_ref: n.data.id,
+        });
+        expect(grant!.expires_at).toBe(new Date(period.ends_at).toISOString());
+        // What was paid (Paddle's grand total, in cents) and who paid, for the history and the portal.
+        const paid = (Number(n.data.details?.totals?.grand_total) / 100).toFixed(2);
+        expect(grant).toMatchObject({ amount_paid: paid, currency: 'USD' });
+        const user = await findUserById(handle.db, userId);
+        expect(user).toMatchObject({ paddle_customer_id: n.data.customer_id });
+        expect(user).toMatchObject({
+          subscription_id: n.data.subscription_id,
+          subscription_status: 'active',
+          subscription_plan_id: plan,
+        });
+        expect(user!.subscription_period_end).toBe(new Date(period.ends_at).toISOString());
+      },
+    );
 
     it('grants the 200-credit pack, never expiring, and records no subscription', async () => {
       const n = purchase('credits_200');
@@ -187,10 +230,18 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     });
 
     it('acknowledges an unknown price and grants nothing', async () => {
-      const n = envelope('transaction.completed', transactionData({
-        price: { id: 'pri_01someotherproduct00000000', amount: '4999', description: 'Something else', interval: null },
-        customData: { userId, planId: 'credits_200', credits: 200 },
-      }));
+      const n = envelope(
+        'transaction.completed',
+        transactionData({
+          price: {
+            id: 'pri_01someotherproduct00000000',
+            amount: '4999',
+            description: 'Something else',
+            interval: null,
+          },
+          customData: { userId, planId: 'credits_200', credits: 200 },
+        }),
+      );
       const res = await post(n);
       expect(res.statusCode).toBe(200);
       expect(await credits()).toBe(0);
@@ -202,7 +253,11 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const n = purchase('credits_200', { userId: 'no-such-user-000000000' });
       const res = await post(n);
       expect(res.statusCode).toBe(200);
-      const count = await handle.db.selectFrom('credit_grants').select('id').where('external_ref', '=', n.data.id).execute();
+      const count = await handle.db
+        .selectFrom('credit_grants')
+        .select('id')
+        .where('external_ref', '=', n.data.id)
+        .execute();
       expect(count).toHaveLength(0);
     });
 
@@ -214,13 +269,23 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     });
 
     it('grants the credits of every unit bought', async () => {
-      const n = envelope('transaction.completed', transactionData({ price: priceOf('credits_200'), quantity: 2, customData: { userId } }));
+      const n = envelope(
+        'transaction.completed',
+        transactionData({ price: priceOf('credits_200'), quantity: 2, customData: { userId } }),
+      );
       expect((await post(n)).statusCode).toBe(200);
       expect(await credits()).toBe(400);
     });
 
     it('grants a purchase made before an email sign-in to the account the buyer was merged into', async () => {
-      const account = await createUser(handle.db, { deviceId: null, deviceInfo: {}, signupIpHash: null, freeTrialsUsed: 0, freeTrialsWithheld: null, now: new Date() });
+      const account = await createUser(handle.db, {
+        deviceId: null,
+        deviceInfo: {},
+        signupIpHash: null,
+        freeTrialsUsed: 0,
+        freeTrialsWithheld: null,
+        now: new Date(),
+      });
       await handle.db.updateTable('users').set({ merged_into: account.id }).where('id', '=', userId).execute();
       expect((await post(purchase('credits_200'))).statusCode).toBe(200);
       expect(await credits()).toBe(0);
@@ -228,9 +293,16 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     });
 
     it('grants each configured item of a transaction with several, and a refund takes all of them back', async () => {
-      const base = transactionData({ price: priceOf('credits_200'), customData: { userId }, subscriptionId: paddleId('sub'), billingPeriod: periodFrom(new Date(), 7) });
+      const base = transactionData({
+        price: priceOf('credits_200'),
+        customData: { userId },
+        subscriptionId: paddleId('sub'),
+        billingPeriod: periodFrom(new Date(), 7),
+      });
       const weekly = transactionData({ price: priceOf('weekly') });
-      const other = transactionData({ price: { id: 'pri_01notoursatall000000000000', amount: '100', description: 'Other', interval: null } });
+      const other = transactionData({
+        price: { id: 'pri_01notoursatall000000000000', amount: '100', description: 'Other', interval: null },
+      });
       const n = envelope('transaction.completed', { ...base, items: [...base.items, ...weekly.items, ...other.items] });
       expect((await post(n)).statusCode).toBe(200);
       expect(await credits()).toBe(220);
@@ -239,19 +311,29 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
         ['credits_200', n.data.id, true],
         ['weekly', `${n.data.id}#2`, false],
       ]);
-      const refund = envelope('adjustment.updated', adjustmentData({ transactionId: n.data.id, action: 'refund', status: 'approved', amount: '4598' }));
+      const refund = envelope(
+        'adjustment.updated',
+        adjustmentData({ transactionId: n.data.id, action: 'refund', status: 'approved', amount: '4598' }),
+      );
       expect((await post(refund)).statusCode).toBe(200);
       expect(await credits()).toBe(0);
     });
 
     it('a transaction whose id looks like a LIKE pattern does not reach other transactions’ grants', async () => {
       // Two items: grants `txn_…a` and `txn_…a#2`; an unescaped `txn_01likepattern%#%` would match the second.
-      const base = transactionData({ id: 'txn_01likepatternaaaaaaaaaaaa', price: priceOf('credits_200'), customData: { userId } });
+      const base = transactionData({
+        id: 'txn_01likepatternaaaaaaaaaaaa',
+        price: priceOf('credits_200'),
+        customData: { userId },
+      });
       const more = transactionData({ price: priceOf('credits_200') });
       await post(envelope('transaction.completed', { ...base, items: [...base.items, ...more.items] }));
       expect(await credits()).toBe(400);
       for (const pattern of ['txn_01likepattern%', 'txn_01likepatternaaaaaaaaaaa_']) {
-        const refund = envelope('adjustment.updated', adjustmentData({ transactionId: pattern, action: 'refund', status: 'approved', amount: '3999' }));
+        const refund = envelope(
+          'adjustment.updated',
+          adjustmentData({ transactionId: pattern, action: 'refund', status: 'approved', amount: '3999' }),
+        );
         expect((await post(refund)).statusCode).toBe(200);
       }
       expect(await credits()).toBe(400);
@@ -265,17 +347,23 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       expect((await post(purchase('monthly', { subscriptionId, period: p1 }))).statusCode).toBe(200);
       expect(await credits()).toBe(50);
       // Paddle's renewal: origin subscription_recurring; we find the user by the subscription.
-      const renewal = envelope('transaction.completed', transactionData({
-        price: priceOf('monthly'),
-        subscriptionId,
-        billingPeriod: p2,
-        customData: null,
-        origin: 'subscription_recurring',
-      }));
+      const renewal = envelope(
+        'transaction.completed',
+        transactionData({
+          price: priceOf('monthly'),
+          subscriptionId,
+          billingPeriod: p2,
+          customData: null,
+          origin: 'subscription_recurring',
+        }),
+      );
       expect((await post(renewal)).statusCode).toBe(200);
       expect(await credits()).toBe(100);
       const grants = await grantsOf(userId);
-      expect(grants.map((g) => g.expires_at)).toEqual([new Date(p1.ends_at).toISOString(), new Date(p2.ends_at).toISOString()]);
+      expect(grants.map((g) => g.expires_at)).toEqual([
+        new Date(p1.ends_at).toISOString(),
+        new Date(p2.ends_at).toISOString(),
+      ]);
       // After the first period ends only the renewal's credits remain.
       expect(await balance(handle.db, userId, new Date(new Date(p1.ends_at).getTime() + 1000))).toBe(50);
       expect((await findUserById(handle.db, userId))!.subscription_period_end).toBe(new Date(p2.ends_at).toISOString());
@@ -315,11 +403,17 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     it('refuses a stale timestamp (older than 5 minutes)', async () => {
       const n = purchase('weekly');
       const raw = JSON.stringify(n);
-      const res = await post(raw, { 'content-type': 'application/json', 'paddle-signature': signatureHeader(SECRET, raw, Date.now() / 1000 - 6 * 60) });
+      const res = await post(raw, {
+        'content-type': 'application/json',
+        'paddle-signature': signatureHeader(SECRET, raw, Date.now() / 1000 - 6 * 60),
+      });
       expect(res.statusCode).toBe(400);
       expect(await credits()).toBe(0);
       // … but one signed 4 minutes ago is fine.
-      const ok = await post(raw, { 'content-type': 'application/json', 'paddle-signature': signatureHeader(SECRET, raw, Date.now() / 1000 - 4 * 60) });
+      const ok = await post(raw, {
+        'content-type': 'application/json',
+        'paddle-signature': signatureHeader(SECRET, raw, Date.now() / 1000 - 4 * 60),
+      });
       expect(ok.statusCode).toBe(200);
       expect(await credits()).toBe(20);
     });
@@ -327,7 +421,9 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     it('refuses a missing or garbled header', async () => {
       const raw = JSON.stringify(purchase('weekly'));
       expect((await post(raw, { 'content-type': 'application/json' })).statusCode).toBe(400);
-      expect((await post(raw, { 'content-type': 'application/json', 'paddle-signature': 'ts=abc;h1=zz' })).statusCode).toBe(400);
+      expect(
+        (await post(raw, { 'content-type': 'application/json', 'paddle-signature': 'ts=abc;h1=zz' })).statusCode,
+      ).toBe(400);
       expect(await credits()).toBe(0);
     });
 
@@ -337,7 +433,9 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const old = signedHeaders('previous-secret', raw)['paddle-signature']!;
       const ts = good.split(';')[0]!;
       const header = `${ts};${old.split(';')[1]!};${good.split(';')[1]!}`;
-      expect((await post(raw, { 'content-type': 'application/json', 'paddle-signature': header })).statusCode).toBe(200);
+      expect((await post(raw, { 'content-type': 'application/json', 'paddle-signature': header })).statusCode).toBe(
+        200,
+      );
       expect(await credits()).toBe(20);
     });
 
@@ -358,15 +456,27 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
   });
 
   describe('subscription.*', () => {
-    const sub = (id: string, type: string, status: 'active' | 'past_due' | 'paused' | 'canceled', at: Date, plan: PlanId = 'monthly', period?: { starts_at: string; ends_at: string } | null) =>
-      envelope(type, subscriptionData({
-        id,
-        price: priceOf(plan),
-        status,
-        customData: { userId, planId: plan, credits: 50 },
-        period: period === undefined ? (status === 'active' || status === 'past_due' ? periodFrom(at, 30) : null) : period,
-        updatedAt: at,
-      }), at);
+    const sub = (
+      id: string,
+      type: string,
+      status: 'active' | 'past_due' | 'paused' | 'canceled',
+      at: Date,
+      plan: PlanId = 'monthly',
+      period?: { starts_at: string; ends_at: string } | null,
+    ) =>
+      envelope(
+        type,
+        subscriptionData({
+          id,
+          price: priceOf(plan),
+          status,
+          customData: { userId, planId: plan, credits: 50 },
+          period:
+            period === undefined ? (status === 'active' || status === 'past_due' ? periodFrom(at, 30) : null) : period,
+          updatedAt: at,
+        }),
+        at,
+      );
 
     it('records status, plan and period on the user', async () => {
       const id = paddleId('sub');
@@ -374,7 +484,11 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const n = sub(id, 'subscription.created', 'active', at, 'yearly', periodFrom(at, 365));
       expect((await post(n)).statusCode).toBe(200);
       const user = await findUserById(handle.db, userId);
-      expect(user).toMatchObject({ subscription_id: id, subscription_status: 'active', subscription_plan_id: 'yearly' });
+      expect(user).toMatchObject({
+        subscription_id: id,
+        subscription_status: 'active',
+        subscription_plan_id: 'yearly',
+      });
       expect(user!.subscription_period_end).toBe(new Date(n.data.current_billing_period!.ends_at).toISOString());
       expect(await credits()).toBe(0); // a subscription event grants nothing; its transaction does
     });
@@ -406,12 +520,24 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const id = paddleId('sub');
       const t0 = new Date(Date.now() - 60_000);
       const created = sub(id, 'subscription.created', 'active', t0);
-      const upgraded = sub(id, 'subscription.updated', 'active', new Date(t0.getTime() + 1000), 'yearly', periodFrom(t0, 365));
+      const upgraded = sub(
+        id,
+        'subscription.updated',
+        'active',
+        new Date(t0.getTime() + 1000),
+        'yearly',
+        periodFrom(t0, 365),
+      );
       const canceled = sub(id, 'subscription.canceled', 'canceled', new Date(t0.getTime() + 2000), 'yearly');
       // Arrival order: canceled, created, updated.
       for (const n of [canceled, created, upgraded]) expect((await post(n)).statusCode).toBe(200);
       const user = await findUserById(handle.db, userId);
-      expect(user).toMatchObject({ subscription_id: id, subscription_status: 'canceled', subscription_plan_id: 'yearly', subscription_period_end: null });
+      expect(user).toMatchObject({
+        subscription_id: id,
+        subscription_status: 'canceled',
+        subscription_plan_id: 'yearly',
+        subscription_period_end: null,
+      });
       expect(user!.subscription_updated_at).toBe(new Date(canceled.occurred_at).toISOString());
     });
 
@@ -422,7 +548,11 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       await post(sub(oldId, 'subscription.created', 'active', t0, 'weekly'));
       await post(sub(newId, 'subscription.created', 'active', new Date(t0.getTime() + 1000), 'monthly'));
       await post(sub(oldId, 'subscription.canceled', 'canceled', new Date(t0.getTime() + 2000), 'weekly'));
-      expect(await findUserById(handle.db, userId)).toMatchObject({ subscription_id: newId, subscription_status: 'active', subscription_plan_id: 'monthly' });
+      expect(await findUserById(handle.db, userId)).toMatchObject({
+        subscription_id: newId,
+        subscription_status: 'active',
+        subscription_plan_id: 'monthly',
+      });
     });
 
     it('finds the user by subscription when custom_data is absent', async () => {
@@ -437,10 +567,23 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
   });
 
   describe('adjustment.* (refunds and chargebacks)', () => {
-    const adjustment = (txnId: string, action: 'refund' | 'chargeback' | 'credit', status: 'pending_approval' | 'approved' | 'rejected', type: 'adjustment.created' | 'adjustment.updated' = 'adjustment.updated', id?: string) =>
+    const adjustment = (
+      txnId: string,
+      action: 'refund' | 'chargeback' | 'credit',
+      status: 'pending_approval' | 'approved' | 'rejected',
+      type: 'adjustment.created' | 'adjustment.updated' = 'adjustment.updated',
+      id?: string,
+    ) =>
       envelope(type, adjustmentData({ ...(id ? { id } : {}), transactionId: txnId, action, status, amount: '3999' }));
     const clawbacks = async () =>
-      (await handle.db.selectFrom('credit_events').selectAll().where('user_id', '=', userId).where('type', '=', 'clawback').execute()).map((e) => e.amount);
+      (
+        await handle.db
+          .selectFrom('credit_events')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .where('type', '=', 'clawback')
+          .execute()
+      ).map((e) => e.amount);
 
     it('an approved refund of an unspent purchase takes all its credits back', async () => {
       const n = purchase('credits_200');
@@ -455,7 +598,12 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const n = purchase('weekly');
       await post(n);
       for (let i = 0; i < 3; i++) {
-        const r = await reserveTryOn(handle.db, { userId, freeTrialsLimit: 0, category: 'upper_body', engine: 'local' });
+        const r = await reserveTryOn(handle.db, {
+          userId,
+          freeTrialsLimit: 0,
+          category: 'upper_body',
+          engine: 'local',
+        });
         expect(r.ok).toBe(true);
       }
       expect(await credits()).toBe(17);
@@ -524,11 +672,19 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
   });
 
   it('ignores event types it does not handle, and records them', async () => {
-    const n = envelope('customer.updated', { id: 'ctm_01aidressuptestcustomer0', email: 'shopper@example.com', status: 'active' });
+    const n = envelope('customer.updated', {
+      id: 'ctm_01aidressuptestcustomer0',
+      email: 'shopper@example.com',
+      status: 'active',
+    });
     const res = await post(n);
     expect(res.statusCode).toBe(200);
     expect(await eventCount(n.event_id)).toBe(1);
-    const row = await handle.db.selectFrom('billing_events').selectAll().where('event_id', '=', n.event_id).executeTakeFirstOrThrow();
+    const row = await handle.db
+      .selectFrom('billing_events')
+      .selectAll()
+      .where('event_id', '=', n.event_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ provider: 'paddle', event_type: 'customer.updated' });
     expect(row.processed_at).not.toBeNull();
     expect(row.payload).not.toContain('shopper@example.com'); // personal data of events we ignore is not kept
@@ -537,7 +693,11 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
   it('keeps the verified payload of the events it acts on', async () => {
     const n = purchase('credits_200');
     await post(n);
-    const row = await handle.db.selectFrom('billing_events').selectAll().where('event_id', '=', n.event_id).executeTakeFirstOrThrow();
+    const row = await handle.db
+      .selectFrom('billing_events')
+      .selectAll()
+      .where('event_id', '=', n.event_id)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(row.payload)).toEqual(JSON.parse(JSON.stringify(n)));
     expect(row.occurred_at).toBe(new Date(n.occurred_at).toISOString());
   });
@@ -549,16 +709,37 @@ describe('POST /api/webhooks/paddle when the database fails', () => {
     const app = Fastify({ logger: false });
     await app.register(paddleWebhookRoutes, { db: handle.db, paddle: PADDLE });
     await app.ready();
-    const user = await createUser(handle.db, { deviceId: 'dev-failing-db', deviceInfo: {}, signupIpHash: null, freeTrialsUsed: 0, freeTrialsWithheld: null, now: new Date() });
+    const user = await createUser(handle.db, {
+      deviceId: 'dev-failing-db',
+      deviceInfo: {},
+      signupIpHash: null,
+      freeTrialsUsed: 0,
+      freeTrialsWithheld: null,
+      now: new Date(),
+    });
     // Break the ledger: the grant's insert fails inside the transaction.
     await handle.db.schema.dropTable('credit_events').execute();
-    const raw = JSON.stringify(envelope('transaction.completed', transactionData({
-      price: { id: PADDLE.prices.credits_200, amount: '3999', description: '200 Credits', interval: null },
-      customData: { userId: user.id },
-    })));
-    const res = await app.inject({ method: 'POST', url: PADDLE_WEBHOOK_PATH, payload: raw, headers: signedHeaders(SECRET, raw) });
+    const raw = JSON.stringify(
+      envelope(
+        'transaction.completed',
+        transactionData({
+          price: { id: PADDLE.prices.credits_200, amount: '3999', description: '200 Credits', interval: null },
+          customData: { userId: user.id },
+        }),
+      ),
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: raw,
+      headers: signedHeaders(SECRET, raw),
+    });
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ success: false, code: 'INTERNAL_ERROR', error: 'Something went wrong on our side. Please try again.' });
+    expect(res.json()).toEqual({
+      success: false,
+      code: 'INTERNAL_ERROR',
+      error: 'Something went wrong on our side. Please try again.',
+    });
     expect(res.body).not.toMatch(/credit_events|stack|at /);
     // The transaction rolled back: no grant and no event record, so Paddle's retry can succeed.
     expect(await handle.db.selectFrom('credit_grants').select('id').execute()).toHaveLength(0);

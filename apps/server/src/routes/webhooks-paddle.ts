@@ -65,7 +65,11 @@ export async function paddleWebhookRoutes(app: FastifyInstance, opts: PaddleWebh
         // The body is read as raw bytes for the signature, so the route checks it itself.
         documented: {
           body: EnvelopeSchema.loose(),
-          headers: z.object({ [SIGNATURE_HEADER]: z.string().describe('ts=<unix seconds>;h1=<hex HMAC-SHA256 of the timestamp and the raw body>') }),
+          headers: z.object({
+            [SIGNATURE_HEADER]: z
+              .string()
+              .describe('ts=<unix seconds>;h1=<hex HMAC-SHA256 of the timestamp and the raw body>'),
+          }),
         },
         response: { 200: PaddleWebhookResponseSchema, ...ERROR_RESPONSES },
       },
@@ -101,7 +105,10 @@ export async function paddleWebhookRoutes(app: FastifyInstance, opts: PaddleWebh
         );
         return reply.code(200).send({ success: true, received: true, duplicate: outcome.result === 'duplicate' });
       } catch (err) {
-        request.log.error({ err, eventId: parsed.event.envelope.event_id, eventType: parsed.event.type }, 'paddle webhook: handling failed');
+        request.log.error(
+          { err, eventId: parsed.event.envelope.event_id, eventType: parsed.event.type },
+          'paddle webhook: handling failed',
+        );
         return fail(reply, 'INTERNAL_ERROR', MESSAGES.internalError);
       }
     },

@@ -138,7 +138,10 @@ export async function verifyEmailSignIn(
       if (live && live.id !== account.id && live.email === null) {
         const merge = await mergeUserInto(deps.db, { fromUserId: live.id, toUserId: account.id, now });
         if (merge.merged) await moveUserSessions(deps.db, live.id, account.id);
-        deps.log.info({ merged: merge.merged, credits: merge.credits, tryons: merge.tryons }, 'email sign-in into an existing account');
+        deps.log.info(
+          { merged: merge.merged, credits: merge.credits, tryons: merge.tryons },
+          'email sign-in into an existing account',
+        );
         return { user: account, merged: merge.merged };
       }
       return { user: account, merged: false };
@@ -161,7 +164,8 @@ export async function verifyEmailSignIn(
       freeTrialsWithheld: null,
       now,
     });
-    if (await setUserEmail(deps.db, user.id, input.email)) return { user: { ...user, email: input.email }, merged: false };
+    if (await setUserEmail(deps.db, user.id, input.email))
+      return { user: { ...user, email: input.email }, merged: false };
   }
   throw new Error('email sign-in did not settle after three attempts');
 }
@@ -181,7 +185,10 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
     try {
       await deps.storage.delete(`results/${name}`);
     } catch (err) {
-      deps.log.error({ err }, 'a deleted account’s result file could not be deleted (no row points to it: it is unreachable)');
+      deps.log.error(
+        { err },
+        'a deleted account’s result file could not be deleted (no row points to it: it is unreachable)',
+      );
     }
   }
 }

@@ -19,7 +19,13 @@ describe('upload validation', () => {
   it('recognises JPEG, PNG and WEBP by their bytes only', async () => {
     expect(detectImageKind(await jpeg())).toBe('jpeg');
     expect(detectImageKind(await png())).toBe('png');
-    expect(detectImageKind(await sharp(await png()).webp().toBuffer())).toBe('webp');
+    expect(
+      detectImageKind(
+        await sharp(await png())
+          .webp()
+          .toBuffer(),
+      ),
+    ).toBe('webp');
     expect(detectImageKind(await gif())).toBeNull();
     expect(detectImageKind(Buffer.from('RIFF0000WAVEfmt '))).toBeNull();
     expect(detectImageKind(Buffer.alloc(0))).toBeNull();
@@ -44,7 +50,11 @@ describe('upload validation', () => {
     const big = Buffer.alloc(MAX_UPLOAD_BYTES + 1);
     (await jpeg()).copy(big);
     const err = await refusal(big);
-    expect([err.code, err.message, err.statusCode]).toEqual(['FILE_TOO_LARGE', 'File too large. Maximum 10MB allowed.', 413]);
+    expect([err.code, err.message, err.statusCode]).toEqual([
+      'FILE_TOO_LARGE',
+      'File too large. Maximum 10MB allowed.',
+      413,
+    ]);
   });
 
   it('refuses a 30000×30000 PNG from its header, without decoding it', async () => {
@@ -88,7 +98,12 @@ describe('engine output: the free-trial size limit', () => {
     expect([out!.mimeType, meta.format, meta.width, meta.height]).toEqual(['image/jpeg', 'jpeg', 768, 1024]);
     const wide = await cleanEngineOutput(await png(2048, 1024, '#00000000'), { maxSide: 1024 });
     const wideMeta = await sharp(wide!.data).metadata();
-    expect([wide!.mimeType, wideMeta.width, wideMeta.height, wideMeta.hasAlpha]).toEqual(['image/png', 1024, 512, true]);
+    expect([wide!.mimeType, wideMeta.width, wideMeta.height, wideMeta.hasAlpha]).toEqual([
+      'image/png',
+      1024,
+      512,
+      true,
+    ]);
   });
 
   it('leaves an output within maxSide, or without maxSide, byte for byte', async () => {

@@ -20,7 +20,11 @@ import { AppError } from '../errors.js';
 export type { ImageKind, ImageMime };
 /** The MIME type of each image kind (the contract's table). */
 export const MIME_OF: Record<ImageKind, ImageMime> = IMAGE_MIME_OF;
-export const EXTENSION_OF: Record<ImageMime, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp' };
+export const EXTENSION_OF: Record<ImageMime, string> = {
+  'image/jpeg': '.jpg',
+  'image/png': '.png',
+  'image/webp': '.webp',
+};
 
 /** The image type by its first bytes (the contract's one signature check), or null when it is not JPEG, PNG or WEBP. */
 export { detectImageKind };
@@ -94,7 +98,12 @@ export async function validateAndNormalise(bytes: Buffer, label: string): Promis
     const out = hasAlpha
       ? await pipeline.png({ compressionLevel: 2 }).toBuffer({ resolveWithObject: true })
       : await pipeline.jpeg({ quality: 92, optimiseCoding: false }).toBuffer({ resolveWithObject: true });
-    return { data: out.data, mimeType: hasAlpha ? 'image/png' : 'image/jpeg', width: out.info.width, height: out.info.height };
+    return {
+      data: out.data,
+      mimeType: hasAlpha ? 'image/png' : 'image/jpeg',
+      width: out.info.width,
+      height: out.info.height,
+    };
   } catch {
     throw new AppError('IMAGE_UNREADABLE', MESSAGES.imageUnreadable, { field: label });
   }
@@ -150,7 +159,13 @@ export async function cleanEngineOutput(
     const tooLarge = options.maxSide !== undefined && Math.max(meta.width, meta.height) > options.maxSide;
     if (meta.exif || meta.xmp || meta.iptc || tooLarge) {
       let pipeline = sharp(data).rotate();
-      if (tooLarge) pipeline = pipeline.resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true });
+      if (tooLarge)
+        pipeline = pipeline.resize({
+          width: options.maxSide,
+          height: options.maxSide,
+          fit: 'inside',
+          withoutEnlargement: true,
+        });
       const clean = await (kind === 'jpeg' ? pipeline.jpeg({ quality: 92 }) : pipeline.toFormat(kind)).toBuffer();
       return { data: clean, mimeType: MIME_OF[kind] };
     }

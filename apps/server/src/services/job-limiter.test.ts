@@ -38,7 +38,11 @@ describe('engine job limiter', () => {
   it('drops a waiting job whose deadline passes, without running it', async () => {
     const limiter = new JobLimiter(1);
     let finishFirst!: () => void;
-    const first = limiter.run(() => new Promise<void>((r) => (finishFirst = r)), new AbortController().signal, () => new Error('x'));
+    const first = limiter.run(
+      () => new Promise<void>((r) => (finishFirst = r)),
+      new AbortController().signal,
+      () => new Error('x'),
+    );
     const controller = new AbortController();
     let ran = false;
     const second = limiter.run(
@@ -62,15 +66,35 @@ describe('engine job limiter', () => {
     const limiter = new JobLimiter(1, 1, () => new Error('busy'));
     const ctrl = new AbortController();
     let release!: () => void;
-    const first = limiter.run(() => new Promise<void>((r) => (release = r)), ctrl.signal, () => new Error('aborted'));
-    const second = limiter.run(async () => 'second', ctrl.signal, () => new Error('aborted'));
+    const first = limiter.run(
+      () => new Promise<void>((r) => (release = r)),
+      ctrl.signal,
+      () => new Error('aborted'),
+    );
+    const second = limiter.run(
+      async () => 'second',
+      ctrl.signal,
+      () => new Error('aborted'),
+    );
     expect(limiter.saturated).toBe(true);
-    await expect(limiter.run(async () => 'third', ctrl.signal, () => new Error('aborted'))).rejects.toThrow('busy');
+    await expect(
+      limiter.run(
+        async () => 'third',
+        ctrl.signal,
+        () => new Error('aborted'),
+      ),
+    ).rejects.toThrow('busy');
     release();
     await first;
     expect(await second).toBe('second');
     expect(limiter.saturated).toBe(false);
-    expect(await limiter.run(async () => 'fourth', ctrl.signal, () => new Error('aborted'))).toBe('fourth');
+    expect(
+      await limiter.run(
+        async () => 'fourth',
+        ctrl.signal,
+        () => new Error('aborted'),
+      ),
+    ).toBe('fourth');
   });
 
   it('starts waiting priority jobs before normal ones, each lane in order', async () => {
@@ -87,7 +111,13 @@ describe('engine job limiter', () => {
         () => new Error('aborted'),
         lane,
       );
-    const all = [job('n1', 'normal'), job('n2', 'normal'), job('p1', 'priority'), job('n3', 'normal'), job('p2', 'priority')];
+    const all = [
+      job('n1', 'normal'),
+      job('n2', 'normal'),
+      job('p1', 'priority'),
+      job('n3', 'normal'),
+      job('p2', 'priority'),
+    ];
     await tick();
     expect([started, limiter.queued]).toEqual([['n1'], 4]);
     while (release.length > 0 || limiter.active > 0) {
@@ -102,10 +132,33 @@ describe('engine job limiter', () => {
     const limiter = new JobLimiter(1, 2, () => new Error('busy'));
     let finish!: () => void;
     const signal = new AbortController().signal;
-    const running = limiter.run(() => new Promise<void>((r) => (finish = r)), signal, () => new Error('x'));
-    const waiting = [limiter.run(async () => 'n', signal, () => new Error('x')), limiter.run(async () => 'p', signal, () => new Error('x'), 'priority')];
+    const running = limiter.run(
+      () => new Promise<void>((r) => (finish = r)),
+      signal,
+      () => new Error('x'),
+    );
+    const waiting = [
+      limiter.run(
+        async () => 'n',
+        signal,
+        () => new Error('x'),
+      ),
+      limiter.run(
+        async () => 'p',
+        signal,
+        () => new Error('x'),
+        'priority',
+      ),
+    ];
     expect(limiter.saturated).toBe(true);
-    await expect(limiter.run(async () => 'late', signal, () => new Error('x'), 'priority')).rejects.toThrow('busy');
+    await expect(
+      limiter.run(
+        async () => 'late',
+        signal,
+        () => new Error('x'),
+        'priority',
+      ),
+    ).rejects.toThrow('busy');
     finish();
     await running;
     expect(await Promise.all(waiting)).toEqual(['n', 'p']);
@@ -114,7 +167,11 @@ describe('engine job limiter', () => {
   it('drops an aborted priority job from its lane; the normal job still runs', async () => {
     const limiter = new JobLimiter(1);
     let finish!: () => void;
-    const first = limiter.run(() => new Promise<void>((r) => (finish = r)), new AbortController().signal, () => new Error('x'));
+    const first = limiter.run(
+      () => new Promise<void>((r) => (finish = r)),
+      new AbortController().signal,
+      () => new Error('x'),
+    );
     const controller = new AbortController();
     let ran = false;
     const prio = limiter.run(
@@ -125,7 +182,11 @@ describe('engine job limiter', () => {
       () => new Error('deadline'),
       'priority',
     );
-    const normal = limiter.run(async () => 'normal ran', new AbortController().signal, () => new Error('x'));
+    const normal = limiter.run(
+      async () => 'normal ran',
+      new AbortController().signal,
+      () => new Error('x'),
+    );
     controller.abort();
     await expect(prio).rejects.toThrow('deadline');
     expect(limiter.queued).toBe(1);

@@ -41,7 +41,12 @@ export class JobLimiter {
    * Runs `job` when a slot is free (priority jobs before normal ones, each lane in order);
    * rejects with `abortError()` if `signal` aborts while waiting.
    */
-  async run<T>(job: () => Promise<T>, signal: AbortSignal, abortError: () => Error, priority: JobPriority = 'normal'): Promise<T> {
+  async run<T>(
+    job: () => Promise<T>,
+    signal: AbortSignal,
+    abortError: () => Error,
+    priority: JobPriority = 'normal',
+  ): Promise<T> {
     await this.acquire(signal, abortError, this.lanes[priority]);
     try {
       return await job();

@@ -31,7 +31,13 @@ describe('runEngine: one garment or a whole outfit', () => {
 
   it('an engine without outfits: the bottom first, then the top over that result, same signal', async () => {
     const { engine, calls } = recordingEngine(false);
-    const out = await runEngine(engine, { person: bytes(1), garment: bytes(2), lowerGarment: bytes(3), category: 'upper_body', signal });
+    const out = await runEngine(engine, {
+      person: bytes(1),
+      garment: bytes(2),
+      lowerGarment: bytes(3),
+      category: 'upper_body',
+      signal,
+    });
     expect(calls).toEqual([
       { person: bytes(1), garment: bytes(3), category: 'lower_body', signal },
       { person: bytes(100), garment: bytes(2), category: 'upper_body', signal },
@@ -41,8 +47,16 @@ describe('runEngine: one garment or a whole outfit', () => {
 
   it('an engine that dresses outfits itself gets one call with both garments', async () => {
     const { engine, calls } = recordingEngine(true);
-    await runEngine(engine, { person: bytes(1), garment: bytes(2), lowerGarment: bytes(3), category: 'upper_body', signal });
-    expect(calls).toEqual([{ person: bytes(1), garment: bytes(2), lowerGarment: bytes(3), category: 'upper_body', signal }]);
+    await runEngine(engine, {
+      person: bytes(1),
+      garment: bytes(2),
+      lowerGarment: bytes(3),
+      category: 'upper_body',
+      signal,
+    });
+    expect(calls).toEqual([
+      { person: bytes(1), garment: bytes(2), lowerGarment: bytes(3), category: 'upper_body', signal },
+    ]);
   });
 
   it('a failing bottom stops there: the top is never tried', async () => {
@@ -55,7 +69,15 @@ describe('runEngine: one garment or a whole outfit', () => {
         throw new Error('no');
       },
     };
-    await expect(runEngine(engine, { person: bytes(1), garment: bytes(2), lowerGarment: bytes(3), category: 'upper_body', signal })).rejects.toThrow('no');
+    await expect(
+      runEngine(engine, {
+        person: bytes(1),
+        garment: bytes(2),
+        lowerGarment: bytes(3),
+        category: 'upper_body',
+        signal,
+      }),
+    ).rejects.toThrow('no');
     expect(calls).toHaveLength(1);
   });
 });

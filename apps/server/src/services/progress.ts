@@ -45,7 +45,10 @@ export function engineKind(engineId: string): EngineKind {
 }
 
 /** The engine's own estimate of a whole try-on, as the page shows it; a whole outfit dresses two garments, so twice as long. */
-export function engineEstimate(engineId: string, outfit = false): { kind: EngineKind; estimateSeconds: { min: number; max: number } } {
+export function engineEstimate(
+  engineId: string,
+  outfit = false,
+): { kind: EngineKind; estimateSeconds: { min: number; max: number } } {
   const kind = engineKind(engineId);
   const { min, max } = ENGINE_ESTIMATE_SECONDS[kind];
   const times = outfit ? 2 : 1;

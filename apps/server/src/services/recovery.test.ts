@@ -24,7 +24,16 @@ async function newUser(db: Kysely<Database>, credits = 0): Promise<string> {
     freeTrialsWithheld: null,
     now: T0,
   });
-  if (credits > 0) await grantCredits(db, { userId: user.id, source: 'demo', planId: null, amount: credits, expiresAt: null, externalRef: null, now: T0 });
+  if (credits > 0)
+    await grantCredits(db, {
+      userId: user.id,
+      source: 'demo',
+      planId: null,
+      amount: credits,
+      expiresAt: null,
+      externalRef: null,
+      now: T0,
+    });
   return user.id;
 }
 
@@ -80,11 +89,17 @@ describe.each(DATABASE_KINDS)('crash recovery on %s', (kind) => {
     const restarted = await start();
     expect(restarted.id).not.toBe(crashed.id);
 
-    expect(await findTryOn(db, ids[0]!)).toMatchObject({ status: 'succeeded', result_name: `${'A'.repeat(43)}.png`, staged_result: null });
+    expect(await findTryOn(db, ids[0]!)).toMatchObject({
+      status: 'succeeded',
+      result_name: `${'A'.repeat(43)}.png`,
+      staged_result: null,
+    });
     expect(await findTryOn(db, ids[1]!)).toMatchObject({ status: 'failed', error_code: 'ENGINE_FAILED' });
     expect(await findTryOn(db, ids[2]!)).toMatchObject({ status: 'failed', error_code: 'ENGINE_FAILED' });
     expect(await balance(db, userId, T0)).toBe(7);
-    expect(await db.selectFrom('processes').select('id').where('id', '=', crashed.id).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db.selectFrom('processes').select('id').where('id', '=', crashed.id).executeTakeFirst(),
+    ).toBeUndefined();
     const refunds = await db.selectFrom('credit_events').select('tryon_id').where('type', '=', 'refund').execute();
     expect(refunds.map((r) => r.tryon_id).sort()).toEqual([ids[1], ids[2]].sort());
   });

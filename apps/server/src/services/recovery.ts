@@ -85,7 +85,11 @@ const HOST = hostKey();
 /** When this OS process started (a row with our pid from before then is an earlier incarnation). */
 const OS_PROCESS_STARTED = Date.now() - process.uptime() * 1000;
 
-export function isGone(row: { id: string; host: string; pid: number; started_at: string; heartbeat_at: string }, selfId: string, nowMs = Date.now()): boolean {
+export function isGone(
+  row: { id: string; host: string; pid: number; started_at: string; heartbeat_at: string },
+  selfId: string,
+  nowMs = Date.now(),
+): boolean {
   if (row.id === selfId) return false;
   if (nowMs - Date.parse(row.heartbeat_at) > STALE_AFTER_MS) return true;
   if (row.host !== HOST) return false;
@@ -97,7 +101,11 @@ export function isGone(row: { id: string; host: string; pid: number; started_at:
  * Registers this process and settles at once what gone processes left behind; then keeps a
  * heartbeat every HEARTBEAT_MS and, with `sweep` (default true), sweeps at the same pace.
  */
-export async function startProcess(deps: RecoveryDeps, kind: 'api' | 'worker', options: { sweep?: boolean } = {}): Promise<ProcessHandle> {
+export async function startProcess(
+  deps: RecoveryDeps,
+  kind: 'api' | 'worker',
+  options: { sweep?: boolean } = {},
+): Promise<ProcessHandle> {
   const id = newId();
   const startedAt = iso(new Date());
   const row = () => ({ id, kind, host: HOST, pid: process.pid, started_at: startedAt, heartbeat_at: iso(new Date()) });
@@ -112,7 +120,10 @@ export async function startProcess(deps: RecoveryDeps, kind: 'api' | 'worker', o
     if (!(await touchProcess(db, id, iso(new Date())))) await insertProcess(db, row());
 
     const gone = (await listProcesses(db)).filter((p) => isGone(p, id));
-    await deleteProcesses(db, gone.map((p) => p.id));
+    await deleteProcesses(
+      db,
+      gone.map((p) => p.id),
+    );
 
     let completed = 0;
     let refunded = 0;
@@ -129,7 +140,15 @@ export async function startProcess(deps: RecoveryDeps, kind: 'api' | 'worker', o
             continue;
           }
         }
-        if (await refundTryOn(db, { tryonId: t.id, errorCode: 'ENGINE_FAILED', note: 'interrupted: its process is gone', ownerId, now })) {
+        if (
+          await refundTryOn(db, {
+            tryonId: t.id,
+            errorCode: 'ENGINE_FAILED',
+            note: 'interrupted: its process is gone',
+            ownerId,
+            now,
+          })
+        ) {
           refunded++;
           settled++;
           if (t.staged_result) await deps.storage.delete(`results/${t.staged_result}`).catch(() => undefined);
@@ -139,9 +158,14 @@ export async function startProcess(deps: RecoveryDeps, kind: 'api' | 'worker', o
     }
 
     const now = deps.clock();
-    const pastDeadline = await refundStuckTryOns(db, new Date(now.getTime() - deps.deadlineMs - DEADLINE_GRACE_MS), now);
+    const pastDeadline = await refundStuckTryOns(
+      db,
+      new Date(now.getTime() - deps.deadlineMs - DEADLINE_GRACE_MS),
+      now,
+    );
     const report = { goneProcesses: gone.length, completed, refunded, pastDeadline };
-    if (completed + refunded + pastDeadline > 0) deps.log?.warn({ recovery: report }, 'settled try-ons interrupted by a crash or past their deadline');
+    if (completed + refunded + pastDeadline > 0)
+      deps.log?.warn({ recovery: report }, 'settled try-ons interrupted by a crash or past their deadline');
     return report;
   }
 

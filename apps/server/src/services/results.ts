@@ -34,16 +34,23 @@ export async function storeResult(
   options: { maxSide?: number | undefined } = {},
 ): Promise<string> {
   const clean = await cleanEngineOutput(image, options);
-  if (!clean) throw new EngineError('ENGINE_FAILED', undefined, 'engine returned something that is not a JPEG, PNG or WEBP image');
+  if (!clean)
+    throw new EngineError(
+      'ENGINE_FAILED',
+      undefined,
+      'engine returned something that is not a JPEG, PNG or WEBP image',
+    );
   if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
   const name = newResultName(EXTENSION_OF[clean.mimeType]);
   const key = `results/${name}`;
   // Named on the row first: a crash after the file is stored still completes the try-on (recovery).
-  if (!(await stageResult(deps.db, tryonId, name))) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
+  if (!(await stageResult(deps.db, tryonId, name)))
+    throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
     const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });
-    if (!completed) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
+    if (!completed)
+      throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   } catch (err) {
     await deps.storage.delete(key).catch(() => undefined);
     throw err;

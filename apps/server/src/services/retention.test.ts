@@ -26,16 +26,51 @@ describe.each(DATABASE_KINDS)('retention on %s', (kind) => {
     const { cookie, user } = await signIn(app);
     const urls: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const body = multipart({ userImage: { data: await jpeg() }, clothingImage: { data: await png() }, category: 'upper_body', userId: user.id });
-      const res = await app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+      const body = multipart({
+        userImage: { data: await jpeg() },
+        clothingImage: { data: await png() },
+        category: 'upper_body',
+        userId: user.id,
+      });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/process-image',
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
       urls.push(res.json().imageUrl);
     }
-    await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'weekly' } });
-    await grantCredits(app.db, { userId: user.id, source: 'admin', planId: null, amount: 5, expiresAt: null, externalRef: 'admin_keep', now: t0 });
+    await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'weekly' },
+    });
+    await grantCredits(app.db, {
+      userId: user.id,
+      source: 'admin',
+      planId: null,
+      amount: 5,
+      expiresAt: null,
+      externalRef: 'admin_keep',
+      now: t0,
+    });
     await app.storage.put('uploads/stray-upload.jpg', await jpeg(), 'image/jpeg');
     const orphan = newResultName('.png');
     await app.storage.put(`results/${orphan}`, await png(), 'image/png');
-    await app.db.insertInto('billing_events').values({ id: 'be1', provider: 'paddle', event_id: 'evt_1', event_type: 'transaction.completed', occurred_at: t0.toISOString(), payload: '{}', processed_at: t0.toISOString(), created_at: t0.toISOString() }).execute();
+    await app.db
+      .insertInto('billing_events')
+      .values({
+        id: 'be1',
+        provider: 'paddle',
+        event_id: 'evt_1',
+        event_type: 'transaction.completed',
+        occurred_at: t0.toISOString(),
+        payload: '{}',
+        processed_at: t0.toISOString(),
+        created_at: t0.toISOString(),
+      })
+      .execute();
 
     clock.now = new Date(t0.getTime() + 10 * MIN);
     let report = await runRetention(deps, { batchSize: 1 });
@@ -69,14 +104,24 @@ describe.each(DATABASE_KINDS)('retention on %s', (kind) => {
     // Records are kept well past the results...
     clock.now = new Date(t0.getTime() + 6 * 365 * DAY);
     report = await runRetention(deps);
-    expect(report).toMatchObject({ creditEventsDeleted: 0, billingEventsDeleted: 0, grantsDeleted: 0, tryonsDeleted: 0 });
+    expect(report).toMatchObject({
+      creditEventsDeleted: 0,
+      billingEventsDeleted: 0,
+      grantsDeleted: 0,
+      tryonsDeleted: 0,
+    });
     const types = (await app.db.selectFrom('credit_events').select('type').execute()).map((e) => e.type).sort();
     expect(types).toEqual(['expire', 'grant', 'grant', 'trial_spend', 'trial_spend']);
 
     // ...and deleted after 7 years (the last event, the expiry, is from day 29), except a grant that still holds credits.
     clock.now = new Date(t0.getTime() + (7 * 365 + 40) * DAY);
     report = await runRetention(deps, { batchSize: 2 });
-    expect(report).toMatchObject({ creditEventsDeleted: 5, billingEventsDeleted: 1, tryonsDeleted: 2, grantsDeleted: 1 });
+    expect(report).toMatchObject({
+      creditEventsDeleted: 5,
+      billingEventsDeleted: 1,
+      tryonsDeleted: 2,
+      grantsDeleted: 1,
+    });
     const grants = await app.db.selectFrom('credit_grants').select(['external_ref', 'remaining']).execute();
     expect(grants).toEqual([{ external_ref: 'admin_keep', remaining: 5 }]);
     expect((await app.db.selectFrom('users').select('id').execute()).map((u) => u.id)).toEqual([user.id]);

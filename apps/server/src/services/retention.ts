@@ -15,7 +15,12 @@ import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
 import { deleteExpiredEmailCodes } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
-import { deleteBillingEventsBefore, deleteCreditEventsBefore, deleteGrantsBefore, deleteTryonsBefore } from '../repositories/retention.js';
+import {
+  deleteBillingEventsBefore,
+  deleteCreditEventsBefore,
+  deleteGrantsBefore,
+  deleteTryonsBefore,
+} from '../repositories/retention.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -59,7 +64,10 @@ function yearsBefore(now: Date, years: number): Date {
   return d;
 }
 
-export async function runRetention(deps: RetentionDeps, options: { batchSize?: number } = {}): Promise<RetentionReport> {
+export async function runRetention(
+  deps: RetentionDeps,
+  options: { batchSize?: number } = {},
+): Promise<RetentionReport> {
   const { db, storage } = deps;
   const size = options.batchSize ?? 200;
   const now = deps.clock();
@@ -102,7 +110,9 @@ export async function runRetention(deps: RetentionDeps, options: { batchSize?: n
   // Sessions once expired; sign-in codes a day after they expired; per-address sign-up counters
   // once their day is two days past.
   const sessionsDeleted = await inBatches(size, (n) => deleteExpiredSessions(db, now, n));
-  const signInCodesDeleted = await inBatches(size, (n) => deleteExpiredEmailCodes(db, new Date(now.getTime() - DAY_MS), n));
+  const signInCodesDeleted = await inBatches(size, (n) =>
+    deleteExpiredEmailCodes(db, new Date(now.getTime() - DAY_MS), n),
+  );
   const ipCountersDeleted = await deleteIpSignupsBefore(db, iso(new Date(now.getTime() - 2 * DAY_MS)).slice(0, 10));
 
   const report = {
@@ -135,24 +145,30 @@ export interface ScheduleOptions {
  * Runs retention soon and then every `intervalMs`; one run at a time in this process and, with
  * a lock, across processes. Returns a stop function.
  */
-export function scheduleRetention(deps: RetentionDeps, intervalMs = 10 * MINUTE_MS, options: ScheduleOptions = {}): () => void {
+export function scheduleRetention(
+  deps: RetentionDeps,
+  intervalMs = 10 * MINUTE_MS,
+  options: ScheduleOptions = {},
+): () => void {
   const run = options.run ?? runRetention;
   let running = false;
   const tick = () => {
     if (running) return;
     running = true;
     const once = options.lock
-      ? options.lock.runExclusive('retention', () => run(deps)).then(
-          (ran) => {
-            if (!ran) deps.log?.debug('retention: another instance is running it');
-          },
-          (err: unknown) => {
-            if (!(err instanceof LockUnavailableError)) throw err;
-            // Redis is away: run anyway. Retention is safe to run concurrently; the lock only saves work.
-            deps.log?.warn({ err }, 'retention: lock unavailable, running without it');
-            return run(deps);
-          },
-        )
+      ? options.lock
+          .runExclusive('retention', () => run(deps))
+          .then(
+            (ran) => {
+              if (!ran) deps.log?.debug('retention: another instance is running it');
+            },
+            (err: unknown) => {
+              if (!(err instanceof LockUnavailableError)) throw err;
+              // Redis is away: run anyway. Retention is safe to run concurrently; the lock only saves work.
+              deps.log?.warn({ err }, 'retention: lock unavailable, running without it');
+              return run(deps);
+            },
+          )
       : run(deps);
     once
       .catch((err: unknown) => deps.log?.error({ err }, 'retention run failed'))

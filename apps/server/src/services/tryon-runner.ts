@@ -63,7 +63,9 @@ export interface TryOnRunner {
 /** Any error as a RunFailure: engine errors and AppErrors keep their code, anything else is ENGINE_FAILED. */
 export function failureOf(err: unknown): RunFailure {
   if (isAppError(err)) return { ok: false, code: err.code, message: err.message };
-  const e = isEngineError(err) ? err : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message ?? String(err));
+  const e = isEngineError(err)
+    ? err
+    : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message ?? String(err));
   return { ok: false, code: e.code, message: e.message, detail: e.detail ?? (err as Error)?.message };
 }
 
@@ -76,7 +78,9 @@ export interface InProcessRunnerDeps {
 }
 
 /** Runs engines in this process, with at most ENGINE_CONCURRENCY (default: cores, or 16 for hosted engines) at a time per engine. */
-export function createInProcessRunner(deps: InProcessRunnerDeps): TryOnRunner & { limiter(engineId: string): JobLimiter } {
+export function createInProcessRunner(
+  deps: InProcessRunnerDeps,
+): TryOnRunner & { limiter(engineId: string): JobLimiter } {
   const limiters = new Map<string, JobLimiter>();
   function limiter(engineId: string): JobLimiter {
     let l = limiters.get(engineId);
@@ -84,7 +88,11 @@ export function createInProcessRunner(deps: InProcessRunnerDeps): TryOnRunner & 
       const configured = deps.config.engines.concurrency;
       // The built-in engine is CPU-bound; hosted engines mostly wait on the network.
       const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
-      l = new JobLimiter(configured > 0 ? configured : auto, deps.config.engines.queueLimit, () => new AppError('ENGINE_BUSY'));
+      l = new JobLimiter(
+        configured > 0 ? configured : auto,
+        deps.config.engines.queueLimit,
+        () => new AppError('ENGINE_BUSY'),
+      );
       limiters.set(engineId, l);
     }
     return l;
@@ -101,7 +109,13 @@ export function createInProcessRunner(deps: InProcessRunnerDeps): TryOnRunner & 
           // The photos were decoded before the slot: reading is over as soon as it starts.
           job.progress?.report('reading');
           job.progress?.report('fitting');
-          const call = { person: job.person.data, garment: job.garment.data, category: job.category, lowerGarment: job.lowerGarment?.data, signal };
+          const call = {
+            person: job.person.data,
+            garment: job.garment.data,
+            category: job.category,
+            lowerGarment: job.lowerGarment?.data,
+            signal,
+          };
           return withTimeout(runEngine(engine, call), signal, timeout);
         },
         signal,
@@ -109,7 +123,9 @@ export function createInProcessRunner(deps: InProcessRunnerDeps): TryOnRunner & 
         job.priority ? 'priority' : 'normal',
       );
       job.progress?.report('finishing');
-      const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock(), { maxSide: job.resultMaxSide });
+      const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock(), {
+        maxSide: job.resultMaxSide,
+      });
       return { ok: true, resultName };
     } catch (err) {
       return failureOf(err);

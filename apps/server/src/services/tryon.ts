@@ -5,7 +5,13 @@
  * the response live here, once.
  */
 import type { Kysely } from 'kysely';
-import { FREE_RESULT_MAX_SIDE, PRIORITY_PLAN_IDS, TRYONS_PER_OUTFIT, type Category, type TryOnResponse } from '@aidressup/contract';
+import {
+  FREE_RESULT_MAX_SIDE,
+  PRIORITY_PLAN_IDS,
+  TRYONS_PER_OUTFIT,
+  type Category,
+  type TryOnResponse,
+} from '@aidressup/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
@@ -50,7 +56,10 @@ export interface TryOnRequest {
 }
 
 /** NO_CREDITS, with the user as the page needs it. */
-export async function noCreditsError(deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>, userId: string): Promise<AppError> {
+export async function noCreditsError(
+  deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>,
+  userId: string,
+): Promise<AppError> {
   const row = await findUserById(deps.db, userId);
   if (!row) return new AppError('UNAUTHORIZED');
   const user = await toApiUser(deps.db, row, { freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() });
@@ -68,7 +77,14 @@ export function tryOnsFor(outfit: boolean): number {
  * (ENGINE_BUSY, 503 with Retry-After).
  */
 export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string, units = 1): Promise<void> {
-  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock(), units }))) {
+  if (
+    !(await canReserveTryOn(deps.db, {
+      userId,
+      freeTrialsLimit: deps.config.freeTrialsLimit,
+      now: deps.clock(),
+      units,
+    }))
+  ) {
     throw await noCreditsError(deps, userId);
   }
   if (await deps.runner.busy(engineId)) throw new AppError('ENGINE_BUSY');
@@ -101,8 +117,18 @@ export async function refundFailedTryOn(
   t: { tryonId: string; engineId: string },
   failure: RunFailure,
 ): Promise<boolean> {
-  const refunded = await refundTryOn(deps.db, { tryonId: t.tryonId, errorCode: failure.code, now: (deps.clock ?? (() => new Date()))() });
-  const line = { tryonId: t.tryonId, engine: t.engineId, code: failure.code, detail: failure.detail ?? failure.message, refunded };
+  const refunded = await refundTryOn(deps.db, {
+    tryonId: t.tryonId,
+    errorCode: failure.code,
+    now: (deps.clock ?? (() => new Date()))(),
+  });
+  const line = {
+    tryonId: t.tryonId,
+    engine: t.engineId,
+    code: failure.code,
+    detail: failure.detail ?? failure.message,
+    refunded,
+  };
   // A refusal for lack of room ran nothing; one settled elsewhere was logged there.
   if (failure.code === 'ENGINE_BUSY' || !refunded) deps.log?.info(line, 'try-on failed');
   else deps.log?.warn(line, 'try-on failed; refunded');

@@ -66,7 +66,8 @@ export async function toApiUser(db: Db, row: UserRow, opts: { freeTrialsLimit: n
     segment: segmentOf({ ...row, free_trials_used: trialsUsed }, { purchased, ...opts }),
     created_at: row.created_at,
     email: row.email,
-    free_trials_withheld: row.free_trials_withheld === 'device' || row.free_trials_withheld === 'network' ? row.free_trials_withheld : null,
+    free_trials_withheld:
+      row.free_trials_withheld === 'device' || row.free_trials_withheld === 'network' ? row.free_trials_withheld : null,
   };
   const subscription = subscriptionOf(row);
   if (subscription) user.subscription = subscription;

@@ -46,7 +46,12 @@ function tryOnRequest(app: FastifyInstance, cookie: string, userId: string) {
     category: 'upper_body',
     userId,
   });
-  return app.inject({ method: 'POST', url: '/api/process-image', headers: { ...body.headers, cookie }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+  });
 }
 
 /** Nothing the storage holds may land under DATA_DIR/files when S3 is configured. */
@@ -112,10 +117,17 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     try {
       const down = await app.inject({ method: 'GET', url: '/api/health' });
       expect(down.statusCode).toBe(503);
-      expect(HealthResponseSchema.parse(down.json())).toMatchObject({ status: 'down', checks: { storage: { status: 'down', kind: 's3' } } });
+      expect(HealthResponseSchema.parse(down.json())).toMatchObject({
+        status: 'down',
+        checks: { storage: { status: 'down', kind: 's3' } },
+      });
       const unreadable = await app.inject({ method: 'GET', url: imageUrl });
       expect(unreadable.statusCode).toBe(503);
-      expect(unreadable.json()).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: MESSAGES.serviceUnavailable });
+      expect(unreadable.json()).toEqual({
+        success: false,
+        code: 'SERVICE_UNAVAILABLE',
+        error: MESSAGES.serviceUnavailable,
+      });
     } finally {
       await s3.start();
     }
@@ -136,7 +148,11 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
       await s3.start();
     }
     expect((await findUserById(app.db, user.id))!.free_trials_used).toBe(0);
-    const rows = await app.db.selectFrom('tryons').select(['status', 'result_name']).where('user_id', '=', user.id).execute();
+    const rows = await app.db
+      .selectFrom('tryons')
+      .select(['status', 'result_name'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows).toEqual([{ status: 'failed', result_name: null }]);
     expect(s3.keys()).toEqual(before);
   });
@@ -145,7 +161,12 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     const t = await make({ env: { FREE_TRIALS_LIMIT: '0' }, engines: { 'test-double': engineThatLosesTheStore() } });
     const { app } = t;
     const { cookie, user } = await signIn(app);
-    const bought = await app.inject({ method: 'POST', url: '/api/billing/demo/checkout', headers: { cookie }, payload: { planId: 'credits_200' } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/api/billing/demo/checkout',
+      headers: { cookie },
+      payload: { planId: 'credits_200' },
+    });
     expect(bought.statusCode).toBe(200);
     try {
       const res = await tryOnRequest(app, cookie, user.id);
@@ -156,7 +177,12 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
       await s3.start();
     }
     expect(await balance(app.db, user.id, app.clock())).toBe(200);
-    const events = await app.db.selectFrom('credit_events').select('type').where('user_id', '=', user.id).orderBy('created_at').execute();
+    const events = await app.db
+      .selectFrom('credit_events')
+      .select('type')
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => e.type).sort()).toEqual(['grant', 'refund', 'spend']);
   });
 
@@ -178,7 +204,10 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     clock.now = new Date(t0.getTime() + 10 * MIN);
     expect(await runRetention(deps, { batchSize: 1 })).toMatchObject({ strayUploadsDeleted: 0, resultsDeleted: 0 });
     clock.now = new Date(t0.getTime() + 31 * MIN);
-    expect(await runRetention(deps, { batchSize: 1 })).toMatchObject({ strayUploadsDeleted: earlierStrays + 1, resultsDeleted: 0 });
+    expect(await runRetention(deps, { batchSize: 1 })).toMatchObject({
+      strayUploadsDeleted: earlierStrays + 1,
+      resultsDeleted: 0,
+    });
     expect(s3.keys()).not.toContain('uploads/stray-from-a-crashed-worker.jpg');
     expect(s3.keys()).toContain(resultKey);
 
@@ -189,7 +218,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     expect(localFilesOf(t)).toBe(false);
   });
 
-  it.runIf(REDIS)('carries queued try-ons\' uploads through the bucket and deletes them after the job', async () => {
+  it.runIf(REDIS)("carries queued try-ons' uploads through the bucket and deletes them after the job", async () => {
     const t = await make({ env: { REDIS_URL: redis?.url ?? '', WORKER_IN_PROCESS: 'true' } });
     const { app } = t;
     const { cookie, user } = await signIn(app);

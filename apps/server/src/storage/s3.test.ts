@@ -50,7 +50,13 @@ describe('S3 storage against the s3rver stand-in', () => {
     for (let i = 0; i < 5; i++) await storage.put(`uploads/u${i}.png`, Buffer.from([i]), 'image/png');
     await storage.put('results/r0.png', Buffer.from([9]), 'image/png');
     const later = new Date(Date.now() + 60_000);
-    expect((await storage.listOlderThan('uploads/', later, 100)).sort()).toEqual(['uploads/u0.png', 'uploads/u1.png', 'uploads/u2.png', 'uploads/u3.png', 'uploads/u4.png']);
+    expect((await storage.listOlderThan('uploads/', later, 100)).sort()).toEqual([
+      'uploads/u0.png',
+      'uploads/u1.png',
+      'uploads/u2.png',
+      'uploads/u3.png',
+      'uploads/u4.png',
+    ]);
     expect(await storage.listOlderThan('uploads/', later, 2)).toHaveLength(2);
     expect(await storage.listOlderThan('uploads/', new Date(Date.now() - 60_000), 100)).toEqual([]);
     for (let i = 0; i < 5; i++) await storage.delete(`uploads/u${i}.png`);
@@ -59,13 +65,21 @@ describe('S3 storage against the s3rver stand-in', () => {
 
   it('checks the bucket, and fails with a 503 StorageUnavailableError while the store is gone', async () => {
     await expect(storage.check()).resolves.toBeUndefined();
-    const wrongBucket = new S3Storage({ ...loadConfig({ NODE_ENV: 'test', ...s3.env, S3_BUCKET: 'no-such-bucket' }).s3!, maxAttempts: 1 });
+    const wrongBucket = new S3Storage({
+      ...loadConfig({ NODE_ENV: 'test', ...s3.env, S3_BUCKET: 'no-such-bucket' }).s3!,
+      maxAttempts: 1,
+    });
     await expect(wrongBucket.check()).rejects.toBeInstanceOf(StorageUnavailableError);
     await wrongBucket.close();
 
     await s3.stop();
     try {
-      for (const op of [() => storage.check(), () => storage.get('results/x.png'), () => storage.put('results/x.png', Buffer.from([1]), 'image/png'), () => storage.delete('results/x.png')]) {
+      for (const op of [
+        () => storage.check(),
+        () => storage.get('results/x.png'),
+        () => storage.put('results/x.png', Buffer.from([1]), 'image/png'),
+        () => storage.delete('results/x.png'),
+      ]) {
         const err = await op().then(
           () => undefined,
           (e: unknown) => e,

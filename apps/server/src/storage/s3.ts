@@ -29,7 +29,10 @@ export class StorageUnavailableError extends Error {
   /** Read by the error handler: answered as 503 SERVICE_UNAVAILABLE. */
   readonly statusCode = 503;
   constructor(operation: string, cause: unknown) {
-    super(`storage ${operation} failed: ${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(
+      `storage ${operation} failed: ${(cause as Error)?.name ?? 'error'}: ${(cause as Error)?.message ?? String(cause)}`,
+      { cause },
+    );
     this.name = 'StorageUnavailableError';
   }
 }
@@ -81,7 +84,13 @@ export class S3Storage implements Storage {
     assertValidKey(key);
     await this.call('put', (sdk, client) =>
       client.send(
-        new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.byteLength }),
+        new sdk.PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          Body: body,
+          ContentType: contentType,
+          ContentLength: body.byteLength,
+        }),
       ),
     );
   }
@@ -109,7 +118,11 @@ export class S3Storage implements Storage {
       // On Node the SDK's body is a Readable (an IncomingMessage with the SDK's helpers mixed in).
       if (!(res.Body instanceof Readable)) return null;
       const byExtension = CONTENT_TYPES[path.extname(key).toLowerCase()];
-      return { stream: res.Body, contentType: byExtension ?? res.ContentType ?? 'application/octet-stream', size: res.ContentLength };
+      return {
+        stream: res.Body,
+        contentType: byExtension ?? res.ContentType ?? 'application/octet-stream',
+        size: res.ContentLength,
+      };
     } catch (err) {
       if (isNotFound(err)) return null;
       throw new StorageUnavailableError('get', err);
@@ -119,7 +132,9 @@ export class S3Storage implements Storage {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     // S3 answers 204 for a missing key too.
-    await this.call('delete', (sdk, client) => client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key })));
+    await this.call('delete', (sdk, client) =>
+      client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key })),
+    );
   }
 
   /**
@@ -133,7 +148,12 @@ export class S3Storage implements Storage {
     do {
       const page = await this.call('list', (sdk, client) =>
         client.send(
-          new sdk.ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, MaxKeys: 1000, ...(token ? { ContinuationToken: token } : {}) }),
+          new sdk.ListObjectsV2Command({
+            Bucket: this.options.bucket,
+            Prefix: prefix,
+            MaxKeys: 1000,
+            ...(token ? { ContinuationToken: token } : {}),
+          }),
         ),
       );
       for (const obj of page.Contents ?? []) {

@@ -33,7 +33,9 @@ export async function createTestApp(
     progress?: ProgressPluginOptions;
   } = {},
 ): Promise<TestApp> {
-  const dbEnv = options.dataDir ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) } : await freshDatabaseEnv(kind);
+  const dbEnv = options.dataDir
+    ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) }
+    : await freshDatabaseEnv(kind);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...dbEnv, ...options.env });
   const engine = options.engine ?? createEngineDouble();
   const clock = {
@@ -73,9 +75,15 @@ export async function signIn(app: FastifyInstance, deviceId = newDeviceId(), ip 
     method: 'POST',
     url: '/api/auth/anonymous',
     remoteAddress: ip,
-    payload: { deviceId, deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' } },
+    payload: {
+      deviceId,
+      deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' },
+    },
   });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
-  const body = res.json<{ user: { id: string; credits: number; free_trials_used: number; segment: string }; isNew: boolean }>();
+  const body = res.json<{
+    user: { id: string; credits: number; free_trials_used: number; segment: string };
+    isNew: boolean;
+  }>();
   return { cookie: sessionCookieOf(res), user: body.user, isNew: body.isNew, res };
 }

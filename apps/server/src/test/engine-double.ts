@@ -48,10 +48,16 @@ export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDou
       }
       if (double.failWith) throw double.failWith;
       if (options.instant) {
-        instantResult ??= await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).png().toBuffer();
+        instantResult ??= await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
+          .png()
+          .toBuffer();
         return { image: instantResult, mimeType: 'image/png' };
       }
-      const image = await sharp(input.person).resize(64, 64, { fit: 'fill' }).tint(TINT[input.category] ?? TINT.upper_body!).png().toBuffer();
+      const image = await sharp(input.person)
+        .resize(64, 64, { fit: 'fill' })
+        .tint(TINT[input.category] ?? TINT.upper_body!)
+        .png()
+        .toBuffer();
       return { image, mimeType: 'image/png' };
     },
   };

@@ -4,17 +4,23 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 
 export async function jpeg(width = 320, height = 480, color = '#3366cc'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 export async function png(width = 300, height = 300, color = '#ffffff'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 4, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background: color } })
+    .png()
+    .toBuffer();
 }
 
 /** A photo-like noisy JPEG (hard to compress), e.g. for a ~3 MB upload. */
 export async function noisyJpeg(width: number, height: number, quality = 92): Promise<Buffer> {
   const raw = randomBytes(width * height * 3);
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /** A JPEG whose EXIF says "rotate 90° clockwise" (orientation 6). */
@@ -26,7 +32,9 @@ export async function rotatedJpegWithExif(width = 400, height = 200): Promise<Bu
 }
 
 export async function gif(): Promise<Buffer> {
-  return sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } }).gif().toBuffer();
+  return sharp({ create: { width: 20, height: 20, channels: 3, background: '#ff0000' } })
+    .gif()
+    .toBuffer();
 }
 
 /** A valid JPEG cut short. */
@@ -67,7 +75,10 @@ export interface FilePart {
 }
 
 /** Builds a multipart/form-data body. */
-export function multipart(fields: Record<string, string | FilePart | undefined>): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(fields: Record<string, string | FilePart | undefined>): {
+  payload: Buffer;
+  headers: Record<string, string>;
+} {
   const boundary = `----aidressup${randomBytes(8).toString('hex')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {

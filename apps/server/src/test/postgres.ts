@@ -43,7 +43,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!bin) {
     const msg = 'PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: the PostgreSQL test suites cannot run.';
     if (process.env.CI) throw new Error(`${msg} Install Debian's postgresql package.`);
-    console.warn(`\n${'!'.repeat(100)}\n!! ${msg}\n!! Only SQLite is tested in this run. Install postgresql to test both databases.\n${'!'.repeat(100)}\n`);
+    console.warn(
+      `\n${'!'.repeat(100)}\n!! ${msg}\n!! Only SQLite is tested in this run. Install postgresql to test both databases.\n${'!'.repeat(100)}\n`,
+    );
     project.provide('postgresUrl', null);
     return;
   }
@@ -59,10 +61,14 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   const port = await freePort();
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   run('pg_ctl', [
-    '-D', dataDir,
-    '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    '-l', path.join(dir, 'server.log'),
-    '-w', 'start',
+    '-D',
+    dataDir,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    '-l',
+    path.join(dir, 'server.log'),
+    '-w',
+    'start',
   ]);
   project.provide('postgresUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
 

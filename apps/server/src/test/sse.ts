@@ -45,4 +45,3 @@ export async function openStream(url: string, cookie: string): Promise<SseStream
   }
   return { status: res.status, headers: res.headers, events, comments, ended, close: () => controller.abort() };
 }
-

@@ -4,7 +4,9 @@ import { useSession } from '../features/session/hooks/use-session';
 import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
 import { usePublicConfig } from '../lib/public-config';
 
-const PaywallModal = lazy(async () => ({ default: (await import('../features/paywall/components/paywall-modal')).PaywallModal }));
+const PaywallModal = lazy(async () => ({
+  default: (await import('../features/paywall/components/paywall-modal')).PaywallModal,
+}));
 
 /** Mounts the (lazily loaded) paywall with the session and configuration it needs. */
 export function PaywallHost() {

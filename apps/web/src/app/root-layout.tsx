@@ -28,7 +28,11 @@ export function RootLayout() {
         <UserInfoBox user={user} loading={loading} />
       </div>
       {navigation.state === 'loading' ? (
-        <div className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100" role="progressbar" aria-label="Loading page">
+        <div
+          className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100"
+          role="progressbar"
+          aria-label="Loading page"
+        >
           <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
         </div>
       ) : null}
@@ -36,7 +40,11 @@ export function RootLayout() {
         <div role="alert" className="border-b border-amber-200 bg-amber-50">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm text-amber-900 sm:px-6">
             <span>{configError}</span>
-            <button type="button" onClick={retry} className="rounded-lg bg-amber-900 px-3 py-1.5 font-semibold text-white">
+            <button
+              type="button"
+              onClick={retry}
+              className="rounded-lg bg-amber-900 px-3 py-1.5 font-semibold text-white"
+            >
               Retry
             </button>
           </div>
@@ -46,7 +54,12 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer supportEmail={config?.supportEmail ?? null} />
-      <SignInDialog open={signIn.open} onClose={signIn.closeSignIn} onSignedIn={(u) => signedIn(u)} initialEmail={signIn.initialEmail} />
+      <SignInDialog
+        open={signIn.open}
+        onClose={signIn.closeSignIn}
+        onSignedIn={(u) => signedIn(u)}
+        initialEmail={signIn.initialEmail}
+      />
       <PaywallHost />
       <ScrollRestoration />
     </div>

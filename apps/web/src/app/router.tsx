@@ -8,7 +8,9 @@ import { NotFoundPage } from './pages/not-found';
 import { RouteError } from './pages/route-error';
 
 const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
-const TermsOfServicePage = lazy(async () => ({ default: (await import('./pages/terms-of-service')).TermsOfServicePage }));
+const TermsOfServicePage = lazy(async () => ({
+  default: (await import('./pages/terms-of-service')).TermsOfServicePage,
+}));
 const PrivacyPolicyPage = lazy(async () => ({ default: (await import('./pages/privacy-policy')).PrivacyPolicyPage }));
 const AccountPage = lazy(async () => ({ default: (await import('./pages/account')).AccountPage }));
 const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));

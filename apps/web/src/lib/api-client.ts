@@ -55,7 +55,11 @@ export interface RequestOptions {
  * Calls the API with plain fetch and parses a successful answer with `schema`.
  * Failures throw ApiError carrying the server's message when present.
  */
-export async function apiRequest<S extends z.ZodType>(path: string, schema: S, opts: RequestOptions): Promise<z.infer<S>> {
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  opts: RequestOptions,
+): Promise<z.infer<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body = opts.body;
   if (opts.json !== undefined) {

@@ -11,7 +11,10 @@ interface ConfigState {
 const ConfigContext = createContext<ConfigState | null>(null);
 
 export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  return apiRequest('/api/config', PublicConfigSchema, { fallbackError: WEB_MESSAGES.configUnavailable, ...(signal ? { signal } : {}) });
+  return apiRequest('/api/config', PublicConfigSchema, {
+    fallbackError: WEB_MESSAGES.configUnavailable,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** Loads the public configuration (GET /api/config) once at start. */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseNotification } from './events.js';
-import { adjustmentData, envelope, subscriptionData, transactionData, type PriceInfo } from '@aidressup/paddle-stand-in';
+import {
+  adjustmentData,
+  envelope,
+  subscriptionData,
+  transactionData,
+  type PriceInfo,
+} from '@aidressup/paddle-stand-in';
 
 const MONTHLY: PriceInfo = { id: 'pri_01testmonthly', amount: '999', description: 'Monthly Pro', interval: 'month' };
 const PACK: PriceInfo = { id: 'pri_01testpack200', amount: '3999', description: '200 Credits', interval: null };
@@ -11,7 +17,10 @@ const wire = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
 describe('parseNotification', () => {
   it('reads a one-time transaction.completed', () => {
-    const n = envelope('transaction.completed', transactionData({ price: PACK, customData: { userId: 'u1', planId: 'credits_200', credits: 200 } }));
+    const n = envelope(
+      'transaction.completed',
+      transactionData({ price: PACK, customData: { userId: 'u1', planId: 'credits_200', credits: 200 } }),
+    );
     const r = parseNotification(wire(n));
     expect(r.ok).toBe(true);
     if (!r.ok || r.event.kind !== 'transaction') throw new Error('expected a transaction');
@@ -27,7 +36,15 @@ describe('parseNotification', () => {
   });
 
   it('reads a subscription transaction with its billing period', () => {
-    const n = envelope('transaction.completed', transactionData({ price: MONTHLY, subscriptionId: 'sub_01x', billingPeriod: PERIOD, origin: 'subscription_recurring' }));
+    const n = envelope(
+      'transaction.completed',
+      transactionData({
+        price: MONTHLY,
+        subscriptionId: 'sub_01x',
+        billingPeriod: PERIOD,
+        origin: 'subscription_recurring',
+      }),
+    );
     const r = parseNotification(wire(n));
     if (!r.ok || r.event.kind !== 'transaction') throw new Error('expected a transaction');
     expect(r.event.data.subscription_id).toBe('sub_01x');
@@ -36,7 +53,10 @@ describe('parseNotification', () => {
   });
 
   it('does not let odd custom_data break a payment', () => {
-    const n = envelope('transaction.completed', transactionData({ price: PACK, customData: { userId: 12345, other: 'x' } }));
+    const n = envelope(
+      'transaction.completed',
+      transactionData({ price: PACK, customData: { userId: 12345, other: 'x' } }),
+    );
     const r = parseNotification(wire(n));
     if (!r.ok || r.event.kind !== 'transaction') throw new Error('expected a transaction');
     expect(r.event.data.custom_data).toBeNull();
@@ -53,14 +73,17 @@ describe('parseNotification', () => {
     'subscription.trialing',
   ])('reads %s', (type) => {
     const status = type === 'subscription.canceled' ? 'canceled' : type === 'subscription.paused' ? 'paused' : 'active';
-    const n = envelope(type, subscriptionData({
-      id: 'sub_01y',
-      price: MONTHLY,
-      status,
-      period: status === 'active' ? PERIOD : null,
-      customData: { userId: 'u2', planId: 'monthly', credits: 50 },
-      scheduledChange: { action: 'cancel', effective_at: PERIOD.ends_at, resume_at: null },
-    }));
+    const n = envelope(
+      type,
+      subscriptionData({
+        id: 'sub_01y',
+        price: MONTHLY,
+        status,
+        period: status === 'active' ? PERIOD : null,
+        customData: { userId: 'u2', planId: 'monthly', credits: 50 },
+        scheduledChange: { action: 'cancel', effective_at: PERIOD.ends_at, resume_at: null },
+      }),
+    );
     const r = parseNotification(wire(n));
     if (!r.ok || r.event.kind !== 'subscription') throw new Error('expected a subscription');
     expect(r.event.type).toBe(type);
@@ -72,14 +95,26 @@ describe('parseNotification', () => {
   });
 
   it('refuses a subscription status Paddle does not have', () => {
-    const n = envelope('subscription.updated', { ...subscriptionData({ id: 'sub_01y', price: MONTHLY, status: 'active', period: PERIOD }), status: 'frozen' });
+    const n = envelope('subscription.updated', {
+      ...subscriptionData({ id: 'sub_01y', price: MONTHLY, status: 'active', period: PERIOD }),
+      status: 'frozen',
+    });
     const r = parseNotification(wire(n));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toMatch(/status/);
   });
 
   it.each(['adjustment.created', 'adjustment.updated'])('reads %s', (type) => {
-    const n = envelope(type, adjustmentData({ transactionId: 'txn_01z', action: 'refund', status: 'approved', amount: '999', type: 'partial' }));
+    const n = envelope(
+      type,
+      adjustmentData({
+        transactionId: 'txn_01z',
+        action: 'refund',
+        status: 'approved',
+        amount: '999',
+        type: 'partial',
+      }),
+    );
     const r = parseNotification(wire(n));
     if (!r.ok || r.event.kind !== 'adjustment') throw new Error('expected an adjustment');
     expect(r.event.data.action).toBe('refund');
@@ -111,7 +146,12 @@ describe('parseNotification', () => {
   });
 
   it('refuses an adjustment without a transaction id', () => {
-    const { transaction_id: _t, ...rest } = adjustmentData({ transactionId: 'txn_1', action: 'refund', status: 'approved', amount: '1' });
+    const { transaction_id: _t, ...rest } = adjustmentData({
+      transactionId: 'txn_1',
+      action: 'refund',
+      status: 'approved',
+      amount: '1',
+    });
     expect(parseNotification(wire(envelope('adjustment.updated', rest))).ok).toBe(false);
   });
 });

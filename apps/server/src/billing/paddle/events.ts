@@ -63,9 +63,7 @@ export const TransactionSchema = z.object({
   details: z
     .object({
       totals: TotalsSchema.nullable().optional(),
-      line_items: z
-        .array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number() }))
-        .optional(),
+      line_items: z.array(z.object({ id: z.string(), price_id: z.string(), quantity: z.number() })).optional(),
     })
     .nullable()
     .optional(),

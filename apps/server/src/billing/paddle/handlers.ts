@@ -43,7 +43,11 @@ export interface HandlerContext {
 export type Outcome =
   | { result: 'duplicate' }
   | { result: 'ignored'; reason: string }
-  | { result: 'granted'; userId: string; grants: { planId: PlanId; amount: number; expiresAt: string | null; created: boolean }[] }
+  | {
+      result: 'granted';
+      userId: string;
+      grants: { planId: PlanId; amount: number; expiresAt: string | null; created: boolean }[];
+    }
   | { result: 'subscription'; userId: string; applied: boolean }
   | { result: 'clawback'; userId: string | null; clawedBack: number };
 
@@ -71,7 +75,11 @@ export async function handleNotification(ctx: HandlerContext, event: PaddleEvent
       // reason to keep: only their envelope is recorded.
       payload:
         event.kind === 'ignored'
-          ? JSON.stringify({ event_id: event.envelope.event_id, event_type: event.type, occurred_at: event.envelope.occurred_at })
+          ? JSON.stringify({
+              event_id: event.envelope.event_id,
+              event_type: event.type,
+              occurred_at: event.envelope.occurred_at,
+            })
           : payload,
       now,
     });
@@ -93,7 +101,8 @@ export async function handleNotification(ctx: HandlerContext, event: PaddleEvent
     await markBillingEventProcessed(trx, recordId, now);
     return result;
   });
-  if (outcome.result === 'ignored') log.warn({ ...base, reason: outcome.reason }, 'paddle event acknowledged without effect');
+  if (outcome.result === 'ignored')
+    log.warn({ ...base, reason: outcome.reason }, 'paddle event acknowledged without effect');
   else log.info({ ...base, ...outcome }, 'paddle event handled');
   return outcome;
 }
@@ -115,7 +124,11 @@ function paidAmount(txn: Transaction): { amount: string | null; currency: string
 }
 
 /** The user a payment or subscription belongs to: the checkout's userId, else the subscription's holder. */
-async function resolveUser(trx: Trx, customData: CustomData, subscriptionId: string | null | undefined): Promise<UserRow | undefined> {
+async function resolveUser(
+  trx: Trx,
+  customData: CustomData,
+  subscriptionId: string | null | undefined,
+): Promise<UserRow | undefined> {
   const userId = customData?.userId;
   let user: UserRow | undefined;
   if (userId) user = await findUserById(trx, userId);
@@ -137,14 +150,20 @@ async function onTransactionCompleted(
 
   const lines = txn.items.map((item) => ({ item, plan: planForPrice(ctx.paddle, item.price.id) }));
   const unknown = lines.filter((l) => !l.plan).map((l) => l.item.price.id);
-  if (unknown.length > 0) ctx.log.warn({ transactionId: txn.id, priceIds: unknown }, 'paddle transaction has prices not in the configuration');
+  if (unknown.length > 0)
+    ctx.log.warn(
+      { transactionId: txn.id, priceIds: unknown },
+      'paddle transaction has prices not in the configuration',
+    );
   const known = lines.filter((l): l is { item: typeof l.item; plan: Plan } => l.plan !== undefined);
   if (known.length === 0) return { result: 'ignored', reason: `unknown price ${unknown.join(', ')}` };
 
   const user = await resolveUser(trx, txn.custom_data, txn.subscription_id);
-  if (!user) return { result: 'ignored', reason: `no such user (${txn.custom_data?.userId ?? 'no userId'}) for ${txn.id}` };
+  if (!user)
+    return { result: 'ignored', reason: `no such user (${txn.custom_data?.userId ?? 'no userId'}) for ${txn.id}` };
 
-  if (txn.customer_id && user.paddle_customer_id !== txn.customer_id) await setPaddleCustomerId(trx, user.id, txn.customer_id);
+  if (txn.customer_id && user.paddle_customer_id !== txn.customer_id)
+    await setPaddleCustomerId(trx, user.id, txn.customer_id);
   const paid = paidAmount(txn);
 
   const grants: Extract<Outcome, { result: 'granted' }>['grants'] = [];
@@ -160,7 +179,10 @@ async function onTransactionCompleted(
         ? new Date(txn.billing_period.ends_at)
         : new Date(new Date(txn.billed_at ?? occurredAt).getTime() + plan.validityDays * DAY_MS);
       if (end.getTime() <= now.getTime()) {
-        ctx.log.warn({ transactionId: txn.id, periodEnd: end.toISOString() }, 'paddle transaction for a period already over: nothing granted');
+        ctx.log.warn(
+          { transactionId: txn.id, periodEnd: end.toISOString() },
+          'paddle transaction for a period already over: nothing granted',
+        );
         continue;
       }
       expiresAt = end.toISOString();
@@ -185,7 +207,10 @@ async function onTransactionCompleted(
   // in case its subscription.* notification is late or not subscribed to.
   const subscriptionLine = known.find((l) => l.plan.validityDays !== null);
   if (txn.subscription_id && subscriptionLine && txn.billing_period) {
-    const mayTrack = user.subscription_id === null || user.subscription_id === txn.subscription_id || !ACTIVE_STATUSES.has(user.subscription_status ?? '');
+    const mayTrack =
+      user.subscription_id === null ||
+      user.subscription_id === txn.subscription_id ||
+      !ACTIVE_STATUSES.has(user.subscription_status ?? '');
     if (mayTrack) {
       await setUserSubscription(trx, user.id, {
         subscriptionId: txn.subscription_id,
@@ -203,15 +228,27 @@ async function onTransactionCompleted(
 
 async function onSubscription(trx: Trx, ctx: HandlerContext, sub: Subscription, occurredAt: string): Promise<Outcome> {
   const user = await resolveUser(trx, sub.custom_data, sub.id);
-  if (!user) return { result: 'ignored', reason: `no such user (${sub.custom_data?.userId ?? 'no userId'}) for ${sub.id}` };
+  if (!user)
+    return { result: 'ignored', reason: `no such user (${sub.custom_data?.userId ?? 'no userId'}) for ${sub.id}` };
 
   // A late notification about an older subscription must not override the one in force.
-  if (user.subscription_id && user.subscription_id !== sub.id && ACTIVE_STATUSES.has(user.subscription_status ?? '') && !ACTIVE_STATUSES.has(sub.status)) {
+  if (
+    user.subscription_id &&
+    user.subscription_id !== sub.id &&
+    ACTIVE_STATUSES.has(user.subscription_status ?? '') &&
+    !ACTIVE_STATUSES.has(sub.status)
+  ) {
     return { result: 'ignored', reason: `${sub.id} ${sub.status}, user holds ${user.subscription_id}` };
   }
 
-  const plan = sub.items.map((i) => planForPrice(ctx.paddle, i.price.id)).find((p) => p !== undefined && p.validityDays !== null);
-  if (!plan) ctx.log.warn({ subscriptionId: sub.id, priceIds: sub.items.map((i) => i.price.id) }, 'paddle subscription has no configured plan price');
+  const plan = sub.items
+    .map((i) => planForPrice(ctx.paddle, i.price.id))
+    .find((p) => p !== undefined && p.validityDays !== null);
+  if (!plan)
+    ctx.log.warn(
+      { subscriptionId: sub.id, priceIds: sub.items.map((i) => i.price.id) },
+      'paddle subscription has no configured plan price',
+    );
   const applied = await setUserSubscription(trx, user.id, {
     subscriptionId: sub.id,
     status: sub.status,
@@ -219,12 +256,17 @@ async function onSubscription(trx: Trx, ctx: HandlerContext, sub: Subscription, 
     periodEnd: sub.status === 'canceled' ? null : (sub.current_billing_period?.ends_at ?? null),
     occurredAt,
   });
-  if (!applied) ctx.log.info({ subscriptionId: sub.id, occurredAt }, 'paddle subscription notification older than the last applied: ignored');
+  if (!applied)
+    ctx.log.info(
+      { subscriptionId: sub.id, occurredAt },
+      'paddle subscription notification older than the last applied: ignored',
+    );
   return { result: 'subscription', userId: user.id, applied };
 }
 
 async function onAdjustment(trx: Trx, adj: Adjustment, eventId: string, now: Date): Promise<Outcome> {
-  if (adj.action !== 'refund' && adj.action !== 'chargeback') return { result: 'ignored', reason: `adjustment action ${adj.action}` };
+  if (adj.action !== 'refund' && adj.action !== 'chargeback')
+    return { result: 'ignored', reason: `adjustment action ${adj.action}` };
   if (adj.status !== 'approved') return { result: 'ignored', reason: `${adj.action} ${adj.status}` };
   const grants = await findGrantsForTransaction(trx, adj.transaction_id);
   if (grants.length === 0) return { result: 'ignored', reason: `no grant for ${adj.transaction_id}` };

@@ -13,7 +13,13 @@ const PortalSessionResponseSchema = z.object({
     urls: z.object({
       general: z.object({ overview: z.string().url() }),
       subscriptions: z
-        .array(z.object({ id: z.string(), cancel_subscription: z.string().url(), update_subscription_payment_method: z.string().url() }))
+        .array(
+          z.object({
+            id: z.string(),
+            cancel_subscription: z.string().url(),
+            update_subscription_payment_method: z.string().url(),
+          }),
+        )
         .optional(),
     }),
   }),
@@ -45,7 +51,10 @@ export async function openCustomerPortal(input: {
   const parsed = PortalSessionResponseSchema.safeParse(body);
   if (!res.ok || !parsed.success) {
     const error = (body as { error?: { code?: string; detail?: string } } | null)?.error;
-    input.log.error({ status: res.status, code: error?.code, detail: error?.detail }, 'Paddle customer portal: refused');
+    input.log.error(
+      { status: res.status, code: error?.code, detail: error?.detail },
+      'Paddle customer portal: refused',
+    );
     throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.portalNotConfigured);
   }
   return parsed.data.data.urls.general.overview;

@@ -45,7 +45,11 @@ export async function recordBillingEvent(db: Db, input: BillingEventInput): Prom
 }
 
 export async function markBillingEventProcessed(db: Db, id: string, now: Date): Promise<void> {
-  await db.updateTable('billing_events').set({ processed_at: iso(now) }).where('id', '=', id).execute();
+  await db
+    .updateTable('billing_events')
+    .set({ processed_at: iso(now) })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function findUserBySubscriptionId(db: Db, subscriptionId: string): Promise<UserRow | undefined> {

@@ -1,11 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  computeSignature,
-  parseSignatureHeader,
-  signatureHeader,
-  verifySignature,
-} from './signature.js';
+import { computeSignature, parseSignatureHeader, signatureHeader, verifySignature } from './signature.js';
 
 const SECRET = 'pdl_ntfset_01test_signature_secret_value';
 const BODY = Buffer.from('{"event_id":"evt_01test","event_type":"transaction.completed","data":{"id":"txn_01"}}');
@@ -79,8 +74,14 @@ describe('verifySignature', () => {
   it('accepts up to exactly 5 minutes either side, and not one second more', () => {
     expect(verifySignature(valid, BODY, SECRET, { now: at(TS + 300) }).ok).toBe(true);
     expect(verifySignature(valid, BODY, SECRET, { now: at(TS - 300) }).ok).toBe(true);
-    expect(verifySignature(valid, BODY, SECRET, { now: at(TS + 301) })).toEqual({ ok: false, reason: 'stale_timestamp' });
-    expect(verifySignature(valid, BODY, SECRET, { now: at(TS - 301) })).toEqual({ ok: false, reason: 'stale_timestamp' });
+    expect(verifySignature(valid, BODY, SECRET, { now: at(TS + 301) })).toEqual({
+      ok: false,
+      reason: 'stale_timestamp',
+    });
+    expect(verifySignature(valid, BODY, SECRET, { now: at(TS - 301) })).toEqual({
+      ok: false,
+      reason: 'stale_timestamp',
+    });
   });
 
   it('honours a custom tolerance', () => {

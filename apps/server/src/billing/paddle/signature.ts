@@ -19,11 +19,7 @@ export interface ParsedSignature {
   h1: string[];
 }
 
-export type SignatureFailure =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'stale_timestamp'
-  | 'signature_mismatch';
+export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: SignatureFailure };
 

@@ -12,7 +12,11 @@ import { createEngineDouble } from '../engine-double.js';
 
 const config = loadConfigOrExit();
 const engine = createEngineDouble({ delayMs: Number(process.env.TEST_ENGINE_DELAY_MS ?? 0) });
-const app = await buildApp({ config, engines: { [engine.id]: engine }, webDistDir: fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-noweb-')) });
+const app = await buildApp({
+  config,
+  engines: { [engine.id]: engine },
+  webDistDir: fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-noweb-')),
+});
 await app.listen({ port: config.port, host: '127.0.0.1' });
 console.log(JSON.stringify({ msg: 'listening', port: config.port }));
 

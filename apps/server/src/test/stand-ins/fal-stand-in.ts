@@ -13,7 +13,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
-import { hang, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+import {
+  hang,
+  sendJson,
+  sendMalformedJson,
+  startStandInServer,
+  type RecordedRequest,
+  type StandInServer,
+} from './stand-in-server.js';
 
 export type FalOutcome =
   | { kind: 'completed'; polls?: number; output?: 'images' | 'image' | 'data-uri' | 'none' }
@@ -79,12 +86,14 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
 
     if (req.method === 'POST' && path === `/${model}`) {
       const timeout = req.headers['x-fal-request-timeout'];
-      if (timeout !== undefined && !(Number(timeout) > 0.1)) return sendJson(res, 400, { detail: `Invalid X-Fal-Request-Timeout: ${String(timeout)}` });
+      if (timeout !== undefined && !(Number(timeout) > 0.1))
+        return sendJson(res, 400, { detail: `Invalid X-Fal-Request-Timeout: ${String(timeout)}` });
       const lifecycle = req.headers['x-fal-object-lifecycle-preference'];
       if (lifecycle !== undefined) {
         let ok = false;
         try {
-          const v = (JSON.parse(String(lifecycle)) as { expiration_duration_seconds?: unknown }).expiration_duration_seconds;
+          const v = (JSON.parse(String(lifecycle)) as { expiration_duration_seconds?: unknown })
+            .expiration_duration_seconds;
           ok = v === null || (typeof v === 'number' && Number.isInteger(v) && v > 0);
         } catch {
           ok = false;
@@ -94,35 +103,60 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
       const body = req.json as (Record<string, unknown> & { model_image?: string; garment_image?: string }) | undefined;
       const missing = ['model_image', 'garment_image'].filter((f) => !body?.[f as 'model_image']);
       if (missing.length) {
-        return sendJson(res, 422, { detail: missing.map((f) => ({ loc: ['body', f], msg: 'field required', type: 'missing' })) });
+        return sendJson(res, 422, {
+          detail: missing.map((f) => ({ loc: ['body', f], msg: 'field required', type: 'missing' })),
+        });
       }
       for (const [field, allowed] of Object.entries(FASHN_ENUMS)) {
         const v = body![field];
         if (v !== undefined && !allowed.includes(String(v))) {
-          return sendJson(res, 422, { detail: [{ loc: ['body', field], msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' }] });
+          return sendJson(res, 422, {
+            detail: [
+              { loc: ['body', field], msg: `Input should be ${allowed.map((a) => `'${a}'`).join(', ')}`, type: 'enum' },
+            ],
+          });
         }
       }
       if (body!.sync_mode !== undefined && typeof body!.sync_mode !== 'boolean') {
-        return sendJson(res, 422, { detail: [{ loc: ['body', 'sync_mode'], msg: 'Input should be a valid boolean', type: 'bool_type' }] });
+        return sendJson(res, 422, {
+          detail: [{ loc: ['body', 'sync_mode'], msg: 'Input should be a valid boolean', type: 'bool_type' }],
+        });
       }
       const format = body!.output_format === 'jpeg' ? 'jpeg' : 'png';
       const b = submitQueue.shift() ?? state.fallbackSubmit;
       if (b.kind === 'hang') return hang(res);
       if (b.kind === 'malformed') return sendMalformedJson(res);
-      if (b.kind === 'http') return sendJson(res, b.status, { detail: b.detail ?? (b.status === 429 ? 'Too many requests' : 'Internal server error') });
+      if (b.kind === 'http')
+        return sendJson(res, b.status, {
+          detail: b.detail ?? (b.status === 429 ? 'Too many requests' : 'Internal server error'),
+        });
       const id = randomUUID();
       requestIds.push(id);
       const personB64 = body!.model_image!.slice(body!.model_image!.indexOf(',') + 1);
       const output =
         (opts.instant ? cachedOutput : undefined) ??
         (await (() => {
-          const img = sharp(Buffer.from(personB64, 'base64')).resize(864, 1296, { fit: 'contain', background: '#ffffff' }).modulate({ hue: 180 });
+          const img = sharp(Buffer.from(personB64, 'base64'))
+            .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
+            .modulate({ hue: 180 });
           return format === 'jpeg' ? img.jpeg({ quality: 90 }) : img.png({ compressionLevel: 1 });
         })().toBuffer());
       if (opts.instant) cachedOutput = output;
-      requests.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output, format, sync: body!.sync_mode === true });
+      requests.set(id, {
+        id,
+        outcome: b.outcome ?? { kind: 'completed' },
+        polls: 0,
+        output,
+        format,
+        sync: body!.sync_mode === true,
+      });
       const r = `${base}/${appId}/requests/${id}`;
-      return sendJson(res, 200, { request_id: id, response_url: r, status_url: `${r}/status`, cancel_url: `${r}/cancel`, queue_position: 0 }, { 'x-fal-request-id': id });
+      return sendJson(
+        res,
+        200,
+        { request_id: id, response_url: r, status_url: `${r}/status`, cancel_url: `${r}/cancel`, queue_position: 0 },
+        { 'x-fal-request-id': id },
+      );
     }
 
     const m = new RegExp(`^/${appId}/requests/([^/]+)(/status|/cancel)?$`).exec(path);
@@ -133,7 +167,9 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
       const o = q.outcome;
       const done = () => o.kind === 'request-error' || (o.kind !== 'in-progress-forever' && q.polls > (o.polls ?? 1));
       if (m[2] === '/cancel' && req.method === 'PUT') {
-        return done() ? sendJson(res, 400, { status: 'ALREADY_COMPLETED' }) : sendJson(res, 202, { status: 'CANCELLATION_REQUESTED' });
+        return done()
+          ? sendJson(res, 400, { status: 'ALREADY_COMPLETED' })
+          : sendJson(res, 202, { status: 'CANCELLATION_REQUESTED' });
       }
       if (m[2] === '/status' && req.method === 'GET') {
         const fault = pollFaults.shift();
@@ -141,22 +177,45 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
         if (fault?.kind === 'malformed') return sendMalformedJson(res);
         if (fault?.kind === 'http') return sendJson(res, fault.status, { detail: 'Internal server error' });
         q.polls++;
-        if (done()) return sendJson(res, 200, { status: 'COMPLETED', response_url: r, logs: null, metrics: { inference_time: 7.1 } });
+        if (done())
+          return sendJson(res, 200, {
+            status: 'COMPLETED',
+            response_url: r,
+            logs: null,
+            metrics: { inference_time: 7.1 },
+          });
         return q.polls === 1
           ? sendJson(res, 202, { status: 'IN_QUEUE', queue_position: 0, response_url: r })
           : sendJson(res, 202, { status: 'IN_PROGRESS', response_url: r, logs: null });
       }
       if (!m[2] && req.method === 'GET') {
         if (!done()) return sendJson(res, 400, { detail: 'Request is still in progress' });
-        if (o.kind === 'request-error') return sendJson(res, o.status, { detail: o.detail, error_type: o.errorType }, { 'x-fal-error-type': o.errorType });
+        if (o.kind === 'request-error')
+          return sendJson(
+            res,
+            o.status,
+            { detail: o.detail, error_type: o.errorType },
+            { 'x-fal-error-type': o.errorType },
+          );
         if (o.kind === 'model-error') {
-          return sendJson(res, o.status ?? 422, { detail: [{ loc: ['body', 'model_image'], msg: o.msg, type: o.type, url: `https://docs.fal.ai/errors#${o.type}` }] }, { 'x-fal-retryable': 'false' });
+          return sendJson(
+            res,
+            o.status ?? 422,
+            {
+              detail: [
+                { loc: ['body', 'model_image'], msg: o.msg, type: o.type, url: `https://docs.fal.ai/errors#${o.type}` },
+              ],
+            },
+            { 'x-fal-retryable': 'false' },
+          );
         }
         if (o.kind !== 'completed') return sendJson(res, 400, { detail: 'Request is still in progress' });
         const dataUri = o.output === 'data-uri' || (q.sync && o.output !== 'images' && o.output !== 'image');
         const ext = q.format === 'jpeg' ? 'jpg' : 'png';
         const image = {
-          url: dataUri ? `data:image/${q.format};base64,${q.output.toString('base64')}` : `${base}/media/${q.id}.${ext}`,
+          url: dataUri
+            ? `data:image/${q.format};base64,${q.output.toString('base64')}`
+            : `${base}/media/${q.id}.${ext}`,
           content_type: `image/${q.format}`,
           file_name: `${q.id}.${ext}`,
           file_size: q.output.length,

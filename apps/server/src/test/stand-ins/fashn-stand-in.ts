@@ -14,7 +14,14 @@
 import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import sharp from 'sharp';
-import { hang, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+import {
+  hang,
+  sendJson,
+  sendMalformedJson,
+  startStandInServer,
+  type RecordedRequest,
+  type StandInServer,
+} from './stand-in-server.js';
 
 export type FashnOutcome =
   | { kind: 'completed'; polls?: number; output?: 'url' | 'data-url' | 'none' }
@@ -30,7 +37,8 @@ export type FashnRunBehaviour =
   | { kind: 'hang' };
 
 /** One-off faults on the next status polls, before normal answers resume. */
-export type FashnPollFault = { kind: 'http'; status: number; error?: string } | { kind: 'malformed' } | { kind: 'hang' };
+export type FashnPollFault =
+  { kind: 'http'; status: number; error?: string } | { kind: 'malformed' } | { kind: 'hang' };
 
 export interface FashnStandIn extends StandInServer {
   /** Forget queued behaviours and recorded requests; back to plain success. */
@@ -66,7 +74,9 @@ const ENUMS: Record<string, readonly string[]> = {
 /** FASHN v1.6 answers at 864×1296: the person photo is fitted inside, padded with white. */
 async function fashnOutput(modelImage: string, format: 'png' | 'jpeg'): Promise<Buffer> {
   const b64 = modelImage.slice(modelImage.indexOf(',') + 1);
-  const img = sharp(Buffer.from(b64, 'base64')).resize(864, 1296, { fit: 'contain', background: '#ffffff' }).modulate({ hue: 90 });
+  const img = sharp(Buffer.from(b64, 'base64'))
+    .resize(864, 1296, { fit: 'contain', background: '#ffffff' })
+    .modulate({ hue: 90 });
   return format === 'jpeg' ? img.jpeg({ quality: 90 }).toBuffer() : img.png({ compressionLevel: 1 }).toBuffer();
 }
 
@@ -92,13 +102,23 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
     const path = req.url.split('?')[0]!;
     if (req.method === 'POST' && path === '/v1/run') {
       if (!authorised(req, res)) return;
-      const body = req.json as { model_name?: string; inputs?: Record<string, unknown> & { model_image?: string; garment_image?: string } } | undefined;
-      if (!body?.inputs?.model_image || !body.inputs.garment_image || !['tryon-v1.6', 'tryon-v1.5'].includes(body.model_name ?? '')) {
-        return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid request: model_name, inputs.model_image and inputs.garment_image are required' });
+      const body = req.json as
+        | { model_name?: string; inputs?: Record<string, unknown> & { model_image?: string; garment_image?: string } }
+        | undefined;
+      if (
+        !body?.inputs?.model_image ||
+        !body.inputs.garment_image ||
+        !['tryon-v1.6', 'tryon-v1.5'].includes(body.model_name ?? '')
+      ) {
+        return sendJson(res, 400, {
+          error: 'BadRequest',
+          message: 'Invalid request: model_name, inputs.model_image and inputs.garment_image are required',
+        });
       }
       for (const [field, allowed] of Object.entries(ENUMS)) {
         const v = body.inputs[field];
-        if (v !== undefined && !allowed.includes(String(v))) return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: ${String(v)}` });
+        if (v !== undefined && !allowed.includes(String(v)))
+          return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: ${String(v)}` });
       }
       if (body.inputs.return_base64 !== undefined && typeof body.inputs.return_base64 !== 'boolean') {
         return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid return_base64: expected a boolean' });
@@ -112,7 +132,14 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
       predictionIds.push(id);
       const output = (opts.instant ? cachedOutput : undefined) ?? (await fashnOutput(body.inputs.model_image, format));
       if (opts.instant) cachedOutput = output;
-      predictions.set(id, { id, outcome: b.outcome ?? { kind: 'completed' }, polls: 0, output, format, base64: body.inputs.return_base64 === true });
+      predictions.set(id, {
+        id,
+        outcome: b.outcome ?? { kind: 'completed' },
+        polls: 0,
+        output,
+        format,
+        base64: body.inputs.return_base64 === true,
+      });
       return sendJson(res, 200, { id, error: null });
     }
 
@@ -122,7 +149,11 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
       const fault = pollFaults.shift();
       if (fault?.kind === 'hang') return hang(res);
       if (fault?.kind === 'malformed') return sendMalformedJson(res);
-      if (fault?.kind === 'http') return sendJson(res, fault.status, { error: fault.error ?? 'InternalServerError', message: 'Internal server error' });
+      if (fault?.kind === 'http')
+        return sendJson(res, fault.status, {
+          error: fault.error ?? 'InternalServerError',
+          message: 'Internal server error',
+        });
       const p = predictions.get(decodeURIComponent(status[1]!));
       if (!p) return sendJson(res, 404, { error: 'NotFound', message: 'Prediction not found or no longer tracked' });
       p.polls++;
@@ -130,8 +161,13 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
       const running = (n = 1) => p.polls <= n;
       // A finished prediction reports its cost: 1 credit per image, none for a failure.
       const credits = (s: string): Record<string, string> =>
-        s === 'completed' ? { 'x-fashn-credits-used': '1' } : ['failed', 'canceled', 'time_out'].includes(s) ? { 'x-fashn-credits-used': '0' } : {};
-      const answer = (s: string, extra: Record<string, unknown> = {}) => sendJson(res, 200, { id: p.id, status: s, output: null, error: null, ...extra }, credits(s));
+        s === 'completed'
+          ? { 'x-fashn-credits-used': '1' }
+          : ['failed', 'canceled', 'time_out'].includes(s)
+            ? { 'x-fashn-credits-used': '0' }
+            : {};
+      const answer = (s: string, extra: Record<string, unknown> = {}) =>
+        sendJson(res, 200, { id: p.id, status: s, output: null, error: null, ...extra }, credits(s));
       switch (o.kind) {
         case 'processing-forever':
           return answer(p.polls === 1 ? 'in_queue' : 'processing');
@@ -146,7 +182,11 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
           if (running(o.polls ?? 1)) return answer(p.polls === 1 ? 'starting' : 'processing');
           const mode = o.output ?? (p.base64 ? 'data-url' : 'url');
           const output =
-            mode === 'none' ? [] : mode === 'data-url' ? [`data:image/${p.format};base64,${p.output.toString('base64')}`] : [`${base}/cdn/${p.id}/output.${p.format === 'jpeg' ? 'jpg' : 'png'}?token=cdn-signature`];
+            mode === 'none'
+              ? []
+              : mode === 'data-url'
+                ? [`data:image/${p.format};base64,${p.output.toString('base64')}`]
+                : [`${base}/cdn/${p.id}/output.${p.format === 'jpeg' ? 'jpg' : 'png'}?token=cdn-signature`];
           return answer('completed', { output });
         }
       }

@@ -9,7 +9,15 @@
  * an interim image), then the final image with a `thoughtSignature`. It never calls Google.
  */
 import { randomUUID } from 'node:crypto';
-import { hang, makeResultImage, sendJson, sendMalformedJson, startStandInServer, type RecordedRequest, type StandInServer } from './stand-in-server.js';
+import {
+  hang,
+  makeResultImage,
+  sendJson,
+  sendMalformedJson,
+  startStandInServer,
+  type RecordedRequest,
+  type StandInServer,
+} from './stand-in-server.js';
 
 export type GeminiBehaviour =
   | { kind: 'image'; format?: 'png' | 'jpeg'; thoughts?: boolean }
@@ -66,7 +74,11 @@ interface GenerateBody {
  * `instant`: answer from a result image made once per aspect ratio (benchmarks measure
  * the adapter, not the stand-in).
  */
-export async function startGeminiStandIn(opts: { apiKey: string; model?: string | string[]; instant?: boolean }): Promise<GeminiStandIn> {
+export async function startGeminiStandIn(opts: {
+  apiKey: string;
+  model?: string | string[];
+  instant?: boolean;
+}): Promise<GeminiStandIn> {
   const cache = new Map<string, Buffer>();
   const models = [opts.model ?? 'gemini-3.1-flash-image'].flat();
   const queue: GeminiBehaviour[] = [];
@@ -79,8 +91,15 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
     if (req.method !== 'POST' || !req.url.startsWith('/v1beta/models/')) return error(404, 'NOT_FOUND', 'Not found.');
     const model = paths.get(decodeURIComponent(req.url));
     if (!model) {
-      const asked = decodeURIComponent(req.url).split('/').pop()!.replace(/:generateContent$/, '');
-      return error(404, 'NOT_FOUND', `models/${asked} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`);
+      const asked = decodeURIComponent(req.url)
+        .split('/')
+        .pop()!
+        .replace(/:generateContent$/, '');
+      return error(
+        404,
+        'NOT_FOUND',
+        `models/${asked} is not found for API version v1beta, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+      );
     }
     const gemini3 = /^gemini-3/.test(model);
     const key = req.headers['x-goog-api-key'];
@@ -107,17 +126,36 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
       case 'http':
         return error(
           behaviour.status,
-          behaviour.statusText ?? (behaviour.status === 429 ? 'RESOURCE_EXHAUSTED' : behaviour.status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT'),
-          behaviour.message ?? (behaviour.status === 429 ? 'Resource has been exhausted (e.g. check quota).' : 'An internal error has occurred.'),
+          behaviour.statusText ??
+            (behaviour.status === 429
+              ? 'RESOURCE_EXHAUSTED'
+              : behaviour.status >= 500
+                ? 'INTERNAL'
+                : 'INVALID_ARGUMENT'),
+          behaviour.message ??
+            (behaviour.status === 429
+              ? 'Resource has been exhausted (e.g. check quota).'
+              : 'An internal error has occurred.'),
           behaviour.retryAfter ? { 'retry-after': behaviour.retryAfter } : {},
         );
       case 'blocked':
-        return sendJson(res, 200, { promptFeedback: { blockReason: behaviour.reason }, usageMetadata, modelVersion: model, responseId });
+        return sendJson(res, 200, {
+          promptFeedback: { blockReason: behaviour.reason },
+          usageMetadata,
+          modelVersion: model,
+          responseId,
+        });
       case 'no-candidates':
         return sendJson(res, 200, { candidates: [], usageMetadata, modelVersion: model, responseId });
       case 'finish':
         return sendJson(res, 200, {
-          candidates: [{ content: behaviour.text ? { role: 'model', parts: [{ text: behaviour.text }] } : { role: 'model' }, finishReason: behaviour.reason, index: 0 }],
+          candidates: [
+            {
+              content: behaviour.text ? { role: 'model', parts: [{ text: behaviour.text }] } : { role: 'model' },
+              finishReason: behaviour.reason,
+              index: 0,
+            },
+          ],
           usageMetadata,
           modelVersion: model,
           responseId,
@@ -130,7 +168,10 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
                 role: 'model',
                 parts: [
                   { text: '**Planning the edit**', thought: true },
-                  { inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') }, thought: true },
+                  {
+                    inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') },
+                    thought: true,
+                  },
                 ],
               },
               finishReason: 'STOP',
@@ -144,7 +185,11 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
       case 'text-only':
         return sendJson(res, 200, {
           candidates: [
-            { content: { role: 'model', parts: [{ text: behaviour.text ?? 'I cannot edit this image.' }] }, finishReason: 'STOP', index: 0 },
+            {
+              content: { role: 'model', parts: [{ text: behaviour.text ?? 'I cannot edit this image.' }] },
+              finishReason: 'STOP',
+              index: 0,
+            },
           ],
           usageMetadata,
           modelVersion: model,
@@ -156,7 +201,12 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
         if (!base) return error(400, 'INVALID_ARGUMENT', `Unsupported aspect ratio: ${ratio}`);
         const imageSize = body.generationConfig?.imageConfig?.imageSize ?? '1K';
         const factor = { '1K': 1, '2K': 2, '4K': 4 }[imageSize];
-        if (!factor) return error(400, 'INVALID_ARGUMENT', `Invalid value at 'generation_config.image_config.image_size': ${imageSize}`);
+        if (!factor)
+          return error(
+            400,
+            'INVALID_ARGUMENT',
+            `Invalid value at 'generation_config.image_config.image_size': ${imageSize}`,
+          );
         const size: [number, number] = gemini3 ? [base[0] * factor, base[1] * factor] : base;
         const personData = images[0]?.inlineData?.data;
         const format = behaviour.format ?? 'png';
@@ -170,8 +220,14 @@ export async function startGeminiStandIn(opts: { apiKey: string; model?: string 
         const parts =
           gemini3 && behaviour.thoughts !== false
             ? [
-                { text: '**Planning the edit**\nSwapping the top while keeping the pose and background.', thought: true },
-                { inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') }, thought: true },
+                {
+                  text: '**Planning the edit**\nSwapping the top while keeping the pose and background.',
+                  thought: true,
+                },
+                {
+                  inlineData: { mimeType: 'image/png', data: (await thoughtImage()).toString('base64') },
+                  thought: true,
+                },
                 { ...final, thoughtSignature: 'c3RhbmQtaW4tdGhvdWdodC1zaWduYXR1cmU=' },
               ]
             : [final];

@@ -37,7 +37,14 @@ export async function startS3StandIn(options: { bucket?: string } = {}): Promise
 
   async function start(): Promise<void> {
     if (server) return;
-    const s = new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }], vhostBuckets: false });
+    const s = new S3rver({
+      address: '127.0.0.1',
+      port,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: bucket }],
+      vhostBuckets: false,
+    });
     const address = await s.run();
     port = address.port;
     s.httpServer!.on('connection', (socket: Socket) => {
@@ -77,7 +84,8 @@ export async function startS3StandIn(options: { bucket?: string } = {}): Promise
       const walk = (dir: string, prefix: string) => {
         for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
           if (entry.isDirectory()) walk(`${dir}/${entry.name}`, `${prefix}${entry.name}/`);
-          else if (entry.name.endsWith('._S3rver_object')) out.push(prefix + entry.name.slice(0, -'._S3rver_object'.length));
+          else if (entry.name.endsWith('._S3rver_object'))
+            out.push(prefix + entry.name.slice(0, -'._S3rver_object'.length));
         }
       };
       if (fs.existsSync(root)) walk(root, '');

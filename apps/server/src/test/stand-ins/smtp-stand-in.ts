@@ -28,7 +28,9 @@ export interface SmtpStandIn {
   close(): Promise<void>;
 }
 
-export async function startSmtpStandIn(opts: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}): Promise<SmtpStandIn> {
+export async function startSmtpStandIn(
+  opts: { port?: number; onMail?: (mail: ReceivedMail) => void } = {},
+): Promise<SmtpStandIn> {
   const mails: ReceivedMail[] = [];
   let failing = false;
   const server = new SMTPServer({
@@ -43,7 +45,9 @@ export async function startSmtpStandIn(opts: { port?: number; onMail?: (mail: Re
     onData(stream, session, callback) {
       if (failing) {
         stream.resume();
-        stream.on('end', () => callback(Object.assign(new Error('mailbox unavailable (stand-in set to fail)'), { responseCode: 451 })));
+        stream.on('end', () =>
+          callback(Object.assign(new Error('mailbox unavailable (stand-in set to fail)'), { responseCode: 451 })),
+        );
         return;
       }
       simpleParser(stream)
@@ -67,7 +71,7 @@ export async function startSmtpStandIn(opts: { port?: number; onMail?: (mail: Re
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port;
+  const port = (server as unknown as { server: { address(): AddressInfo } }).server.address().port;
   return {
     url: `smtp://stand-in:secret@127.0.0.1:${port}`,
     port,

@@ -41,7 +41,14 @@ export async function startStandInServer(handler: StandInHandler): Promise<Stand
       } catch {
         json = undefined;
       }
-      const rec: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, json, abortedByClient: false };
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body,
+        json,
+        abortedByClient: false,
+      };
       requests.push(rec);
       res.on('close', () => {
         if (!res.writableFinished) rec.abortedByClient = true;
@@ -69,9 +76,18 @@ export async function startStandInServer(handler: StandInHandler): Promise<Stand
   };
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text).toString(), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text).toString(),
+    ...headers,
+  });
   res.end(text);
 }
 

@@ -6,7 +6,11 @@ import sharp from 'sharp';
  * `orientation` writes an EXIF orientation tag; every photo carries EXIF fields that must
  * never reach a provider. `noise` (default 64) sets the grain, and with it the file size.
  */
-export async function syntheticPhoto(width: number, height: number, opts: { orientation?: number; quality?: number; seed?: number; noise?: number } = {}): Promise<Buffer> {
+export async function syntheticPhoto(
+  width: number,
+  height: number,
+  opts: { orientation?: number; quality?: number; seed?: number; noise?: number } = {},
+): Promise<Buffer> {
   const channels = 3;
   const raw = Buffer.alloc(width * height * channels);
   let x = (opts.seed ?? 7) >>> 0 || 7;

@@ -27,7 +27,9 @@ function noticeText(n: AccountNotice): string {
   switch (n.kind) {
     case 'signed-in':
       return `You're signed in as ${n.email ?? 'your email'}. ${
-        n.merged ? "This device's credits and results were added to your account." : 'Your credits and results are saved to your account.'
+        n.merged
+          ? "This device's credits and results were added to your account."
+          : 'Your credits and results are saved to your account.'
       }`;
     case 'signed-out':
       return 'You are signed out. This browser now has a new anonymous session.';
@@ -41,7 +43,9 @@ export function AccountPage() {
   const { openSignIn } = useSignInDialog();
   const navigate = useNavigate();
   const location = useLocation();
-  const [notice, setNotice] = useState<AccountNotice | null>(() => (location.state as { notice?: AccountNotice } | null)?.notice ?? null);
+  const [notice, setNotice] = useState<AccountNotice | null>(
+    () => (location.state as { notice?: AccountNotice } | null)?.notice ?? null,
+  );
   const [deleteOpen, setDeleteOpen] = useState(false);
 
   const sessionKey = user && !loading ? `${user.id}:${user.email ?? ''}` : null;
@@ -113,8 +117,8 @@ export function AccountPage() {
           <PurchaseHistory items={history.items} error={history.error} retry={history.retry} />
           <SectionCard title="Delete my data" tone="danger" className="lg:col-span-2" testId="account-delete">
             <p className="mt-3 text-sm leading-6 text-ink-700">
-              Deletes your results and photos{user.email ? ', your email address' : ''} and device information, and signs you out. Unspent
-              credits are forfeited.
+              Deletes your results and photos{user.email ? ', your email address' : ''} and device information, and
+              signs you out. Unspent credits are forfeited.
             </p>
             <Button
               variant="danger"

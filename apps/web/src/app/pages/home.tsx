@@ -94,14 +94,18 @@ export function HomePage() {
 
   const removeBottom = useCallback(() => {
     bottom.remove();
-    requestAnimationFrame(() => bottomCard.current?.querySelector<HTMLElement>('[data-testid="upload-bottom-dropzone"]')?.focus());
+    requestAnimationFrame(() =>
+      bottomCard.current?.querySelector<HTMLElement>('[data-testid="upload-bottom-dropzone"]')?.focus(),
+    );
   }, [bottom]);
 
   const tryAnotherGarment = useCallback(() => {
     clothing.remove();
     reset();
     // Focus moves to the now empty clothing card, ready for the next garment.
-    requestAnimationFrame(() => clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus());
+    requestAnimationFrame(() =>
+      clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus(),
+    );
   }, [clothing, reset]);
 
   const processing = state.status === 'processing';
@@ -124,7 +128,12 @@ export function HomePage() {
   useEffect(() => {
     if (state.errorCode === 'NO_CREDITS' && canPay) reset();
   }, [state.errorCode, canPay, reset]);
-  const flags = { hasPerson: !!person.file, hasClothing: !!clothing.file, processing, hasResult: state.status === 'success' };
+  const flags = {
+    hasPerson: !!person.file,
+    hasClothing: !!clothing.file,
+    processing,
+    hasResult: state.status === 'success',
+  };
   const step = currentStep(flags);
   const enabled = canTryOn(flags);
   const cat = categoryInfo(category);
@@ -145,15 +154,19 @@ export function HomePage() {
           </p>
           <h1 className="mx-auto mt-5 max-w-3xl text-4xl leading-tight font-extrabold tracking-tight text-balance text-ink-950 sm:text-5xl lg:text-6xl">
             See yourself in any outfit{' '}
-            <span className="bg-gradient-to-r from-brand-600 to-fuchsia-600 bg-clip-text text-transparent">before you buy</span>
+            <span className="bg-gradient-to-r from-brand-600 to-fuchsia-600 bg-clip-text text-transparent">
+              before you buy
+            </span>
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">
-            Upload a photo of yourself and a photo of a garment. Our AI dresses you in it, so you can shop with confidence.
+            Upload a photo of yourself and a photo of a garment. Our AI dresses you in it, so you can shop with
+            confidence.
           </p>
           {user && hasFreeTrial(user) ? (
             <p className="mt-4 text-sm font-medium text-ink-700">
               You have <strong>{user.free_trials_limit - user.free_trials_used}</strong> free{' '}
-              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left.{user.email ? '' : ' No sign-up needed.'}
+              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left.
+              {user.email ? '' : ' No sign-up needed.'}
             </p>
           ) : null}
         </section>
@@ -177,9 +190,19 @@ export function HomePage() {
 
           <div className="mt-8 grid gap-6 lg:grid-cols-[20rem_1fr]">
             <div className="space-y-6">
-              <CategorySelect value={category} onChange={categoryChoice.choose} note={categoryChoice.note} disabled={processing} />
+              <CategorySelect
+                value={category}
+                onChange={categoryChoice.choose}
+                note={categoryChoice.note}
+                disabled={processing}
+              />
               {config && engineId ? (
-                <EngineSelect engines={config.engines} value={engineId} onChange={setEngineChoice} disabled={processing} />
+                <EngineSelect
+                  engines={config.engines}
+                  value={engineId}
+                  onChange={setEngineChoice}
+                  disabled={processing}
+                />
               ) : null}
               <PhotoGuide />
             </div>

@@ -10,7 +10,11 @@ function Source({ source }: { source: ImageSource }) {
         <dd className="font-mono text-xs break-all text-ink-800 sm:text-sm">{source.file}</dd>
         <dt className="text-ink-500">Source</dt>
         <dd>
-          <a href={source.sourceUrl} className="font-semibold break-words text-brand-700 underline underline-offset-4" rel="noreferrer">
+          <a
+            href={source.sourceUrl}
+            className="font-semibold break-words text-brand-700 underline underline-offset-4"
+            rel="noreferrer"
+          >
             {source.source}
           </a>
         </dd>
@@ -18,7 +22,11 @@ function Source({ source }: { source: ImageSource }) {
         <dd className="text-ink-800">{source.author}</dd>
         <dt className="text-ink-500">Licence</dt>
         <dd>
-          <a href={source.licenceUrl} className="font-semibold text-brand-700 underline underline-offset-4" rel="noreferrer license">
+          <a
+            href={source.licenceUrl}
+            className="font-semibold text-brand-700 underline underline-offset-4"
+            rel="noreferrer license"
+          >
             {source.licence}
           </a>
         </dd>
@@ -42,9 +50,9 @@ export function ImageCreditsPage() {
       </nav>
       <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">Image credits</h1>
       <p className="mt-6 text-lg leading-8 text-ink-700">
-        The before and after examples on the home page are made from openly licensed photos. Each “before” image is a person photo
-        from the source below; each “after” image was made from it and the garment photo by AI Dress Up’s built-in try-on engine,
-        then cropped to 3:4.
+        The before and after examples on the home page are made from openly licensed photos. Each “before” image is a
+        person photo from the source below; each “after” image was made from it and the garment photo by AI Dress Up’s
+        built-in try-on engine, then cropped to 3:4.
       </p>
       <ul className="mt-10 space-y-8">
         {SHOWCASE_CREDITS.map((c) => (
@@ -52,12 +60,28 @@ export function ImageCreditsPage() {
             <h2 className="text-xl font-bold text-ink-950">{c.title}</h2>
             <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-sm">
               <figure>
-                <img src={`/showcase/${c.name}-before.webp`} alt="" width={450} height={600} loading="lazy" className="aspect-[3/4] w-full rounded-xl object-cover" />
+                <img
+                  src={`/showcase/${c.name}-before.webp`}
+                  alt=""
+                  width={450}
+                  height={600}
+                  loading="lazy"
+                  className="aspect-[3/4] w-full rounded-xl object-cover"
+                />
                 <figcaption className="mt-1 text-xs font-semibold text-ink-600">Before</figcaption>
               </figure>
               <figure>
-                <img src={`/showcase/${c.name}-after.webp`} alt="" width={450} height={600} loading="lazy" className="aspect-[3/4] w-full rounded-xl object-cover" />
-                <figcaption className="mt-1 text-xs font-semibold text-ink-600">After (made by the built-in engine)</figcaption>
+                <img
+                  src={`/showcase/${c.name}-after.webp`}
+                  alt=""
+                  width={450}
+                  height={600}
+                  loading="lazy"
+                  className="aspect-[3/4] w-full rounded-xl object-cover"
+                />
+                <figcaption className="mt-1 text-xs font-semibold text-ink-600">
+                  After (made by the built-in engine)
+                </figcaption>
               </figure>
             </div>
             <div className="mt-4 grid gap-3">

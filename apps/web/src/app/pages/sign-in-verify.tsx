@@ -28,7 +28,8 @@ export function SignInVerifyPage() {
   });
   // ...then, once shown, drop it from the address bar and history: it is a credential.
   useEffect(() => {
-    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    if (window.location.hash)
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
   }, []);
   const [state, setState] = useState<State>(() =>
     link.parsed ? { kind: 'verifying' } : { kind: 'failed', message: MESSAGES.invalidLink, email: link.email },
@@ -74,7 +75,9 @@ export function SignInVerifyPage() {
               <span>{state.message}</span>
             </p>
             <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-              <Button onClick={() => openSignIn(state.email ? { email: state.email } : undefined)}>Request a new code</Button>
+              <Button onClick={() => openSignIn(state.email ? { email: state.email } : undefined)}>
+                Request a new code
+              </Button>
               <Link to="/" className={buttonClasses('secondary', 'md')}>
                 Back to the try-on
               </Link>

@@ -23,7 +23,17 @@ export interface DialogProps {
  * A modal dialog: native <dialog> opened with showModal (the rest of the page is inert),
  * Tab and Shift+Tab cycle inside it, Escape closes it, focus returns to the opener.
  */
-export function Dialog({ open, onClose, title, description, children, className, hideTitle, testId, focusKey }: DialogProps) {
+export function Dialog({
+  open,
+  onClose,
+  title,
+  description,
+  children,
+  className,
+  hideTitle,
+  testId,
+  focusKey,
+}: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const descId = useId();
@@ -93,7 +103,10 @@ export function Dialog({ open, onClose, title, description, children, className,
         if (e.shiftKey && (document.activeElement === firstEl || !ref.current?.contains(document.activeElement))) {
           e.preventDefault();
           lastEl.focus();
-        } else if (!e.shiftKey && (document.activeElement === lastEl || !ref.current?.contains(document.activeElement))) {
+        } else if (
+          !e.shiftKey &&
+          (document.activeElement === lastEl || !ref.current?.contains(document.activeElement))
+        ) {
           e.preventDefault();
           firstEl.focus();
         }
@@ -111,7 +124,10 @@ export function Dialog({ open, onClose, title, description, children, className,
         >
           <XIcon className="size-5" />
         </button>
-        <h2 id={titleId} className={cn(hideTitle ? 'sr-only' : 'pr-10 text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl')}>
+        <h2
+          id={titleId}
+          className={cn(hideTitle ? 'sr-only' : 'pr-10 text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl')}
+        >
           {title}
         </h2>
         {description ? (

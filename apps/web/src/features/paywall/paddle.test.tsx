@@ -31,7 +31,11 @@ vi.mock('@paddle/paddle-js', () => ({
 const { usePaddleCheckout } = await import('./paddle');
 const paddleJs = await import('@paddle/paddle-js');
 
-const PADDLE_BILLING: PublicConfig['billing'] = { provider: 'paddle', environment: 'sandbox', clientToken: 'test_abc123' };
+const PADDLE_BILLING: PublicConfig['billing'] = {
+  provider: 'paddle',
+  environment: 'sandbox',
+  clientToken: 'test_abc123',
+};
 const DEMO_BILLING: PublicConfig['billing'] = { provider: 'demo', environment: null, clientToken: null };
 const MONTHLY: PublicPlan = { ...findPlan('monthly')!, paddlePriceId: 'pri_01monthly' };
 
@@ -106,7 +110,10 @@ describe('usePaddleCheckout', () => {
       callback({ name: 'checkout.completed', data } as unknown as PaddleEventData);
     });
     expect(onCompleted).toHaveBeenCalledTimes(1);
-    expect(info).toHaveBeenCalledWith('[paddle]', 'checkout.completed', { transactionId: 'txn_01abc', status: 'completed' });
+    expect(info).toHaveBeenCalledWith('[paddle]', 'checkout.completed', {
+      transactionId: 'txn_01abc',
+      status: 'completed',
+    });
     expect(JSON.stringify(info.mock.calls)).not.toContain('shopper@example.com');
     info.mockRestore();
   });
@@ -114,7 +121,9 @@ describe('usePaddleCheckout', () => {
   it('throws when the overlay cannot open, or the plan has no Paddle price', async () => {
     const { result } = renderHook(() => usePaddleCheckout(PADDLE_BILLING));
     await waitFor(() => expect(result.current.ready).toBe(true));
-    expect(() => result.current.open({ plan: { ...MONTHLY, paddlePriceId: null }, userId: 'u', onCompleted: () => {} })).toThrow();
+    expect(() =>
+      result.current.open({ plan: { ...MONTHLY, paddlePriceId: null }, userId: 'u', onCompleted: () => {} }),
+    ).toThrow();
     calls.openThrows = true;
     expect(() => result.current.open({ plan: MONTHLY, userId: 'u', onCompleted: () => {} })).toThrow('refused');
   });

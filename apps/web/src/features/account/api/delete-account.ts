@@ -3,5 +3,8 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** DELETE /api/account: deletes the person's photos, results and personal data and ends the session. */
 export async function deleteAccount(): Promise<void> {
-  await apiRequest('/api/account', DeleteAccountResponseSchema, { method: 'DELETE', fallbackError: MESSAGES.internalError });
+  await apiRequest('/api/account', DeleteAccountResponseSchema, {
+    method: 'DELETE',
+    fallbackError: MESSAGES.internalError,
+  });
 }

@@ -6,6 +6,8 @@ import { apiRequest } from '../../../lib/api-client';
  * `/billing/demo-portal` with demo billing). 409 PORTAL_UNAVAILABLE when there is nothing to manage.
  */
 export async function getBillingPortal(): Promise<string> {
-  const res = await apiRequest('/api/billing/portal', BillingPortalResponseSchema, { fallbackError: MESSAGES.portalNotConfigured });
+  const res = await apiRequest('/api/billing/portal', BillingPortalResponseSchema, {
+    fallbackError: MESSAGES.portalNotConfigured,
+  });
   return res.url;
 }

@@ -34,7 +34,11 @@ export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageEr
     <SectionCard title="Credits and plan" testId="account-plan">
       <dl className="mt-2 divide-y divide-ink-100">
         <Row label="Credits" value={user.credits} testId="account-credits" />
-        <Row label="Free try-ons used" value={`${user.free_trials_used} / ${user.free_trials_limit}`} testId="account-trials" />
+        <Row
+          label="Free try-ons used"
+          value={`${user.free_trials_used} / ${user.free_trials_limit}`}
+          testId="account-trials"
+        />
         <Row label="Segment" value={user.segment} testId="account-segment" />
         <Row
           label="Plan"

@@ -17,7 +17,16 @@ export interface DeleteDataDialogProps {
 }
 
 /** Confirms "Delete my data": says what goes, that unspent credits are forfeited, and what is kept. */
-export function DeleteDataDialog({ open, onClose, onConfirm, busy, error, credits, signedIn, renewingPlan }: DeleteDataDialogProps) {
+export function DeleteDataDialog({
+  open,
+  onClose,
+  onConfirm,
+  busy,
+  error,
+  credits,
+  signedIn,
+  renewingPlan,
+}: DeleteDataDialogProps) {
   return (
     <Dialog
       open={open}
@@ -29,8 +38,8 @@ export function DeleteDataDialog({ open, onClose, onConfirm, busy, error, credit
     >
       <ul className="mt-5 list-disc space-y-2 pl-5 text-sm leading-6 text-ink-700">
         <li>
-          Your try-on <strong>results are deleted</strong> at once (they would otherwise be kept {RESULT_RETENTION_DAYS} days), with any
-          photos still being processed.
+          Your try-on <strong>results are deleted</strong> at once (they would otherwise be kept {RESULT_RETENTION_DAYS}{' '}
+          days), with any photos still being processed.
         </li>
         <li>
           {signedIn ? 'Your email address, ' : ''}device information and sign-ins are deleted
@@ -40,14 +49,20 @@ export function DeleteDataDialog({ open, onClose, onConfirm, busy, error, credit
           <strong>Unspent credits are forfeited</strong>
           {credits > 0 ? ` (you have ${credits})` : ''} and cannot be refunded or restored.
         </li>
-        <li>Purchase records are kept for {TRANSACTION_RETENTION_YEARS} years, as the law requires, without your personal data.</li>
+        <li>
+          Purchase records are kept for {TRANSACTION_RETENTION_YEARS} years, as the law requires, without your personal
+          data.
+        </li>
       </ul>
       {renewingPlan ? (
-        <p className="mt-4 flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" role="note">
+        <p
+          className="mt-4 flex gap-2 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+          role="note"
+        >
           <AlertIcon className="mt-0.5 size-4 shrink-0 text-amber-700" />
           <span>
-            Your <strong>{renewingPlan}</strong> plan renews automatically. Deleting your data does not cancel it: cancel it first with
-            Manage subscription.
+            Your <strong>{renewingPlan}</strong> plan renews automatically. Deleting your data does not cancel it:
+            cancel it first with Manage subscription.
           </span>
         </p>
       ) : null}

@@ -38,11 +38,14 @@ export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPor
 
   return (
     <div className="space-y-6">
-      <div className="flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950" role="note">
+      <div
+        className="flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+        role="note"
+      >
         <InfoIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
         <p>
-          <strong>Demo billing: no real card or subscription exists.</strong> Card payments are not set up on this installation, so this
-          page stands in for the payment provider&apos;s customer portal.
+          <strong>Demo billing: no real card or subscription exists.</strong> Card payments are not set up on this
+          installation, so this page stands in for the payment provider&apos;s customer portal.
         </p>
       </div>
       <SectionCard title="Current plan" testId="demo-portal-plan">

@@ -36,7 +36,11 @@ export function PurchaseHistory({ items, error, retry }: PurchaseHistoryProps) {
             const amount = formatAmount(p.amount, p.currency);
             const expires = formatDate(p.expiresAt);
             return (
-              <li key={p.id} className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3" data-testid="purchase">
+              <li
+                key={p.id}
+                className="flex flex-wrap items-start justify-between gap-x-4 gap-y-1 py-3"
+                data-testid="purchase"
+              >
                 <div className="min-w-0">
                   <p className="font-semibold text-ink-950">
                     {planName(p.planId)}
@@ -52,7 +56,8 @@ export function PurchaseHistory({ items, error, retry }: PurchaseHistoryProps) {
                     ) : null}
                   </p>
                   <p className="text-sm text-ink-600">
-                    {formatDate(p.createdAt)} · {p.credits} credits, {expires ? `valid until ${expires}` : 'never expire'}
+                    {formatDate(p.createdAt)} · {p.credits} credits,{' '}
+                    {expires ? `valid until ${expires}` : 'never expire'}
                   </p>
                 </div>
                 <p className="font-semibold text-ink-950">{amount ?? '—'}</p>

@@ -26,7 +26,10 @@ export function SectionCard({
         className,
       )}
     >
-      <h2 id={id} className={cn('text-lg font-bold tracking-tight', tone === 'danger' ? 'text-red-800' : 'text-ink-950')}>
+      <h2
+        id={id}
+        className={cn('text-lg font-bold tracking-tight', tone === 'danger' ? 'text-red-800' : 'text-ink-950')}
+      >
         {title}
       </h2>
       {children}

@@ -51,7 +51,9 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
               </strong>
             </span>
           </p>
-          <p className="mt-3 text-sm text-ink-600">Your credits, plan and results follow this email to any device where you sign in.</p>
+          <p className="mt-3 text-sm text-ink-600">
+            Your credits, plan and results follow this email to any device where you sign in.
+          </p>
           <InlineError message={error} />
           <Button variant="secondary" className="mt-4 w-full sm:w-auto" onClick={signOut} disabled={busy}>
             {busy ? <Spinner className="size-4" /> : null}
@@ -69,7 +71,8 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
             </strong>
           </p>
           <p className="mt-3 text-sm text-ink-600">
-            Your credits and results belong to this browser only. Sign in with your email to keep them and use them on any device.
+            Your credits and results belong to this browser only. Sign in with your email to keep them and use them on
+            any device.
           </p>
           <Button className="mt-4 w-full sm:w-auto" onClick={onSignIn}>
             <MailIcon className="size-4" />

@@ -12,24 +12,34 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
             AI Dress Up
           </Link>
           <p className="mt-3 max-w-sm text-sm leading-6 text-ink-600">
-            See how clothes look on you before you buy. Upload a photo of yourself and a garment, and get a realistic try-on in moments.
+            See how clothes look on you before you buy. Upload a photo of yourself and a garment, and get a realistic
+            try-on in moments.
           </p>
         </div>
         <nav aria-label="Legal">
           <h2 className="text-sm font-semibold text-ink-950">Legal</h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
-              <Link className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline" to="/terms-of-service">
+              <Link
+                className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
+                to="/terms-of-service"
+              >
                 Terms of Service
               </Link>
             </li>
             <li>
-              <Link className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline" to="/privacy-policy">
+              <Link
+                className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
+                to="/privacy-policy"
+              >
                 Privacy Policy
               </Link>
             </li>
             <li>
-              <Link className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline" to="/refund-policy">
+              <Link
+                className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
+                to="/refund-policy"
+              >
                 Refund Policy
               </Link>
             </li>

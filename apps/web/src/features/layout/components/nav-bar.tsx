@@ -131,7 +131,9 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
               <UserIcon className="size-5 shrink-0" />
               <span className="min-w-0">
                 Account
-                {email ? <span className="block truncate text-sm font-normal text-ink-500">Signed in as {email}</span> : null}
+                {email ? (
+                  <span className="block truncate text-sm font-normal text-ink-500">Signed in as {email}</span>
+                ) : null}
               </span>
             </NavLink>
           </li>

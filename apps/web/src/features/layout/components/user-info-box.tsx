@@ -32,7 +32,9 @@ const PHONE_QUERY = '(max-width: 639px)';
  * at any width or scroll position. One line from 640 px up; folded to a summary on phones.
  */
 export function UserInfoBox({ user, loading }: { user: User | null; loading: boolean }) {
-  const [collapsed, setCollapsed] = useState(() => typeof window !== 'undefined' && !!window.matchMedia?.(PHONE_QUERY).matches);
+  const [collapsed, setCollapsed] = useState(
+    () => typeof window !== 'undefined' && !!window.matchMedia?.(PHONE_QUERY).matches,
+  );
   const detailsId = useId();
   return (
     <aside
@@ -58,8 +60,8 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
             {collapsed && user ? (
               <span className="font-normal text-ink-600">
                 <span className="hidden sm:inline"> · </span>
-                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> · {user.credits} credits ·{' '}
-                {user.free_trials_used}/{user.free_trials_limit} free trials
+                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> · {user.credits}{' '}
+                credits · {user.free_trials_used}/{user.free_trials_limit} free trials
               </span>
             ) : null}
           </span>

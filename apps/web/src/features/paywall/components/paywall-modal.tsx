@@ -35,10 +35,22 @@ type View =
 
 function changed(before: User | null, after: User | null): boolean {
   if (!before || !after) return false;
-  return before.credits !== after.credits || JSON.stringify(before.subscription ?? null) !== JSON.stringify(after.subscription ?? null);
+  return (
+    before.credits !== after.credits ||
+    JSON.stringify(before.subscription ?? null) !== JSON.stringify(after.subscription ?? null)
+  );
 }
 
-export function PaywallModal({ open, reason, onClose, config, user, setUser, refreshUser, onSaveWithEmail }: PaywallModalProps) {
+export function PaywallModal({
+  open,
+  reason,
+  onClose,
+  config,
+  user,
+  setUser,
+  refreshUser,
+  onSaveWithEmail,
+}: PaywallModalProps) {
   const plans = config.plans;
   const [selected, setSelected] = useState(() => defaultPlanId(plans));
   const [view, setView] = useState<View>({ kind: 'plans' });
@@ -116,7 +128,12 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
       setUser(updated);
       setView({ kind: 'done', plan });
     } catch (e) {
-      setView({ kind: 'demo', plan, busy: false, error: e instanceof ApiError ? e.message : WEB_MESSAGES.demoCheckoutFailed });
+      setView({
+        kind: 'demo',
+        plan,
+        busy: false,
+        error: e instanceof ApiError ? e.message : WEB_MESSAGES.demoCheckoutFailed,
+      });
     }
   };
 
@@ -139,11 +156,14 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
     testId = 'demo-checkout';
     body = (
       <>
-        <div className="mt-4 flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950" role="note">
+        <div
+          className="mt-4 flex gap-3 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+          role="note"
+        >
           <InfoIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
           <p>
-            <strong>Demo mode: no card is charged.</strong> Card payments are not set up on this installation, so this checkout only
-            simulates a purchase and adds the plan&apos;s credits to your account.
+            <strong>Demo mode: no card is charged.</strong> Card payments are not set up on this installation, so this
+            checkout only simulates a purchase and adds the plan&apos;s credits to your account.
           </p>
         </div>
         <dl className="mt-5 divide-y divide-ink-100 rounded-2xl border border-ink-200 text-sm">
@@ -200,12 +220,15 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
           </p>
           {user ? <p className="mt-1 text-sm text-ink-500">You now have {user.credits} credits.</p> : null}
           {user && !user.email && onSaveWithEmail ? (
-            <div className="mt-5 w-full rounded-2xl border border-brand-200 bg-brand-50 p-4 text-left" data-testid="save-credits-prompt">
+            <div
+              className="mt-5 w-full rounded-2xl border border-brand-200 bg-brand-50 p-4 text-left"
+              data-testid="save-credits-prompt"
+            >
               <p className="flex gap-2 text-sm text-ink-800">
                 <MailIcon className="mt-0.5 size-4 shrink-0 text-brand-700" />
                 <span>
-                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this browser only; sign in
-                  to keep them and use them on any device.
+                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this
+                  browser only; sign in to keep them and use them on any device.
                 </span>
               </p>
               <Button variant="secondary" size="sm" className="mt-3 w-full" onClick={onSaveWithEmail}>
@@ -265,7 +288,12 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
         </fieldset>
         {/* On phones the button stays in reach while the plans scroll. */}
         <div className="sticky bottom-0 z-10 -mx-5 mt-6 flex flex-col items-center gap-2 border-t border-ink-100 bg-white/95 px-5 pt-3 pb-3 backdrop-blur sm:static sm:mx-0 sm:mt-8 sm:border-0 sm:bg-transparent sm:p-0 sm:backdrop-blur-none">
-          <Button size="lg" className="w-full sm:w-auto sm:min-w-80" onClick={() => startCheckout(selectedPlan)} disabled={!selectedPlan}>
+          <Button
+            size="lg"
+            className="w-full sm:w-auto sm:min-w-80"
+            onClick={() => startCheckout(selectedPlan)}
+            disabled={!selectedPlan}
+          >
             Continue to Payment
             <ArrowRightIcon className="size-5" />
           </Button>
@@ -279,7 +307,9 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
         <div className="mt-4 flex flex-col items-center gap-4">
           <TrustBadges />
           {config.billing.provider === 'demo' ? (
-            <p className="text-xs text-ink-500">Demo mode: card payments are not set up here, and no card is ever charged.</p>
+            <p className="text-xs text-ink-500">
+              Demo mode: card payments are not set up here, and no card is ever charged.
+            </p>
           ) : (
             <p className="text-xs text-ink-500">
               Subscriptions renew automatically until cancelled. Subscription credits expire at the end of each period.
@@ -291,7 +321,15 @@ export function PaywallModal({ open, reason, onClose, config, user, setUser, ref
   }
 
   return (
-    <Dialog open={open} onClose={close} title={title} description={description} className={size} testId={testId} focusKey={view.kind}>
+    <Dialog
+      open={open}
+      onClose={close}
+      title={title}
+      description={description}
+      className={size}
+      testId={testId}
+      focusKey={view.kind}
+    >
       {body}
     </Dialog>
   );

@@ -7,7 +7,10 @@ export function TrustBadges() {
     { label: 'Instant Activation', Icon: BoltIcon },
   ];
   return (
-    <ul className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-ink-600" aria-label="Why it is safe to pay">
+    <ul
+      className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-ink-600"
+      aria-label="Why it is safe to pay"
+    >
       {badges.map(({ label, Icon }) => (
         <li key={label} className="flex items-center gap-1.5">
           <Icon className="size-4 text-emerald-600" />

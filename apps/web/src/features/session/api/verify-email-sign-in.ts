@@ -1,4 +1,9 @@
-import { EmailVerifyResponseSchema, MESSAGES, type EmailVerifyRequest, type EmailVerifyResponse } from '@aidressup/contract';
+import {
+  EmailVerifyResponseSchema,
+  MESSAGES,
+  type EmailVerifyRequest,
+  type EmailVerifyResponse,
+} from '@aidressup/contract';
 import { apiRequest } from '../../../lib/api-client';
 
 /**

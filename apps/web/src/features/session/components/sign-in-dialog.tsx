@@ -70,7 +70,8 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
 
   if (state.step === 'email') {
     title = 'Sign in with email';
-    description = 'Keep your credits, plan and results, and use them on any device. We email you a 6-digit code: no password needed.';
+    description =
+      'Keep your credits, plan and results, and use them on any device. We email you a 6-digit code: no password needed.';
     body = (
       <form className="mt-6" onSubmit={onEmail} noValidate>
         <label htmlFor={emailId} className="text-sm font-semibold text-ink-900">
@@ -100,8 +101,13 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           {state.busy ? 'Sending…' : 'Email me a code'}
         </Button>
         <p className="mt-4 text-xs leading-5 text-ink-500">
-          Signing in adds this device&apos;s credits and results to your account. We keep your email only to sign you in; see the{' '}
-          <Link to="/privacy-policy" className="font-semibold text-brand-700 underline underline-offset-2" onClick={onClose}>
+          Signing in adds this device&apos;s credits and results to your account. We keep your email only to sign you
+          in; see the{' '}
+          <Link
+            to="/privacy-policy"
+            className="font-semibold text-brand-700 underline underline-offset-2"
+            onClick={onClose}
+          >
             Privacy Policy
           </Link>
           .
@@ -112,8 +118,9 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
     title = 'Check your email';
     description = (
       <>
-        We sent a {SIGN_IN_CODE_LENGTH}-digit code to <strong className="text-ink-900 [overflow-wrap:anywhere]">{state.email}</strong>.
-        Enter it below, or open the link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
+        We sent a {SIGN_IN_CODE_LENGTH}-digit code to{' '}
+        <strong className="text-ink-900 [overflow-wrap:anywhere]">{state.email}</strong>. Enter it below, or open the
+        link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
       </>
     );
     body = (
@@ -179,7 +186,8 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           <CheckIcon className="size-7" />
         </span>
         <p className="mt-4 text-ink-700">
-          Signed in as <strong className="text-ink-950 [overflow-wrap:anywhere]">{state.user?.email ?? state.email}</strong>.
+          Signed in as{' '}
+          <strong className="text-ink-950 [overflow-wrap:anywhere]">{state.user?.email ?? state.email}</strong>.
         </p>
         <p className="mt-2 text-sm text-ink-600" data-testid="sign-in-merged">
           {state.merged

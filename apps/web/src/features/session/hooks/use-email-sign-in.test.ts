@@ -34,7 +34,12 @@ describe('email sign-in flow', () => {
     expect(hook.result.current.state.step).toBe('email');
     await act(() => hook.result.current.submitEmail('  Ana@Example.com '));
     expect(deps.start).toHaveBeenCalledWith('ana@example.com');
-    expect(hook.result.current.state).toMatchObject({ step: 'code', email: 'ana@example.com', error: null, busy: false });
+    expect(hook.result.current.state).toMatchObject({
+      step: 'code',
+      email: 'ana@example.com',
+      error: null,
+      busy: false,
+    });
 
     await act(() => hook.result.current.submitCode('123 456'));
     expect(deps.verify).toHaveBeenCalledWith({ email: 'ana@example.com', code: '123456' });
@@ -45,7 +50,11 @@ describe('email sign-in flow', () => {
   it('refuses a malformed email or code without calling the server', async () => {
     const { deps, hook } = setup();
     await act(() => hook.result.current.submitEmail('not-an-email'));
-    expect(hook.result.current.state).toMatchObject({ step: 'email', error: MESSAGES.invalidEmail, email: 'not-an-email' });
+    expect(hook.result.current.state).toMatchObject({
+      step: 'email',
+      error: MESSAGES.invalidEmail,
+      email: 'not-an-email',
+    });
     expect(deps.start).not.toHaveBeenCalled();
 
     await act(() => hook.result.current.submitEmail('ana@example.com'));
@@ -75,7 +84,10 @@ describe('email sign-in flow', () => {
     });
     const { hook } = setup({ start });
     await act(() => hook.result.current.submitEmail('ana@example.com'));
-    expect(hook.result.current.state).toMatchObject({ step: 'email', error: 'Too many requests. Please wait a moment and try again.' });
+    expect(hook.result.current.state).toMatchObject({
+      step: 'email',
+      error: 'Too many requests. Please wait a moment and try again.',
+    });
 
     start.mockResolvedValueOnce(undefined);
     await act(() => hook.result.current.submitEmail('ana@example.com'));

@@ -22,7 +22,8 @@ function Probe() {
   session = useSession();
   return (
     <p data-testid="probe">
-      {session.user ? `${session.user.id}:${session.user.credits}` : 'none'}|{session.loading ? 'loading' : 'ready'}|{session.error ?? ''}
+      {session.user ? `${session.user.id}:${session.user.credits}` : 'none'}|{session.loading ? 'loading' : 'ready'}|
+      {session.error ?? ''}
     </p>
   );
 }
@@ -84,7 +85,9 @@ describe('session start', () => {
       </SessionProvider>,
     );
     await waitFor(() =>
-      expect(screen.getByTestId('probe').textContent).toBe('none|ready|Too many requests. Please wait a moment and try again.'),
+      expect(screen.getByTestId('probe').textContent).toBe(
+        'none|ready|Too many requests. Please wait a moment and try again.',
+      ),
     );
     cleanup();
 
@@ -99,7 +102,11 @@ describe('session start', () => {
   it('logout ends the session on the server, clears the user and its cache, then starts a fresh anonymous session', async () => {
     const signIn = vi
       .fn<SessionDeps['signIn']>()
-      .mockResolvedValueOnce({ success: true, user: user({ id: 'user-email-0001', email: 'a@example.com', credits: 9 }), isNew: false })
+      .mockResolvedValueOnce({
+        success: true,
+        user: user({ id: 'user-email-0001', email: 'a@example.com', credits: 9 }),
+        isNew: false,
+      })
       .mockResolvedValueOnce({
         success: true,
         user: user({ id: 'user-fresh-0002', free_trials_used: 2, free_trials_withheld: 'device' }),
@@ -108,7 +115,8 @@ describe('session start', () => {
     const second = deferred<void>();
     const deps: SessionDeps = {
       getDeviceId: async () => 'device-abcdef12',
-      signIn: (...args) => (signIn.mock.calls.length === 1 ? second.promise.then(() => signIn(...args)) : signIn(...args)),
+      signIn: (...args) =>
+        signIn.mock.calls.length === 1 ? second.promise.then(() => signIn(...args)) : signIn(...args),
       getUser: async () => user(),
       logout: vi.fn(async () => {}),
     };

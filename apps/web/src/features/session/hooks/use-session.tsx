@@ -59,7 +59,12 @@ export interface SessionDeps {
   logout: typeof logoutRequest;
 }
 
-const defaultDeps: SessionDeps = { getDeviceId: () => getDeviceId(), signIn: signInAnonymous, getUser, logout: logoutRequest };
+const defaultDeps: SessionDeps = {
+  getDeviceId: () => getDeviceId(),
+  signIn: signInAnonymous,
+  getUser,
+  logout: logoutRequest,
+};
 
 /** Session start: the device id, then anonymous sign-in. */
 export function SessionProvider({ children, deps = defaultDeps }: { children: ReactNode; deps?: SessionDeps }) {
@@ -178,7 +183,18 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
   }, [setUser, startAnonymous]);
 
   const value = useMemo<SessionState>(
-    () => ({ user, loading, error, isNew, setUser, updateUser, refreshUser, signedIn, logout, startFreshSession: restart }),
+    () => ({
+      user,
+      loading,
+      error,
+      isNew,
+      setUser,
+      updateUser,
+      refreshUser,
+      signedIn,
+      logout,
+      startFreshSession: restart,
+    }),
     [user, loading, error, isNew, setUser, updateUser, refreshUser, signedIn, logout, restart],
   );
   return <SessionContext value={value}>{children}</SessionContext>;

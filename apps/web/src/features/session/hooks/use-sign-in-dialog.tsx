@@ -19,7 +19,10 @@ export function SignInDialogProvider({ children }: { children: ReactNode }) {
     setOpen(true);
   }, []);
   const closeSignIn = useCallback(() => setOpen(false), []);
-  const value = useMemo(() => ({ open, initialEmail, openSignIn, closeSignIn }), [open, initialEmail, openSignIn, closeSignIn]);
+  const value = useMemo(
+    () => ({ open, initialEmail, openSignIn, closeSignIn }),
+    [open, initialEmail, openSignIn, closeSignIn],
+  );
   return <SignInDialogContext value={value}>{children}</SignInDialogContext>;
 }
 

@@ -24,7 +24,8 @@ export function whenIdle(timeoutMs = FINGERPRINT_IDLE_TIMEOUT_MS): Promise<void>
     const schedule = () => {
       // Two animation frames: the first paint has been presented.
       const afterPaint = () => {
-        if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+        if (typeof window.requestIdleCallback === 'function')
+          window.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
         else setTimeout(resolve, Math.min(timeoutMs, 200));
       };
       if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')

@@ -5,10 +5,12 @@ const TOKEN = 'abcdefghijklmnopqrstuvwxyz_-012345';
 
 describe('magic-link fragment', () => {
   it('reads a URL-encoded email and the token, with or without the leading #', () => {
-    expect(parseMagicLinkFragment(`#email=${encodeURIComponent('Ana.Smith+shop@Example.com')}&token=${TOKEN}`)).toEqual({
-      email: 'ana.smith+shop@example.com',
-      token: TOKEN,
-    });
+    expect(parseMagicLinkFragment(`#email=${encodeURIComponent('Ana.Smith+shop@Example.com')}&token=${TOKEN}`)).toEqual(
+      {
+        email: 'ana.smith+shop@example.com',
+        token: TOKEN,
+      },
+    );
     expect(parseMagicLinkFragment(`token=${TOKEN}&email=a%40b.co`)).toEqual({ email: 'a@b.co', token: TOKEN });
   });
 

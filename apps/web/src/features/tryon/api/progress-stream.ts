@@ -13,7 +13,9 @@ export function openProgressStream(progressId: string, onEvent: (event: TryOnPro
   if (typeof EventSource === 'undefined') return () => undefined;
   let source: EventSource;
   try {
-    source = new EventSource(apiUrl(`/api/tryon-progress/${encodeURIComponent(progressId)}`), { withCredentials: true });
+    source = new EventSource(apiUrl(`/api/tryon-progress/${encodeURIComponent(progressId)}`), {
+      withCredentials: true,
+    });
   } catch {
     return () => undefined;
   }

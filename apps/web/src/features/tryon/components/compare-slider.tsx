@@ -18,7 +18,12 @@ export function CompareSlider({ beforeUrl, afterUrl, beforeAlt, afterAlt }: Comp
   return (
     <div data-testid="compare" className="select-none">
       <div className="relative mx-auto w-fit max-w-full overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200 has-[input:focus-visible]:outline-3 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brand-500">
-        <img src={afterUrl} alt={afterAlt} className="block max-h-[70vh] w-auto max-w-full object-contain" data-testid="result-image" />
+        <img
+          src={afterUrl}
+          alt={afterAlt}
+          className="block max-h-[70vh] w-auto max-w-full object-contain"
+          data-testid="result-image"
+        />
         <img
           src={beforeUrl}
           alt={beforeAlt}
@@ -26,9 +31,21 @@ export function CompareSlider({ beforeUrl, afterUrl, beforeAlt, afterAlt }: Comp
           style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}
           data-testid="compare-before"
         />
-        <div aria-hidden="true" className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow-[0_0_0_1px_rgb(0_0_0/0.15)]" style={{ left: `${split}%` }}>
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow-[0_0_0_1px_rgb(0_0_0/0.15)]"
+          style={{ left: `${split}%` }}
+        >
           <span className="absolute top-1/2 left-1/2 grid size-9 -translate-x-1/2 -translate-y-1/2 place-items-center rounded-full bg-white text-brand-700 shadow-md ring-1 ring-ink-200">
-            <svg viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              viewBox="0 0 24 24"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="m9 6-6 6 6 6M15 6l6 6-6 6" />
             </svg>
           </span>

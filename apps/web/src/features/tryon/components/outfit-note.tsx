@@ -17,17 +17,18 @@ export function OutfitNote({ user, onRemoveBottom, disabled }: OutfitNoteProps) 
     <div aria-live="polite" className="w-full max-w-md space-y-2 text-sm" data-testid="outfit-note">
       <p className="flex items-start gap-2 rounded-xl bg-brand-50 p-3 font-medium text-brand-900">
         <InfoIcon className="mt-0.5 size-4 shrink-0" />
-        <span>
-          A whole outfit uses {TRYONS_PER_OUTFIT} try-ons: one for the top and one for the bottom.
-        </span>
+        <span>A whole outfit uses {TRYONS_PER_OUTFIT} try-ons: one for the top and one for the bottom.</span>
       </p>
       {short ? (
-        <div className="flex flex-col gap-2 rounded-xl bg-amber-50 p-3 text-amber-900 sm:flex-row sm:items-center" data-testid="outfit-short">
+        <div
+          className="flex flex-col gap-2 rounded-xl bg-amber-50 p-3 text-amber-900 sm:flex-row sm:items-center"
+          data-testid="outfit-short"
+        >
           <p className="flex flex-1 items-start gap-2">
             <AlertIcon className="mt-0.5 size-4 shrink-0" />
             <span>
-              You have {left} {left === 1 ? 'try-on' : 'try-ons'} left, not enough for a whole outfit. Remove the bottom to try on the top
-              alone.
+              You have {left} {left === 1 ? 'try-on' : 'try-ons'} left, not enough for a whole outfit. Remove the bottom
+              to try on the top alone.
             </span>
           </p>
           <button

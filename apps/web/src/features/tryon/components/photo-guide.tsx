@@ -4,7 +4,11 @@ import { ImageIcon, ShirtIcon, UserIcon } from '../../../components/ui/icons';
 export function PhotoGuide() {
   const tips = [
     { Icon: UserIcon, title: 'Person', text: 'Full body, standing straight, plain background.' },
-    { Icon: ShirtIcon, title: 'Clothing', text: 'Laid flat or on a hanger, on a white background, complete and wrinkle-free.' },
+    {
+      Icon: ShirtIcon,
+      title: 'Clothing',
+      text: 'Laid flat or on a hanger, on a white background, complete and wrinkle-free.',
+    },
     { Icon: ImageIcon, title: 'Best size', text: '768x1024 pixels, as JPG or PNG.' },
   ];
   return (

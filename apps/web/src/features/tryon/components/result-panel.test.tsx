@@ -50,11 +50,23 @@ const base: TryOnState = {
 
 describe('result panel progress and result', () => {
   it('keeps the spec’s words for a hosted engine and says seconds for the built-in one', () => {
-    const hosted = render(<ResultPanel state={base} onShowPlans={() => undefined} engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }} />);
+    const hosted = render(
+      <ResultPanel
+        state={base}
+        onShowPlans={() => undefined}
+        engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }}
+      />,
+    );
     expect(screen.getByTestId('progress-message').textContent).toBe(MESSAGES.initializing);
     expect(screen.getByTestId('progress-estimate').textContent).toBe(MESSAGES.processingNote);
     hosted.unmount();
-    render(<ResultPanel state={{ ...base, stage: 'queued' }} onShowPlans={() => undefined} engine={{ kind: 'local', estimate: { min: 1, max: 5 } }} />);
+    render(
+      <ResultPanel
+        state={{ ...base, stage: 'queued' }}
+        onShowPlans={() => undefined}
+        engine={{ kind: 'local', estimate: { min: 1, max: 5 } }}
+      />,
+    );
     expect(screen.getByTestId('progress-estimate').textContent).toBe('Usually ready in a few seconds.');
     const live = screen.getByTestId('progress-live');
     expect(live.getAttribute('aria-live')).toBe('polite');
@@ -62,7 +74,13 @@ describe('result panel progress and result', () => {
   });
 
   it('labels a built-in result as a quick preview, points to a hosted engine, and compares with the photo', () => {
-    const done: TryOnState = { ...base, status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/a.png', startedAt: null };
+    const done: TryOnState = {
+      ...base,
+      status: 'success',
+      message: MESSAGES.completed,
+      resultUrl: '/api/results/a.png',
+      startedAt: null,
+    };
     render(
       <ResultPanel
         state={done}
@@ -84,8 +102,20 @@ describe('result panel progress and result', () => {
   });
 
   it('shows no preview label for a hosted engine’s result', () => {
-    const done: TryOnState = { ...base, status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/a.png', engine: 'fashn' };
-    render(<ResultPanel state={done} onShowPlans={() => undefined} engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }} />);
+    const done: TryOnState = {
+      ...base,
+      status: 'success',
+      message: MESSAGES.completed,
+      resultUrl: '/api/results/a.png',
+      engine: 'fashn',
+    };
+    render(
+      <ResultPanel
+        state={done}
+        onShowPlans={() => undefined}
+        engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }}
+      />,
+    );
     expect(screen.queryByTestId('preview-badge')).toBeNull();
     expect(screen.getByTestId('result-image')).toBeTruthy();
   });

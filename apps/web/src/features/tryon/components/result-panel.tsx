@@ -31,7 +31,14 @@ export interface ResultPanelProps {
   onTryAnotherGarment?: () => void;
 }
 
-export function ResultPanel({ state, onShowPlans, engine, beforeUrl, hostedEngine, onTryAnotherGarment }: ResultPanelProps) {
+export function ResultPanel({
+  state,
+  onShowPlans,
+  engine,
+  beforeUrl,
+  hostedEngine,
+  onTryAnotherGarment,
+}: ResultPanelProps) {
   const kind: EngineKind = engine?.kind ?? 'hosted';
   const estimate: Estimate = state.estimateSeconds ?? engine?.estimate ?? { min: 30, max: 60 };
   const stageText = state.stage ? stageLabel(state.stage) : null;
@@ -60,7 +67,9 @@ export function ResultPanel({ state, onShowPlans, engine, beforeUrl, hostedEngin
             <SparklesIcon className="size-7" />
           </span>
           <p className="mt-4 font-semibold text-ink-800">Your try-on will appear here</p>
-          <p className="mt-1 max-w-sm text-sm text-ink-500">Upload both photos, choose the category and press Try with AI.</p>
+          <p className="mt-1 max-w-sm text-sm text-ink-500">
+            Upload both photos, choose the category and press Try with AI.
+          </p>
         </div>
       ) : null}
 
@@ -111,9 +120,15 @@ export function ResultPanel({ state, onShowPlans, engine, beforeUrl, hostedEngin
             {state.message}
           </p>
           {kind === 'local' ? (
-            <div className="mt-3 rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="preview-note">
+            <div
+              className="mt-3 rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+              data-testid="preview-note"
+            >
               <p className="flex flex-wrap items-center gap-2">
-                <span className="rounded-full bg-amber-200/80 px-2.5 py-0.5 text-xs font-bold text-amber-950" data-testid="preview-badge">
+                <span
+                  className="rounded-full bg-amber-200/80 px-2.5 py-0.5 text-xs font-bold text-amber-950"
+                  data-testid="preview-badge"
+                >
                   Quick preview
                 </span>
                 <span>Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.</span>
@@ -164,7 +179,12 @@ export function ResultPanel({ state, onShowPlans, engine, beforeUrl, hostedEngin
               Download
             </a>
             {onTryAnotherGarment ? (
-              <button type="button" onClick={onTryAnotherGarment} className={buttonClasses('secondary', 'lg', 'px-4')} data-testid="try-another-garment">
+              <button
+                type="button"
+                onClick={onTryAnotherGarment}
+                className={buttonClasses('secondary', 'lg', 'px-4')}
+                data-testid="try-another-garment"
+              >
                 <SparklesIcon className="size-5" />
                 Try another garment
               </button>

@@ -43,7 +43,10 @@ export function Reviews() {
         {REVIEWS.map((r, i) => (
           <li
             key={r.name}
-            className={cn('flex flex-col rounded-3xl border border-ink-200 bg-white p-6 shadow-sm', i === 4 && 'md:hidden')}
+            className={cn(
+              'flex flex-col rounded-3xl border border-ink-200 bg-white p-6 shadow-sm',
+              i === 4 && 'md:hidden',
+            )}
             data-testid="review"
           >
             <div className="flex gap-0.5 text-amber-500" role="img" aria-label="Rated 5 out of 5">

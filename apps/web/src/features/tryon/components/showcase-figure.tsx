@@ -29,7 +29,15 @@ function Shoes() {
   return <path d="M44 147 h12 v4 h-14 z M64 147 h12 l2 4 h-14 z" fill="#1f2937" />;
 }
 
-export function ShowcaseFigure({ outfit, background, label }: { outfit: Outfit; background: [string, string]; label: string }) {
+export function ShowcaseFigure({
+  outfit,
+  background,
+  label,
+}: {
+  outfit: Outfit;
+  background: [string, string];
+  label: string;
+}) {
   const id = `sc-${outfit}`;
   return (
     <svg viewBox="0 0 120 160" role="img" aria-label={label} className="h-full w-full">
@@ -61,7 +69,9 @@ export function ShowcaseFigure({ outfit, background, label }: { outfit: Outfit; 
           <Head hood={outfit === 'hoodie' ? '#64748b' : undefined} />
           {outfit === 'tee-jeans' ? <path d={TOP} fill="#94a3b8" /> : null}
           {outfit === 'red-top' ? <path d={TOP} fill="#dc2626" /> : null}
-          {outfit === 'stripe-top' ? <path d={TOP} fill={`url(#${id}-stripes)`} stroke="#0f766e" strokeWidth="0.8" /> : null}
+          {outfit === 'stripe-top' ? (
+            <path d={TOP} fill={`url(#${id}-stripes)`} stroke="#0f766e" strokeWidth="0.8" />
+          ) : null}
           {outfit === 'hoodie' ? (
             <g>
               <path d={LONG_SLEEVE_TOP} fill="#64748b" />

@@ -10,7 +10,11 @@ export function StepIndicator({ current }: { current: Step }) {
           const done = step < current;
           const active = step === current;
           return (
-            <li key={step} className="relative flex flex-1 flex-col items-center text-center" aria-current={active ? 'step' : undefined}>
+            <li
+              key={step}
+              className="relative flex flex-1 flex-col items-center text-center"
+              aria-current={active ? 'step' : undefined}
+            >
               {i > 0 ? (
                 <span
                   aria-hidden="true"
@@ -31,7 +35,10 @@ export function StepIndicator({ current }: { current: Step }) {
                 {done ? <CheckIcon className="size-5" /> : step}
               </span>
               <span
-                className={cn('mt-2 text-xs font-semibold sm:text-sm', active ? 'text-brand-700' : done ? 'text-ink-800' : 'text-ink-500')}
+                className={cn(
+                  'mt-2 text-xs font-semibold sm:text-sm',
+                  active ? 'text-brand-700' : done ? 'text-ink-800' : 'text-ink-500',
+                )}
               >
                 {label}
                 <span className="sr-only">{done ? ' (done)' : active ? ' (current step)' : ''}</span>

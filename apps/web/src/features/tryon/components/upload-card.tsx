@@ -21,7 +21,18 @@ export interface UploadCardProps {
   cardRef?: Ref<HTMLElement>;
 }
 
-export function UploadCard({ kind, title, noun, description, icon, upload, disabled, maxMegabytes, capture = 'environment', cardRef }: UploadCardProps) {
+export function UploadCard({
+  kind,
+  title,
+  noun,
+  description,
+  icon,
+  upload,
+  disabled,
+  maxMegabytes,
+  capture = 'environment',
+  cardRef,
+}: UploadCardProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -70,7 +81,12 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
 
       <div className="mt-4 flex-1" {...dragProps}>
         {upload.previewUrl ? (
-          <div className={cn('relative overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200', dragging && 'ring-2 ring-brand-500')}>
+          <div
+            className={cn(
+              'relative overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200',
+              dragging && 'ring-2 ring-brand-500',
+            )}
+          >
             <img
               src={upload.previewUrl}
               alt={`${title} preview`}
@@ -107,7 +123,9 @@ export function UploadCard({ kind, title, noun, description, icon, upload, disab
             data-testid={`upload-${kind}-dropzone`}
             className={cn(
               'flex aspect-[3/4] w-full flex-col items-center justify-center gap-3 rounded-2xl border-2 border-dashed p-6 text-center transition-colors',
-              dragging ? 'border-brand-500 bg-brand-50' : 'border-ink-300 bg-ink-50 hover:border-brand-400 hover:bg-brand-50/50',
+              dragging
+                ? 'border-brand-500 bg-brand-50'
+                : 'border-ink-300 bg-ink-50 hover:border-brand-400 hover:bg-brand-50/50',
             )}
           >
             <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">

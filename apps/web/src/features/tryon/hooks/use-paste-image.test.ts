@@ -24,7 +24,13 @@ describe('clipboard file', () => {
     const f = new File([new Uint8Array([1])], 'a.png', { type: 'image/png' });
     expect(clipboardFile({ files: [f], items: [] } as unknown as DataTransfer)).toBe(f);
     expect(
-      clipboardFile({ files: [], items: [{ kind: 'string', getAsFile: () => null }, { kind: 'file', getAsFile: () => f }] } as unknown as DataTransfer),
+      clipboardFile({
+        files: [],
+        items: [
+          { kind: 'string', getAsFile: () => null },
+          { kind: 'file', getAsFile: () => f },
+        ],
+      } as unknown as DataTransfer),
     ).toBe(f);
     expect(clipboardFile({ files: [], items: [] } as unknown as DataTransfer)).toBeNull();
     expect(clipboardFile(null)).toBeNull();

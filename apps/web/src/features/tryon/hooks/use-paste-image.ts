@@ -21,7 +21,10 @@ export function clipboardFile(data: DataTransfer | null): File | null {
 }
 
 /** Where a pasted photo goes: the card that has focus, else the first empty one, else nowhere. */
-export function pasteTarget<T extends Pick<PasteTarget, 'element' | 'isEmpty'>>(targets: T[], active: Element | null): T | null {
+export function pasteTarget<T extends Pick<PasteTarget, 'element' | 'isEmpty'>>(
+  targets: T[],
+  active: Element | null,
+): T | null {
   const focused = active ? targets.find((t) => t.element?.contains(active)) : undefined;
   if (focused) return focused;
   return targets.find((t) => t.isEmpty) ?? null;
@@ -30,7 +33,8 @@ export function pasteTarget<T extends Pick<PasteTarget, 'element' | 'isEmpty'>>(
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
   if (el instanceof HTMLTextAreaElement) return true;
-  if (el instanceof HTMLInputElement) return !['button', 'checkbox', 'file', 'radio', 'range', 'reset', 'submit'].includes(el.type);
+  if (el instanceof HTMLInputElement)
+    return !['button', 'checkbox', 'file', 'radio', 'range', 'reset', 'submit'].includes(el.type);
   return (el as HTMLElement).isContentEditable === true;
 }
 

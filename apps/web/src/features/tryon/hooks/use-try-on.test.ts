@@ -43,16 +43,28 @@ afterEach(() => {
 
 describe('local counters after a try-on', () => {
   it('a free trial raises free_trials_used by one and leaves credits alone', () => {
-    expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 99 })).toMatchObject({ free_trials_used: 2, credits: 4 });
+    expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 99 })).toMatchObject({
+      free_trials_used: 2,
+      credits: 4,
+    });
   });
   it('a paid try-on sets credits to creditsRemaining', () => {
-    expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 3 })).toMatchObject({ free_trials_used: 1, credits: 3 });
+    expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 3 })).toMatchObject({
+      free_trials_used: 1,
+      credits: 3,
+    });
   });
   it('a whole outfit counts both of its try-ons: two trials, a trial and a credit, or two credits', () => {
     const fresh = { ...user, free_trials_used: 0 };
-    expect(applyTryOnResult(fresh, { usedFreeTrial: true, creditsRemaining: 4, tryOnsUsed: 2, freeTrialsUsed: 2 })).toMatchObject({ free_trials_used: 2, credits: 4 });
-    expect(applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 3, tryOnsUsed: 2, freeTrialsUsed: 1 })).toMatchObject({ free_trials_used: 2, credits: 3 });
-    expect(applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 2, tryOnsUsed: 2, freeTrialsUsed: 0 })).toMatchObject({ free_trials_used: 1, credits: 2 });
+    expect(
+      applyTryOnResult(fresh, { usedFreeTrial: true, creditsRemaining: 4, tryOnsUsed: 2, freeTrialsUsed: 2 }),
+    ).toMatchObject({ free_trials_used: 2, credits: 4 });
+    expect(
+      applyTryOnResult(user, { usedFreeTrial: true, creditsRemaining: 3, tryOnsUsed: 2, freeTrialsUsed: 1 }),
+    ).toMatchObject({ free_trials_used: 2, credits: 3 });
+    expect(
+      applyTryOnResult(user, { usedFreeTrial: false, creditsRemaining: 2, tryOnsUsed: 2, freeTrialsUsed: 0 }),
+    ).toMatchObject({ free_trials_used: 1, credits: 2 });
   });
 });
 
@@ -78,21 +90,36 @@ describe('try-on states', () => {
       done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'dresses');
     });
     expect(hook.result.current.state).toMatchObject({ status: 'processing', message: MESSAGES.initializing });
-    expect(process).toHaveBeenCalledWith(expect.objectContaining({ category: 'dresses', userId: 'user-0001', api: 'local' }));
+    expect(process).toHaveBeenCalledWith(
+      expect.objectContaining({ category: 'dresses', userId: 'user-0001', api: 'local' }),
+    );
     await act(async () => {
       resolve({ success: true, imageUrl: '/api/results/x.png', usedFreeTrial: true, creditsRemaining: 4 });
       await done;
     });
-    expect(hook.result.current.state).toMatchObject({ status: 'success', message: MESSAGES.completed, resultUrl: '/api/results/x.png' });
+    expect(hook.result.current.state).toMatchObject({
+      status: 'success',
+      message: MESSAGES.completed,
+      resultUrl: '/api/results/x.png',
+    });
     expect(deps.updateUser).toHaveBeenCalledTimes(1);
   });
 
   it('sends a bottom with Upper Body (a whole outfit), and never with another category', async () => {
-    const process = vi.fn(async () => ({ success: true as const, imageUrl: '/api/results/x.png', usedFreeTrial: true, creditsRemaining: 4, tryOnsUsed: 2, freeTrialsUsed: 2 }));
+    const process = vi.fn(async () => ({
+      success: true as const,
+      imageUrl: '/api/results/x.png',
+      usedFreeTrial: true,
+      creditsRemaining: 4,
+      tryOnsUsed: 2,
+      freeTrialsUsed: 2,
+    }));
     const { hook } = setup({ process });
     const bottom = file('b.jpg');
     await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body', bottom));
-    expect(process).toHaveBeenLastCalledWith(expect.objectContaining({ category: 'upper_body', lowerClothing: bottom }));
+    expect(process).toHaveBeenLastCalledWith(
+      expect.objectContaining({ category: 'upper_body', lowerClothing: bottom }),
+    );
     await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'dresses', bottom));
     expect(process).toHaveBeenLastCalledWith(expect.not.objectContaining({ lowerClothing: expect.anything() }));
   });
@@ -100,11 +127,20 @@ describe('try-on states', () => {
   it('on NO_CREDITS shows the spec message, takes the server user and opens the paywall', async () => {
     const serverUser = { ...user, credits: 0, free_trials_used: 2, segment: 'trial_exhausted' as const };
     const process = vi.fn(async () => {
-      throw new ApiError(MESSAGES.noCredits, 402, 'NO_CREDITS', { success: false, code: 'NO_CREDITS', error: 'x', user: serverUser });
+      throw new ApiError(MESSAGES.noCredits, 402, 'NO_CREDITS', {
+        success: false,
+        code: 'NO_CREDITS',
+        error: 'x',
+        user: serverUser,
+      });
     });
     const { hook, deps } = setup({ process });
     await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
-    expect(hook.result.current.state).toMatchObject({ status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS' });
+    expect(hook.result.current.state).toMatchObject({
+      status: 'error',
+      error: MESSAGES.noCredits,
+      errorCode: 'NO_CREDITS',
+    });
     expect(deps.setUser).toHaveBeenCalledWith(serverUser);
     expect(deps.onNoCredits).toHaveBeenCalledTimes(1);
   });
@@ -128,7 +164,9 @@ describe('try-on states', () => {
   it('aborts after the client timeout', async () => {
     const process = vi.fn(
       ({ signal }: { signal: AbortSignal }) =>
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
     );
     const { hook } = setup({ process: process as unknown as TryOnDeps['process'], timeoutMs: 20 });
     await act(() => hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
@@ -147,7 +185,12 @@ describe('progress and prepared uploads', () => {
     let resolve!: (v: { success: true; imageUrl: string; usedFreeTrial: boolean; creditsRemaining: number }) => void;
     const process = vi.fn(() => new Promise<Parameters<typeof resolve>[0]>((r) => (resolve = r)));
     const prepare = vi.fn(async (f: File) => new File([f], `small-${f.name}`, { type: 'image/jpeg' }));
-    const { hook } = setup({ process, openProgress, prepare, makeProgressId: () => '3b241101-e2bb-4255-8caf-4136c566a962' });
+    const { hook } = setup({
+      process,
+      openProgress,
+      prepare,
+      makeProgressId: () => '3b241101-e2bb-4255-8caf-4136c566a962',
+    });
     let done!: Promise<void>;
     act(() => {
       done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body');
@@ -160,7 +203,12 @@ describe('progress and prepared uploads', () => {
     expect(sent.clothing.name).toBe('small-c.jpg');
 
     act(() => emit({ stage: 'fitting', estimateSeconds: { min: 1, max: 5 }, elapsedMs: 300 }));
-    expect(hook.result.current.state).toMatchObject({ status: 'processing', message: MESSAGES.initializing, stage: 'fitting', estimateSeconds: { min: 1, max: 5 } });
+    expect(hook.result.current.state).toMatchObject({
+      status: 'processing',
+      message: MESSAGES.initializing,
+      stage: 'fitting',
+      estimateSeconds: { min: 1, max: 5 },
+    });
     act(() => emit({ stage: 'failed', estimateSeconds: { min: 1, max: 5 }, elapsedMs: 400 }));
     expect(hook.result.current.state.stage).toBe('fitting');
 
@@ -175,7 +223,12 @@ describe('progress and prepared uploads', () => {
   });
 
   it('works as before when the progress stream cannot open', async () => {
-    const process = vi.fn(async () => ({ success: true as const, imageUrl: '/api/results/y.png', usedFreeTrial: false, creditsRemaining: 3 }));
+    const process = vi.fn(async () => ({
+      success: true as const,
+      imageUrl: '/api/results/y.png',
+      usedFreeTrial: false,
+      creditsRemaining: 3,
+    }));
     const { hook } = setup({
       process,
       openProgress: () => {

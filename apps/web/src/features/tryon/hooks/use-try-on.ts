@@ -52,7 +52,10 @@ export interface TryOnDeps {
  * one, otherwise credits become creditsRemaining. A whole outfit (two try-ons) may use a free
  * trial and a credit: then both change.
  */
-export function applyTryOnResult(user: User, res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining' | 'freeTrialsUsed' | 'tryOnsUsed'>): User {
+export function applyTryOnResult(
+  user: User,
+  res: Pick<TryOnResponse, 'usedFreeTrial' | 'creditsRemaining' | 'freeTrialsUsed' | 'tryOnsUsed'>,
+): User {
   const trials = res.freeTrialsUsed ?? (res.usedFreeTrial ? 1 : 0);
   const tryOns = res.tryOnsUsed ?? 1;
   const changed = trials > 0 ? { ...user, free_trials_used: user.free_trials_used + trials } : user;
@@ -79,82 +82,99 @@ export function useTryOn(deps: TryOnDeps) {
 
   useEffect(() => () => inFlight.current?.abort(), []);
 
-  const run = useCallback(async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
-    const d = depsRef.current;
-    if (!person || !clothing) {
-      window.alert(MESSAGES.uploadBothPhotos);
-      return;
-    }
-    if (!d.user) {
-      window.alert(MESSAGES.userLoading);
-      return;
-    }
-    if (inFlight.current) return;
-    const ctrl = new AbortController();
-    inFlight.current = ctrl;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      ctrl.abort();
-    }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
-    const userId = d.user.id;
-    const engine = d.engine ?? null;
-    setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
-    // Progress is optional: without events the page shows the processing state until the answer.
-    let stopProgress: () => void = () => undefined;
-    let progressId: string | undefined;
-    if (d.openProgress) {
-      try {
-        progressId = (d.makeProgressId ?? (() => crypto.randomUUID()))();
-        stopProgress = d.openProgress(progressId, (event) => {
-          if (inFlight.current !== ctrl) return;
-          setState((s) => (s.status === 'processing' ? { ...s, stage: event.stage === 'failed' ? s.stage : event.stage, estimateSeconds: event.estimateSeconds } : s));
-        });
-      } catch (e) {
-        console.warn('Try-on progress unavailable', e);
-        progressId = undefined;
-      }
-    }
-    try {
-      // A bottom goes with Upper Body only (a whole outfit).
-      const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
-      const [personUpload, clothingUpload, lowerUpload] = d.prepare
-        ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
-        : [person, clothing, lower];
-      const res = await (d.process ?? processImage)({
-        person: personUpload,
-        clothing: clothingUpload,
-        ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
-        category,
-        userId,
-        api: d.engine,
-        signal: ctrl.signal,
-        ...(progressId ? { progressId } : {}),
-      });
-      d.updateUser((u) => applyTryOnResult(u, res));
-      void d.refreshUser();
-      setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl, engine });
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 'NO_CREDITS') {
-        const parsed = NoCreditsResponseSchema.safeParse(e.body);
-        if (parsed.success) d.setUser(parsed.data.user);
-        setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS', engine });
-        d.onNoCredits();
+  const run = useCallback(
+    async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
+      const d = depsRef.current;
+      if (!person || !clothing) {
+        window.alert(MESSAGES.uploadBothPhotos);
         return;
       }
-      let message: string;
-      if (timedOut) message = WEB_MESSAGES.requestTimedOut;
-      else if (e instanceof ApiError) message = e.message;
-      else if (e instanceof Error && e.message) message = e.message;
-      else message = MESSAGES.unknownError;
-      console.warn('Try-on failed', e);
-      setState({ ...idle, status: 'error', error: message, errorCode: e instanceof ApiError ? (e.code ?? null) : null, engine });
-    } finally {
-      stopProgress();
-      clearTimeout(timer);
-      inFlight.current = null;
-    }
-  }, []);
+      if (!d.user) {
+        window.alert(MESSAGES.userLoading);
+        return;
+      }
+      if (inFlight.current) return;
+      const ctrl = new AbortController();
+      inFlight.current = ctrl;
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        ctrl.abort();
+      }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+      const userId = d.user.id;
+      const engine = d.engine ?? null;
+      setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
+      // Progress is optional: without events the page shows the processing state until the answer.
+      let stopProgress: () => void = () => undefined;
+      let progressId: string | undefined;
+      if (d.openProgress) {
+        try {
+          progressId = (d.makeProgressId ?? (() => crypto.randomUUID()))();
+          stopProgress = d.openProgress(progressId, (event) => {
+            if (inFlight.current !== ctrl) return;
+            setState((s) =>
+              s.status === 'processing'
+                ? {
+                    ...s,
+                    stage: event.stage === 'failed' ? s.stage : event.stage,
+                    estimateSeconds: event.estimateSeconds,
+                  }
+                : s,
+            );
+          });
+        } catch (e) {
+          console.warn('Try-on progress unavailable', e);
+          progressId = undefined;
+        }
+      }
+      try {
+        // A bottom goes with Upper Body only (a whole outfit).
+        const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+        const [personUpload, clothingUpload, lowerUpload] = d.prepare
+          ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
+          : [person, clothing, lower];
+        const res = await (d.process ?? processImage)({
+          person: personUpload,
+          clothing: clothingUpload,
+          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
+          category,
+          userId,
+          api: d.engine,
+          signal: ctrl.signal,
+          ...(progressId ? { progressId } : {}),
+        });
+        d.updateUser((u) => applyTryOnResult(u, res));
+        void d.refreshUser();
+        setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl, engine });
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'NO_CREDITS') {
+          const parsed = NoCreditsResponseSchema.safeParse(e.body);
+          if (parsed.success) d.setUser(parsed.data.user);
+          setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS', engine });
+          d.onNoCredits();
+          return;
+        }
+        let message: string;
+        if (timedOut) message = WEB_MESSAGES.requestTimedOut;
+        else if (e instanceof ApiError) message = e.message;
+        else if (e instanceof Error && e.message) message = e.message;
+        else message = MESSAGES.unknownError;
+        console.warn('Try-on failed', e);
+        setState({
+          ...idle,
+          status: 'error',
+          error: message,
+          errorCode: e instanceof ApiError ? (e.code ?? null) : null,
+          engine,
+        });
+      } finally {
+        stopProgress();
+        clearTimeout(timer);
+        inFlight.current = null;
+      }
+    },
+    [],
+  );
 
   /** Back to idle (for example once credits were bought after a NO_CREDITS refusal). */
   const reset = useCallback(() => setState((s) => (s.status === 'processing' ? s : idle)), []);

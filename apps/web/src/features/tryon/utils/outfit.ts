@@ -6,6 +6,8 @@ export function tryOnsLeft(user: Pick<User, 'free_trials_used' | 'free_trials_li
 }
 
 /** True when the user is known to have too little left for a whole outfit (a top and a bottom). */
-export function tooFewForOutfit(user: Pick<User, 'free_trials_used' | 'free_trials_limit' | 'credits'> | null): boolean {
+export function tooFewForOutfit(
+  user: Pick<User, 'free_trials_used' | 'free_trials_limit' | 'credits'> | null,
+): boolean {
   return user !== null && tryOnsLeft(user) < TRYONS_PER_OUTFIT;
 }

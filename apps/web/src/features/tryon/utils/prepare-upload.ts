@@ -73,7 +73,11 @@ export function prepareUpload(file: File): Promise<File> {
   const known = cache.get(file);
   if (known) return known;
   const p = withTimeout(reduce(file), REDUCE_TIMEOUT_MS)
-    .then((blob) => (blob ? new File([blob], reducedFileName(file.name, blob.type), { type: blob.type, lastModified: file.lastModified }) : file))
+    .then((blob) =>
+      blob
+        ? new File([blob], reducedFileName(file.name, blob.type), { type: blob.type, lastModified: file.lastModified })
+        : file,
+    )
     .catch((err: unknown) => {
       console.warn('Photo reduction failed; uploading the original', err);
       return file;

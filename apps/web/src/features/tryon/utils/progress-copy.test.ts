@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINE_ESTIMATE_SECONDS, MESSAGES } from '@aidressup/contract';
-import { engineEstimate, engineKind, estimatedProgress, estimateNote, firstHostedEngine, stageLabel } from './progress-copy';
+import {
+  engineEstimate,
+  engineKind,
+  estimatedProgress,
+  estimateNote,
+  firstHostedEngine,
+  stageLabel,
+} from './progress-copy';
 
 describe('engine kind and estimate', () => {
   it('takes the server’s kind, else knows the built-in engine by its id', () => {
@@ -10,7 +17,10 @@ describe('engine kind and estimate', () => {
     expect(engineKind(undefined)).toBe('hosted');
   });
   it('takes the engine’s estimate, else the contract’s for its kind', () => {
-    expect(engineEstimate({ id: 'local', label: 'Built-in', estimateSeconds: { min: 2, max: 8 } })).toEqual({ min: 2, max: 8 });
+    expect(engineEstimate({ id: 'local', label: 'Built-in', estimateSeconds: { min: 2, max: 8 } })).toEqual({
+      min: 2,
+      max: 8,
+    });
     expect(engineEstimate({ id: 'local', label: 'Built-in' })).toEqual(ENGINE_ESTIMATE_SECONDS.local);
     expect(engineEstimate({ id: 'fashn', label: 'FASHN' })).toEqual(ENGINE_ESTIMATE_SECONDS.hosted);
   });

@@ -17,7 +17,10 @@ export function engineKind(engine: Pick<EngineEntry, 'id' | 'kind'> | undefined)
   return engine.kind ?? (engine.id === LOCAL_ENGINE_ID ? 'local' : 'hosted');
 }
 
-export function findEngine(config: Pick<PublicConfig, 'engines'> | null, id: string | null | undefined): EngineEntry | undefined {
+export function findEngine(
+  config: Pick<PublicConfig, 'engines'> | null,
+  id: string | null | undefined,
+): EngineEntry | undefined {
   return config?.engines.find((e) => e.id === id);
 }
 
@@ -62,13 +65,24 @@ export function stageLabel(stage: TryOnStage): string | null {
 }
 
 /** Lowest bar position per stage, so a reported stage always shows as progress. */
-const STAGE_FLOOR: Record<TryOnStage, number> = { queued: 3, reading: 10, fitting: 30, finishing: 85, done: 95, failed: 3 };
+const STAGE_FLOOR: Record<TryOnStage, number> = {
+  queued: 3,
+  reading: 10,
+  fitting: 30,
+  finishing: 85,
+  done: 95,
+  failed: 3,
+};
 
 /**
  * Estimated progress (percent) after `elapsedMs` for a try-on estimated at `estimate` seconds:
  * approaches but never reaches 95 %; for 30-60 s it is the page's former curve.
  */
-export function estimatedProgress(elapsedMs: number, estimate: Estimate = ENGINE_ESTIMATE_SECONDS.hosted, stage?: TryOnStage | null): number {
+export function estimatedProgress(
+  elapsedMs: number,
+  estimate: Estimate = ENGINE_ESTIMATE_SECONDS.hosted,
+  stage?: TryOnStage | null,
+): number {
   const mid = Math.max(0.5, (estimate.min + estimate.max) / 2);
   const tau = (mid * 1000) / 1.8;
   const p = 95 * (1 - Math.exp(-Math.max(0, elapsedMs) / tau));

@@ -7,7 +7,10 @@ import { hasTransparency, outputFormat, planReduction, shouldUseEncoded } from '
 type Ctx2D = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 
 export interface CanvasKit {
-  create: (width: number, height: number) => { ctx: Ctx2D | null; encode: (type: string, quality: number | undefined) => Promise<Blob | null> };
+  create: (
+    width: number,
+    height: number,
+  ) => { ctx: Ctx2D | null; encode: (type: string, quality: number | undefined) => Promise<Blob | null> };
 }
 
 export const offscreenKit: CanvasKit = {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_NORMALISED_SIDE } from '@aidressup/contract';
-import { MAX_UPLOAD_SIDE, hasTransparency, outputFormat, planReduction, reducedFileName, targetSize, shouldUseEncoded } from './reduce-plan';
+import {
+  MAX_UPLOAD_SIDE,
+  hasTransparency,
+  outputFormat,
+  planReduction,
+  reducedFileName,
+  targetSize,
+  shouldUseEncoded,
+} from './reduce-plan';
 
 describe('target size', () => {
   it('is the server’s normalised size', () => expect(MAX_UPLOAD_SIDE).toBe(MAX_NORMALISED_SIDE));
@@ -30,14 +38,21 @@ describe('plan', () => {
     });
   });
   it('re-encodes PNGs (checking transparency); one that fits only when that is smaller', () => {
-    expect(planReduction({ type: 'image/png', width: 800, height: 600 })).toMatchObject({ action: 'encode', checkAlpha: true, onlyIfSmaller: true });
+    expect(planReduction({ type: 'image/png', width: 800, height: 600 })).toMatchObject({
+      action: 'encode',
+      checkAlpha: true,
+      onlyIfSmaller: true,
+    });
     expect(planReduction({ type: 'image/png', width: 3000, height: 3000 })).toMatchObject({
       width: 2048,
       height: 2048,
       checkAlpha: true,
       onlyIfSmaller: false,
     });
-    expect(planReduction({ type: 'image/webp', width: 5000, height: 1000 })).toMatchObject({ width: 2048, checkAlpha: true });
+    expect(planReduction({ type: 'image/webp', width: 5000, height: 1000 })).toMatchObject({
+      width: 2048,
+      checkAlpha: true,
+    });
   });
   it('keeps the original when the size is unknown', () => {
     expect(planReduction({ type: 'image/png', width: 0, height: 0 })).toEqual({ action: 'keep' });

@@ -39,7 +39,11 @@ export function normaliseType(type: string): string {
 }
 
 /** The size that keeps the aspect ratio with the longest side at most `maxSide` (never enlarged). */
-export function targetSize(width: number, height: number, maxSide: number = MAX_UPLOAD_SIDE): { width: number; height: number } {
+export function targetSize(
+  width: number,
+  height: number,
+  maxSide: number = MAX_UPLOAD_SIDE,
+): { width: number; height: number } {
   const longest = Math.max(width, height);
   if (longest <= maxSide) return { width, height };
   const scale = maxSide / longest;
@@ -61,7 +65,9 @@ export function planReduction(facts: ImageFacts, maxSide: number = MAX_UPLOAD_SI
 /** The format of the reduced file: JPEG, unless the picture is transparent (then PNG, or WebP for a WebP source). */
 export function outputFormat(sourceType: string, transparent: boolean): { type: string; quality: number | undefined } {
   if (!transparent) return { type: 'image/jpeg', quality: JPEG_QUALITY };
-  return normaliseType(sourceType) === 'image/webp' ? { type: 'image/webp', quality: JPEG_QUALITY } : { type: 'image/png', quality: undefined };
+  return normaliseType(sourceType) === 'image/webp'
+    ? { type: 'image/webp', quality: JPEG_QUALITY }
+    : { type: 'image/png', quality: undefined };
 }
 
 /** True when any pixel of RGBA data is not fully opaque. */

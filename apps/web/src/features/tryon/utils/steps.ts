@@ -24,6 +24,10 @@ export function currentStep({ hasPerson, hasClothing, processing, hasResult }: S
 }
 
 /** The Try with AI button is enabled only with both photos and nothing processing. */
-export function canTryOn({ hasPerson, hasClothing, processing }: Pick<StepInput, 'hasPerson' | 'hasClothing' | 'processing'>): boolean {
+export function canTryOn({
+  hasPerson,
+  hasClothing,
+  processing,
+}: Pick<StepInput, 'hasPerson' | 'hasClothing' | 'processing'>): boolean {
   return hasPerson && hasClothing && !processing;
 }
