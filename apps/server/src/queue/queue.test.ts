@@ -3,7 +3,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
@@ -79,19 +80,30 @@ async function latestTryOnId(app: FastifyInstance, userId: string): Promise<stri
   return row.id;
 }
 
-// Each app gets its own Redis database (0–15), so queues of different tests never meet.
+// Each app gets its own Redis database (0–15), and each test's workers and apps stop when it
+// ends: with more tests than databases, a later test reuses a number, never a live queue.
 let redisDb = 0;
+
+/** The next Redis database, emptied of any earlier test's queue. */
+async function freshRedisUrl(): Promise<string> {
+  const url = `${redis!.url}/${++redisDb % 16}`;
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await client.connect();
+  await client.flushdb();
+  await client.quit();
+  return url;
+}
 
 describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (kind) => {
   const apps: TestApp[] = [];
   const workers: WorkerProcess[] = [];
-  afterAll(async () => {
-    await Promise.all(workers.map((w) => w.close()));
-    await Promise.all(apps.map((t) => t.app.close()));
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.close()));
+    await Promise.all(apps.splice(0).map((t) => t.app.close()));
   });
 
   async function make(engine: EngineDouble, env: Record<string, string> = {}): Promise<TestApp> {
-    const t = await createTestApp(kind, { engine, env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ...env } });
+    const t = await createTestApp(kind, { engine, env: { REDIS_URL: await freshRedisUrl(), ...env } });
     apps.push(t);
     return t;
   }
@@ -247,7 +259,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const t = await createTestApp(kind, {
       engine,
       start: new Date(),
-      env: { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, ENGINE_CONCURRENCY: '1' },
+      env: { REDIS_URL: await freshRedisUrl(), ENGINE_CONCURRENCY: '1' },
     });
     apps.push(t);
     const normal = await signIn(t.app);
@@ -397,7 +409,7 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
   it("relays the worker's stages to a stream held by another API process, and the worker's lines carry the post's request id", async () => {
     const engine = createEngineDouble({ delayMs: 300 });
     const apiLines: string[] = [];
-    const env = { REDIS_URL: `${redis!.url}/${++redisDb % 16}`, LOG_LEVEL: 'info' };
+    const env = { REDIS_URL: await freshRedisUrl(), LOG_LEVEL: 'info' };
     // API A takes the post; API B, on the same database and Redis, holds the stream.
     const a = await createTestApp('sqlite', { engine, env, logStream: { write: (l) => void apiLines.push(l) } });
     apps.push(a);
