@@ -1,17 +1,23 @@
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
 import { Footer } from '../features/layout/components/footer';
 import { NavBar } from '../features/layout/components/nav-bar';
 import { UserInfoBox } from '../features/layout/components/user-info-box';
-import { SignInDialog } from '../features/session/components/sign-in-dialog';
 import { useSession } from '../features/session/hooks/use-session';
 import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
 import { usePublicConfig } from '../lib/public-config';
 import { PaywallHost } from './paywall-host';
 
+const SignInDialog = lazy(async () => ({
+  default: (await import('../features/session/components/sign-in-dialog')).SignInDialog,
+}));
+
 export function RootLayout() {
   const { user, loading, signedIn } = useSession();
   const { config, error: configError, retry } = usePublicConfig();
   const signIn = useSignInDialog();
+  const [signInLoaded, setSignInLoaded] = useState(false);
+  if (signIn.open && !signInLoaded) setSignInLoaded(true);
   const navigation = useNavigation();
 
   return (
@@ -54,12 +60,17 @@ export function RootLayout() {
         <Outlet />
       </main>
       <Footer supportEmail={config?.supportEmail ?? null} />
-      <SignInDialog
-        open={signIn.open}
-        onClose={signIn.closeSignIn}
-        onSignedIn={(u) => signedIn(u)}
-        initialEmail={signIn.initialEmail}
-      />
+      {/* Loaded when first opened (the first page ships without it), then kept, with its state. */}
+      {signInLoaded ? (
+        <Suspense fallback={null}>
+          <SignInDialog
+            open={signIn.open}
+            onClose={signIn.closeSignIn}
+            onSignedIn={(u) => signedIn(u)}
+            initialEmail={signIn.initialEmail}
+          />
+        </Suspense>
+      ) : null}
       <PaywallHost />
       <ScrollRestoration />
     </div>
