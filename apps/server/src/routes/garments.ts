@@ -20,7 +20,8 @@ import {
   MESSAGES,
 } from '@aidressup/contract';
 import { classifyGarment } from '@aidressup/engine';
-import { AppError, isAppError } from '../errors.js';
+import { AppError } from '../errors.js';
+import { readMultipart } from './multipart-form.js';
 import { requireSessionUserId } from '../plugins/session.js';
 import { validateAndDecodeRgba } from '../services/images.js';
 import { BinaryFile, ERROR_RESPONSES } from './schemas.js';
@@ -33,14 +34,9 @@ const ClassifyFormSchema = z.object({
   [GARMENT_CLASSIFY_FILE_FIELD]: BinaryFile.describe('The clothing photo: JPG, PNG or WEBP, at most 10 MB'),
 });
 
-/** multipart/form-data with a boundary parameter (busboy throws a plain Error without one). */
-const MULTIPART_WITH_BOUNDARY = /^multipart\/form-data\s*;(.*;)?\s*boundary=("[^"]+"|[^;\s]+)/i;
-
 /** The one garment photo of the form; text fields are ignored, any other file is refused. */
-async function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undefined> {
-  if (!request.isMultipart()) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
-  if (!MULTIPART_WITH_BOUNDARY.test(request.headers['content-type'] ?? '')) throw new AppError('MALFORMED_UPLOAD');
-  try {
+function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undefined> {
+  return readMultipart(request, MESSAGES.missingClothingImage, async () => {
     let photo: Buffer | undefined;
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
@@ -51,16 +47,7 @@ async function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undef
       photo = await part.toBuffer();
     }
     return photo;
-  } catch (err) {
-    // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
-    // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
-    if (
-      isAppError(err) ||
-      (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))
-    )
-      throw err;
-    throw new AppError('MALFORMED_UPLOAD');
-  }
+  });
 }
 
 export default async function garmentRoutes(instance: FastifyInstance): Promise<void> {

@@ -18,7 +18,8 @@ import {
   TryOnResponseSchema,
   type TryOnFields,
 } from '@aidressup/contract';
-import { AppError, isAppError } from '../errors.js';
+import { AppError } from '../errors.js';
+import { readMultipart } from './multipart-form.js';
 import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
 import { findByResultName } from '../repositories/tryons.js';
 import { listGalleryPage } from '../services/gallery.js';
@@ -53,24 +54,8 @@ interface ParsedForm {
   fields: Record<string, string>;
 }
 
-/** multipart/form-data with a boundary parameter (busboy throws a plain Error without one). */
-const MULTIPART_WITH_BOUNDARY = /^multipart\/form-data\s*;(.*;)?\s*boundary=("[^"]+"|[^;\s]+)/i;
-
-async function readForm(request: FastifyRequest): Promise<ParsedForm> {
-  if (!request.isMultipart()) throw new AppError('MISSING_FILE', MESSAGES.uploadBothPhotos);
-  if (!MULTIPART_WITH_BOUNDARY.test(request.headers['content-type'] ?? '')) throw new AppError('MALFORMED_UPLOAD');
-  try {
-    return await readParts(request);
-  } catch (err) {
-    // Our refusals and the parser's limits (FST_*) keep their codes; anything else the parser
-    // throws (cut off mid-file, a broken part header) is a malformed upload, not a server fault.
-    if (
-      isAppError(err) ||
-      (typeof (err as { code?: unknown })?.code === 'string' && (err as { code: string }).code.startsWith('FST_'))
-    )
-      throw err;
-    throw new AppError('MALFORMED_UPLOAD');
-  }
+function readForm(request: FastifyRequest): Promise<ParsedForm> {
+  return readMultipart(request, MESSAGES.uploadBothPhotos, () => readParts(request));
 }
 
 async function readParts(request: FastifyRequest): Promise<ParsedForm> {
