@@ -8,6 +8,7 @@
  */
 import { CATEGORY_VALUES, DEFAULT_CATEGORY, type Category } from '@aidressup/contract';
 import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
+import { sumBlockRow } from './garment-grid.js';
 import { largestComponent } from './mask-ops.js';
 import type { BinaryMask } from './types.js';
 import type { RGBAImage } from './image.js';
@@ -83,21 +84,8 @@ function downscale(img: RGBAInput, maxSide: number): RGBAImage {
   const out = new Uint8ClampedArray(w * h * 4);
   const acc = new Uint32Array(w * 4);
   const n = f * f;
-  const W = img.width;
   for (let y = 0; y < h; y++) {
-    acc.fill(0);
-    for (let dy = 0; dy < f; dy++) {
-      let o = (y * f + dy) * W * 4;
-      for (let x = 0; x < w; x++) {
-        const j = x * 4;
-        for (let dx = 0; dx < f; dx++, o += 4) {
-          acc[j]! += src[o]!;
-          acc[j + 1]! += src[o + 1]!;
-          acc[j + 2]! += src[o + 2]!;
-          acc[j + 3]! += src[o + 3]!;
-        }
-      }
-    }
+    sumBlockRow(src, img.width, f, w, y, acc);
     for (let k = 0, o = y * w * 4; k < w * 4; k++) out[o + k] = Math.round(acc[k]! / n);
   }
   return { width: w, height: h, data: out };

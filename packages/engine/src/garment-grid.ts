@@ -12,6 +12,33 @@ export interface GridImage {
   a: Float32Array;
 }
 
+/**
+ * Integer RGBA sums of the f×f blocks of output row `y` (blocks `0..w-1`), into `acc`
+ * (4 entries per block, cleared first): exact and order-free, for box downscales.
+ */
+export function sumBlockRow(
+  src: ArrayLike<number>,
+  srcWidth: number,
+  f: number,
+  w: number,
+  y: number,
+  acc: Int32Array | Uint32Array,
+): void {
+  acc.fill(0);
+  for (let dy = 0; dy < f; dy++) {
+    let o = (y * f + dy) * srcWidth * 4;
+    for (let x = 0; x < w; x++) {
+      const j = x * 4;
+      for (let dx = 0; dx < f; dx++, o += 4) {
+        acc[j]! += src[o]!;
+        acc[j + 1]! += src[o + 1]!;
+        acc[j + 2]! += src[o + 2]!;
+        acc[j + 3]! += src[o + 3]!;
+      }
+    }
+  }
+}
+
 /** Downscale an RGBA image by an integer box factor into float RGB (+ alpha) planes. */
 export function boxDown(img: RGBAImage, f: number): GridImage {
   const w = Math.max(1, Math.floor(img.width / f));
@@ -34,22 +61,9 @@ export function boxDown(img: RGBAImage, f: number): GridImage {
     }
     return { w, h, rgb, a };
   }
-  // Integer sums per output column of the current output row (exact, order-free).
   const acc = new Int32Array(w * 4);
   for (let y = 0; y < h; y++) {
-    acc.fill(0);
-    for (let dy = 0; dy < f; dy++) {
-      let o = (y * f + dy) * W * 4;
-      for (let x = 0; x < w; x++) {
-        const j = x * 4;
-        for (let dx = 0; dx < f; dx++, o += 4) {
-          acc[j]! += src[o]!;
-          acc[j + 1]! += src[o + 1]!;
-          acc[j + 2]! += src[o + 2]!;
-          acc[j + 3]! += src[o + 3]!;
-        }
-      }
-    }
+    sumBlockRow(src, W, f, w, y, acc);
     for (let x = 0; x < w; x++) {
       const i = y * w + x;
       const j = x * 4;
