@@ -12,14 +12,12 @@
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_UPLOAD_PORT (default 3310),
  * BENCH_UPLOAD_PHOTO (a person photo), BENCH_UPLOAD_RUNS (default 9).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, startBuiltServer } from './built-server.js';
 import sharp from 'sharp';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURES = '/work/shared/fixtures/tryon';
 const MAX_SIDE = 2048;
 const MAX_PIXELS = 40_000_000;
@@ -67,37 +65,6 @@ async function timeServer(bytes: Buffer, runs: number): Promise<{ ms: number; wi
     times.push(performance.now() - t);
   }
   return { ms: median(times), ...size };
-}
-
-async function waitFor(url: string, timeoutMs: number) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-bench-upload-'));
-  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  await waitFor(`http://127.0.0.1:${port}/api/config`, 60_000);
-  return child;
 }
 
 /** The person photo's part of a multipart body. */
@@ -193,7 +160,7 @@ export async function runUploadBench(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-bench-upload-photo-'));
   const garment = path.join(repoRoot, 'e2e/fixtures/garment-upper.jpg');
   const port = Number(process.env.BENCH_UPLOAD_PORT ?? 3310);
-  const server = await startServer(port);
+  const server = await startBuiltServer(port, 'upload');
   try {
     for (const grain of [false, true]) {
       const large = path.join(tmp, `large-person${grain ? '-grain' : ''}.jpg`);

@@ -10,14 +10,12 @@
  * Environment: CHROMIUM_PATH (default /usr/bin/chromium), BENCH_WEB_PORT (default 3300),
  * BENCH_WEB_PAGES (default "/,/terms-of-service").
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot, startBuiltServer } from './built-server.js';
 import { gzipSync } from 'node:zlib';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(repoRoot, 'apps/web/dist');
 const BUDGET_KB = 150;
 
@@ -53,38 +51,6 @@ function bundleFigures() {
     `Initial JS gzipped: ${kb(initialGzip)} (budget ${BUDGET_KB} KB: ${initialGzip <= BUDGET_KB * 1024 ? 'within' : 'OVER'})`,
   );
   return initialGzip;
-}
-
-async function waitFor(url: string, timeoutMs: number) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`server did not answer ${url} within ${timeoutMs} ms`);
-}
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-bench-web-'));
-  const child = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  await waitFor(`http://127.0.0.1:${port}/api/config`, 60_000);
-  return child;
 }
 
 async function runLighthouse(urls: string[]) {
@@ -155,7 +121,7 @@ const port = Number(process.env.BENCH_WEB_PORT ?? 3300);
 const pages = (process.env.BENCH_WEB_PAGES ?? '/,/terms-of-service').split(',');
 
 bundleFigures();
-const server = await startServer(port);
+const server = await startBuiltServer(port, 'web');
 try {
   const entry = fs.readFileSync(path.join(dist, 'index.html'), 'utf8').match(/<script[^>]+src="([^"]+\.js)"/)?.[1];
   if (entry) {
