@@ -1,4 +1,5 @@
 import { defineConfig, defaultClientConditions, defaultServerConditions } from 'vite';
+import { catalogs } from './apps/web/vite-catalogs';
 
 /**
  * One test run for every workspace. Workspace packages resolve to their TypeScript
@@ -43,7 +44,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+        plugins: [catalogs()],
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          setupFiles: ['apps/web/src/i18n/test-setup.ts'],
+        },
       },
     ],
   },

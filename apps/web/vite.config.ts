@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { catalogs } from './vite-catalogs.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The showcase uses the before/after photos made with our engine when all six are present, else drawings. */
@@ -43,7 +44,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), catalogs(), precompress()],
   define: { __SHOWCASE_PHOTOS__: JSON.stringify(hasShowcasePhotos) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {

@@ -12,3 +12,4 @@ export * from './progress.js';
 export * from './image-signature.js';
 export * from './gallery.js';
 export * from './garments.js';
+export * from './locales.js';

@@ -5,6 +5,8 @@ import { NavBar } from '../features/layout/components/nav-bar';
 import { UserInfoBox } from '../features/layout/components/user-info-box';
 import { useSession } from '../features/session/hooks/use-session';
 import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
+import { useLocalizeMessage } from '../i18n/localize-message';
+import { useT } from '../i18n/use-t';
 import { usePublicConfig } from '../lib/public-config';
 import { PaywallHost } from './paywall-host';
 
@@ -19,14 +21,16 @@ export function RootLayout() {
   const [signInLoaded, setSignInLoaded] = useState(false);
   if (signIn.open && !signInLoaded) setSignInLoaded(true);
   const navigation = useNavigation();
+  const t = useT();
+  const localize = useLocalizeMessage();
 
   return (
     <div className="flex min-h-dvh flex-col overflow-x-clip">
       <a
         href="#main"
-        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:start-3 focus:top-3"
       >
-        Skip to content
+        {t('common.layout.skipToContent')}
       </a>
       {/* The navigation and the account box stay at the top, in their own space (nothing scrolls under them unseen). */}
       <div className="sticky top-0 z-40">
@@ -37,7 +41,7 @@ export function RootLayout() {
         <div
           className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100"
           role="progressbar"
-          aria-label="Loading page"
+          aria-label={t('common.layout.loadingPage')}
         >
           <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
         </div>
@@ -45,13 +49,13 @@ export function RootLayout() {
       {configError ? (
         <div role="alert" className="border-b border-amber-200 bg-amber-50">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm text-amber-900 sm:px-6">
-            <span>{configError}</span>
+            <span>{localize(configError)}</span>
             <button
               type="button"
               onClick={retry}
               className="rounded-lg bg-amber-900 px-3 py-1.5 font-semibold text-white"
             >
-              Retry
+              {t('common.layout.retry')}
             </button>
           </div>
         </div>

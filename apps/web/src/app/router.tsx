@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { MAGIC_LINK_PATH } from '@aidressup/contract';
 import { Spinner } from '../components/ui/spinner';
+import { useT } from '../i18n/use-t';
 import { RootLayout } from './root-layout';
 import { HomePage } from './pages/home';
 import { NotFoundPage } from './pages/not-found';
@@ -19,10 +20,11 @@ const ImageCreditsPage = lazy(async () => ({ default: (await import('./pages/ima
 const RefundPolicyPage = lazy(async () => ({ default: (await import('./pages/refund-policy')).RefundPolicyPage }));
 
 function PageLoading() {
+  const t = useT();
   return (
     <p role="status" className="flex items-center justify-center gap-3 py-32 text-ink-500">
       <Spinner className="size-6 text-brand-600" />
-      Loading…
+      {t('common.layout.loading')}
     </p>
   );
 }

@@ -26,4 +26,5 @@ export function removeStorage(key: string): void {
 export const STORAGE_KEYS = {
   user: 'aidressup.user',
   fallbackDeviceId: 'aidressup.deviceId',
+  locale: 'aidressup.locale',
 } as const;

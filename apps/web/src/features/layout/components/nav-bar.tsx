@@ -1,7 +1,9 @@
 import { useEffect, useId, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { User } from '@aidressup/contract';
-import { GalleryIcon, GlobeIcon, MenuIcon, UserIcon, XIcon } from '../../../components/ui/icons';
+import { GalleryIcon, MenuIcon, UserIcon, XIcon } from '../../../components/ui/icons';
+import { LanguageMenu } from '../../../i18n/language-menu';
+import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import { BrandMark } from './brand-logo';
 
@@ -18,10 +20,11 @@ export interface NavBarProps {
 }
 
 /**
- * Top navigation: AI Dress Up, My Gallery, ENGLISH, Sign In, and the mobile menu.
+ * Top navigation: AI Dress Up, My Gallery, the language (ENGLISH), Sign In, and the mobile menu.
  * Signed in by email, Sign In becomes a link to the account page showing the address.
  */
 export function NavBar({ user, onSignIn }: NavBarProps) {
+  const t = useT();
   const email = user?.email ?? null;
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
@@ -40,40 +43,35 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
 
   return (
     <header className="border-b border-ink-200/70 bg-white/85 backdrop-blur-md">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6">
+      <nav
+        aria-label={t('common.nav.label')}
+        className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-3 px-4 sm:px-6"
+      >
         <Link
           to="/"
           className="flex items-center gap-2.5 rounded-lg text-lg font-extrabold tracking-tight text-ink-950"
-          aria-label="AI Dress Up, home"
+          aria-label={t('common.nav.home')}
         >
           <BrandMark className="size-8" />
-          <span>AI Dress Up</span>
+          <span>{t('common.brand')}</span>
         </Link>
 
         <div className="hidden items-center gap-1 md:flex">
           <NavLink to="/gallery" className={navLinkClass}>
             <GalleryIcon className="size-4" />
-            My Gallery
+            {t('common.nav.gallery')}
           </NavLink>
           {email ? null : (
             <NavLink to="/account" className={navLinkClass}>
-              Account
+              {t('common.nav.account')}
             </NavLink>
           )}
-          <button
-            type="button"
-            className="inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-semibold text-ink-700 hover:bg-ink-100"
-            aria-label="Language: English"
-            title="English is the only language available"
-          >
-            <GlobeIcon className="size-4" />
-            ENGLISH
-          </button>
+          <LanguageMenu variant="bar" />
           {email ? (
             <NavLink
               to="/account"
-              className={(s) => cn(navLinkClass(s), 'ml-2 max-w-64 ring-1 ring-ink-200 ring-inset')}
-              aria-label={`Account, signed in as ${email}`}
+              className={(s) => cn(navLinkClass(s), 'ms-2 max-w-64 ring-1 ring-ink-200 ring-inset')}
+              aria-label={t('common.nav.accountSignedIn', { email })}
               data-testid="nav-account"
             >
               <UserIcon className="size-4 shrink-0" />
@@ -83,10 +81,10 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
             <button
               type="button"
               onClick={onSignIn}
-              className="ml-2 inline-flex h-10 items-center gap-2 rounded-xl bg-ink-950 px-4 text-sm font-semibold text-white hover:bg-ink-800"
+              className="ms-2 inline-flex h-10 items-center gap-2 rounded-xl bg-ink-950 px-4 text-sm font-semibold text-white hover:bg-ink-800"
             >
               <UserIcon className="size-4" />
-              Sign In
+              {t('common.nav.signIn')}
             </button>
           )}
         </div>
@@ -96,7 +94,7 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
           className="grid size-11 place-items-center rounded-xl text-ink-800 hover:bg-ink-100 md:hidden"
           aria-expanded={menuOpen}
           aria-controls={menuId}
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          aria-label={menuOpen ? t('common.nav.closeMenu') : t('common.nav.openMenu')}
           onClick={() => setMenuOpen((o) => !o)}
         >
           {menuOpen ? <XIcon className="size-6" /> : <MenuIcon className="size-6" />}
@@ -104,35 +102,30 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
       </nav>
 
       <div id={menuId} hidden={!menuOpen} className="border-t border-ink-200 bg-white md:hidden">
-        <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3" aria-label="Mobile menu">
+        <ul className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-3" aria-label={t('common.nav.mobileMenu')}>
           <li>
             <NavLink to="/" end className={(s) => cn(navLinkClass(s), 'w-full py-3 text-base')}>
-              AI Dress Up
+              {t('common.brand')}
             </NavLink>
           </li>
           <li>
             <NavLink to="/gallery" className={(s) => cn(navLinkClass(s), 'w-full py-3 text-base')}>
               <GalleryIcon className="size-5" />
-              My Gallery
+              {t('common.nav.gallery')}
             </NavLink>
           </li>
           <li>
-            <button
-              type="button"
-              className="flex w-full items-center gap-2 rounded-lg px-3 py-3 text-left text-base font-semibold text-ink-700 hover:bg-ink-100"
-              aria-label="Language: English"
-            >
-              <GlobeIcon className="size-5" />
-              ENGLISH
-            </button>
+            <LanguageMenu variant="inline" />
           </li>
           <li>
             <NavLink to="/account" className={(s) => cn(navLinkClass(s), 'w-full min-w-0 py-3 text-base')}>
               <UserIcon className="size-5 shrink-0" />
               <span className="min-w-0">
-                Account
+                {t('common.nav.account')}
                 {email ? (
-                  <span className="block truncate text-sm font-normal text-ink-500">Signed in as {email}</span>
+                  <span className="block truncate text-sm font-normal text-ink-500">
+                    {t('common.nav.signedInAs', { email })}
+                  </span>
                 ) : null}
               </span>
             </NavLink>
@@ -148,7 +141,7 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
                 className="mt-1 flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-ink-950 text-base font-semibold text-white hover:bg-ink-800"
               >
                 <UserIcon className="size-5" />
-                Sign In
+                {t('common.nav.signIn')}
               </button>
             </li>
           )}

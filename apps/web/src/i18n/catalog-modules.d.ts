@@ -1,0 +1,6 @@
+/** Message catalogs compiled at build time by `vite-catalogs.ts`. */
+declare module 'virtual:catalog/*' {
+  import type { Messages } from '@lingui/core';
+  const messages: Messages;
+  export default messages;
+}

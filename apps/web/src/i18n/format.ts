@@ -1,0 +1,49 @@
+import { useMemo } from 'react';
+import type { Locale } from '@aidressup/contract';
+import { useLocale } from './use-t';
+
+/** Numbers, prices and dates written the page language's way (prices stay in their own currency). */
+export interface Formatters {
+  locale: Locale;
+  number: (value: number) => string;
+  /** "$9.99" in English, "9,99 US$" in Spanish, "US$ 9,99" in Brazilian Portuguese… */
+  price: (value: number, currency?: string) => string;
+  /** "March 5, 2026" in English, "5 de marzo de 2026" in Spanish… */
+  date: (value: string | Date) => string;
+}
+
+const cache = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+export function formatters(locale: Locale): Formatters {
+  return {
+    locale,
+    number: (value) => numberFormat(locale, {}).format(value),
+    price: (value, currency = 'USD') => {
+      try {
+        return numberFormat(locale, { style: 'currency', currency }).format(value);
+      } catch {
+        return `${numberFormat(locale, { minimumFractionDigits: 2 }).format(value)} ${currency}`;
+      }
+    },
+    date: (value) => {
+      const d = typeof value === 'string' ? new Date(value) : value;
+      return Number.isNaN(d.getTime())
+        ? ''
+        : d.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' });
+    },
+  };
+}
+
+export function useFormat(): Formatters {
+  const locale = useLocale();
+  return useMemo(() => formatters(locale), [locale]);
+}
