@@ -6,6 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 import noImportCycle from './tools/eslint/no-import-cycle.js';
+import noLiteralUiText from './tools/eslint/no-literal-ui-text.js';
 
 const OUR_PACKAGES = ['@aidressup/*', '@aidressup/*/*'];
 
@@ -36,7 +37,7 @@ export default tseslint.config(
       sourceType: 'module',
       globals: { ...globals.node },
     },
-    plugins: { local: { rules: { 'no-import-cycle': noImportCycle } } },
+    plugins: { local: { rules: { 'no-import-cycle': noImportCycle, 'no-literal-ui-text': noLiteralUiText } } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'local/no-import-cycle': 'error',
@@ -92,6 +93,12 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
       ...jsxA11y.flatConfigs.recommended.rules,
     },
+  },
+  {
+    // Every word a shopper reads comes from the message catalogs (apps/web/src/i18n), in every language.
+    files: ['apps/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    rules: { 'local/no-literal-ui-text': ['error', { allow: ['AI Dress Up'] }] },
   },
   {
     files: ['e2e/stand-ins/**/*.js', 'apps/web/public/**/*.js'],

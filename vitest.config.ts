@@ -23,6 +23,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'tools', include: ['tools/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
         test: {
           name: 'engine',
           include: ['packages/engine/src/**/*.test.ts'],

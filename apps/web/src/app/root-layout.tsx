@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import { Outlet, ScrollRestoration, useNavigation } from 'react-router';
+import { Outlet } from 'react-router';
 import { Footer } from '../features/layout/components/footer';
 import { NavBar } from '../features/layout/components/nav-bar';
 import { UserInfoBox } from '../features/layout/components/user-info-box';
@@ -9,6 +9,7 @@ import { useLocalizeMessage } from '../i18n/localize-message';
 import { useT } from '../i18n/use-t';
 import { usePublicConfig } from '../lib/public-config';
 import { PaywallHost } from './paywall-host';
+import { RouteBoundary } from './route-boundary';
 
 const SignInDialog = lazy(async () => ({
   default: (await import('../features/session/components/sign-in-dialog')).SignInDialog,
@@ -20,7 +21,6 @@ export function RootLayout() {
   const signIn = useSignInDialog();
   const [signInLoaded, setSignInLoaded] = useState(false);
   if (signIn.open && !signInLoaded) setSignInLoaded(true);
-  const navigation = useNavigation();
   const t = useT();
   const localize = useLocalizeMessage();
 
@@ -37,15 +37,6 @@ export function RootLayout() {
         <NavBar user={user} onSignIn={() => signIn.openSignIn()} />
         <UserInfoBox user={user} loading={loading} />
       </div>
-      {navigation.state === 'loading' ? (
-        <div
-          className="fixed inset-x-0 top-0 z-50 h-0.5 overflow-hidden bg-brand-100"
-          role="progressbar"
-          aria-label={t('common.layout.loadingPage')}
-        >
-          <div className="h-full w-1/3 animate-[indeterminate_1s_ease-in-out_infinite] bg-brand-600" />
-        </div>
-      ) : null}
       {configError ? (
         <div role="alert" className="border-b border-amber-200 bg-amber-50">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 text-sm text-amber-900 sm:px-6">
@@ -61,7 +52,9 @@ export function RootLayout() {
         </div>
       ) : null}
       <main id="main" tabIndex={-1} className="flex-1 outline-none">
-        <Outlet />
+        <RouteBoundary>
+          <Outlet />
+        </RouteBoundary>
       </main>
       <Footer supportEmail={config?.supportEmail ?? null} />
       {/* Loaded when first opened (the first page ships without it), then kept, with its state. */}
@@ -76,7 +69,6 @@ export function RootLayout() {
         </Suspense>
       ) : null}
       <PaywallHost />
-      <ScrollRestoration />
     </div>
   );
 }

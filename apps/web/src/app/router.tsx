@@ -1,12 +1,11 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter } from 'react-router';
+import { Route, Routes } from 'react-router';
 import { MAGIC_LINK_PATH } from '@aidressup/contract';
 import { Spinner } from '../components/ui/spinner';
 import { useT } from '../i18n/use-t';
 import { RootLayout } from './root-layout';
 import { HomePage } from './pages/home';
 import { NotFoundPage } from './pages/not-found';
-import { RouteError } from './pages/route-error';
 
 const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
 const TermsOfServicePage = lazy(async () => ({
@@ -31,21 +30,25 @@ function PageLoading() {
 
 const lazyPage = (page: ReactNode) => <Suspense fallback={<PageLoading />}>{page}</Suspense>;
 
-export const router = createBrowserRouter([
-  {
-    element: <RootLayout />,
-    errorElement: <RouteError />,
-    children: [
-      { index: true, element: <HomePage /> },
-      { path: 'gallery', element: lazyPage(<GalleryPage />) },
-      { path: 'account', element: lazyPage(<AccountPage />) },
-      { path: MAGIC_LINK_PATH.slice(1), element: lazyPage(<SignInVerifyPage />) },
-      { path: 'billing/demo-portal', element: lazyPage(<DemoPortalPage />) },
-      { path: 'terms-of-service', element: lazyPage(<TermsOfServicePage />) },
-      { path: 'privacy-policy', element: lazyPage(<PrivacyPolicyPage />) },
-      { path: 'refund-policy', element: lazyPage(<RefundPolicyPage />) },
-      { path: 'image-credits', element: lazyPage(<ImageCreditsPage />) },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+/**
+ * The pages. Declarative routes (no data router: the page loads its data itself), which keeps
+ * the router's code on the first page small; each page but the home page is a chunk of its own.
+ */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootLayout />}>
+        <Route index element={<HomePage />} />
+        <Route path="gallery" element={lazyPage(<GalleryPage />)} />
+        <Route path="account" element={lazyPage(<AccountPage />)} />
+        <Route path={MAGIC_LINK_PATH.slice(1)} element={lazyPage(<SignInVerifyPage />)} />
+        <Route path="billing/demo-portal" element={lazyPage(<DemoPortalPage />)} />
+        <Route path="terms-of-service" element={lazyPage(<TermsOfServicePage />)} />
+        <Route path="privacy-policy" element={lazyPage(<PrivacyPolicyPage />)} />
+        <Route path="refund-policy" element={lazyPage(<RefundPolicyPage />)} />
+        <Route path="image-credits" element={lazyPage(<ImageCreditsPage />)} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

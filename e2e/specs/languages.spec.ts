@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, openSignedIn, test } from '../fixtures';
+
+const catalogs = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../apps/web/src/i18n/catalogs');
+/** A message as the catalog of `locale` writes it (the tests check the page against the real catalogs). */
+function message(locale: string, id: string, bundle = 'app'): string {
+  const dir = path.join(catalogs, bundle, locale);
+  for (const file of fs.readdirSync(dir)) {
+    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, string>;
+    if (id in catalog) return catalog[id]!;
+  }
+  throw new Error(`no message ${id} in ${locale}`);
+}
+
+const LANGUAGES = [
+  { code: 'en', name: 'English', label: 'ENGLISH' },
+  { code: 'es', name: 'Español', label: 'ESPAÑOL' },
+  { code: 'fr', name: 'Français', label: 'FRANÇAIS' },
+  { code: 'de', name: 'Deutsch', label: 'DEUTSCH' },
+  { code: 'pt-BR', name: 'Português (Brasil)', label: 'PORTUGUÊS' },
+  { code: 'ar', name: 'العربية', label: 'العربية' },
+] as const;
+
+const html = (page: Page) => page.locator('html');
+
+test.describe('a Spanish browser', () => {
+  test.use({ locale: 'es-ES' });
+
+  test('gets the page in Spanish, with lang="es"', async ({ page }) => {
+    await openSignedIn(page);
+    await expect(html(page)).toHaveAttribute('lang', 'es');
+    await expect(html(page)).toHaveAttribute('dir', 'ltr');
+    await expect(page.getByRole('link', { name: message('es', 'common.nav.gallery') }).first()).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: message('es', 'common.language.button').replace('{language}', 'Español') }),
+    ).toHaveText('ESPAÑOL');
+    // The server's messages come in Spanish too: "Try with AI" without photos.
+    const alerts: string[] = [];
+    page.on('dialog', (d) => {
+      alerts.push(d.message());
+      void d.dismiss();
+    });
+    await page.getByTestId('try-with-ai').click();
+    await expect.poll(() => alerts).toEqual([message('es', 'msg.uploadBothPhotos')]);
+  });
+});
+
+test('the language menu switches to German and back, by mouse and by keyboard', async ({ page }) => {
+  await openSignedIn(page);
+  await expect(html(page)).toHaveAttribute('lang', 'en');
+  const button = page.getByRole('button', { name: 'Language: English' });
+  await expect(button).toHaveText('ENGLISH');
+  await button.click();
+  const menu = page.getByRole('menu');
+  const items = menu.getByRole('menuitemradio');
+  await expect(items).toHaveText(LANGUAGES.map((l) => l.name));
+  await expect(menu.getByRole('menuitemradio', { name: 'English' })).toHaveAttribute('aria-checked', 'true');
+  await menu.getByRole('menuitemradio', { name: 'Deutsch' }).click();
+  await expect(html(page)).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('link', { name: message('de', 'common.nav.gallery') }).first()).toBeVisible();
+  const german = page.getByRole('button', { name: 'Sprache: Deutsch' });
+  await expect(german).toHaveText('DEUTSCH');
+  await expect(german).toBeFocused();
+
+  // Back to English with the keyboard: open with Enter, the checked item has focus, Home goes to English.
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitemradio', { name: 'Deutsch' })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(menu.getByRole('menuitemradio', { name: 'English' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(html(page)).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('button', { name: 'Language: English' })).toHaveText('ENGLISH');
+  await expect(page.getByRole('link', { name: 'My Gallery' }).first()).toBeVisible();
+  // Escape closes the menu and gives focus back.
+  await page.keyboard.press('ArrowDown');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Language: English' })).toBeFocused();
+});
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('Arabic from the mobile menu: right to left, nothing scrolls sideways, kept across a reload and onto the legal pages', async ({
+    page,
+  }) => {
+    await openSignedIn(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Language: English' }).click();
+    await page.getByRole('menu').getByRole('menuitemradio', { name: 'العربية' }).click();
+    await expect(html(page)).toHaveAttribute('dir', 'rtl');
+    await expect(html(page)).toHaveAttribute('lang', 'ar');
+
+    const noSidewaysScroll = async () => {
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
+      expect(scrollWidth, 'page width').toBeLessThanOrEqual(clientWidth);
+    };
+    await noSidewaysScroll();
+
+    await page.reload();
+    await expect(html(page)).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('button', { name: message('ar', 'common.nav.openMenu') })).toBeVisible();
+    await noSidewaysScroll();
+
+    await page.goto('/terms-of-service');
+    await expect(html(page)).toHaveAttribute('dir', 'rtl');
+    await expect(html(page)).toHaveAttribute('lang', 'ar');
+    await expect(page.locator('main h1')).toHaveText(message('ar', 'legal.terms.title', 'legal'));
+    await noSidewaysScroll();
+  });
+});
+
+for (const lang of LANGUAGES) {
+  test(`axe finds no serious violations in ${lang.name}, and the page is in that language`, async ({ page }) => {
+    await page.addInitScript((code) => window.localStorage.setItem('aidressup.locale', code), lang.code);
+    await openSignedIn(page);
+    await expect(html(page)).toHaveAttribute('lang', lang.code);
+    await expect(page.locator('nav').first()).toContainText(lang.label);
+    await expect(page.getByRole('link', { name: message(lang.code, 'common.nav.gallery') }).first()).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+}
