@@ -25,7 +25,7 @@ export function readCatalog(bundle: string, locale: string): { messages: Record<
 }
 
 /**
- * `import('virtual:catalog/<bundle>/<locale>')` gives that bundle's messages compiled from ICU
+ * `import('virtual:catalog/<bundle>-<locale>')` (a chunk named so) gives that bundle's messages compiled from ICU
  * MessageFormat to Lingui's runtime form at build time, so the page ships no message parser.
  * A message that does not compile fails the build, naming its key.
  */
@@ -37,7 +37,9 @@ export function catalogs(): Plugin {
     },
     load(id) {
       if (!id.startsWith(`\0${PREFIX}`)) return null;
-      const [bundle = '', locale = ''] = id.slice(PREFIX.length + 1).split('/');
+      const name = id.slice(PREFIX.length + 1);
+      const bundle = name.slice(0, name.indexOf('-'));
+      const locale = name.slice(name.indexOf('-') + 1);
       if (!/^[a-z]+$/.test(bundle) || !/^[a-zA-Z-]+$/.test(locale)) throw new Error(`Bad catalog id: ${id}`);
       const { messages, files } = readCatalog(bundle, locale);
       for (const file of files) this.addWatchFile(file);

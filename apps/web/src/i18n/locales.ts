@@ -23,20 +23,20 @@ type Loader = () => Promise<{ default: Messages }>;
 
 /** Each language's messages are a chunk of their own, loaded when that language is used. */
 export const APP_CATALOGS: Record<Locale, Loader> = {
-  en: () => import('virtual:catalog/app/en'),
-  es: () => import('virtual:catalog/app/es'),
-  fr: () => import('virtual:catalog/app/fr'),
-  de: () => import('virtual:catalog/app/de'),
-  'pt-BR': () => import('virtual:catalog/app/pt-BR'),
-  ar: () => import('virtual:catalog/app/ar'),
+  en: () => import('virtual:catalog/app-en'),
+  es: () => import('virtual:catalog/app-es'),
+  fr: () => import('virtual:catalog/app-fr'),
+  de: () => import('virtual:catalog/app-de'),
+  'pt-BR': () => import('virtual:catalog/app-pt-BR'),
+  ar: () => import('virtual:catalog/app-ar'),
 };
 
 /** The legal pages' texts, loaded by those pages only. */
 export const LEGAL_CATALOGS: Record<Locale, Loader> = {
-  en: () => import('virtual:catalog/legal/en'),
-  es: () => import('virtual:catalog/legal/es'),
-  fr: () => import('virtual:catalog/legal/fr'),
-  de: () => import('virtual:catalog/legal/de'),
-  'pt-BR': () => import('virtual:catalog/legal/pt-BR'),
-  ar: () => import('virtual:catalog/legal/ar'),
+  en: () => import('virtual:catalog/legal-en'),
+  es: () => import('virtual:catalog/legal-es'),
+  fr: () => import('virtual:catalog/legal-fr'),
+  de: () => import('virtual:catalog/legal-de'),
+  'pt-BR': () => import('virtual:catalog/legal-pt-BR'),
+  ar: () => import('virtual:catalog/legal-ar'),
 };
