@@ -11,10 +11,12 @@ import { SignInStatus } from '../../features/account/components/sign-in-status';
 import { useBillingHistory } from '../../features/account/hooks/use-billing-history';
 import { useBillingPortal } from '../../features/account/hooks/use-billing-portal';
 import { useDeleteAccount } from '../../features/account/hooks/use-delete-account';
-import { summarisePlan } from '../../features/account/utils/format';
+import { useAccountFormat } from '../../features/account/utils/format';
 import { TrialsWithheldNote } from '../../features/session/components/trials-withheld-note';
 import { useSession } from '../../features/session/hooks/use-session';
 import { useSignInDialog } from '../../features/session/hooks/use-sign-in-dialog';
+import { useLocalizeMessage } from '../../i18n/localize-message';
+import type { Translate } from '../../i18n/use-t';
 
 /** What the page says after a sign-in (from the magic link), a sign-out or a deletion. */
 export interface AccountNotice {
@@ -23,23 +25,23 @@ export interface AccountNotice {
   merged?: boolean;
 }
 
-function noticeText(n: AccountNotice): string {
+function noticeText(n: AccountNotice, t: Translate): string {
   switch (n.kind) {
     case 'signed-in':
-      return `You're signed in as ${n.email ?? 'your email'}. ${
-        n.merged
-          ? "This device's credits and results were added to your account."
-          : 'Your credits and results are saved to your account.'
+      return `${t('account.notice.signedIn', { email: n.email ?? t('account.notice.yourEmail') })} ${
+        n.merged ? t('account.notice.merged') : t('account.notice.saved')
       }`;
     case 'signed-out':
-      return 'You are signed out. This browser now has a new anonymous session.';
+      return t('account.notice.signedOut');
     case 'deleted':
-      return 'Your data was deleted. This browser now has a new anonymous session.';
+      return t('account.notice.deleted');
   }
 }
 
 export function AccountPage() {
-  const { user, loading, error: sessionError, logout, startFreshSession } = useSession();
+  const { user, loading, error: sessionError, errorCode: sessionErrorCode, logout, startFreshSession } = useSession();
+  const { t, summarisePlan } = useAccountFormat();
+  const localize = useLocalizeMessage();
   const { openSignIn } = useSignInDialog();
   const navigate = useNavigate();
   const location = useLocation();
@@ -68,11 +70,11 @@ export function AccountPage() {
 
   return (
     <section className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="account-title">
-      <title>Your account · AI Dress Up</title>
+      <title>{t('account.page.title')}</title>
       <h1 id="account-title" className="text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
-        Your account
+        {t('account.page.heading')}
       </h1>
-      <p className="mt-2 text-ink-600">Your sign-in, credits, plan and purchases, and your data.</p>
+      <p className="mt-2 text-ink-600">{t('account.page.intro')}</p>
 
       {notice ? (
         <p
@@ -81,19 +83,19 @@ export function AccountPage() {
           data-testid="account-notice"
         >
           <CheckIcon className="mt-0.5 size-5 shrink-0" />
-          <span>{noticeText(notice)}</span>
+          <span>{noticeText(notice, t)}</span>
         </p>
       ) : null}
 
       {!user ? (
         sessionError && !loading ? (
           <p role="alert" className="mt-8 rounded-2xl border border-red-200 bg-red-50 p-5 text-red-800">
-            {sessionError}
+            {localize(sessionError, sessionErrorCode)}
           </p>
         ) : (
           <p role="status" className="flex items-center justify-center gap-3 py-20 text-ink-500">
             <Spinner className="size-6 text-brand-600" />
-            Loading your account…
+            {t('account.page.loading')}
           </p>
         )
       ) : (
@@ -112,13 +114,23 @@ export function AccountPage() {
             onManage={() => void portal.open()}
             manageBusy={portal.busy}
             manageError={portal.error}
+            manageErrorCode={portal.errorCode}
             note={<TrialsWithheldNote user={user} className="mt-3" />}
           />
-          <PurchaseHistory items={history.items} error={history.error} retry={history.retry} />
-          <SectionCard title="Delete my data" tone="danger" className="lg:col-span-2" testId="account-delete">
+          <PurchaseHistory
+            items={history.items}
+            error={history.error}
+            errorCode={history.errorCode}
+            retry={history.retry}
+          />
+          <SectionCard
+            title={t('account.delete.title')}
+            tone="danger"
+            className="lg:col-span-2"
+            testId="account-delete"
+          >
             <p className="mt-3 text-sm leading-6 text-ink-700">
-              Deletes your results and photos{user.email ? ', your email address' : ''} and device information, and
-              signs you out. Unspent credits are forfeited.
+              {user.email ? t('account.delete.summarySignedIn') : t('account.delete.summary')}
             </p>
             <Button
               variant="danger"
@@ -129,7 +141,7 @@ export function AccountPage() {
               }}
             >
               <TrashIcon className="size-4" />
-              Delete my data
+              {t('account.delete.action')}
             </Button>
           </SectionCard>
           <DeleteDataDialog
@@ -138,6 +150,7 @@ export function AccountPage() {
             onConfirm={() => void removal.confirm()}
             busy={removal.busy}
             error={removal.error}
+            errorCode={removal.errorCode}
             credits={user.credits}
             signedIn={!!user.email}
             renewingPlan={plan?.renewing ? plan.name : null}

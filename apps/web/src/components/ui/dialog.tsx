@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../../i18n/use-t';
 import { cn } from '../../lib/cn';
 import { XIcon } from './icons';
 
@@ -35,6 +36,7 @@ export function Dialog({
   focusKey,
 }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const t = useT();
   const titleId = useId();
   const descId = useId();
   const onCloseRef = useRef(onClose);
@@ -119,19 +121,19 @@ export function Dialog({
         <button
           type="button"
           onClick={() => onCloseRef.current()}
-          className="absolute top-3 right-3 grid size-10 place-items-center rounded-full text-ink-500 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-3 focus-visible:outline-brand-500"
-          aria-label="Close"
+          className="absolute end-3 top-3 grid size-10 place-items-center rounded-full text-ink-500 hover:bg-ink-100 hover:text-ink-900 focus-visible:outline-3 focus-visible:outline-brand-500"
+          aria-label={t('layout.dialog.close')}
         >
           <XIcon className="size-5" />
         </button>
         <h2
           id={titleId}
-          className={cn(hideTitle ? 'sr-only' : 'pr-10 text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl')}
+          className={cn(hideTitle ? 'sr-only' : 'pe-10 text-2xl font-bold tracking-tight text-ink-950 sm:text-3xl')}
         >
           {title}
         </h2>
         {description ? (
-          <div id={descId} className="mt-2 pr-6 text-ink-600">
+          <div id={descId} className="mt-2 pe-6 text-ink-600">
             {description}
           </div>
         ) : null}

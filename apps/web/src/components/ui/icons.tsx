@@ -1,4 +1,5 @@
 import type { SVGProps } from 'react';
+import { cn } from '../../lib/cn';
 
 type IconProps = SVGProps<SVGSVGElement> & { title?: string };
 
@@ -164,8 +165,9 @@ export const ChevronDownIcon = (p: IconProps) => (
     <path d="m6 9 6 6 6-6" />
   </Svg>
 );
+/** Points forward: to the right in left-to-right pages, mirrored to the left in right-to-left ones. */
 export const ArrowRightIcon = (p: IconProps) => (
-  <Svg {...p}>
+  <Svg {...p} className={cn('rtl:-scale-x-100', p.className)}>
     <path d="M5 12h14M13 6l6 6-6 6" />
   </Svg>
 );

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { User } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { summarisePlan } from '../utils/format';
+import { useAccountFormat } from '../utils/format';
 import { InlineError, SectionCard } from './section-card';
 
 export interface CreditsAndPlanProps {
@@ -12,6 +12,7 @@ export interface CreditsAndPlanProps {
   onManage: () => void;
   manageBusy: boolean;
   manageError: string | null;
+  manageErrorCode?: string | null;
   /** Why free try-ons were withheld, when they were. */
   note?: ReactNode;
 }
@@ -20,7 +21,7 @@ function Row({ label, value, testId }: { label: string; value: ReactNode; testId
   return (
     <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2.5">
       <dt className="text-sm text-ink-600">{label}</dt>
-      <dd className="text-right font-semibold text-ink-950" data-testid={testId}>
+      <dd className="text-end font-semibold text-ink-950" data-testid={testId}>
         {value}
       </dd>
     </div>
@@ -28,20 +29,29 @@ function Row({ label, value, testId }: { label: string; value: ReactNode; testId
 }
 
 /** Credits, segment, plan and its renewal or end date, and "Manage subscription". */
-export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageError, note }: CreditsAndPlanProps) {
+export function CreditsAndPlan({
+  user,
+  canManage,
+  onManage,
+  manageBusy,
+  manageError,
+  manageErrorCode,
+  note,
+}: CreditsAndPlanProps) {
+  const { t, summarisePlan } = useAccountFormat();
   const plan = summarisePlan(user.subscription);
   return (
-    <SectionCard title="Credits and plan" testId="account-plan">
+    <SectionCard title={t('account.credits.title')} testId="account-plan">
       <dl className="mt-2 divide-y divide-ink-100">
-        <Row label="Credits" value={user.credits} testId="account-credits" />
+        <Row label={t('account.label.credits')} value={user.credits} testId="account-credits" />
         <Row
-          label="Free try-ons used"
+          label={t('account.credits.trialsUsed')}
           value={`${user.free_trials_used} / ${user.free_trials_limit}`}
           testId="account-trials"
         />
-        <Row label="Segment" value={user.segment} testId="account-segment" />
+        <Row label={t('account.credits.segment')} value={user.segment} testId="account-segment" />
         <Row
-          label="Plan"
+          label={t('account.label.plan')}
           testId="account-plan-name"
           value={
             plan ? (
@@ -49,7 +59,7 @@ export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageEr
                 {plan.name} <span className="font-normal text-ink-600">· {plan.status}</span>
               </>
             ) : (
-              <span className="font-normal text-ink-600">No plan</span>
+              <span className="font-normal text-ink-600">{t('account.credits.noPlan')}</span>
             )
           }
         />
@@ -58,10 +68,10 @@ export function CreditsAndPlan({ user, canManage, onManage, manageBusy, manageEr
       {note}
       {canManage ? (
         <>
-          <InlineError message={manageError} />
+          <InlineError message={manageError} code={manageErrorCode} />
           <Button variant="secondary" className="mt-4 w-full sm:w-auto" onClick={onManage} disabled={manageBusy}>
             {manageBusy ? <Spinner className="size-4" /> : null}
-            Manage subscription
+            {t('account.credits.manage')}
           </Button>
         </>
       ) : null}

@@ -3,6 +3,8 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlertIcon, TrashIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { rich, useT } from '../../../i18n/use-t';
 
 export interface DeleteDataDialogProps {
   open: boolean;
@@ -10,6 +12,7 @@ export interface DeleteDataDialogProps {
   onConfirm: () => void;
   busy: boolean;
   error: string | null;
+  errorCode?: string | null;
   credits: number;
   signedIn: boolean;
   /** The name of a plan that still renews: deleting the data does not cancel it. */
@@ -23,36 +26,30 @@ export function DeleteDataDialog({
   onConfirm,
   busy,
   error,
+  errorCode,
   credits,
   signedIn,
   renewingPlan,
 }: DeleteDataDialogProps) {
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const strong = { 0: (text: string) => <strong>{text}</strong> };
   return (
     <Dialog
       open={open}
       onClose={busy ? () => {} : onClose}
-      title="Delete your data?"
-      description="This cannot be undone."
+      title={t('account.delete.dialogTitle')}
+      description={t('account.delete.dialogDescription')}
       className="max-w-lg"
       testId="delete-data-dialog"
     >
-      <ul className="mt-5 list-disc space-y-2 pl-5 text-sm leading-6 text-ink-700">
+      <ul className="mt-5 list-disc space-y-2 ps-5 text-sm leading-6 text-ink-700">
+        <li>{rich(t('account.delete.results', { days: RESULT_RETENTION_DAYS }), strong)}</li>
+        <li>{signedIn ? t('account.delete.identitySignedIn') : t('account.delete.identity')}</li>
         <li>
-          Your try-on <strong>results are deleted</strong> at once (they would otherwise be kept {RESULT_RETENTION_DAYS}{' '}
-          days), with any photos still being processed.
+          {rich(credits > 0 ? t('account.delete.creditsCount', { credits }) : t('account.delete.credits'), strong)}
         </li>
-        <li>
-          {signedIn ? 'Your email address, ' : ''}device information and sign-ins are deleted
-          {signedIn ? ', and every device is signed out' : ''}.
-        </li>
-        <li>
-          <strong>Unspent credits are forfeited</strong>
-          {credits > 0 ? ` (you have ${credits})` : ''} and cannot be refunded or restored.
-        </li>
-        <li>
-          Purchase records are kept for {TRANSACTION_RETENTION_YEARS} years, as the law requires, without your personal
-          data.
-        </li>
+        <li>{t('account.delete.records', { years: TRANSACTION_RETENTION_YEARS })}</li>
       </ul>
       {renewingPlan ? (
         <p
@@ -60,25 +57,22 @@ export function DeleteDataDialog({
           role="note"
         >
           <AlertIcon className="mt-0.5 size-4 shrink-0 text-amber-700" />
-          <span>
-            Your <strong>{renewingPlan}</strong> plan renews automatically. Deleting your data does not cancel it:
-            cancel it first with Manage subscription.
-          </span>
+          <span>{rich(t('account.delete.renewing', { plan: renewingPlan }), strong)}</span>
         </p>
       ) : null}
       {error ? (
         <p role="alert" className="mt-4 flex gap-2 rounded-xl bg-red-50 p-3 text-sm text-red-800">
           <AlertIcon className="mt-0.5 size-4 shrink-0" />
-          {error}
+          {localize(error, errorCode)}
         </p>
       ) : null}
       <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose} disabled={busy} data-autofocus>
-          Keep my data
+          {t('account.delete.keep')}
         </Button>
         <Button variant="destructive" onClick={onConfirm} disabled={busy} data-testid="confirm-delete">
           {busy ? <Spinner className="size-4" /> : <TrashIcon className="size-4" />}
-          Delete my data
+          {t('account.delete.action')}
         </Button>
       </div>
     </Dialog>

@@ -4,9 +4,10 @@ import { MESSAGES, type User } from '@aidressup/contract';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { CheckIcon, InfoIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { rich } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { cancelDemoPlan } from '../api/cancel-demo-plan';
-import { summarisePlan } from '../utils/format';
+import { useAccountFormat } from '../utils/format';
 import { InlineError, SectionCard } from './section-card';
 
 export interface DemoPortalProps {
@@ -19,8 +20,9 @@ export interface DemoPortalProps {
 /** The demo billing stand-in for Paddle's customer portal: shows the plan and cancels it. */
 export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPortalProps) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; code: string | null } | null>(null);
   const [cancelled, setCancelled] = useState(false);
+  const { t, summarisePlan } = useAccountFormat();
   const plan = summarisePlan(user.subscription);
 
   const onCancel = async () => {
@@ -30,7 +32,11 @@ export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPor
       onUpdated(await cancel());
       setCancelled(true);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : MESSAGES.internalError);
+      setError(
+        e instanceof ApiError
+          ? { message: e.message, code: e.code ?? null }
+          : { message: MESSAGES.internalError, code: null },
+      );
     } finally {
       setBusy(false);
     }
@@ -43,22 +49,19 @@ export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPor
         role="note"
       >
         <InfoIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
-        <p>
-          <strong>Demo billing: no real card or subscription exists.</strong> Card payments are not set up on this
-          installation, so this page stands in for the payment provider&apos;s customer portal.
-        </p>
+        <p>{rich(t('account.demo.notice'), { 0: (text) => <strong>{text}</strong> })}</p>
       </div>
-      <SectionCard title="Current plan" testId="demo-portal-plan">
+      <SectionCard title={t('account.demo.currentPlan')} testId="demo-portal-plan">
         {plan ? (
           <dl className="mt-2 divide-y divide-ink-100">
             <div className="flex flex-wrap justify-between gap-x-4 py-2.5">
-              <dt className="text-sm text-ink-600">Plan</dt>
+              <dt className="text-sm text-ink-600">{t('account.label.plan')}</dt>
               <dd className="font-semibold text-ink-950" data-testid="demo-portal-plan-name">
                 {plan.name}
               </dd>
             </div>
             <div className="flex flex-wrap justify-between gap-x-4 py-2.5">
-              <dt className="text-sm text-ink-600">Status</dt>
+              <dt className="text-sm text-ink-600">{t('account.label.status')}</dt>
               <dd className="font-semibold text-ink-950" data-testid="demo-portal-status">
                 {plan.status}
               </dd>
@@ -72,31 +75,29 @@ export function DemoPortal({ user, onUpdated, cancel = cancelDemoPlan }: DemoPor
               </div>
             ) : null}
             <div className="flex flex-wrap justify-between gap-x-4 py-2.5">
-              <dt className="text-sm text-ink-600">Credits</dt>
+              <dt className="text-sm text-ink-600">{t('account.label.credits')}</dt>
               <dd className="font-semibold text-ink-950">{user.credits}</dd>
             </div>
           </dl>
         ) : (
-          <p className="mt-3 text-sm text-ink-600">
-            You have no plan that renews. One-time credits never need cancelling: they stay until you use them.
-          </p>
+          <p className="mt-3 text-sm text-ink-600">{t('account.demo.noPlan')}</p>
         )}
         {cancelled ? (
           <p role="status" className="mt-4 flex gap-2 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800">
             <CheckIcon className="mt-0.5 size-4 shrink-0" />
-            Your plan is cancelled and will not renew. Its credits stay until the end of the period.
+            {t('account.demo.cancelled')}
           </p>
         ) : null}
-        <InlineError message={error} />
+        <InlineError message={error?.message ?? null} code={error?.code} />
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
           {plan?.renewing ? (
             <Button variant="danger" onClick={onCancel} disabled={busy}>
               {busy ? <Spinner className="size-4" /> : null}
-              Cancel plan
+              {t('account.demo.cancel')}
             </Button>
           ) : null}
           <Link to="/account" className={buttonClasses('secondary', 'md')}>
-            Back to your account
+            {t('account.demo.back')}
           </Link>
         </div>
       </SectionCard>

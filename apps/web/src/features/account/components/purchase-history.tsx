@@ -1,40 +1,44 @@
 import type { Purchase } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
-import { formatAmount, formatDate, planName } from '../utils/format';
+import { useAccountFormat } from '../utils/format';
 import { InlineError, SectionCard } from './section-card';
 
 export interface PurchaseHistoryProps {
   items: Purchase[] | null;
   error: string | null;
+  errorCode?: string | null;
   retry: () => void;
 }
 
 /** The user's purchases: plan, credits, amount, date, expiry, refunds. */
-export function PurchaseHistory({ items, error, retry }: PurchaseHistoryProps) {
+export function PurchaseHistory({ items, error, errorCode, retry }: PurchaseHistoryProps) {
+  const f = useAccountFormat();
+  const { t } = f;
   return (
-    <SectionCard title="Purchase history" testId="purchase-history" className="lg:col-span-2">
+    <SectionCard title={t('account.history.title')} testId="purchase-history" className="lg:col-span-2">
       {error ? (
         <>
-          <InlineError message={error} />
+          <InlineError message={error} code={errorCode} />
           <Button variant="secondary" size="sm" className="mt-3" onClick={retry}>
-            Try again
+            {t('account.history.retry')}
           </Button>
         </>
       ) : items === null ? (
         <p role="status" className="mt-4 flex items-center gap-2 text-sm text-ink-500">
           <Spinner className="size-4 text-brand-600" />
-          Loading your purchases…
+          {t('account.history.loading')}
         </p>
       ) : items.length === 0 ? (
         <p className="mt-3 text-sm text-ink-600" data-testid="purchase-history-empty">
-          No purchases yet.
+          {t('account.history.empty')}
         </p>
       ) : (
         <ul className="mt-3 divide-y divide-ink-100">
           {items.map((p) => {
-            const amount = formatAmount(p.amount, p.currency);
-            const expires = formatDate(p.expiresAt);
+            const amount = f.amount(p.amount, p.currency);
+            const expires = f.date(p.expiresAt);
+            const date = f.date(p.createdAt) ?? '';
             return (
               <li
                 key={p.id}
@@ -43,21 +47,22 @@ export function PurchaseHistory({ items, error, retry }: PurchaseHistoryProps) {
               >
                 <div className="min-w-0">
                   <p className="font-semibold text-ink-950">
-                    {planName(p.planId)}
+                    {f.planName(p.planId)}
                     {p.source === 'demo' ? (
-                      <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 align-middle text-xs font-semibold text-amber-900">
-                        Demo
+                      <span className="ms-2 rounded-full bg-amber-100 px-2 py-0.5 align-middle text-xs font-semibold text-amber-900">
+                        {t('account.history.demo')}
                       </span>
                     ) : null}
                     {p.refunded ? (
-                      <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 align-middle text-xs font-semibold text-red-800">
-                        Refunded
+                      <span className="ms-2 rounded-full bg-red-100 px-2 py-0.5 align-middle text-xs font-semibold text-red-800">
+                        {t('account.history.refunded')}
                       </span>
                     ) : null}
                   </p>
                   <p className="text-sm text-ink-600">
-                    {formatDate(p.createdAt)} · {p.credits} credits,{' '}
-                    {expires ? `valid until ${expires}` : 'never expire'}
+                    {expires
+                      ? t('account.history.validUntil', { date, credits: p.credits, expires })
+                      : t('account.history.neverExpire', { date, credits: p.credits })}
                   </p>
                 </div>
                 <p className="font-semibold text-ink-950">{amount ?? '—'}</p>

@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { cn } from '../../../lib/cn';
 
 /** One titled card of the account page. */
@@ -37,10 +38,12 @@ export function SectionCard({
   );
 }
 
-export function InlineError({ message }: { message: string | null }) {
+/** An error the page keeps in English (the server's words, or the contract's): shown in the page's language. */
+export function InlineError({ message, code }: { message: string | null; code?: string | null }) {
+  const localize = useLocalizeMessage();
   return message ? (
     <p role="alert" className="mt-3 rounded-xl bg-red-50 p-3 text-sm text-red-800">
-      {message}
+      {localize(message, code)}
     </p>
   ) : null;
 }

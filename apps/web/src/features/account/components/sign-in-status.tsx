@@ -3,6 +3,7 @@ import { MESSAGES, type User } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { MailIcon, UserIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useT } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { InlineError, SectionCard } from './section-card';
 
@@ -16,7 +17,8 @@ export interface SignInStatusProps {
 /** The email the account is signed in with, or "Not signed in" with a Sign In button. */
 export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; code: string | null } | null>(null);
+  const t = useT();
 
   const signOut = async () => {
     setBusy(true);
@@ -24,16 +26,20 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
     try {
       await onSignOut();
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : MESSAGES.internalError);
+      setError(
+        e instanceof ApiError
+          ? { message: e.message, code: e.code ?? null }
+          : { message: MESSAGES.internalError, code: null },
+      );
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <SectionCard title="Sign-in" testId="account-sign-in">
+    <SectionCard title={t('account.signIn.title')} testId="account-sign-in">
       <p className="mt-1 text-xs text-ink-500">
-        Account id{' '}
+        {t('account.signIn.accountId')}{' '}
         <code className="font-mono break-all text-ink-700" data-testid="account-id">
           {user.id}
         </code>
@@ -45,19 +51,17 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
               <MailIcon className="size-5" />
             </span>
             <span className="min-w-0">
-              <span className="block text-sm text-ink-500">Signed in as</span>
+              <span className="block text-sm text-ink-500">{t('account.signIn.signedInAs')}</span>
               <strong className="block text-ink-950 [overflow-wrap:anywhere]" data-testid="account-email">
                 {user.email}
               </strong>
             </span>
           </p>
-          <p className="mt-3 text-sm text-ink-600">
-            Your credits, plan and results follow this email to any device where you sign in.
-          </p>
-          <InlineError message={error} />
+          <p className="mt-3 text-sm text-ink-600">{t('account.signIn.followsEmail')}</p>
+          <InlineError message={error?.message ?? null} code={error?.code} />
           <Button variant="secondary" className="mt-4 w-full sm:w-auto" onClick={signOut} disabled={busy}>
             {busy ? <Spinner className="size-4" /> : null}
-            Sign out
+            {t('account.signIn.signOut')}
           </Button>
         </>
       ) : (
@@ -67,16 +71,13 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
               <UserIcon className="size-5" />
             </span>
             <strong className="text-ink-950" data-testid="account-email">
-              Not signed in
+              {t('account.signIn.notSignedIn')}
             </strong>
           </p>
-          <p className="mt-3 text-sm text-ink-600">
-            Your credits and results belong to this browser only. Sign in with your email to keep them and use them on
-            any device.
-          </p>
+          <p className="mt-3 text-sm text-ink-600">{t('account.signIn.browserOnly')}</p>
           <Button className="mt-4 w-full sm:w-auto" onClick={onSignIn}>
             <MailIcon className="size-4" />
-            Sign In
+            {t('account.signIn.signIn')}
           </Button>
         </>
       )}

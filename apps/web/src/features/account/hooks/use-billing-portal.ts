@@ -19,6 +19,7 @@ function assignLocation(url: string): void {
 export function useBillingPortal(deps: Partial<BillingPortalDeps> & Pick<BillingPortalDeps, 'navigate'>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   const { navigate } = deps;
   const getPortal = deps.getPortal ?? getBillingPortal;
   const assign = deps.assign ?? assignLocation;
@@ -26,16 +27,19 @@ export function useBillingPortal(deps: Partial<BillingPortalDeps> & Pick<Billing
   const open = useCallback(async () => {
     setBusy(true);
     setError(null);
+    setErrorCode(null);
     try {
       const url = await getPortal();
       if (url.startsWith('/') && !url.startsWith('//')) navigate(url);
       else assign(url);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : MESSAGES.portalNotConfigured);
+      setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
     } finally {
       setBusy(false);
     }
   }, [getPortal, navigate, assign]);
 
-  return { open, busy, error };
+  /** `error` stays in English (translated where it is shown); `errorCode` is the server's code for it. */
+  return { open, busy, error, errorCode };
 }

@@ -1,8 +1,10 @@
 import { Link } from 'react-router';
 import { MailIcon } from '../../../components/ui/icons';
+import { useT } from '../../../i18n/use-t';
 import { BrandMark } from './brand-logo';
 
 export function Footer({ supportEmail }: { supportEmail: string | null }) {
+  const t = useT();
   return (
     <footer className="mt-16 border-t border-ink-200 bg-white">
       <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1.5fr_1fr_1fr]">
@@ -11,20 +13,17 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
             <BrandMark className="size-7" />
             AI Dress Up
           </Link>
-          <p className="mt-3 max-w-sm text-sm leading-6 text-ink-600">
-            See how clothes look on you before you buy. Upload a photo of yourself and a garment, and get a realistic
-            try-on in moments.
-          </p>
+          <p className="mt-3 max-w-sm text-sm leading-6 text-ink-600">{t('layout.footer.tagline')}</p>
         </div>
-        <nav aria-label="Legal">
-          <h2 className="text-sm font-semibold text-ink-950">Legal</h2>
+        <nav aria-label={t('layout.footer.legal')}>
+          <h2 className="text-sm font-semibold text-ink-950">{t('layout.footer.legal')}</h2>
           <ul className="mt-3 space-y-2 text-sm">
             <li>
               <Link
                 className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
                 to="/terms-of-service"
               >
-                Terms of Service
+                {t('layout.footer.terms')}
               </Link>
             </li>
             <li>
@@ -32,7 +31,7 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
                 className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
                 to="/privacy-policy"
               >
-                Privacy Policy
+                {t('layout.footer.privacy')}
               </Link>
             </li>
             <li>
@@ -40,14 +39,14 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
                 className="rounded text-ink-600 underline-offset-4 hover:text-ink-950 hover:underline"
                 to="/refund-policy"
               >
-                Refund Policy
+                {t('layout.footer.refund')}
               </Link>
             </li>
           </ul>
         </nav>
         <div>
-          <h2 className="text-sm font-semibold text-ink-950">Support</h2>
-          <p className="mt-3 text-sm text-ink-600">Questions, refunds or data requests:</p>
+          <h2 className="text-sm font-semibold text-ink-950">{t('layout.footer.support')}</h2>
+          <p className="mt-3 text-sm text-ink-600">{t('layout.footer.supportLine')}</p>
           {supportEmail ? (
             <a
               href={`mailto:${supportEmail}`}
@@ -62,8 +61,8 @@ export function Footer({ supportEmail }: { supportEmail: string | null }) {
         </div>
       </div>
       <div className="border-t border-ink-100">
-        <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-ink-500 sm:px-6 sm:text-right">
-          © {new Date().getFullYear()} AI Dress Up. All rights reserved.
+        <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-ink-500 sm:px-6 sm:text-end">
+          {t('layout.footer.copyright', { year: String(new Date().getFullYear()) })}
         </p>
       </div>
     </footer>

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { User } from '@aidressup/contract';
+import { activateLocale } from '../../../i18n/i18n';
 import { UserInfoBox } from './user-info-box';
 
 const user = (over: Partial<User>): User => ({
@@ -15,7 +16,16 @@ const user = (over: Partial<User>): User => ({
   ...over,
 });
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await act(() => activateLocale('en'));
+});
+
+/** The one-line summary the box folds to. */
+function summary(): string {
+  fireEvent.click(screen.getByTestId('user-info-toggle'));
+  return screen.getByTestId('user-info-toggle').textContent ?? '';
+}
 
 describe('user-info box', () => {
   it('shows the first 8 characters of the id, segment, credits and trials', () => {
@@ -41,5 +51,26 @@ describe('user-info box', () => {
   it('says it is signing in while there is no user', () => {
     render(<UserInfoBox user={null} loading />);
     expect(screen.getByRole('status').textContent).toMatch(/Signing you in/);
+  });
+
+  it('folds to a summary with the credits and free trials counted', () => {
+    render(<UserInfoBox user={user({ credits: 7, free_trials_used: 1 })} loading={false} />);
+    expect(summary()).toBe('Your account · abcdef12 · 7 credits · 1/2 free trials');
+  });
+
+  it('speaks Spanish, with its plurals, and Arabic, with its own', async () => {
+    await act(() => activateLocale('es'));
+    const { rerender } = render(<UserInfoBox user={user({ credits: 1, free_trials_used: 1 })} loading={false} />);
+    expect(summary()).toBe('Tu cuenta · abcdef12 · 1 crédito · 1/2 pruebas gratis');
+    rerender(<UserInfoBox user={user({ credits: 20, free_trials_used: 1 })} loading={false} />);
+    expect(screen.getByTestId('user-info-toggle').textContent).toContain('20 créditos');
+
+    await act(() => activateLocale('ar'));
+    expect(screen.getByTestId('user-info-toggle').textContent).toContain('20 رصيدًا');
+    rerender(<UserInfoBox user={user({ credits: 2, free_trials_used: 1 })} loading={false} />);
+    expect(screen.getByTestId('user-info-toggle').textContent).toContain('رصيدان');
+    rerender(<UserInfoBox user={user({ credits: 5, free_trials_used: 1 })} loading={false} />);
+    expect(screen.getByTestId('user-info-toggle').textContent).toContain('5 أرصدة');
+    expect(screen.getByRole('complementary', { name: 'حسابك' })).toBeTruthy();
   });
 });

@@ -1,9 +1,8 @@
 import { useId, useState } from 'react';
 import { hasCredits, hasFreeTrial, type User } from '@aidressup/contract';
 import { ChevronDownIcon, UserIcon } from '../../../components/ui/icons';
+import { useT, type Translate } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
-
-const yesNo = (v: boolean) => (v ? 'yes' : 'no');
 
 export interface UserInfoRow {
   label: string;
@@ -11,15 +10,20 @@ export interface UserInfoRow {
   testId: string;
 }
 
-/** The rows of the user-info box. */
-export function userInfoRows(user: User): UserInfoRow[] {
+/** The rows of the user-info box, in the page's language. */
+export function userInfoRows(user: User, t: Translate): UserInfoRow[] {
+  const yesNo = (v: boolean) => (v ? t('layout.userInfo.yes') : t('layout.userInfo.no'));
   return [
-    { label: 'User', value: user.id.slice(0, 8), testId: 'user-id' },
-    { label: 'Segment', value: user.segment, testId: 'user-segment' },
-    { label: 'Credits', value: String(user.credits), testId: 'user-credits' },
-    { label: 'Free trials', value: `${user.free_trials_used} / ${user.free_trials_limit}`, testId: 'user-trials' },
-    { label: 'Has free trial', value: yesNo(hasFreeTrial(user)), testId: 'user-has-free-trial' },
-    { label: 'Has credits', value: yesNo(hasCredits(user)), testId: 'user-has-credits' },
+    { label: t('layout.userInfo.user'), value: user.id.slice(0, 8), testId: 'user-id' },
+    { label: t('layout.userInfo.segment'), value: user.segment, testId: 'user-segment' },
+    { label: t('layout.userInfo.credits'), value: String(user.credits), testId: 'user-credits' },
+    {
+      label: t('layout.userInfo.freeTrials'),
+      value: `${user.free_trials_used} / ${user.free_trials_limit}`,
+      testId: 'user-trials',
+    },
+    { label: t('layout.userInfo.hasFreeTrial'), value: yesNo(hasFreeTrial(user)), testId: 'user-has-free-trial' },
+    { label: t('layout.userInfo.hasCredits'), value: yesNo(hasCredits(user)), testId: 'user-has-credits' },
   ];
 }
 
@@ -36,9 +40,10 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
     () => typeof window !== 'undefined' && !!window.matchMedia?.(PHONE_QUERY).matches,
   );
   const detailsId = useId();
+  const t = useT();
   return (
     <aside
-      aria-label="Your account"
+      aria-label={t('layout.userInfo.label')}
       data-testid="user-info-box"
       className="border-b border-ink-200/70 bg-white/90 text-xs backdrop-blur-md"
     >
@@ -48,7 +53,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
           onClick={() => setCollapsed((c) => !c)}
           aria-expanded={!collapsed}
           aria-controls={detailsId}
-          className="-ml-1.5 inline-flex min-h-8 items-center gap-2 rounded-lg px-1.5 text-left font-semibold text-ink-900 hover:bg-ink-100"
+          className="-ms-1.5 inline-flex min-h-8 items-center gap-2 rounded-lg px-1.5 text-start font-semibold text-ink-900 hover:bg-ink-100"
           data-testid="user-info-toggle"
         >
           <span className="grid size-5 place-items-center rounded-full bg-brand-100 text-brand-700">
@@ -56,12 +61,13 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
           </span>
           <span>
             {/* Folded on a phone, the summary takes the line: the label stays for screen readers. */}
-            <span className={cn(collapsed && user && 'sr-only sm:not-sr-only')}>Your account</span>
+            <span className={cn(collapsed && user && 'sr-only sm:not-sr-only')}>{t('layout.userInfo.label')}</span>
             {collapsed && user ? (
               <span className="font-normal text-ink-600">
                 <span className="hidden sm:inline"> · </span>
-                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> · {user.credits}{' '}
-                credits · {user.free_trials_used}/{user.free_trials_limit} free trials
+                <span className="font-mono font-medium text-ink-900">{user.id.slice(0, 8)}</span> ·{' '}
+                {t('layout.userInfo.creditsCount', { credits: user.credits })} ·{' '}
+                {t('layout.userInfo.trialsCount', { used: user.free_trials_used, limit: user.free_trials_limit })}
               </span>
             ) : null}
           </span>
@@ -70,7 +76,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
         <div id={detailsId} hidden={collapsed} className="min-w-0 basis-full pb-1 sm:basis-auto sm:pb-0">
           {user ? (
             <dl className="grid grid-cols-3 gap-x-3 gap-y-0.5 sm:flex sm:flex-wrap sm:gap-x-4">
-              {userInfoRows(user).map((row) => (
+              {userInfoRows(user, t).map((row) => (
                 <div key={row.testId} className="flex min-w-0 flex-col sm:flex-row sm:items-baseline sm:gap-1.5">
                   <dt className="truncate text-[10px] text-ink-500 sm:text-xs">{row.label}</dt>
                   <dd className="font-mono font-medium text-ink-900" data-testid={row.testId}>
@@ -81,7 +87,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
             </dl>
           ) : (
             <p className="text-ink-500" role="status">
-              {loading ? 'Signing you in…' : 'Not signed in'}
+              {loading ? t('layout.userInfo.signingIn') : t('layout.userInfo.notSignedIn')}
             </p>
           )}
         </div>

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { MESSAGES, type User } from '@aidressup/contract';
+import { activateLocale } from '../../../i18n/i18n';
 import { ApiError } from '../../../lib/api-client';
 import { SignInDialog } from './sign-in-dialog';
 
@@ -68,5 +69,31 @@ describe('sign-in dialog', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Email me a code' })));
     expect(screen.getByRole('alert').textContent).toBe(MESSAGES.invalidEmail);
     expect(start).not.toHaveBeenCalled();
+  });
+
+  it('speaks the page language: labels, the close button and the code step', async () => {
+    await act(() => activateLocale('es'));
+    try {
+      const start = vi.fn(async () => {});
+      render(
+        <MemoryRouter>
+          <SignInDialog open onClose={() => {}} onSignedIn={() => {}} deps={{ start }} />
+        </MemoryRouter>,
+      );
+      expect(screen.getByRole('heading', { name: 'Inicia sesión con tu correo' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Cerrar' })).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Política de privacidad' }).getAttribute('href')).toBe('/privacy-policy');
+      const email = screen.getByLabelText('Correo electrónico');
+      expect(email.getAttribute('placeholder')).toBe('tu@ejemplo.com');
+      fireEvent.change(email, { target: { value: 'ana@example.com' } });
+      await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Envíame un código' })));
+      expect(screen.getByRole('heading', { name: 'Revisa tu correo' })).toBeTruthy();
+      expect(screen.getByTestId('sign-in-dialog').textContent).toContain(
+        'Hemos enviado un código de 6 dígitos a ana@example.com. Escríbelo abajo o abre el enlace de ese correo. Es válido durante 10 minutos.',
+      );
+      expect(screen.getByLabelText('Código de 6 dígitos')).toBeTruthy();
+    } finally {
+      await act(() => activateLocale('en'));
+    }
   });
 });

@@ -5,6 +5,8 @@ import { Button, buttonClasses } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlertIcon, CheckIcon, MailIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { rich, useT } from '../../../i18n/use-t';
 import { normaliseCode, useEmailSignIn, type EmailSignInDeps } from '../hooks/use-email-sign-in';
 
 export interface SignInDialogProps {
@@ -32,6 +34,9 @@ function ErrorText({ id, message }: { id: string; message: string | null }) {
 /** Sign in with email: email → "we sent a code" → 6-digit code → signed in. */
 export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', deps }: SignInDialogProps) {
   const { state, submitEmail, submitCode, resend, changeEmail, reset } = useEmailSignIn({ ...deps, onSignedIn });
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const errorText = state.error ? localize(state.error, state.errorCode) : null;
   const [emailText, setEmailText] = useState(initialEmail);
   const [code, setCode] = useState('');
   const emailRef = useRef<HTMLInputElement>(null);
@@ -69,13 +74,12 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
   let body: ReactNode;
 
   if (state.step === 'email') {
-    title = 'Sign in with email';
-    description =
-      'Keep your credits, plan and results, and use them on any device. We email you a 6-digit code: no password needed.';
+    title = t('account.signInDialog.emailTitle');
+    description = t('account.signInDialog.emailDescription', { length: SIGN_IN_CODE_LENGTH });
     body = (
       <form className="mt-6" onSubmit={onEmail} noValidate>
         <label htmlFor={emailId} className="text-sm font-semibold text-ink-900">
-          Email address
+          {t('account.signInDialog.emailLabel')}
         </label>
         <input
           ref={emailRef}
@@ -87,7 +91,7 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           spellCheck={false}
           autoCapitalize="none"
           required
-          placeholder="you@example.com"
+          placeholder={t('account.signInDialog.emailPlaceholder')}
           value={emailText}
           onChange={(e) => setEmailText(e.target.value)}
           aria-invalid={state.error ? true : undefined}
@@ -95,38 +99,46 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           className={inputClass}
           data-autofocus
         />
-        <ErrorText id={errorId} message={state.error} />
+        <ErrorText id={errorId} message={errorText} />
         <Button type="submit" size="lg" className="mt-5 w-full" disabled={state.busy}>
           {state.busy ? <Spinner className="size-5" /> : <MailIcon className="size-5" />}
-          {state.busy ? 'Sending…' : 'Email me a code'}
+          {state.busy ? t('account.signInDialog.sending') : t('account.signInDialog.send')}
         </Button>
         <p className="mt-4 text-xs leading-5 text-ink-500">
-          Signing in adds this device&apos;s credits and results to your account. We keep your email only to sign you
-          in; see the{' '}
-          <Link
-            to="/privacy-policy"
-            className="font-semibold text-brand-700 underline underline-offset-2"
-            onClick={onClose}
-          >
-            Privacy Policy
-          </Link>
-          .
+          {rich(t('account.signInDialog.privacy'), {
+            0: (text) => (
+              <Link
+                to="/privacy-policy"
+                className="font-semibold text-brand-700 underline underline-offset-2"
+                onClick={onClose}
+              >
+                {text}
+              </Link>
+            ),
+          })}
         </p>
       </form>
     );
   } else if (state.step === 'code') {
-    title = 'Check your email';
-    description = (
-      <>
-        We sent a {SIGN_IN_CODE_LENGTH}-digit code to{' '}
-        <strong className="text-ink-900 [overflow-wrap:anywhere]">{state.email}</strong>. Enter it below, or open the
-        link in that email. It works for {SIGN_IN_CODE_TTL_MINUTES} minutes.
-      </>
+    title = t('account.signInDialog.codeTitle');
+    description = rich(
+      t('account.signInDialog.codeDescription', {
+        length: SIGN_IN_CODE_LENGTH,
+        email: state.email,
+        minutes: SIGN_IN_CODE_TTL_MINUTES,
+      }),
+      {
+        0: (text) => (
+          <strong className="text-ink-900 [overflow-wrap:anywhere]" dir="ltr">
+            {text}
+          </strong>
+        ),
+      },
     );
     body = (
       <form className="mt-6" onSubmit={onCode} noValidate>
         <label htmlFor={codeId} className="text-sm font-semibold text-ink-900">
-          {SIGN_IN_CODE_LENGTH}-digit code
+          {t('account.signInDialog.codeLabel', { length: SIGN_IN_CODE_LENGTH })}
         </label>
         <input
           ref={codeRef}
@@ -146,22 +158,22 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           data-testid="sign-in-code"
         />
         <p id={hintId} className="mt-2 text-xs text-ink-500">
-          Can&apos;t find it? Check your spam folder, or send a new code.
+          {t('account.signInDialog.codeHint')}
         </p>
-        <ErrorText id={errorId} message={state.error} />
+        <ErrorText id={errorId} message={errorText} />
         {state.resent && !state.error ? (
           <p role="status" className="mt-3 flex gap-2 rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800">
             <CheckIcon className="mt-0.5 size-4 shrink-0" />
-            We sent a new code. Only the newest code works.
+            {t('account.signInDialog.resent')}
           </p>
         ) : null}
         <Button type="submit" size="lg" className="mt-5 w-full" disabled={state.busy}>
           {state.busy ? <Spinner className="size-5" /> : null}
-          {state.busy ? 'Checking…' : 'Sign in'}
+          {state.busy ? t('account.signInDialog.checking') : t('account.signInDialog.submit')}
         </Button>
         <div className="mt-3 flex flex-wrap justify-between gap-2">
           <Button variant="ghost" size="sm" onClick={() => void resend()} disabled={state.busy}>
-            Resend code
+            {t('account.signInDialog.resend')}
           </Button>
           <Button
             variant="ghost"
@@ -172,13 +184,13 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
             }}
             disabled={state.busy}
           >
-            Use a different email
+            {t('account.signInDialog.changeEmail')}
           </Button>
         </div>
       </form>
     );
   } else {
-    title = "You're signed in";
+    title = t('account.signInDialog.doneTitle');
     description = undefined;
     body = (
       <div className="mt-5 flex flex-col items-center text-center" role="status">
@@ -186,20 +198,23 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           <CheckIcon className="size-7" />
         </span>
         <p className="mt-4 text-ink-700">
-          Signed in as{' '}
-          <strong className="text-ink-950 [overflow-wrap:anywhere]">{state.user?.email ?? state.email}</strong>.
+          {rich(t('account.signInDialog.signedInAs', { email: state.user?.email ?? state.email }), {
+            0: (text) => (
+              <strong className="text-ink-950 [overflow-wrap:anywhere]" dir="ltr">
+                {text}
+              </strong>
+            ),
+          })}
         </p>
         <p className="mt-2 text-sm text-ink-600" data-testid="sign-in-merged">
-          {state.merged
-            ? "This device's credits and results were added to your account."
-            : 'Your credits and results are saved to your account, on any device where you sign in.'}
+          {state.merged ? t('account.signInDialog.merged') : t('account.signInDialog.saved')}
         </p>
         <div className="mt-6 flex w-full flex-col gap-3 sm:flex-row-reverse">
           <Button className="w-full sm:flex-1" onClick={onClose} data-autofocus>
-            Continue
+            {t('account.signInDialog.continue')}
           </Button>
           <Link to="/account" onClick={onClose} className={buttonClasses('secondary', 'md', 'w-full sm:flex-1')}>
-            View your account
+            {t('account.signInDialog.viewAccount')}
           </Link>
         </div>
       </div>

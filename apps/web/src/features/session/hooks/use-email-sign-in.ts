@@ -18,8 +18,10 @@ export interface EmailSignInState {
   /** The address the code was (or will be) sent to, as typed. */
   email: string;
   busy: boolean;
-  /** The server's message (or ours) for the last failed action; shown with role=alert. */
+  /** The server's message (or ours) for the last failed action, in English; shown with role=alert, translated. */
   error: string | null;
+  /** The server's error code for `error`, when it gave one (lets the page translate a message it does not know). */
+  errorCode: string | null;
   /** A code was sent again. */
   resent: boolean;
   /** After verifying: this device's results and credits joined an existing account. */
@@ -46,13 +48,14 @@ const initial = (email = ''): EmailSignInState => ({
   email,
   busy: false,
   error: null,
+  errorCode: null,
   resent: false,
   merged: false,
   user: null,
 });
 
-function messageOf(e: unknown, fallback: string): string {
-  return e instanceof ApiError ? e.message : fallback;
+function errorOf(e: unknown, fallback: string): Pick<EmailSignInState, 'error' | 'errorCode'> {
+  return e instanceof ApiError ? { error: e.message, errorCode: e.code ?? null } : { error: fallback, errorCode: null };
 }
 
 /** The email sign-in flow: email → "we sent a code" → 6-digit code → signed in. */
@@ -65,13 +68,13 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
   const run = useCallback(async (action: () => Promise<Partial<EmailSignInState>>, fallback: string) => {
     if (busyRef.current) return;
     busyRef.current = true;
-    setState((s) => ({ ...s, busy: true, error: null, resent: false }));
+    setState((s) => ({ ...s, busy: true, error: null, errorCode: null, resent: false }));
     try {
       const change = await action();
       setState((s) => ({ ...s, ...change, busy: false }));
     } catch (e) {
       if (!(e instanceof ApiError)) console.warn('Email sign-in failed', e);
-      setState((s) => ({ ...s, busy: false, error: messageOf(e, fallback) }));
+      setState((s) => ({ ...s, busy: false, ...errorOf(e, fallback) }));
     } finally {
       busyRef.current = false;
     }
@@ -82,7 +85,7 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
       setState((s) => ({ ...s, email: raw }));
       const parsed = EmailSchema.safeParse(raw);
       if (!parsed.success) {
-        setState((s) => ({ ...s, error: MESSAGES.invalidEmail }));
+        setState((s) => ({ ...s, error: MESSAGES.invalidEmail, errorCode: null }));
         return Promise.resolve();
       }
       return run(async () => {
@@ -97,7 +100,7 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
     (raw: string) => {
       const code = normaliseCode(raw);
       if (!CODE_PATTERN.test(code)) {
-        setState((s) => ({ ...s, error: MESSAGES.invalidCode, resent: false }));
+        setState((s) => ({ ...s, error: MESSAGES.invalidCode, errorCode: null, resent: false }));
         return Promise.resolve();
       }
       return run(async () => {

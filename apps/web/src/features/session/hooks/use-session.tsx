@@ -12,7 +12,10 @@ export interface SessionState {
   user: User | null;
   /** True until the anonymous sign-in has finished, successfully or not. */
   loading: boolean;
+  /** Why the session could not start, in English (the server's words); translate it where it is shown. */
   error: string | null;
+  /** The server's error code for `error`, when it gave one. */
+  errorCode: string | null;
   isNew: boolean;
   /** Replaces the user and caches it. */
   setUser: (user: User) => void;
@@ -71,6 +74,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
   const [user, setUserState] = useState<User | null>(() => readCachedUser());
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [errorCode, setErrorCode] = useState<string | null>(null);
   const [isNew, setIsNew] = useState(false);
   const userRef = useRef(user);
   userRef.current = user;
@@ -123,10 +127,12 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
         setUser(res.user);
         setIsNew(res.isNew);
         setError(null);
+        setErrorCode(null);
       } catch (e) {
         if (gen !== generation.current) return;
         const message = e instanceof ApiError ? e.message : MESSAGES.authFailed;
         setError(message);
+        setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
         console.warn(MESSAGES.authFailed, e);
       } finally {
         if (gen === generation.current) setLoading(false);
@@ -143,6 +149,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     cacheUser(null);
     setIsNew(false);
     setError(null);
+    setErrorCode(null);
     setLoading(true);
     await startAnonymous(gen);
   }, [startAnonymous]);
@@ -158,6 +165,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
       setUser(next);
       setIsNew(false);
       setError(null);
+      setErrorCode(null);
       setLoading(false);
     },
     [setUser],
@@ -187,6 +195,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
       user,
       loading,
       error,
+      errorCode,
       isNew,
       setUser,
       updateUser,
@@ -195,7 +204,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
       logout,
       startFreshSession: restart,
     }),
-    [user, loading, error, isNew, setUser, updateUser, refreshUser, signedIn, logout, restart],
+    [user, loading, error, errorCode, isNew, setUser, updateUser, refreshUser, signedIn, logout, restart],
   );
   return <SessionContext value={value}>{children}</SessionContext>;
 }
