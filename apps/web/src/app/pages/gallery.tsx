@@ -4,6 +4,8 @@ import { RESULT_RETENTION_DAYS, type TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../components/ui/button';
 import { AlertIcon, CheckIcon, GalleryIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
+import { useLocalizeMessage } from '../../i18n/localize-message';
+import { useT } from '../../i18n/use-t';
 import { usePublicConfig } from '../../lib/public-config';
 import { DeleteDialog } from '../../features/gallery/components/delete-dialog';
 import { GalleryGrid } from '../../features/gallery/components/gallery-grid';
@@ -12,6 +14,8 @@ import { useTryOns } from '../../features/gallery/hooks/use-tryons';
 import { useSession } from '../../features/session/hooks/use-session';
 
 export function GalleryPage() {
+  const t = useT();
+  const localize = useLocalizeMessage();
   const { loading, user, error: sessionError } = useSession();
   const { config } = usePublicConfig();
   const ready = !loading && !!user && !sessionError;
@@ -46,15 +50,15 @@ export function GalleryPage() {
     (item: TryOnItem) => {
       remove(item.id);
       setDeleting(null);
-      announce('Result deleted.');
+      announce(t('gallery.announce.deleted'));
       setFocusHeading((n) => n + 1);
     },
-    [remove, announce],
+    [remove, announce, t],
   );
 
   return (
     <section className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="gallery-title">
-      <title>My Gallery · AI Dress Up</title>
+      <title>{t('gallery.page.title')}</title>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1
@@ -63,15 +67,13 @@ export function GalleryPage() {
             tabIndex={-1}
             className="text-3xl font-extrabold tracking-tight text-ink-950 focus:outline-none sm:text-4xl"
           >
-            My Gallery
+            {t('gallery.heading')}
           </h1>
-          <p className="mt-2 text-ink-600">
-            Your try-on results, newest first. Each result is kept for {RESULT_RETENTION_DAYS} days.
-          </p>
+          <p className="mt-2 text-ink-600">{t('gallery.intro', { days: RESULT_RETENTION_DAYS })}</p>
         </div>
         <Link to="/" className={buttonClasses('primary', 'md')}>
           <WandIcon className="size-4" />
-          New try-on
+          {t('gallery.newTryOn')}
         </Link>
       </div>
 
@@ -97,18 +99,18 @@ export function GalleryPage() {
           >
             <p className="flex items-center gap-2">
               <AlertIcon className="size-5" />
-              {error ?? sessionError}
+              {error ? localize(error.message, error.code) : localize(sessionError ?? '')}
             </p>
             {error ? (
               <button type="button" onClick={retry} className={buttonClasses('secondary', 'sm')}>
-                Try again
+                {t('gallery.retry')}
               </button>
             ) : null}
           </div>
         ) : items === null ? (
           <p role="status" className="flex items-center justify-center gap-3 py-20 text-ink-500">
             <Spinner className="size-6 text-brand-600" />
-            Loading your gallery…
+            {t('gallery.loading')}
           </p>
         ) : items.length === 0 && !nextCursor ? (
           <div
@@ -118,12 +120,10 @@ export function GalleryPage() {
             <span className="grid size-16 place-items-center rounded-2xl bg-brand-50 text-brand-600">
               <GalleryIcon className="size-8" />
             </span>
-            <h2 className="mt-5 text-xl font-bold text-ink-950">No try-ons yet</h2>
-            <p className="mt-2 max-w-md text-ink-600">
-              Your results will appear here. Upload a photo of yourself and a garment to create your first look.
-            </p>
+            <h2 className="mt-5 text-xl font-bold text-ink-950">{t('gallery.empty.title')}</h2>
+            <p className="mt-2 max-w-md text-ink-600">{t('gallery.empty.text')}</p>
             <Link to="/#try-on" className={buttonClasses('primary', 'lg', 'mt-6')}>
-              Create your first try-on
+              {t('gallery.empty.cta')}
             </Link>
           </div>
         ) : (
@@ -134,7 +134,7 @@ export function GalleryPage() {
                 {moreError ? (
                   <p role="alert" className="flex items-center gap-2 text-sm text-red-800">
                     <AlertIcon className="size-4" />
-                    {moreError}
+                    {localize(moreError.message, moreError.code)}
                   </p>
                 ) : null}
                 <button
@@ -145,7 +145,7 @@ export function GalleryPage() {
                   data-testid="gallery-load-more"
                 >
                   {loadingMore ? <Spinner className="size-4 text-brand-600" /> : null}
-                  {loadingMore ? 'Loading…' : 'Load more'}
+                  {loadingMore ? t('gallery.loadingMore') : t('gallery.loadMore')}
                 </button>
               </div>
             ) : null}

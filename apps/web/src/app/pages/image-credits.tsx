@@ -1,26 +1,28 @@
 import { Link } from 'react-router';
 import { SHOWCASE_CREDITS, type ImageSource } from '../../features/legal/image-credits';
+import { useT } from '../../i18n/use-t';
 
 function Source({ source }: { source: ImageSource }) {
+  const t = useT();
   return (
     <div className="rounded-2xl bg-ink-50 p-4 ring-1 ring-ink-100">
-      <h3 className="font-semibold text-ink-950">{source.what}</h3>
+      <h3 className="font-semibold text-ink-950">{t(source.what)}</h3>
       <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[7rem_1fr]">
-        <dt className="text-ink-500">File</dt>
+        <dt className="text-ink-500">{t('gallery.credits.label.file')}</dt>
         <dd className="font-mono text-xs break-all text-ink-800 sm:text-sm">{source.file}</dd>
-        <dt className="text-ink-500">Source</dt>
+        <dt className="text-ink-500">{t('gallery.credits.label.source')}</dt>
         <dd>
           <a
             href={source.sourceUrl}
             className="font-semibold break-words text-brand-700 underline underline-offset-4"
             rel="noreferrer"
           >
-            {source.source}
+            {t(source.source)}
           </a>
         </dd>
-        <dt className="text-ink-500">Author</dt>
+        <dt className="text-ink-500">{t('gallery.credits.label.author')}</dt>
         <dd className="text-ink-800">{source.author}</dd>
-        <dt className="text-ink-500">Licence</dt>
+        <dt className="text-ink-500">{t('gallery.credits.label.licence')}</dt>
         <dd>
           <a
             href={source.licenceUrl}
@@ -31,33 +33,32 @@ function Source({ source }: { source: ImageSource }) {
           </a>
         </dd>
       </dl>
-      {source.note ? <p className="mt-2 text-sm text-ink-600">{source.note}</p> : null}
+      {source.note ? <p className="mt-2 text-sm text-ink-600">{t(source.note)}</p> : null}
     </div>
   );
 }
 
 /** Where the showcase images come from (data: features/legal/image-credits.ts). */
 export function ImageCreditsPage() {
+  const t = useT();
   return (
     <article className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-16">
-      <title>Image credits · AI Dress Up</title>
-      <nav aria-label="Breadcrumb" className="text-sm text-ink-500">
+      <title>{t('gallery.credits.pageTitle')}</title>
+      <nav aria-label={t('gallery.credits.breadcrumb')} className="text-sm text-ink-500">
         <Link to="/" className="rounded hover:text-ink-900 hover:underline">
-          Home
+          {t('gallery.credits.home')}
         </Link>
         <span aria-hidden="true"> / </span>
-        <span aria-current="page">Image credits</span>
+        <span aria-current="page">{t('gallery.credits.heading')}</span>
       </nav>
-      <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">Image credits</h1>
-      <p className="mt-6 text-lg leading-8 text-ink-700">
-        The before and after examples on the home page are made from openly licensed photos. Each “before” image is a
-        person photo from the source below; each “after” image was made from it and the garment photo by AI Dress Up’s
-        built-in try-on engine, then cropped to 3:4.
-      </p>
+      <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
+        {t('gallery.credits.heading')}
+      </h1>
+      <p className="mt-6 text-lg leading-8 text-ink-700">{t('gallery.credits.intro')}</p>
       <ul className="mt-10 space-y-8">
         {SHOWCASE_CREDITS.map((c) => (
           <li key={c.name} className="rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-6">
-            <h2 className="text-xl font-bold text-ink-950">{c.title}</h2>
+            <h2 className="text-xl font-bold text-ink-950">{t(c.title)}</h2>
             <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-sm">
               <figure>
                 <img
@@ -68,7 +69,9 @@ export function ImageCreditsPage() {
                   loading="lazy"
                   className="aspect-[3/4] w-full rounded-xl object-cover"
                 />
-                <figcaption className="mt-1 text-xs font-semibold text-ink-600">Before</figcaption>
+                <figcaption className="mt-1 text-xs font-semibold text-ink-600">
+                  {t('gallery.credits.before')}
+                </figcaption>
               </figure>
               <figure>
                 <img
@@ -80,7 +83,7 @@ export function ImageCreditsPage() {
                   className="aspect-[3/4] w-full rounded-xl object-cover"
                 />
                 <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                  After (made by the built-in engine)
+                  {t('gallery.credits.after')}
                 </figcaption>
               </figure>
             </div>

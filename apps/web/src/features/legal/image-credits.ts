@@ -1,22 +1,26 @@
 /**
  * Sources and licences of the showcase images, from apps/web/public/showcase/ATTRIBUTION.md
- * (kept there too; keep both in step when the showcase changes).
+ * (kept there too; keep both in step when the showcase changes). Descriptions are catalog ids
+ * (their English in `i18n/catalogs/app/en/gallery.json`); file names, authors and licence names
+ * are shown as they are.
  */
+import type { MessageId } from '../../i18n/use-t';
+
 export interface ImageSource {
   /** The source photo's file name in the engine's test fixtures. */
   file: string;
-  what: string;
+  what: MessageId;
   /** Where it comes from. */
-  source: string;
+  source: MessageId;
   sourceUrl: string;
   author: string;
   licence: string;
   licenceUrl: string;
-  note?: string;
+  note?: MessageId;
 }
 
 export interface ShowcaseCredit {
-  title: string;
+  title: MessageId;
   /** File prefix in /showcase. */
   name: string;
   person: ImageSource;
@@ -24,16 +28,16 @@ export interface ShowcaseCredit {
 }
 
 const BAGISTO = {
-  source: 'The Bagisto project',
+  source: 'gallery.credits.source.bagisto',
   sourceUrl: 'https://github.com/bagisto/bagisto',
   author: '© 2010-2025 Webkul Software',
   licence: 'MIT License',
   licenceUrl: 'https://opensource.org/license/mit',
-  note: 'These people look AI-generated, not photographs of real models.',
+  note: 'gallery.credits.note.aiGenerated',
 } as const;
 
 const CLOTHING_DATASET = {
-  source: 'The Clothing Dataset',
+  source: 'gallery.credits.source.clothingDataset',
   sourceUrl: 'https://github.com/alexeygrigorev/clothing-dataset',
   author: 'Alexey Grigorev and contributors',
   licence: 'CC0 1.0 (public domain dedication)',
@@ -42,21 +46,21 @@ const CLOTHING_DATASET = {
 
 export const SHOWCASE_CREDITS: ShowcaseCredit[] = [
   {
-    title: 'Casual to Elegant',
+    title: 'gallery.credits.showcase.casual',
     name: 'casual',
-    person: { file: 'woman_tee_jeans_fullbody.jpg', what: 'Person photo: a woman in a T-shirt and jeans', ...BAGISTO },
-    garment: { file: 'dress_blue_sleeves.jpg', what: 'Garment photo: a blue dress with sleeves', ...CLOTHING_DATASET },
+    person: { file: 'woman_tee_jeans_fullbody.jpg', what: 'gallery.credits.what.womanTeeJeans', ...BAGISTO },
+    garment: { file: 'dress_blue_sleeves.jpg', what: 'gallery.credits.what.blueDress', ...CLOTHING_DATASET },
   },
   {
-    title: 'Style Swap Magic',
+    title: 'gallery.credits.showcase.swap',
     name: 'swap',
-    person: { file: 'woman_blouse_skirt.jpg', what: 'Person photo: a woman in a blouse and a skirt', ...BAGISTO },
-    garment: { file: 'polo_navy.jpg', what: 'Garment photo: a navy polo shirt', ...CLOTHING_DATASET },
+    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
+    garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
   },
   {
-    title: 'Professional Try-on',
+    title: 'gallery.credits.showcase.pro',
     name: 'pro',
-    person: { file: 'woman_croptop_skirt.jpg', what: 'Person photo: a woman in a crop top and a skirt', ...BAGISTO },
-    garment: { file: 'polo_navy.jpg', what: 'Garment photo: a navy polo shirt', ...CLOTHING_DATASET },
+    person: { file: 'woman_croptop_skirt.jpg', what: 'gallery.credits.what.womanCropTopSkirt', ...BAGISTO },
+    garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
   },
 ];

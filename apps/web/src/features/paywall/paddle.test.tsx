@@ -29,6 +29,7 @@ vi.mock('@paddle/paddle-js', () => ({
 }));
 
 const { usePaddleCheckout } = await import('./paddle');
+const { activateLocale } = await import('../../i18n/i18n');
 const paddleJs = await import('@paddle/paddle-js');
 
 const PADDLE_BILLING: PublicConfig['billing'] = {
@@ -77,6 +78,30 @@ describe('usePaddleCheckout', () => {
         settings: { displayMode: 'overlay', theme: 'light', locale: 'en' },
       },
     ]);
+  });
+
+  it.each([
+    ['es', 'es'],
+    ['fr', 'fr'],
+    ['de', 'de'],
+    ['pt-BR', 'pt'],
+    ['ar', 'ar'],
+  ] as const)('opens the overlay in the page’s language (%s → Paddle’s %s)', async (locale, paddleLocale) => {
+    const { result } = renderHook(() => usePaddleCheckout(PADDLE_BILLING));
+    await waitFor(() => expect(result.current.ready).toBe(true));
+    try {
+      await act(() => activateLocale(locale));
+      result.current.open({ plan: MONTHLY, userId: 'user-123', onCompleted: () => {} });
+      expect(calls.open[0]).toMatchObject({
+        settings: { displayMode: 'overlay', theme: 'light', locale: paddleLocale },
+      });
+      // Back in English, the next overlay is English again.
+      await act(() => activateLocale('en'));
+      result.current.open({ plan: MONTHLY, userId: 'user-123', onCompleted: () => {} });
+      expect(calls.open[1]).toMatchObject({ settings: { locale: 'en' } });
+    } finally {
+      await activateLocale('en');
+    }
   });
 
   it("passes a signed-in customer's email to Paddle, and none for an anonymous one", async () => {

@@ -4,11 +4,14 @@
  * Paddle.js is loaded (dynamic import of `@paddle/paddle-js`, which injects Paddle's script) only
  * when the server's billing provider is `paddle`; with demo billing nothing is loaded. Credits are
  * never granted here: the page only opens the overlay, and the server grants on Paddle's verified
- * webhook. The paywall shows the alerts and polls the user until the grant appears.
+ * webhook. The paywall shows the alerts and polls the user until the grant appears. The overlay
+ * speaks the page's language (`settings.locale`, Paddle's code for it).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PublicConfig, PublicPlan } from '@aidressup/contract';
 import type { Paddle, PaddleEventData } from '@paddle/paddle-js';
+import { LOCALE_INFO } from '../../i18n/locales';
+import { useLocale } from '../../i18n/use-t';
 
 export interface PaddleCheckout {
   /** True once Paddle.js is loaded and initialised. */
@@ -32,6 +35,7 @@ function logEvent(event: PaddleEventData): void {
 
 export function usePaddleCheckout(billing: PublicConfig['billing']): PaddleCheckout {
   const [ready, setReady] = useState(false);
+  const locale = useLocale();
   const paddleRef = useRef<Paddle | null>(null);
   /** The callback of the checkout currently open; called once on `checkout.completed`. */
   const completedRef = useRef<(() => void) | null>(null);
@@ -68,23 +72,26 @@ export function usePaddleCheckout(billing: PublicConfig['billing']): PaddleCheck
     };
   }, [provider, environment, clientToken]);
 
-  const open = useCallback<PaddleCheckout['open']>(({ plan, userId, email, onCompleted }) => {
-    const paddle = paddleRef.current;
-    if (!paddle) throw new Error('Paddle.js is not ready');
-    if (!plan.paddlePriceId) throw new Error(`Plan ${plan.id} has no Paddle price`);
-    completedRef.current = onCompleted;
-    try {
-      paddle.Checkout.open({
-        items: [{ priceId: plan.paddlePriceId, quantity: 1 }],
-        customData: { userId, planId: plan.id, credits: plan.credits },
-        ...(email ? { customer: { email } } : {}),
-        settings: { displayMode: 'overlay', theme: 'light', locale: 'en' },
-      });
-    } catch (err) {
-      completedRef.current = null;
-      throw err;
-    }
-  }, []);
+  const open = useCallback<PaddleCheckout['open']>(
+    ({ plan, userId, email, onCompleted }) => {
+      const paddle = paddleRef.current;
+      if (!paddle) throw new Error('Paddle.js is not ready');
+      if (!plan.paddlePriceId) throw new Error(`Plan ${plan.id} has no Paddle price`);
+      completedRef.current = onCompleted;
+      try {
+        paddle.Checkout.open({
+          items: [{ priceId: plan.paddlePriceId, quantity: 1 }],
+          customData: { userId, planId: plan.id, credits: plan.credits },
+          ...(email ? { customer: { email } } : {}),
+          settings: { displayMode: 'overlay', theme: 'light', locale: LOCALE_INFO[locale].paddle },
+        });
+      } catch (err) {
+        completedRef.current = null;
+        throw err;
+      }
+    },
+    [locale],
+  );
 
   return { ready: provider === 'paddle' && ready, open };
 }

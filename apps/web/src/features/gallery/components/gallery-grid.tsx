@@ -1,10 +1,31 @@
-import { categoryInfo, type TryOnItem } from '@aidressup/contract';
+import { useMemo } from 'react';
+import type { Category, Locale, TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { DownloadIcon, ShareIcon, TrashIcon } from '../../../components/ui/icons';
+import { useFormat } from '../../../i18n/format';
+import { useT, type MessageId, type Translate } from '../../../i18n/use-t';
 
-// The browser's locale and time zone.
-export const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const CATEGORY_IDS: Record<Category, MessageId> = {
+  upper_body: 'gallery.category.upper_body',
+  lower_body: 'gallery.category.lower_body',
+  dresses: 'gallery.category.dresses',
+};
+
+/** A result's category in the page's language. */
+export function categoryLabel(category: Category, t: Translate): string {
+  return t(CATEGORY_IDS[category]);
+}
+
+const dateTimeFormats = new Map<Locale, Intl.DateTimeFormat>();
+/** When a result was made (date and time), in the page's language and the browser's time zone. */
+export function formatMadeAt(iso: string, locale: Locale): string {
+  let format = dateTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimeFormats.set(locale, format);
+  }
+  return format.format(new Date(iso));
+}
 
 function extensionOf(url: string): string {
   const ext = /\.(png|jpe?g|webp)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase() ?? 'png';
@@ -12,8 +33,18 @@ function extensionOf(url: string): string {
 }
 
 /** How a result is named to screen readers: its category and when it was made. */
-export function describeItem(item: TryOnItem): string {
-  return `${categoryInfo(item.category).label} result from ${dateFormat.format(new Date(item.createdAt))}`;
+export function describeItem(item: TryOnItem, t: Translate, locale: Locale): string {
+  return t('gallery.item.describe', {
+    category: categoryLabel(item.category, t),
+    date: formatMadeAt(item.createdAt, locale),
+  });
+}
+
+/** `describeItem` in the page's language. */
+export function useDescribeItem(): (item: TryOnItem) => string {
+  const t = useT();
+  const { locale } = useFormat();
+  return useMemo(() => (item: TryOnItem) => describeItem(item, t, locale), [t, locale]);
 }
 
 export interface GalleryGridProps {
@@ -25,12 +56,14 @@ export interface GalleryGridProps {
 }
 
 export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGridProps) {
+  const t = useT();
+  const f = useFormat();
   return (
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
       {items.map((item, i) => {
-        const cat = categoryInfo(item.category);
-        const created = new Date(item.createdAt);
-        const name = describeItem(item);
+        const category = categoryLabel(item.category, t);
+        const made = formatMadeAt(item.createdAt, f.locale);
+        const name = describeItem(item, t, f.locale);
         return (
           <li
             key={item.id}
@@ -40,42 +73,42 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
             <div className="relative aspect-[3/4] bg-ink-100">
               <img
                 src={item.imageUrl}
-                alt={`Try-on result, ${cat.label}, ${dateFormat.format(created)}`}
+                alt={t('gallery.item.alt', { category, date: made })}
                 loading={i < 3 ? 'eager' : 'lazy'}
                 decoding="async"
                 className="h-full w-full object-contain"
               />
               {item.shareUrl ? (
                 <span
-                  className="absolute top-3 left-3 inline-flex items-center gap-1 rounded-full bg-white/95 px-2.5 py-1 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-brand-100"
+                  className="absolute start-3 top-3 inline-flex items-center gap-1 rounded-full bg-white/95 px-2.5 py-1 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-brand-100"
                   data-testid="gallery-item-shared"
                 >
                   <ShareIcon className="size-3.5" />
-                  Shared
+                  {t('gallery.item.shared')}
                 </span>
               ) : null}
             </div>
             <div className="flex flex-1 flex-col gap-4 p-4">
               <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm">
-                <dt className="sr-only">Category</dt>
+                <dt className="sr-only">{t('gallery.item.category')}</dt>
                 <dd className="col-span-2 font-semibold text-ink-950" data-testid="gallery-item-category">
-                  {cat.label}
+                  {category}
                 </dd>
-                <dt className="text-ink-500">Engine</dt>
+                <dt className="text-ink-500">{t('gallery.item.engine')}</dt>
                 <dd className="min-w-0 truncate text-ink-700" data-testid="gallery-item-engine">
                   {engineLabel(item.engine)}
                 </dd>
-                <dt className="text-ink-500">Made</dt>
+                <dt className="text-ink-500">{t('gallery.item.made')}</dt>
                 <dd className="text-ink-700">
                   <time dateTime={item.createdAt} data-testid="gallery-item-date">
-                    {dateFormat.format(created)}
+                    {made}
                   </time>
                 </dd>
                 {item.expiresAt ? (
                   <>
-                    <dt className="text-ink-500">Kept until</dt>
+                    <dt className="text-ink-500">{t('gallery.item.keptUntil')}</dt>
                     <dd className="text-ink-700">
-                      <time dateTime={item.expiresAt}>{dayFormat.format(new Date(item.expiresAt))}</time>
+                      <time dateTime={item.expiresAt}>{f.date(item.expiresAt)}</time>
                     </dd>
                   </>
                 ) : null}
@@ -87,7 +120,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                   className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-xl bg-ink-950 px-3 text-sm font-semibold text-white hover:bg-ink-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
                 >
                   <DownloadIcon className="size-4" />
-                  Download
+                  {t('gallery.item.download')}
                   <span className="sr-only"> {name}</span>
                 </a>
                 <button
@@ -97,16 +130,16 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                   aria-haspopup="dialog"
                 >
                   <ShareIcon className="size-4" />
-                  Share
+                  {t('gallery.item.share')}
                   <span className="sr-only"> {name}</span>
                 </button>
                 <button
                   type="button"
-                  className={buttonClasses('danger', 'sm', 'ml-auto w-9 px-0')}
+                  className={buttonClasses('danger', 'sm', 'ms-auto w-9 px-0')}
                   onClick={() => onDelete(item)}
                   aria-haspopup="dialog"
-                  aria-label={`Delete ${name}`}
-                  title="Delete"
+                  aria-label={t('gallery.item.deleteLabel', { name })}
+                  title={t('gallery.item.delete')}
                 >
                   <TrashIcon className="size-4" />
                 </button>

@@ -4,10 +4,12 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlertIcon, CheckIcon, CopyIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { useT } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { shareTryOn } from '../api/share-tryon';
 import { unshareTryOn } from '../api/unshare-tryon';
-import { describeItem } from './gallery-grid';
+import { useDescribeItem } from './gallery-grid';
 
 export interface ShareDialogProps {
   /** The result being shared (the page mounts one dialog per result, keyed by its id). */
@@ -19,14 +21,23 @@ export interface ShareDialogProps {
   announce: (message: string) => void;
 }
 
-const messageOf = (e: unknown) => (e instanceof ApiError ? e.message : WEB_MESSAGES.galleryShareFailed);
+/** An error as English text and code (translated when shown). */
+interface ErrorText {
+  message: string;
+  code?: string;
+}
+const errorOf = (e: unknown): ErrorText =>
+  e instanceof ApiError ? { message: e.message, code: e.code } : { message: WEB_MESSAGES.galleryShareFailed };
 
 /**
  * Shares a result: makes its public link (or shows the one it has), with Copy and Stop sharing.
  */
 export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialogProps) {
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const describe = useDescribeItem();
   const [url, setUrl] = useState<string | null>(item.shareUrl);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorText | null>(null);
   const [stopping, setStopping] = useState(false);
   const [copied, setCopied] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -43,14 +54,16 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
         if (!live) return;
         setUrl(made);
         onShareUrl(id, made);
-        announce('Share link created.');
+        announce(t('gallery.share.announce.created'));
       })
       .catch((e: unknown) => {
-        if (live) setError(messageOf(e));
+        if (live) setError(errorOf(e));
       });
     return () => {
       live = false;
     };
+    // The link is made once per attempt, not again when the language changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, creating, onShareUrl, announce]);
 
   useEffect(() => {
@@ -65,10 +78,10 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
       await navigator.clipboard.writeText(url);
       setCopied(true);
       setError(null);
-      announce('Link copied.');
+      announce(t('gallery.share.announce.copied'));
     } catch {
       inputRef.current?.select();
-      setError(WEB_MESSAGES.copyFailed);
+      setError({ message: WEB_MESSAGES.copyFailed });
     }
   };
 
@@ -78,10 +91,10 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
     try {
       await unshareTryOn(id);
       onShareUrl(id, null);
-      announce('Sharing stopped. The link no longer works.');
+      announce(t('gallery.share.announce.stopped'));
       onClose();
     } catch (e) {
-      setError(messageOf(e));
+      setError(errorOf(e));
     } finally {
       setStopping(false);
     }
@@ -91,17 +104,17 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
     <Dialog
       open
       onClose={onClose}
-      title="Share this result"
-      description="Anyone with the link can see this image, without signing in, until you stop sharing or the result expires."
+      title={t('gallery.share.title')}
+      description={t('gallery.share.description')}
       className="max-w-lg"
       testId="share-dialog"
       focusKey={url ?? (error ? 'error' : 'loading')}
     >
-      <p className="mt-1 text-sm text-ink-500">{describeItem(item)}</p>
+      <p className="mt-1 text-sm text-ink-500">{describe(item)}</p>
       {url ? (
         <div className="mt-5">
           <label htmlFor={inputId} className="text-sm font-semibold text-ink-800">
-            Share link
+            {t('gallery.share.link')}
           </label>
           <div className="mt-1.5 flex flex-col gap-2 sm:flex-row">
             <input
@@ -109,6 +122,8 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
               ref={inputRef}
               type="text"
               readOnly
+              // A link reads left to right, in Arabic too.
+              dir="ltr"
               value={url}
               onFocus={(e) => e.currentTarget.select()}
               className="h-11 w-full min-w-0 rounded-xl sm:flex-1 border border-ink-200 bg-ink-50 px-3 font-mono text-sm text-ink-800 focus-visible:outline-3 focus-visible:outline-brand-500"
@@ -116,33 +131,33 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
             />
             <Button variant="primary" size="md" onClick={() => void copy()} data-autofocus>
               {copied ? <CheckIcon className="size-4" /> : <CopyIcon className="size-4" />}
-              {copied ? 'Copied' : 'Copy link'}
+              {copied ? t('gallery.share.copied') : t('gallery.share.copy')}
             </Button>
           </div>
         </div>
       ) : creating ? (
         <p role="status" className="mt-6 flex items-center gap-3 text-ink-600">
           <Spinner className="size-5 text-brand-600" />
-          Creating your link…
+          {t('gallery.share.creating')}
         </p>
       ) : null}
       {error ? (
         <p role="alert" className="mt-4 flex items-start gap-2 rounded-xl bg-red-50 p-3 text-sm text-red-800">
           <AlertIcon className="mt-0.5 size-4 shrink-0" />
-          {error}
+          {localize(error.message, error.code)}
         </p>
       ) : null}
       <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onClose}>
-          Done
+          {t('gallery.share.done')}
         </Button>
         {url ? (
           <Button variant="danger" onClick={() => void stop()} disabled={stopping}>
-            {stopping ? 'Stopping…' : 'Stop sharing'}
+            {stopping ? t('gallery.share.stopping') : t('gallery.share.stop')}
           </Button>
         ) : error ? (
           <Button variant="primary" onClick={() => setError(null)}>
-            Try again
+            {t('gallery.share.tryAgain')}
           </Button>
         ) : null}
       </div>

@@ -3,16 +3,23 @@ import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { getTryOns } from '../api/get-tryons';
 
-const messageOf = (e: unknown, fallback: string) => (e instanceof ApiError ? e.message : fallback);
+/** An error as the server (or the contract) gives it in English, with its code: translated when shown. */
+export interface ListError {
+  message: string;
+  code?: string;
+}
+
+const errorOf = (e: unknown, fallback: string): ListError =>
+  e instanceof ApiError ? { message: e.message, code: e.code } : { message: fallback };
 
 interface ListState {
   /** The load these answers belong to (session and attempt). */
   key: string | null;
   items: TryOnItem[] | null;
   nextCursor: string | null;
-  error: string | null;
+  error: ListError | null;
   loadingMore: boolean;
-  moreError: string | null;
+  moreError: ListError | null;
 }
 
 const EMPTY: ListState = { key: null, items: null, nextCursor: null, error: null, loadingMore: false, moreError: null };
@@ -37,7 +44,7 @@ export function useTryOns(sessionKey: string | null) {
       .catch((e: unknown) => {
         if (ctrl.signal.aborted) return;
         console.warn('Could not load the gallery', e);
-        setState({ ...EMPTY, key, error: messageOf(e, WEB_MESSAGES.galleryFailed) });
+        setState({ ...EMPTY, key, error: errorOf(e, WEB_MESSAGES.galleryFailed) });
       });
     return () => ctrl.abort();
   }, [key]);
@@ -64,7 +71,7 @@ export function useTryOns(sessionKey: string | null) {
       )
       .catch((e: unknown) => {
         console.warn('Could not load more of the gallery', e);
-        update(() => ({ loadingMore: false, moreError: messageOf(e, WEB_MESSAGES.galleryFailed) }));
+        update(() => ({ loadingMore: false, moreError: errorOf(e, WEB_MESSAGES.galleryFailed) }));
       });
   }, [key, nextCursor, loadingMore]);
 

@@ -4,11 +4,21 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlertIcon, ArrowRightIcon, CheckIcon, InfoIcon, MailIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useFormat } from '../../../i18n/format';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { rich, useT } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { demoCheckout } from '../api/demo-checkout';
 import type { PaywallReason } from '../hooks/use-paywall';
 import { usePaddleCheckout } from '../paddle';
-import { defaultPlanId, paywallSubtitle, paywallTitle, periodLabel, validityLabel } from '../utils/paywall-copy';
+import {
+  defaultPlanId,
+  paywallSubtitle,
+  paywallTitle,
+  periodLabel,
+  planCopy,
+  validityLabel,
+} from '../utils/paywall-copy';
 import { PlanCard } from './plan-card';
 import { TrustBadges } from './trust-badges';
 
@@ -29,7 +39,8 @@ export interface PaywallModalProps {
 
 type View =
   | { kind: 'plans' }
-  | { kind: 'demo'; plan: PublicPlan; busy: boolean; error: string | null }
+  /** `error` keeps the English text (and code) and is translated when shown. */
+  | { kind: 'demo'; plan: PublicPlan; busy: boolean; error: { message: string; code?: string } | null }
   | { kind: 'done'; plan: PublicPlan }
   | { kind: 'awaiting'; plan: PublicPlan; slow: boolean };
 
@@ -51,6 +62,9 @@ export function PaywallModal({
   refreshUser,
   onSaveWithEmail,
 }: PaywallModalProps) {
+  const t = useT();
+  const f = useFormat();
+  const localize = useLocalizeMessage();
   const plans = config.plans;
   const [selected, setSelected] = useState(() => defaultPlanId(plans));
   const [view, setView] = useState<View>({ kind: 'plans' });
@@ -102,7 +116,7 @@ export function PaywallModal({
   const startCheckout = (plan: PublicPlan | null) => {
     if (!plan) return;
     if (!user) {
-      window.alert(MESSAGES.userNotFound);
+      window.alert(localize(MESSAGES.userNotFound));
       return;
     }
     if (config.billing.provider === 'demo') {
@@ -110,14 +124,14 @@ export function PaywallModal({
       return;
     }
     if (!paddle.ready) {
-      window.alert(MESSAGES.paymentLoading);
+      window.alert(localize(MESSAGES.paymentLoading));
       return;
     }
     try {
       paddle.open({ plan, userId: user.id, email: user.email, onCompleted: () => awaitPaddleConfirmation(plan) });
     } catch (e) {
       console.warn('Checkout failed to open', e);
-      window.alert(MESSAGES.checkoutFailed);
+      window.alert(localize(MESSAGES.checkoutFailed));
     }
   };
 
@@ -132,7 +146,8 @@ export function PaywallModal({
         kind: 'demo',
         plan,
         busy: false,
-        error: e instanceof ApiError ? e.message : WEB_MESSAGES.demoCheckoutFailed,
+        error:
+          e instanceof ApiError ? { message: e.message, code: e.code } : { message: WEB_MESSAGES.demoCheckoutFailed },
       });
     }
   };
@@ -151,7 +166,7 @@ export function PaywallModal({
 
   if (view.kind === 'demo') {
     const { plan } = view;
-    title = 'Demo checkout';
+    title = t('paywall.demo.title');
     size = 'max-w-lg';
     testId = 'demo-checkout';
     body = (
@@ -161,52 +176,52 @@ export function PaywallModal({
           role="note"
         >
           <InfoIcon className="mt-0.5 size-5 shrink-0 text-amber-700" />
-          <p>
-            <strong>Demo mode: no card is charged.</strong> Card payments are not set up on this installation, so this
-            checkout only simulates a purchase and adds the plan&apos;s credits to your account.
-          </p>
+          <p>{rich(t('paywall.demo.notice'), { 0: (text) => <strong>{text}</strong> })}</p>
         </div>
         <dl className="mt-5 divide-y divide-ink-100 rounded-2xl border border-ink-200 text-sm">
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-ink-600">Plan</dt>
-            <dd className="font-semibold text-ink-950">{plan.name}</dd>
+            <dt className="text-ink-600">{t('paywall.demo.plan')}</dt>
+            <dd className="font-semibold text-ink-950">{planCopy(plan, t).name}</dd>
           </div>
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-ink-600">Price</dt>
+            <dt className="text-ink-600">{t('paywall.demo.price')}</dt>
             <dd className="font-semibold text-ink-950">
-              {plan.price} {periodLabel(plan)}
+              {t('paywall.demo.priceValue', { price: f.price(plan.priceValue), period: periodLabel(plan, t) })}
             </dd>
           </div>
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-ink-600">Credits</dt>
+            <dt className="text-ink-600">{t('paywall.demo.credits')}</dt>
             <dd className="font-semibold text-ink-950">
-              {plan.credits} · {validityLabel(plan)}
+              {t('paywall.demo.creditsValue', { count: f.number(plan.credits), validity: validityLabel(plan, t) })}
             </dd>
           </div>
           <div className="flex justify-between gap-4 px-4 py-3">
-            <dt className="text-ink-600">Charged today</dt>
-            <dd className="font-semibold text-emerald-700">$0.00 (demo)</dd>
+            <dt className="text-ink-600">{t('paywall.demo.chargedToday')}</dt>
+            <dd className="font-semibold text-emerald-700">
+              {t('paywall.demo.chargedTodayValue', { price: f.price(0) })}
+            </dd>
           </div>
         </dl>
         {view.error ? (
           <p role="alert" className="mt-4 flex gap-2 rounded-xl bg-red-50 p-3 text-sm text-red-800">
             <AlertIcon className="mt-0.5 size-4 shrink-0" />
-            {view.error}
+            {localize(view.error.message, view.error.code)}
           </p>
         ) : null}
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={() => setView({ kind: 'plans' })} disabled={view.busy}>
-            Back to plans
+            {t('paywall.demo.back')}
           </Button>
           <Button onClick={() => completeDemo(plan)} disabled={view.busy} data-autofocus>
             {view.busy ? <Spinner className="size-4" /> : null}
-            Complete demo purchase
+            {t('paywall.demo.complete')}
           </Button>
         </div>
       </>
     );
   } else if (view.kind === 'done') {
-    title = "You're all set!";
+    const planName = planCopy(view.plan, t).name;
+    title = t('paywall.done.title');
     size = 'max-w-md';
     testId = 'purchase-complete';
     body = (
@@ -216,62 +231,67 @@ export function PaywallModal({
             <CheckIcon className="size-7" />
           </span>
           <p className="mt-4 text-ink-700" role="status">
-            {view.plan.name} is active: <strong>{view.plan.credits} credits</strong> were added to your account.
+            {rich(t('paywall.done.active', { plan: planName, count: view.plan.credits }), {
+              0: (text) => <strong>{text}</strong>,
+            })}
           </p>
-          {user ? <p className="mt-1 text-sm text-ink-500">You now have {user.credits} credits.</p> : null}
+          {user ? (
+            <p className="mt-1 text-sm text-ink-500">{t('paywall.done.balance', { count: user.credits })}</p>
+          ) : null}
           {user && !user.email && onSaveWithEmail ? (
             <div
-              className="mt-5 w-full rounded-2xl border border-brand-200 bg-brand-50 p-4 text-left"
+              className="mt-5 w-full rounded-2xl border border-brand-200 bg-brand-50 p-4 text-start"
               data-testid="save-credits-prompt"
             >
               <p className="flex gap-2 text-sm text-ink-800">
                 <MailIcon className="mt-0.5 size-4 shrink-0 text-brand-700" />
                 <span>
-                  <strong className="text-ink-950">Save your credits with your email.</strong> They now belong to this
-                  browser only; sign in to keep them and use them on any device.
+                  {rich(t('paywall.done.save'), { 0: (text) => <strong className="text-ink-950">{text}</strong> })}
                 </span>
               </p>
               <Button variant="secondary" size="sm" className="mt-3 w-full" onClick={onSaveWithEmail}>
-                Save with email
+                {t('paywall.done.saveButton')}
               </Button>
             </div>
           ) : null}
           <Button className="mt-6 w-full" onClick={close} data-autofocus>
-            Start creating
+            {t('paywall.done.start')}
           </Button>
         </div>
       </>
     );
   } else if (view.kind === 'awaiting') {
-    title = WEB_MESSAGES.paymentReceived;
+    title = localize(WEB_MESSAGES.paymentReceived);
     size = 'max-w-md';
     testId = 'payment-awaiting';
     body = (
       <>
         <div className="mt-5 flex flex-col items-center text-center" role="status">
           {view.slow ? (
-            <p className="text-ink-700">{WEB_MESSAGES.paymentSlow}</p>
+            <p className="text-ink-700">{localize(WEB_MESSAGES.paymentSlow)}</p>
           ) : (
             <>
               <Spinner className="size-10 text-brand-600" />
-              <p className="mt-4 text-ink-700">Confirming your {view.plan.name} purchase…</p>
+              <p className="mt-4 text-ink-700">
+                {t('paywall.awaiting.confirming', { plan: planCopy(view.plan, t).name })}
+              </p>
             </>
           )}
           <Button variant="secondary" className="mt-6" onClick={close}>
-            Close
+            {t('paywall.close')}
           </Button>
         </div>
       </>
     );
   } else {
-    title = paywallTitle(reason);
-    description = paywallSubtitle(reason);
+    title = localize(paywallTitle(reason));
+    description = paywallSubtitle(reason, t);
     size = 'max-w-6xl';
     testId = 'paywall';
     body = (
       <>
         <fieldset className="mt-8">
-          <legend className="sr-only">Choose a plan</legend>
+          <legend className="sr-only">{t('paywall.plans.legend')}</legend>
           <div className="grid gap-5 pt-2 sm:grid-cols-2 lg:grid-cols-4">
             {plans.map((plan) => (
               <PlanCard
@@ -294,26 +314,28 @@ export function PaywallModal({
             onClick={() => startCheckout(selectedPlan)}
             disabled={!selectedPlan}
           >
-            Continue to Payment
-            <ArrowRightIcon className="size-5" />
+            {t('paywall.continue')}
+            <ArrowRightIcon className="size-5 rtl:-scale-x-100" />
           </Button>
           {selectedPlan ? (
             <p className="text-sm text-ink-500" aria-live="polite">
-              Selected: <span className="font-semibold text-ink-800">{selectedPlan.name}</span> · {selectedPlan.price}{' '}
-              {periodLabel(selectedPlan)}
+              {rich(
+                t('paywall.selected', {
+                  plan: planCopy(selectedPlan, t).name,
+                  price: f.price(selectedPlan.priceValue),
+                  period: periodLabel(selectedPlan, t),
+                }),
+                { 0: (text) => <span className="font-semibold text-ink-800">{text}</span> },
+              )}
             </p>
           ) : null}
         </div>
         <div className="mt-4 flex flex-col items-center gap-4">
           <TrustBadges />
           {config.billing.provider === 'demo' ? (
-            <p className="text-xs text-ink-500">
-              Demo mode: card payments are not set up here, and no card is ever charged.
-            </p>
+            <p className="text-xs text-ink-500">{t('paywall.note.demo')}</p>
           ) : (
-            <p className="text-xs text-ink-500">
-              Subscriptions renew automatically until cancelled. Subscription credits expire at the end of each period.
-            </p>
+            <p className="text-xs text-ink-500">{t('paywall.note.renewal')}</p>
           )}
         </div>
       </>

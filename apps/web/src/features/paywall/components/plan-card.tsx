@@ -1,7 +1,9 @@
 import type { PublicPlan } from '@aidressup/contract';
 import { CheckIcon } from '../../../components/ui/icons';
+import { useFormat } from '../../../i18n/format';
+import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
-import { periodLabel, validityLabel } from '../utils/paywall-copy';
+import { periodLabel, planCopy, validityLabel } from '../utils/paywall-copy';
 
 export interface PlanCardProps {
   plan: PublicPlan;
@@ -13,6 +15,9 @@ export interface PlanCardProps {
 }
 
 export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: PlanCardProps) {
+  const t = useT();
+  const f = useFormat();
+  const copy = planCopy(plan, t);
   const inputId = `plan-${plan.id}`;
   return (
     // The whole card is a larger target for the radio button inside it, which keyboards use.
@@ -27,19 +32,19 @@ export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: Pla
         selected ? 'border-brand-600 shadow-xl shadow-brand-600/15' : 'border-ink-200 hover:border-brand-300',
       )}
     >
-      {plan.badge ? (
+      {copy.badge ? (
         <span
           className={cn(
-            'absolute -top-3 left-1/2 -translate-x-1/2 rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap text-white shadow',
+            'absolute inset-x-0 -top-3 mx-auto w-fit rounded-full px-3 py-1 text-xs font-bold whitespace-nowrap text-white shadow',
             plan.popular ? 'bg-gradient-to-r from-brand-600 to-fuchsia-600' : 'bg-emerald-700',
           )}
         >
-          {plan.badge}
+          {copy.badge}
         </span>
       ) : null}
       <div className="flex items-start justify-between gap-2">
         <label htmlFor={inputId} className="cursor-pointer text-base font-bold text-ink-950">
-          {plan.name}
+          {copy.name}
         </label>
         <input
           id={inputId}
@@ -52,16 +57,16 @@ export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: Pla
         />
       </div>
       <p className="mt-3 flex items-baseline gap-1.5">
-        <span className="text-3xl font-extrabold tracking-tight text-ink-950">{plan.price}</span>
-        <span className="text-sm text-ink-500">{periodLabel(plan)}</span>
+        <span className="text-3xl font-extrabold tracking-tight text-ink-950">{f.price(plan.priceValue)}</span>
+        <span className="text-sm text-ink-500">{periodLabel(plan, t)}</span>
       </p>
-      <p className="mt-1 text-sm font-semibold text-brand-700">{plan.credits} credits</p>
-      <p className="text-xs text-ink-500">{validityLabel(plan)}</p>
+      <p className="mt-1 text-sm font-semibold text-brand-700">{t('paywall.card.credits', { count: plan.credits })}</p>
+      <p className="text-xs text-ink-500">{validityLabel(plan, t)}</p>
       <ul className="mt-4 flex-1 space-y-2 text-sm text-ink-700">
-        {plan.features.map((f) => (
-          <li key={f} className="flex gap-2">
+        {copy.features.map((feature, i) => (
+          <li key={plan.features[i]} className="flex gap-2">
             <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600" />
-            <span>{f}</span>
+            <span>{feature}</span>
           </li>
         ))}
       </ul>
@@ -78,7 +83,7 @@ export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: Pla
           selected ? 'bg-brand-600 text-white hover:bg-brand-700' : 'bg-ink-100 text-ink-900 hover:bg-ink-200',
         )}
       >
-        Choose {plan.name}
+        {t('paywall.card.choose', { plan: copy.name })}
       </button>
     </div>
   );

@@ -1,15 +1,17 @@
 import { BoltIcon, LockIcon, ShieldIcon } from '../../../components/ui/icons';
+import { useT } from '../../../i18n/use-t';
 
 export function TrustBadges() {
+  const t = useT();
   const badges = [
-    { label: 'Secure Payment', Icon: ShieldIcon },
-    { label: 'SSL Encrypted', Icon: LockIcon },
-    { label: 'Instant Activation', Icon: BoltIcon },
+    { label: t('paywall.trust.secure'), Icon: ShieldIcon },
+    { label: t('paywall.trust.ssl'), Icon: LockIcon },
+    { label: t('paywall.trust.instant'), Icon: BoltIcon },
   ];
   return (
     <ul
       className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 text-sm text-ink-600"
-      aria-label="Why it is safe to pay"
+      aria-label={t('paywall.trust.label')}
     >
       {badges.map(({ label, Icon }) => (
         <li key={label} className="flex items-center gap-1.5">
