@@ -21,8 +21,10 @@ import { useCategoryChoice } from '../../features/tryon/hooks/use-category-choic
 import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
 import { usePasteImage } from '../../features/tryon/hooks/use-paste-image';
 import { useTryOn } from '../../features/tryon/hooks/use-try-on';
+import { categoryDescription, categoryLabel } from '../../features/tryon/utils/category-text';
 import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../../features/tryon/utils/progress-copy';
 import { canTryOn, currentStep } from '../../features/tryon/utils/steps';
+import { rich, useT } from '../../i18n/use-t';
 import { usePublicConfig } from '../../lib/public-config';
 
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
@@ -31,6 +33,7 @@ function preparePhoto(file: File): Promise<File> {
 }
 
 export function HomePage() {
+  const t = useT();
   const { config } = usePublicConfig();
   const { user, updateUser, setUser, refreshUser } = useSession();
   const { openPaywall } = usePaywall();
@@ -141,7 +144,7 @@ export function HomePage() {
 
   return (
     <>
-      <title>AI Dress Up: virtual clothing try-on</title>
+      <title>{t('tryon.home.pageTitle')}</title>
       <div className="relative overflow-hidden">
         <div
           aria-hidden="true"
@@ -150,30 +153,31 @@ export function HomePage() {
         <section className="mx-auto max-w-6xl px-4 pt-10 pb-8 text-center sm:px-6 sm:pt-16">
           <p className="inline-flex items-center gap-2 rounded-full bg-white px-3 py-1 text-xs font-semibold text-brand-700 shadow-sm ring-1 ring-brand-100">
             <WandIcon className="size-4" />
-            Virtual fitting room
+            {t('tryon.home.eyebrow')}
           </p>
           <h1 className="mx-auto mt-5 max-w-3xl text-4xl leading-tight font-extrabold tracking-tight text-balance text-ink-950 sm:text-5xl lg:text-6xl">
-            See yourself in any outfit{' '}
-            <span className="bg-gradient-to-r from-brand-600 to-fuchsia-600 bg-clip-text text-transparent">
-              before you buy
-            </span>
+            {rich(t('tryon.home.headline'), {
+              0: (text) => (
+                <span className="bg-gradient-to-r from-brand-600 to-fuchsia-600 bg-clip-text text-transparent">
+                  {text}
+                </span>
+              ),
+            })}
           </h1>
-          <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">
-            Upload a photo of yourself and a photo of a garment. Our AI dresses you in it, so you can shop with
-            confidence.
-          </p>
+          <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">{t('tryon.home.intro')}</p>
           {user && hasFreeTrial(user) ? (
             <p className="mt-4 text-sm font-medium text-ink-700">
-              You have <strong>{user.free_trials_limit - user.free_trials_used}</strong> free{' '}
-              {user.free_trials_limit - user.free_trials_used === 1 ? 'try-on' : 'try-ons'} left.
-              {user.email ? '' : ' No sign-up needed.'}
+              {rich(t('tryon.home.freeLeft', { count: user.free_trials_limit - user.free_trials_used }), {
+                0: (count) => <strong>{count}</strong>,
+              })}
+              {user.email ? '' : ` ${t('tryon.home.noSignUp')}`}
             </p>
           ) : null}
         </section>
 
         <section aria-labelledby="examples-title" className="mx-auto max-w-6xl px-4 sm:px-6">
           <h2 id="examples-title" className="sr-only">
-            Before and after examples
+            {t('tryon.showcase.label')}
           </h2>
           <Showcase />
         </section>
@@ -182,7 +186,7 @@ export function HomePage() {
       <section id="try-on" aria-labelledby="studio-title" className="mx-auto mt-14 max-w-6xl scroll-mt-32 px-4 sm:px-6">
         <div className="rounded-[2rem] border border-ink-200 bg-white/70 p-4 shadow-xl shadow-ink-900/5 backdrop-blur sm:p-8">
           <h2 id="studio-title" className="text-center text-2xl font-extrabold tracking-tight text-ink-950 sm:text-3xl">
-            Create your try-on
+            {t('tryon.home.studioTitle')}
           </h2>
           <div className="mx-auto mt-6 max-w-2xl">
             <StepIndicator current={step} />
@@ -209,9 +213,9 @@ export function HomePage() {
             <div className="grid gap-5 sm:grid-cols-2">
               <UploadCard
                 kind="person"
-                title="Your Photo"
-                noun="person photo"
-                description="A full-body photo of one person"
+                title={t('tryon.upload.person.title')}
+                noun={t('tryon.upload.person.noun')}
+                description={t('tryon.upload.person.description')}
                 icon={<UserIcon className="size-5" />}
                 upload={person}
                 disabled={processing}
@@ -221,9 +225,9 @@ export function HomePage() {
               />
               <UploadCard
                 kind="clothing"
-                title={cat.label}
-                noun="clothing photo"
-                description={cat.description}
+                title={categoryLabel(t, category)}
+                noun={t('tryon.upload.clothing.noun')}
+                description={categoryDescription(t, category)}
                 icon={<CategoryIcon icon={cat.icon} className="size-5" />}
                 upload={clothing}
                 disabled={processing}
@@ -234,9 +238,9 @@ export function HomePage() {
               {outfitOffered ? (
                 <UploadCard
                   kind="bottom"
-                  title="Add a bottom (whole outfit)"
-                  noun="bottom photo"
-                  description="Optional: trousers, jeans or a skirt"
+                  title={t('tryon.upload.bottom.title')}
+                  noun={t('tryon.upload.bottom.noun')}
+                  description={t('tryon.upload.bottom.description')}
                   icon={<TrousersIcon className="size-5" />}
                   upload={bottom}
                   disabled={processing}
@@ -259,9 +263,9 @@ export function HomePage() {
               data-testid="try-with-ai"
             >
               {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}
-              {processing ? 'Creating your look…' : 'Try with AI'}
+              {processing ? t('tryon.home.creating') : t('tryon.home.tryWithAi')}
             </Button>
-            <p className="text-xs text-ink-500">Each try-on uses one free trial or one credit.</p>
+            <p className="text-xs text-ink-500">{t('tryon.home.costNote')}</p>
             <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>
 
@@ -287,7 +291,7 @@ export function HomePage() {
               className="rounded-lg px-3 py-2 text-sm font-medium text-ink-500 underline decoration-dotted underline-offset-4 hover:text-ink-800"
               data-testid="test-paywall"
             >
-              Test paywall
+              {t('tryon.home.testPaywall')}
             </button>
           </div>
         </div>

@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CATEGORIES, categoryInfo, type Category } from '@aidressup/contract';
 import { CheckIcon, ChevronDownIcon, WandIcon } from '../../../components/ui/icons';
+import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
+import { categoryDescription, categoryLabel } from '../utils/category-text';
 import { CategoryIcon } from './category-icon';
 
 export interface CategorySelectProps {
@@ -25,6 +27,7 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
   const listRef = useRef<HTMLUListElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
   const current = categoryInfo(value);
+  const t = useT();
 
   useEffect(() => {
     if (!open) return;
@@ -97,7 +100,7 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
     <div>
       <div ref={rootRef} className="relative">
         <span id={labelId} className="mb-2 block text-sm font-semibold text-ink-900">
-          Clothing category
+          {t('tryon.category.label')}
         </span>
         <button
           ref={buttonRef}
@@ -110,14 +113,14 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
           onClick={() => (open ? setOpen(false) : openList())}
           onKeyDown={onButtonKey}
           data-testid="category-select"
-          className="flex w-full items-center gap-3 rounded-2xl border border-ink-200 bg-white p-3 text-left shadow-sm transition hover:border-brand-300 disabled:opacity-60"
+          className="flex w-full items-center gap-3 rounded-2xl border border-ink-200 bg-white p-3 text-start shadow-sm transition hover:border-brand-300 disabled:opacity-60"
         >
           <span className="grid size-11 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">
             <CategoryIcon icon={current.icon} className="size-6" />
           </span>
           <span id={`${labelId}-value`} className="min-w-0 flex-1">
-            <span className="block font-semibold text-ink-950">{current.label}</span>
-            <span className="block truncate text-sm text-ink-500">{current.description}</span>
+            <span className="block font-semibold text-ink-950">{categoryLabel(t, value)}</span>
+            <span className="block truncate text-sm text-ink-500">{categoryDescription(t, value)}</span>
           </span>
           <ChevronDownIcon className={cn('size-5 shrink-0 text-ink-500 transition-transform', open && 'rotate-180')} />
         </button>
@@ -154,8 +157,8 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
                     <CategoryIcon icon={c.icon} className="size-5" />
                   </span>
                   <span className="min-w-0 flex-1">
-                    <span className="block font-semibold text-ink-950">{c.label}</span>
-                    <span className="block text-sm text-ink-600">{c.description}</span>
+                    <span className="block font-semibold text-ink-950">{categoryLabel(t, c.value)}</span>
+                    <span className="block text-sm text-ink-600">{categoryDescription(t, c.value)}</span>
                   </span>
                   {selected ? <CheckIcon className="size-5 text-brand-600" /> : null}
                 </li>

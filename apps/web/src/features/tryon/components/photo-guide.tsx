@@ -1,15 +1,23 @@
 import { ImageIcon, ShirtIcon, UserIcon } from '../../../components/ui/icons';
+import { useT } from '../../../i18n/use-t';
 
 /** Photo guide: advice for photos that give good results. */
 export function PhotoGuide() {
+  const t = useT();
   const tips = [
-    { Icon: UserIcon, title: 'Person', text: 'Full body, standing straight, plain background.' },
+    { key: 'person', Icon: UserIcon, title: t('tryon.guide.person.title'), text: t('tryon.guide.person.text') },
     {
+      key: 'clothing',
       Icon: ShirtIcon,
-      title: 'Clothing',
-      text: 'Laid flat or on a hanger, on a white background, complete and wrinkle-free.',
+      title: t('tryon.guide.clothing.title'),
+      text: t('tryon.guide.clothing.text'),
     },
-    { Icon: ImageIcon, title: 'Best size', text: '768x1024 pixels, as JPG or PNG.' },
+    {
+      key: 'size',
+      Icon: ImageIcon,
+      title: t('tryon.guide.size.title'),
+      text: t('tryon.guide.size.text', { width: 768, height: 1024 }),
+    },
   ];
   return (
     <section
@@ -18,11 +26,11 @@ export function PhotoGuide() {
       data-testid="photo-guide"
     >
       <h2 id="photo-guide-title" className="text-base font-bold text-ink-950">
-        Photo guide for the best results
+        {t('tryon.guide.title')}
       </h2>
       <ul className="mt-4 grid gap-4 sm:grid-cols-3 lg:grid-cols-1">
-        {tips.map(({ Icon, title, text }) => (
-          <li key={title} className="flex gap-3">
+        {tips.map(({ key, Icon, title, text }) => (
+          <li key={key} className="flex gap-3">
             <span className="grid size-9 shrink-0 place-items-center rounded-xl bg-white text-brand-700 shadow-sm">
               <Icon className="size-5" />
             </span>

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
-import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
+import { MESSAGES, RESULT_RETENTION_DAYS, WEB_MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { rich, useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import type { TryOnState } from '../hooks/use-try-on';
 import { estimatedProgress, estimateNote, stageLabel, type EngineKind, type Estimate } from '../utils/progress-copy';
@@ -39,15 +41,17 @@ export function ResultPanel({
   hostedEngine,
   onTryAnotherGarment,
 }: ResultPanelProps) {
+  const t = useT();
+  const localize = useLocalizeMessage();
   const kind: EngineKind = engine?.kind ?? 'hosted';
   const estimate: Estimate = state.estimateSeconds ?? engine?.estimate ?? { min: 30, max: 60 };
-  const stageText = state.stage ? stageLabel(state.stage) : null;
+  const stageText = state.stage ? stageLabel(t, state.stage) : null;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (state.status !== 'processing') return;
     setNow(Date.now());
-    const t = setInterval(() => setNow(Date.now()), 500);
-    return () => clearInterval(t);
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
   }, [state.status]);
 
   return (
@@ -58,7 +62,7 @@ export function ResultPanel({
       className="rounded-3xl border border-ink-200 bg-white p-5 shadow-sm sm:p-8"
     >
       <h2 id="result-title" className="text-lg font-bold text-ink-950">
-        Your result
+        {t('tryon.result.title')}
       </h2>
 
       {state.status === 'idle' ? (
@@ -66,10 +70,8 @@ export function ResultPanel({
           <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
             <SparklesIcon className="size-7" />
           </span>
-          <p className="mt-4 font-semibold text-ink-800">Your try-on will appear here</p>
-          <p className="mt-1 max-w-sm text-sm text-ink-500">
-            Upload both photos, choose the category and press Try with AI.
-          </p>
+          <p className="mt-4 font-semibold text-ink-800">{t('tryon.result.idle.title')}</p>
+          <p className="mt-1 max-w-sm text-sm text-ink-500">{t('tryon.result.idle.text')}</p>
         </div>
       ) : null}
 
@@ -79,10 +81,10 @@ export function ResultPanel({
           {/* The message and the stage are announced; the ticking clock and the bar are not. */}
           <div role="status" aria-live="polite" data-testid="progress-live">
             <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
-              {state.message}
+              {state.message ? localize(state.message) : null}
             </p>
             <p className="mt-1 text-sm text-ink-600" data-testid="progress-estimate">
-              {estimateNote(kind, estimate)}
+              {estimateNote(t, kind, estimate)}
             </p>
             <p className="mt-4 min-h-6 text-base font-semibold text-brand-800" data-testid="progress-stage">
               {stageText}
@@ -92,7 +94,7 @@ export function ResultPanel({
             <div
               className="h-2 overflow-hidden rounded-full bg-white"
               role="progressbar"
-              aria-label="Estimated progress"
+              aria-label={t('tryon.result.progressLabel')}
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={estimatedProgress(now - (state.startedAt ?? now), estimate, state.stage)}
@@ -104,9 +106,14 @@ export function ResultPanel({
             </div>
             <p className="mt-2 inline-flex items-center gap-1.5 text-xs font-medium text-ink-500">
               <ClockIcon className="size-3.5" />
-              Elapsed{' '}
-              <span className="font-mono" data-testid="elapsed">
-                {formatElapsed(now - (state.startedAt ?? now))}
+              <span>
+                {rich(t('tryon.result.elapsed', { time: formatElapsed(now - (state.startedAt ?? now)) }), {
+                  0: (time) => (
+                    <span className="font-mono" dir="ltr" data-testid="elapsed">
+                      {time}
+                    </span>
+                  ),
+                })}
               </span>
             </p>
           </div>
@@ -117,7 +124,7 @@ export function ResultPanel({
         <div className="mt-4">
           <p className="flex items-center gap-2 font-semibold text-emerald-700" role="status">
             <CheckIcon className="size-5" />
-            {state.message}
+            {state.message ? localize(state.message) : null}
           </p>
           {kind === 'local' ? (
             <div
@@ -129,20 +136,22 @@ export function ResultPanel({
                   className="rounded-full bg-amber-200/80 px-2.5 py-0.5 text-xs font-bold text-amber-950"
                   data-testid="preview-badge"
                 >
-                  Quick preview
+                  {t('tryon.result.previewBadge')}
                 </span>
-                <span>Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.</span>
+                <span>{t('tryon.result.previewText')}</span>
               </p>
               {hostedEngine ? (
                 <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="hosted-pointer">
                   <span>
-                    For a photo-real result, choose <strong>{hostedEngine.label}</strong>.
+                    {rich(t('tryon.result.hostedPointer', { engine: hostedEngine.label }), {
+                      0: (engineName) => <strong>{engineName}</strong>,
+                    })}
                   </span>
                   {hostedEngine.selected ? (
-                    <span className="font-semibold">Selected: press Try with AI again.</span>
+                    <span className="font-semibold">{t('tryon.result.hostedSelected')}</span>
                   ) : (
                     <button type="button" onClick={hostedEngine.onUse} className={buttonClasses('secondary', 'sm')}>
-                      Use {hostedEngine.label}
+                      {t('tryon.result.useEngine', { engine: hostedEngine.label })}
                     </button>
                   )}
                 </p>
@@ -154,14 +163,14 @@ export function ResultPanel({
               <CompareSlider
                 beforeUrl={beforeUrl}
                 afterUrl={state.resultUrl}
-                beforeAlt="Your photo, before"
-                afterAlt="Your try-on result"
+                beforeAlt={t('tryon.result.beforeAlt')}
+                afterAlt={t('tryon.result.afterAlt')}
               />
             ) : (
               <div className="overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
                 <img
                   src={state.resultUrl}
-                  alt="Your try-on result"
+                  alt={t('tryon.result.afterAlt')}
                   className="mx-auto max-h-[70vh] w-auto object-contain"
                   data-testid="result-image"
                 />
@@ -176,7 +185,7 @@ export function ResultPanel({
               data-testid="download-result"
             >
               <DownloadIcon className="size-5" />
-              Download
+              {t('tryon.result.download')}
             </a>
             {onTryAnotherGarment ? (
               <button
@@ -186,7 +195,7 @@ export function ResultPanel({
                 data-testid="try-another-garment"
               >
                 <SparklesIcon className="size-5" />
-                Try another garment
+                {t('tryon.result.tryAnother')}
               </button>
             ) : null}
             <button
@@ -195,10 +204,12 @@ export function ResultPanel({
               className={buttonClasses('secondary', 'lg', cn('px-4', !onTryAnotherGarment && 'sm:col-span-2'))}
             >
               <RefreshIcon className="size-5" />
-              Try Again
+              {t('tryon.result.tryAgain')}
             </button>
           </div>
-          <p className="mt-3 text-center text-xs text-ink-500">Results are kept in My Gallery for 30 days.</p>
+          <p className="mt-3 text-center text-xs text-ink-500">
+            {t('tryon.result.kept', { days: RESULT_RETENTION_DAYS })}
+          </p>
         </div>
       ) : null}
 
@@ -207,10 +218,10 @@ export function ResultPanel({
         <div role="status" className="mt-4 rounded-2xl border border-amber-200 bg-amber-50 p-5" data-testid="busy-box">
           <h3 className="flex items-center gap-2 font-bold text-amber-900">
             <ClockIcon className="size-5" />
-            {WEB_MESSAGES.busyTitle}
+            {localize(WEB_MESSAGES.busyTitle)}
           </h3>
           <p className="mt-2 text-sm text-amber-900" data-testid="error-message">
-            {state.error}
+            {state.error ? localize(state.error, state.errorCode) : null}
           </p>
         </div>
       ) : null}
@@ -219,14 +230,14 @@ export function ResultPanel({
         <div role="alert" className="mt-4 rounded-2xl border border-red-200 bg-red-50 p-5" data-testid="error-box">
           <h3 className="flex items-center gap-2 font-bold text-red-800">
             <AlertIcon className="size-5" />
-            {MESSAGES.processFailed}
+            {localize(MESSAGES.processFailed)}
           </h3>
           <p className="mt-2 text-sm text-red-800" data-testid="error-message">
-            {state.error}
+            {state.error ? localize(state.error, state.errorCode) : null}
           </p>
           {state.errorCode === 'NO_CREDITS' ? (
             <button type="button" onClick={onShowPlans} className={buttonClasses('primary', 'md', 'mt-4')}>
-              See plans
+              {t('tryon.result.seePlans')}
             </button>
           ) : null}
         </div>

@@ -1,26 +1,30 @@
 import { CheckIcon } from '../../../components/ui/icons';
+import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import { STEPS, type Step } from '../utils/steps';
 
 export function StepIndicator({ current }: { current: Step }) {
+  const t = useT();
   return (
-    <nav aria-label="Try-on progress">
+    <nav aria-label={t('tryon.steps.label')}>
       <ol className="flex items-start" data-testid="step-indicator" data-current-step={current}>
-        {STEPS.map(({ step, label }, i) => {
+        {STEPS.map(({ step, labelId }, i) => {
           const done = step < current;
           const active = step === current;
           return (
             <li
               key={step}
-              className="relative flex flex-1 flex-col items-center text-center"
+              className="relative flex min-w-0 flex-1 flex-col items-center text-center"
               aria-current={active ? 'step' : undefined}
             >
               {i > 0 ? (
                 <span
                   aria-hidden="true"
                   className={cn(
-                    'absolute top-5 right-1/2 h-0.5 w-full -translate-y-1/2',
-                    step <= current ? 'bg-gradient-to-r from-brand-500 to-fuchsia-500' : 'bg-ink-200',
+                    'absolute end-1/2 top-5 h-0.5 w-full -translate-y-1/2',
+                    step <= current
+                      ? 'bg-gradient-to-r rtl:bg-gradient-to-l from-brand-500 to-fuchsia-500'
+                      : 'bg-ink-200',
                   )}
                 />
               ) : null}
@@ -36,12 +40,14 @@ export function StepIndicator({ current }: { current: Step }) {
               </span>
               <span
                 className={cn(
-                  'mt-2 text-xs font-semibold sm:text-sm',
+                  'mt-2 max-w-full text-xs font-semibold break-words hyphens-auto sm:text-sm',
                   active ? 'text-brand-700' : done ? 'text-ink-800' : 'text-ink-500',
                 )}
               >
-                {label}
-                <span className="sr-only">{done ? ' (done)' : active ? ' (current step)' : ''}</span>
+                {t(labelId)}
+                <span className="sr-only">
+                  {done ? ` ${t('tryon.steps.done')}` : active ? ` ${t('tryon.steps.current')}` : ''}
+                </span>
               </span>
             </li>
           );

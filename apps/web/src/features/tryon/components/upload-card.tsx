@@ -1,6 +1,8 @@
 import { useId, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
 import { ALLOWED_IMAGE_TYPES } from '@aidressup/contract';
 import { AlertIcon, CameraIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
+import { rich, useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import type { ImageUpload } from '../hooks/use-image-upload';
 
@@ -8,7 +10,7 @@ export interface UploadCardProps {
   /** Short id used for test ids: person | clothing | bottom (a whole outfit's optional bottom). */
   kind: 'person' | 'clothing' | 'bottom';
   title: string;
-  /** What the photo is, for button labels: "person photo". */
+  /** What the photo is, for button labels: "person photo" (translated). */
   noun: string;
   description: string;
   icon: ReactNode;
@@ -39,6 +41,9 @@ export function UploadCard({
   const titleId = useId();
   const errorId = useId();
   const pick = () => inputRef.current?.click();
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const srOnly = (text: string) => <span className="sr-only">{text}</span>;
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -89,7 +94,7 @@ export function UploadCard({
           >
             <img
               src={upload.previewUrl}
-              alt={`${title} preview`}
+              alt={t('tryon.upload.previewAlt', { title })}
               className="aspect-[3/4] w-full object-contain"
               data-testid={`upload-${kind}-preview`}
             />
@@ -101,7 +106,7 @@ export function UploadCard({
                 className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-ink-900 hover:bg-white disabled:opacity-60"
               >
                 <RefreshIcon className="size-4" />
-                Replace<span className="sr-only"> {noun}</span>
+                {rich(t('tryon.upload.replace', { noun }), { 0: srOnly })}
               </button>
               <button
                 type="button"
@@ -110,7 +115,7 @@ export function UploadCard({
                 className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-red-700 hover:bg-white disabled:opacity-60"
               >
                 <TrashIcon className="size-4" />
-                Remove<span className="sr-only"> {noun}</span>
+                {rich(t('tryon.upload.remove', { noun }), { 0: srOnly })}
               </button>
             </div>
           </div>
@@ -131,11 +136,11 @@ export function UploadCard({
             <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
               <UploadIcon className="size-7" />
             </span>
-            <span className="font-semibold text-ink-900">Upload {noun}</span>
+            <span className="font-semibold text-ink-900">{t('tryon.upload.cta', { noun })}</span>
             <span className="text-sm text-ink-500">
-              Click to choose, drag and drop, or paste
+              {t('tryon.upload.hint')}
               <br />
-              JPG, PNG or WEBP · up to {maxMegabytes} MB
+              {t('tryon.upload.formats', { max: maxMegabytes })}
             </span>
           </button>
         )}
@@ -150,7 +155,7 @@ export function UploadCard({
           data-testid={`upload-${kind}-camera`}
         >
           <CameraIcon className="size-5" />
-          Take a photo<span className="sr-only"> for the {noun}</span>
+          {rich(t('tryon.upload.camera', { noun }), { 0: srOnly })}
         </button>
       )}
       <input
@@ -190,7 +195,7 @@ export function UploadCard({
           data-testid={`upload-${kind}-error`}
         >
           <AlertIcon className="mt-0.5 size-4 shrink-0" />
-          {upload.error}
+          {localize(upload.error)}
         </p>
       ) : null}
     </section>

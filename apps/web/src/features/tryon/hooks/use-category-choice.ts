@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_CATEGORY, type Category, type GarmentClassifyResponse } from '@aidressup/contract';
+import { useT } from '../../../i18n/use-t';
 import { classifyGarment } from '../api/classify-garment';
 import { applySuggestion, suggestionNote, type SuggestedPick } from '../utils/category-suggestion';
 
@@ -36,6 +37,7 @@ export function useCategoryChoice({
 }: CategoryChoiceDeps): CategoryChoice {
   const [pick, setPick] = useState<SuggestedPick>({ category: DEFAULT_CATEGORY, suggested: null });
   const touched = useRef(false);
+  const t = useT();
 
   useEffect(() => {
     setPick((p) => (p.suggested ? { ...p, suggested: null } : p));
@@ -59,5 +61,5 @@ export function useCategoryChoice({
     setPick({ category, suggested: null });
   }, []);
 
-  return { category: pick.category, choose, note: pick.suggested ? suggestionNote(pick.suggested) : null };
+  return { category: pick.category, choose, note: pick.suggested ? suggestionNote(t, pick.suggested) : null };
 }

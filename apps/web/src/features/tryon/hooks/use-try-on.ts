@@ -10,6 +10,7 @@ import {
   type TryOnStage,
   type User,
 } from '@aidressup/contract';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 
@@ -78,6 +79,10 @@ export function useTryOn(deps: TryOnDeps) {
   const [state, setState] = useState<TryOnState>(idle);
   const depsRef = useRef(deps);
   depsRef.current = deps;
+  // Alerts speak the page's language (the state keeps the English texts; the page translates them).
+  const localize = useLocalizeMessage();
+  const localizeRef = useRef(localize);
+  localizeRef.current = localize;
   const inFlight = useRef<AbortController | null>(null);
 
   useEffect(() => () => inFlight.current?.abort(), []);
@@ -86,11 +91,11 @@ export function useTryOn(deps: TryOnDeps) {
     async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
       const d = depsRef.current;
       if (!person || !clothing) {
-        window.alert(MESSAGES.uploadBothPhotos);
+        window.alert(localizeRef.current(MESSAGES.uploadBothPhotos));
         return;
       }
       if (!d.user) {
-        window.alert(MESSAGES.userLoading);
+        window.alert(localizeRef.current(MESSAGES.userLoading));
         return;
       }
       if (inFlight.current) return;

@@ -1,6 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
+import { activateLocale } from '../../../i18n/i18n';
+import type { Translate } from '../../../i18n/use-t';
 import { CATEGORY_SUGGESTION_MIN_CONFIDENCE } from '@aidressup/contract';
 import { applySuggestion, suggestionNote } from './category-suggestion';
+
+const t: Translate = (id, values) => i18n._(id, values);
 
 describe('category suggestion', () => {
   it('preselects a confident suggestion while the shopper has not chosen by hand, and names it', () => {
@@ -48,7 +53,15 @@ describe('category suggestion', () => {
   });
 
   it('names the category by its label', () => {
-    expect(suggestionNote('lower_body')).toBe('Looks like Lower Body — change it if not');
-    expect(suggestionNote('dresses')).toBe('Looks like Full Outfit — change it if not');
+    expect(suggestionNote(t, 'lower_body')).toBe('Looks like Lower Body — change it if not');
+    expect(suggestionNote(t, 'dresses')).toBe('Looks like Full Outfit — change it if not');
+  });
+
+  describe('in another language', () => {
+    afterEach(() => activateLocale('en'));
+    it('names the category in that language', async () => {
+      await activateLocale('es');
+      expect(suggestionNote(t, 'lower_body')).toBe('Parece Parte inferior: si no lo es, cambia la categoría');
+    });
   });
 });

@@ -1,4 +1,6 @@
-import { CATEGORY_SUGGESTION_MIN_CONFIDENCE, categoryInfo, type Category } from '@aidressup/contract';
+import { CATEGORY_SUGGESTION_MIN_CONFIDENCE, type Category } from '@aidressup/contract';
+import type { Translate } from '../../../i18n/use-t';
+import { categoryLabel } from './category-text';
 
 /** The classifier's answer for the garment photo. */
 export interface CategorySuggestion {
@@ -28,6 +30,6 @@ export function applySuggestion(
 }
 
 /** The polite note under the picker: "Looks like Lower Body — change it if not". */
-export function suggestionNote(category: Category): string {
-  return `Looks like ${categoryInfo(category).label} — change it if not`;
+export function suggestionNote(t: Translate, category: Category): string {
+  return t('tryon.category.suggestion', { category: categoryLabel(t, category) });
 }

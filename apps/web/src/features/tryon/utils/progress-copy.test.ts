@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { i18n } from '@lingui/core';
 import { ENGINE_ESTIMATE_SECONDS, MESSAGES } from '@aidressup/contract';
 import {
   engineEstimate,
@@ -8,6 +9,10 @@ import {
   firstHostedEngine,
   stageLabel,
 } from './progress-copy';
+import { activateLocale } from '../../../i18n/i18n';
+import type { Translate } from '../../../i18n/use-t';
+
+const t: Translate = (id, values) => i18n._(id, values);
 
 describe('engine kind and estimate', () => {
   it('takes the server’s kind, else knows the built-in engine by its id', () => {
@@ -36,23 +41,36 @@ describe('engine kind and estimate', () => {
 
 describe('estimate note', () => {
   it('keeps the spec’s words for hosted engines', () => {
-    expect(estimateNote('hosted', { min: 30, max: 60 })).toBe(MESSAGES.processingNote);
-    expect(estimateNote('hosted', { min: 5, max: 10 })).toBe(MESSAGES.processingNote);
+    expect(estimateNote(t, 'hosted', { min: 30, max: 60 })).toBe(MESSAGES.processingNote);
+    expect(estimateNote(t, 'hosted', { min: 5, max: 10 })).toBe(MESSAGES.processingNote);
   });
   it('says seconds for the built-in engine', () => {
-    expect(estimateNote('local', ENGINE_ESTIMATE_SECONDS.local)).toBe('Usually ready in a few seconds.');
-    expect(estimateNote('local', { min: 5, max: 20 })).toBe('Usually ready in 5-20 seconds.');
-    expect(estimateNote('local', { min: 20, max: 20 })).toBe('Usually ready in about 20 seconds.');
+    expect(estimateNote(t, 'local', ENGINE_ESTIMATE_SECONDS.local)).toBe('Usually ready in a few seconds.');
+    expect(estimateNote(t, 'local', { min: 5, max: 20 })).toBe('Usually ready in 5-20 seconds.');
+    expect(estimateNote(t, 'local', { min: 20, max: 20 })).toBe('Usually ready in about 20 seconds.');
+  });
+
+  describe('in other languages', () => {
+    afterEach(() => activateLocale('en'));
+    it('translates the estimate with the language’s plurals', async () => {
+      await activateLocale('es');
+      expect(estimateNote(t, 'local', { min: 20, max: 20 })).toBe('Suele estar listo en unos 20 segundos.');
+      expect(estimateNote(t, 'local', { min: 5, max: 20 })).toBe('Suele estar listo en 5-20 segundos.');
+      expect(stageLabel(t, 'fitting')).toBe('Ajustando la prenda…');
+      await activateLocale('ar');
+      expect(estimateNote(t, 'local', { min: 20, max: 20 })).toBe('يكون جاهزًا عادةً خلال 20 ثانية تقريبًا.');
+      expect(estimateNote(t, 'local', { min: 1, max: 3 })).toBe('يكون جاهزًا عادةً خلال ثوانٍ قليلة.');
+    });
   });
 });
 
 describe('stages and the bar', () => {
   it('names each stage in words', () => {
-    expect(stageLabel('queued')).toBe('Waiting for a free engine…');
-    expect(stageLabel('reading')).toBe('Reading your photos…');
-    expect(stageLabel('fitting')).toBe('Fitting the garment…');
-    expect(stageLabel('finishing')).toBe('Finishing…');
-    expect(stageLabel('failed')).toBeNull();
+    expect(stageLabel(t, 'queued')).toBe('Waiting for a free engine…');
+    expect(stageLabel(t, 'reading')).toBe('Reading your photos…');
+    expect(stageLabel(t, 'fitting')).toBe('Fitting the garment…');
+    expect(stageLabel(t, 'finishing')).toBe('Finishing…');
+    expect(stageLabel(t, 'failed')).toBeNull();
   });
   it('moves with the estimate, never past 95 %, never below the stage’s floor', () => {
     expect(estimatedProgress(0)).toBe(3);

@@ -1,5 +1,6 @@
 /** What the page says about a try-on's progress and its engine (pure). */
-import { ENGINE_ESTIMATE_SECONDS, MESSAGES, type PublicConfig, type TryOnStage } from '@aidressup/contract';
+import { ENGINE_ESTIMATE_SECONDS, type PublicConfig, type TryOnStage } from '@aidressup/contract';
+import type { MessageId, Translate } from '../../../i18n/use-t';
 
 export type EngineKind = 'local' | 'hosted';
 export interface Estimate {
@@ -35,33 +36,30 @@ export function firstHostedEngine(config: Pick<PublicConfig, 'engines'> | null):
 }
 
 /**
- * The line under 'Initializing AI model...'. Hosted engines keep the product's words ("processing
- * may take 30-60 seconds"); the built-in engine says seconds.
+ * The line under 'Initializing AI model...', in the page's language. Hosted engines keep the
+ * product's words ("processing may take 30-60 seconds"); the built-in engine says seconds.
  */
-export function estimateNote(kind: EngineKind, estimate: Estimate): string {
-  if (kind === 'hosted') return MESSAGES.processingNote;
+export function estimateNote(t: Translate, kind: EngineKind, estimate: Estimate): string {
+  if (kind === 'hosted') return t('msg.processingNote');
   const max = Math.max(1, Math.round(estimate.max));
-  if (max <= 10) return 'Usually ready in a few seconds.';
+  if (max <= 10) return t('tryon.progress.fewSeconds');
   const min = Math.max(1, Math.round(Math.min(estimate.min, estimate.max)));
-  return min === max ? `Usually ready in about ${max} seconds.` : `Usually ready in ${min}-${max} seconds.`;
+  return min === max ? t('tryon.progress.aboutSeconds', { max }) : t('tryon.progress.rangeSeconds', { min, max });
 }
 
+const STAGE_LABEL: Record<TryOnStage, MessageId | null> = {
+  queued: 'tryon.progress.queued',
+  reading: 'tryon.progress.reading',
+  fitting: 'tryon.progress.fitting',
+  finishing: 'tryon.progress.finishing',
+  done: 'tryon.progress.done',
+  failed: null,
+};
+
 /** The stage in words; null for stages that add nothing to show (a failure: the answer says why). */
-export function stageLabel(stage: TryOnStage): string | null {
-  switch (stage) {
-    case 'queued':
-      return 'Waiting for a free engine…';
-    case 'reading':
-      return 'Reading your photos…';
-    case 'fitting':
-      return 'Fitting the garment…';
-    case 'finishing':
-      return 'Finishing…';
-    case 'done':
-      return 'Done. Loading your result…';
-    case 'failed':
-      return null;
-  }
+export function stageLabel(t: Translate, stage: TryOnStage): string | null {
+  const id = STAGE_LABEL[stage];
+  return id ? t(id) : null;
 }
 
 /** Lowest bar position per stage, so a reported stage always shows as progress. */

@@ -1,10 +1,11 @@
 export type Step = 1 | 2 | 3 | 4;
 
+/** The steps and the catalog ids of their names. */
 export const STEPS = [
-  { step: 1, label: 'Person' },
-  { step: 2, label: 'Clothing' },
-  { step: 3, label: 'AI Process' },
-  { step: 4, label: 'Result' },
+  { step: 1, labelId: 'tryon.steps.person' },
+  { step: 2, labelId: 'tryon.steps.clothing' },
+  { step: 3, labelId: 'tryon.steps.process' },
+  { step: 4, labelId: 'tryon.steps.result' },
 ] as const;
 
 export interface StepInput {
