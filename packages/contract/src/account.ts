@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { UserSchema } from './api.js';
+import { LOCALES } from './locales.js';
 import { PLAN_IDS } from './plans.js';
 
 /** Longest email address accepted (RFC 5321's path limit). */
@@ -27,7 +28,11 @@ export const EmailSchema = z
   .transform((v) => v.toLowerCase());
 
 // ---------- POST /api/auth/email/start ----------
-export const EmailStartRequestSchema = z.object({ email: EmailSchema });
+export const EmailStartRequestSchema = z.object({
+  email: EmailSchema,
+  /** The page's language: the mail is written in it (English when absent). */
+  locale: z.enum(LOCALES).optional(),
+});
 export type EmailStartRequest = z.input<typeof EmailStartRequestSchema>;
 export const SuccessResponseSchema = z.object({ success: z.literal(true) });
 export type SuccessResponse = z.infer<typeof SuccessResponseSchema>;

@@ -211,6 +211,39 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       ).toBe(true);
     });
 
+    it('writes the mail in the page’s language and refuses a language it does not speak', async () => {
+      const { app } = await make();
+      const spanish = newEmail();
+      expect((await post(app, '/api/auth/email/start', { email: spanish, locale: 'es' })).statusCode).toBe(200);
+      const es = await smtp.waitForMail(spanish);
+      expect(es.subject).toBe('Tu código para iniciar sesión en AI Dress Up');
+      const code = /sesión en AI Dress Up es (\d{6})/.exec(es.text)?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      expect(es.text).toContain('O inicia sesión con un solo clic: ');
+      expect(es.html).toContain('<html lang="es" dir="ltr">');
+      expect(es.html).toContain(`>${code}</p>`);
+      expect(linkFromMail(es).hash).toMatch(/^#email=[^&]+&token=[A-Za-z0-9_-]{43}$/);
+      // The Spanish mail's code signs in like any other.
+      const verified = await post(app, '/api/auth/email/verify', { email: spanish, code });
+      expect(verified.statusCode).toBe(200);
+
+      const arabic = newEmail();
+      expect((await post(app, '/api/auth/email/start', { email: arabic, locale: 'ar' })).statusCode).toBe(200);
+      const ar = await smtp.waitForMail(arabic);
+      expect(ar.subject).toBe('رمز تسجيل الدخول إلى AI Dress Up');
+      expect(ar.html).toContain('<html lang="ar" dir="rtl">');
+      expect(ar.text).toContain('رمز تسجيل الدخول إلى AI Dress Up هو ');
+
+      for (const locale of ['xx', 'es-ES', 'EN', 42, null]) {
+        const bad = await post(app, '/api/auth/email/start', { email: newEmail(), locale });
+        expect(bad.statusCode, String(locale)).toBe(400);
+        expect(bad.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', error: MESSAGES.invalidRequest });
+      }
+      // A bad address is still INVALID_EMAIL, whatever the language.
+      const both = await post(app, '/api/auth/email/start', { email: 'nope', locale: 'xx' });
+      expect(both.json()).toMatchObject({ code: 'INVALID_EMAIL' });
+    });
+
     it('limits mails per address and per client address', async () => {
       const { app } = await make({ EMAIL_CODES_PER_ADDRESS_PER_HOUR: '2', RATE_LIMIT_EMAIL_PER_MINUTE: '4' });
       const email = newEmail();

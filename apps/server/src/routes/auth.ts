@@ -108,12 +108,15 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
         body: EmailStartRequestSchema,
         response: { 200: SuccessResponseSchema, ...ERROR_RESPONSES },
       },
-      config: { invalidInput: { otherwise: 'INVALID_EMAIL' } },
+      // A bad address (or no JSON object) is INVALID_EMAIL; a language we do not speak, VALIDATION_ERROR.
+      config: {
+        invalidInput: { fields: { '': 'INVALID_EMAIL', email: 'INVALID_EMAIL' }, otherwise: 'VALIDATION_ERROR' },
+      },
     },
     async (request) => {
       await startEmailSignIn(
         { ...accountDeps(), mailer: app.mailer },
-        { email: request.body.email, linkOrigin: webOrigin(app, request) },
+        { email: request.body.email, linkOrigin: webOrigin(app, request), locale: request.body.locale },
       );
       return { success: true as const };
     },

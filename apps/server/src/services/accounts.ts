@@ -6,7 +6,13 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { MAGIC_LINK_PATH, MESSAGES, SIGN_IN_CODE_MAX_ATTEMPTS, SIGN_IN_CODE_TTL_MINUTES } from '@aidressup/contract';
+import {
+  MAGIC_LINK_PATH,
+  MESSAGES,
+  SIGN_IN_CODE_MAX_ATTEMPTS,
+  SIGN_IN_CODE_TTL_MINUTES,
+  type Locale,
+} from '@aidressup/contract';
 import type { Config } from '../config.js';
 import type { Database, UserRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
@@ -61,12 +67,13 @@ function sameHash(a: string, b: string): boolean {
 }
 
 /**
- * Mails a sign-in code and link to an address, known or not (the answer never tells which).
- * At most `emailCodesPerAddressPerHour` mails per address per hour.
+ * Mails a sign-in code and link to an address, known or not (the answer never tells which), in
+ * the page's language (English when not given). At most `emailCodesPerAddressPerHour` mails per
+ * address per hour.
  */
 export async function startEmailSignIn(
   deps: AccountDeps & { mailer: Mailer },
-  input: { email: string; linkOrigin: string },
+  input: { email: string; linkOrigin: string; locale?: Locale },
 ): Promise<void> {
   const now = deps.clock();
   const sent = await countEmailCodesSince(deps.db, input.email, new Date(now.getTime() - HOUR_MS));
@@ -82,7 +89,7 @@ export async function startEmailSignIn(
   });
   const link = `${input.linkOrigin}${MAGIC_LINK_PATH}#email=${encodeURIComponent(input.email)}&token=${token}`;
   try {
-    await deps.mailer.send(signInMail({ to: input.email, code, link }));
+    await deps.mailer.send(signInMail({ to: input.email, code, link, locale: input.locale }));
   } catch (err) {
     deps.log.error({ err }, 'the sign-in mail could not be sent');
     throw new AppError('SERVICE_UNAVAILABLE', MESSAGES.mailNotSent);
