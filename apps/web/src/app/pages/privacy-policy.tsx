@@ -5,10 +5,7 @@ import { usePublicConfig } from '../../lib/public-config';
 export function PrivacyPolicyPage() {
   const { config } = usePublicConfig();
   return (
-    <LegalPage
-      title="Privacy Policy"
-      intro="This policy explains what AI Dress Up collects, why, how long we keep it and the choices you have."
-    >
+    <LegalPage doc="privacy">
       <PrivacyContent supportEmail={config?.supportEmail ?? null} />
     </LegalPage>
   );

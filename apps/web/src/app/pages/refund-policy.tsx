@@ -5,10 +5,7 @@ import { usePublicConfig } from '../../lib/public-config';
 export function RefundPolicyPage() {
   const { config } = usePublicConfig();
   return (
-    <LegalPage
-      title="Refund Policy"
-      intro="We want you to be happy with every purchase. Here is how refunds work for AI Dress Up credits and plans."
-    >
+    <LegalPage doc="refund">
       <RefundContent supportEmail={config?.supportEmail ?? null} />
     </LegalPage>
   );

@@ -5,10 +5,7 @@ import { usePublicConfig } from '../../lib/public-config';
 export function TermsOfServicePage() {
   const { config } = usePublicConfig();
   return (
-    <LegalPage
-      title="Terms of Service"
-      intro="These terms govern your use of AI Dress Up, the virtual clothing try-on service. By using it you accept them."
-    >
+    <LegalPage doc="terms">
       <TermsContent supportEmail={config?.supportEmail ?? null} plans={config?.plans ?? null} />
     </LegalPage>
   );
