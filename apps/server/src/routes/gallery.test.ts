@@ -286,6 +286,31 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     expect(html).not.toContain('/api/results/');
     expect(html).not.toMatch(/<script|https?:\/\/(?!localhost)/);
 
+    expect(html).toContain('<html lang="en">');
+    expect(String(page.headers.vary)).toMatch(/Cookie, Accept-Language/);
+    // In the visitor's language: the web app's language cookie first, then Accept-Language.
+    const spanish = await app.inject({
+      method: 'GET',
+      url: pathname,
+      headers: { cookie: 'aidressup_locale=es', 'accept-language': 'ar' },
+    });
+    expect(spanish.statusCode).toBe(200);
+    expect(spanish.body).toContain('<html lang="es" dir="ltr">');
+    expect(spanish.body).toContain('<meta property="og:title" content="Un look creado con AI Dress Up">');
+    expect(spanish.body).toMatch(/<a class="cta" href="\/">Pruébalo tú<\/a>/);
+    expect(spanish.body).toContain(`<img src="${url}/image"`);
+    const arabic = await app.inject({ method: 'GET', url: pathname, headers: { 'accept-language': 'ar-EG,ar;q=0.9' } });
+    expect(arabic.body).toContain('<html lang="ar" dir="rtl">');
+    expect(arabic.body).toContain('إطلالة صُمّمت باستخدام');
+    const unknown = await app.inject({
+      method: 'GET',
+      url: `/s/${'A'.repeat(43)}`,
+      headers: { 'accept-language': 'de' },
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toContain('<html lang="de" dir="ltr">');
+    expect(unknown.body).toContain('Dieser Link ist nicht verfügbar');
+
     const image = await get(app, `${pathname}/image`);
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toMatch(/^image\/(png|jpeg|webp)/);

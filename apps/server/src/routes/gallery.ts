@@ -28,6 +28,7 @@ import {
 import { ERROR_RESPONSES } from './schemas.js';
 import { serverOrigin } from './public-origin.js';
 import { renderShareNotFound, renderSharePage } from './share-page.js';
+import { requestLocale, varyByLocale } from './request-locale.js';
 
 /** Share pages and their images: never kept by a shared cache, nor by the browser. */
 const SHARE_CACHE_CONTROL = 'private, no-store';
@@ -108,21 +109,27 @@ export default async function galleryRoutes(instance: FastifyInstance): Promise<
     async (request, reply) => {
       const { token } = request.params;
       const row = SHARE_TOKEN_PATTERN.test(token) ? await findShared(deps(), token) : undefined;
+      // In the visitor's language: the web app's language cookie, else Accept-Language.
+      const locale = requestLocale(request);
+      varyByLocale(reply);
       reply
         .header('cache-control', SHARE_CACHE_CONTROL)
         .header('x-robots-tag', 'noindex')
         .type('text/html; charset=utf-8');
-      if (!row?.result_name) return reply.code(404).send(renderShareNotFound());
+      if (!row?.result_name) return reply.code(404).send(renderShareNotFound(locale));
       const pageUrl = shareUrl(serverOrigin(app, request), token);
       return reply.send(
-        renderSharePage({
-          pageUrl,
-          imageUrl: `${pageUrl}/image`,
-          imageType: CONTENT_TYPES[row.result_name.slice(row.result_name.lastIndexOf('.'))] ?? 'image/jpeg',
-          category: row.category,
-          createdAt: row.created_at,
-          expiresAt: row.expires_at,
-        }),
+        renderSharePage(
+          {
+            pageUrl,
+            imageUrl: `${pageUrl}/image`,
+            imageType: CONTENT_TYPES[row.result_name.slice(row.result_name.lastIndexOf('.'))] ?? 'image/jpeg',
+            category: row.category,
+            createdAt: row.created_at,
+            expiresAt: row.expires_at,
+          },
+          locale,
+        ),
       );
     },
   );

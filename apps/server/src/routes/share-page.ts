@@ -1,16 +1,33 @@
 /**
  * The public page of a shared result (`/s/<token>`): standalone HTML with its own small inline
  * stylesheet in the web app's colours (no script, no external assets), and Open Graph and
- * Twitter tags so a pasted link shows the image. Not indexed by search engines.
+ * Twitter tags so a pasted link shows the image. Not indexed by search engines. Written in the
+ * visitor's language (`share-page-texts.ts`), English when none is given.
  */
-import { categoryInfo, RESULT_RETENTION_DAYS, type Category } from '@aidressup/contract';
+import {
+  CATEGORY_VALUES,
+  DEFAULT_LOCALE,
+  localeDirection,
+  RESULT_RETENTION_DAYS,
+  type Category,
+  type Locale,
+} from '@aidressup/contract';
+import { SHARE_PAGE_TEXTS } from './share-page-texts.js';
 
 export const PRODUCT_NAME = 'AI Dress Up';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-const dayFormat = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+const dayFormats = new Map<Locale, Intl.DateTimeFormat>();
+function dayFormat(locale: Locale): Intl.DateTimeFormat {
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+    dayFormats.set(locale, format);
+  }
+  return format;
+}
 
 const BRAND_MARK = `<svg viewBox="0 0 64 64" width="32" height="32" aria-hidden="true" focusable="false"><defs><linearGradient id="brand-mark-gradient" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#7c3aed"/><stop offset="1" stop-color="#c026d3"/></linearGradient></defs><rect width="64" height="64" rx="16" fill="url(#brand-mark-gradient)"/><path d="M23 14 15 19l-3 9 6 2.5V50h28V30.5l6-2.5-3-9-8-5c-1.2 3-4.4 5-9 5s-7.8-2-9-5Z" fill="#fff"/></svg>`;
 
@@ -38,9 +55,9 @@ footer{border-top:1px solid #e4e4e7;background:#fff;padding:1.25rem 1rem;text-al
 @media (min-width:640px){h1{font-size:2.25rem}main{padding-top:3rem}.bar{padding:0 1.5rem}}
 `;
 
-function page(head: string, body: string): string {
+function page(locale: Locale, head: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}"${locale === DEFAULT_LOCALE ? '' : ` dir="${localeDirection(locale)}"`}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -55,7 +72,7 @@ ${head}
 <main>
 ${body}
 </main>
-<footer>${PRODUCT_NAME}: virtual clothing try-on</footer>
+<footer>${escapeHtml(SHARE_PAGE_TEXTS[locale].footer)}</footer>
 </body>
 </html>
 `;
@@ -72,18 +89,14 @@ export interface SharePageInput {
   expiresAt: string;
 }
 
-export function renderSharePage(input: SharePageInput): string {
-  const label = (() => {
-    try {
-      return categoryInfo(input.category as Category).label;
-    } catch {
-      return null;
-    }
-  })();
-  const title = `A look made with ${PRODUCT_NAME}`;
-  const description =
-    'See yourself in any outfit before you buy: upload a photo and a garment, and AI shows you wearing it.';
-  const alt = label ? `AI try-on result, ${label}` : 'AI try-on result';
+export function renderSharePage(input: SharePageInput, locale: Locale = DEFAULT_LOCALE): string {
+  const t = SHARE_PAGE_TEXTS[locale];
+  const label = (CATEGORY_VALUES as readonly string[]).includes(input.category)
+    ? t.categories[input.category as Category]
+    : null;
+  const title = t.title;
+  const description = t.description;
+  const alt = t.alt(label);
   const e = escapeHtml;
   const head = `<title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
@@ -99,22 +112,27 @@ export function renderSharePage(input: SharePageInput): string {
 <meta name="twitter:title" content="${e(title)}">
 <meta name="twitter:description" content="${e(description)}">
 <meta name="twitter:image" content="${e(input.imageUrl)}">`;
-  const made = dayFormat.format(new Date(input.createdAt));
-  const until = dayFormat.format(new Date(input.expiresAt));
-  const body = `<h1>A look made with <span class="accent">${PRODUCT_NAME}</span></h1>
-<p class="sub">${label ? `${e(label)} try-on, ` : ''}made on <time datetime="${e(input.createdAt)}">${e(made)}</time></p>
+  const made = dayFormat(locale).format(new Date(input.createdAt));
+  const until = dayFormat(locale).format(new Date(input.expiresAt));
+  const madeTime = `<time datetime="${e(input.createdAt)}">${e(made)}</time>`;
+  const untilTime = `<time datetime="${e(input.expiresAt)}">${e(until)}</time>`;
+  // The texts hold no markup of their own: escaping them leaves them as they are.
+  const body = `<h1>${t.heading(`<span class="accent">${PRODUCT_NAME}</span>`)}</h1>
+<p class="sub">${t.made(label === null ? null : e(label), madeTime)}</p>
 <figure><img src="${e(input.imageUrl)}" alt="${e(alt)}"></figure>
-<a class="cta" href="/">Try it yourself</a>
-<p class="note">This shared link works until <time datetime="${e(input.expiresAt)}">${e(until)}</time>: results are kept ${RESULT_RETENTION_DAYS} days.</p>`;
-  return page(head, body);
+<a class="cta" href="/">${e(t.cta)}</a>
+<p class="note">${t.until(untilTime, RESULT_RETENTION_DAYS)}</p>`;
+  return page(locale, head, body);
 }
 
 /** The answer for an unknown token, a result no longer shared, or one that has expired. */
-export function renderShareNotFound(): string {
+export function renderShareNotFound(locale: Locale = DEFAULT_LOCALE): string {
+  const t = SHARE_PAGE_TEXTS[locale];
   return page(
-    `<title>Link not available · ${PRODUCT_NAME}</title>`,
-    `<h1>This link is not available</h1>
-<p class="sub">The owner stopped sharing this try-on, or it has expired: results are kept ${RESULT_RETENTION_DAYS} days.</p>
-<a class="cta" href="/">Try it yourself</a>`,
+    locale,
+    `<title>${escapeHtml(t.notFoundTitle)}</title>`,
+    `<h1>${escapeHtml(t.notFoundHeading)}</h1>
+<p class="sub">${escapeHtml(t.notFoundText(RESULT_RETENTION_DAYS))}</p>
+<a class="cta" href="/">${escapeHtml(t.cta)}</a>`,
   );
 }

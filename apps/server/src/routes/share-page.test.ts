@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { LOCALES } from '@aidressup/contract';
+import { renderShareNotFound, renderSharePage } from './share-page.js';
+import { SHARE_PAGE_TEXTS } from './share-page-texts.js';
+
+const input = {
+  pageUrl: 'https://app.test/s/abc',
+  imageUrl: 'https://app.test/s/abc/image',
+  imageType: 'image/png',
+  category: 'upper_body',
+  createdAt: '2026-03-05T10:00:00.000Z',
+  expiresAt: '2026-04-04T10:00:00.000Z',
+};
+
+describe('the share page in every language', () => {
+  it('keeps English as it was', () => {
+    const html = renderSharePage(input);
+    expect(html).toContain('<html lang="en">\n');
+    expect(html).toContain('<h1>A look made with <span class="accent">AI Dress Up</span></h1>');
+    expect(html).toContain(
+      '<p class="sub">Upper Body try-on, made on <time datetime="2026-03-05T10:00:00.000Z">March 5, 2026</time></p>',
+    );
+    expect(html).toContain('alt="AI try-on result, Upper Body"');
+    expect(html).toContain('results are kept 30 days.</p>');
+    expect(html).toContain('<footer>AI Dress Up: virtual clothing try-on</footer>');
+    expect(renderSharePage({ ...input, category: 'unknown' })).toContain('<p class="sub">made on <time');
+    expect(renderShareNotFound()).toContain('<h1>This link is not available</h1>');
+  });
+
+  it('writes the texts, category and dates in the visitor’s language', () => {
+    const es = renderSharePage(input, 'es');
+    expect(es).toContain('<html lang="es" dir="ltr">');
+    expect(es).toContain('<title>Un look creado con AI Dress Up</title>');
+    expect(es).toContain(
+      'Prueba virtual (Parte superior), creada el <time datetime="2026-03-05T10:00:00.000Z">5 de marzo de 2026</time>',
+    );
+    expect(es).toContain('los resultados se guardan 30\u00a0días.');
+
+    const ar = renderSharePage({ ...input, category: 'dresses' }, 'ar');
+    expect(ar).toContain('<html lang="ar" dir="rtl">');
+    expect(ar).toContain('alt="نتيجة تجربة القياس بالذكاء الاصطناعي، إطلالة كاملة"');
+    expect(ar).toContain('نحتفظ بالنتائج لمدة 30 يومًا.');
+    expect(renderShareNotFound('pt-BR')).toContain('<h1>Este link não está disponível</h1>');
+  });
+
+  it('has no markup of its own in any text (they are written into HTML)', () => {
+    const markup = /[<>&"']/;
+    for (const locale of LOCALES) {
+      const t = SHARE_PAGE_TEXTS[locale];
+      const texts = [
+        t.title,
+        t.description,
+        t.alt('X'),
+        t.heading('X'),
+        t.made('X', 'Y'),
+        t.made(null, 'Y'),
+        t.cta,
+        t.until('Y', 30),
+        t.footer,
+        t.notFoundTitle,
+        t.notFoundHeading,
+        t.notFoundText(30),
+        ...Object.values(t.categories),
+      ];
+      for (const text of texts) expect(text, `${locale}: ${text}`).not.toMatch(markup);
+    }
+  });
+});
