@@ -71,6 +71,7 @@ export const MESSAGES = {
   invalidLink: 'This sign-in link is not valid. Please request a new code.',
   mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
   portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
+  planNotCanceled: 'We could not cancel your plan just now, so nothing was deleted. Please try again in a moment.',
   requestTooLarge: 'The request is too large.',
   unexpectedParts:
     'The upload has unexpected parts: send one person photo, one clothing photo (and, for a whole outfit, one bottom), the category and your user id.',

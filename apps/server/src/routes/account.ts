@@ -34,7 +34,7 @@ export default async function accountRoutes(instance: FastifyInstance): Promise<
     {
       schema: {
         summary:
-          'Delete my data: photos, results and personal data (transaction records stay, without personal data); ends the session',
+          'Delete my data: cancels a plan that still renews, then deletes photos, results and personal data (transaction records stay, without personal data); ends the session. Deletes nothing when the plan cannot be cancelled',
         tags: ['account'],
         security,
         response: { 200: DeleteAccountResponseSchema, ...ERROR_RESPONSES },

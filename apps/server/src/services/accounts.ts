@@ -20,6 +20,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { signInMail } from '../mail/sign-in-mail.js';
 import { AppError } from '../errors.js';
 import { forfeitCredits, mergeUserInto } from '../ledger/ledger.js';
+import { cancelBillablePlan } from './plan-cancellation.js';
 import {
   consumeEmailCode,
   countEmailCodesSince,
@@ -181,8 +182,13 @@ export async function verifyEmailSignIn(
  * Deletes everything that is the person's: photos and results (files and rows), email, device
  * info and sessions; unspent credits are forfeited. The transaction records stay, without
  * personal data. Result files are deleted after the rows, so a failure leaves no reachable file.
+ *
+ * A plan that would bill the person again is cancelled first (at Paddle, and recorded on the
+ * user row); when that fails, nothing is deleted (SERVICE_UNAVAILABLE, `MESSAGES.planNotCanceled`)
+ * and the person can try again. A retry after a later failure finds the plan cancelled already.
  */
 export async function deleteAccount(deps: AccountDeps & { storage: Storage }, userId: string): Promise<void> {
+  await cancelBillablePlan(deps, userId);
   const now = deps.clock();
   const names = await deps.db.transaction().execute(async (trx) => {
     await forfeitCredits(trx, userId, now);
