@@ -15,7 +15,7 @@ export interface DeleteDataDialogProps {
   errorCode?: string | null;
   credits: number;
   signedIn: boolean;
-  /** The name of a plan that still renews: deleting the data does not cancel it. */
+  /** The name of a plan that still renews: deleting the data cancels it (the server does, first). */
   renewingPlan: string | null;
 }
 

@@ -38,7 +38,7 @@ describe('legal pages', () => {
   it('render in English with no translation note', async () => {
     await show(terms);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Terms of Service');
-    expect(screen.getByText('Last updated: 1 November 2026')).toBeTruthy();
+    expect(screen.getByText('Last updated: 23 November 2026')).toBeTruthy();
     expect(screen.queryByRole('note')).toBeNull();
     expect(screen.getByRole('link', { name: EMAIL }).getAttribute('href')).toBe(`mailto:${EMAIL}`);
     expect(screen.getByText(/valid for 7 days/).textContent).toBe(
@@ -54,7 +54,7 @@ describe('legal pages', () => {
     await act(() => activateLocale('es'));
     await show(terms);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Términos del servicio');
-    expect(screen.getByText('Última actualización: 1 de noviembre de 2026')).toBeTruthy();
+    expect(screen.getByText('Última actualización: 23 de noviembre de 2026')).toBeTruthy();
     expect(screen.getByText(/200 créditos que nunca caducan/).textContent).toMatch(
       /^200 créditos: 39,99\sUS\$ en un único pago, 200 créditos que nunca caducan\.$/,
     );
@@ -63,7 +63,7 @@ describe('legal pages', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Ver la versión en inglés' })));
     const h1 = await screen.findByRole('heading', { level: 1, name: 'Terms of Service' });
     expect(h1.closest('[lang="en"]')).toBeTruthy();
-    expect(screen.getByText('Last updated: 1 November 2026')).toBeTruthy();
+    expect(screen.getByText('Last updated: 23 November 2026')).toBeTruthy();
     // The note and its button stay in Spanish.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Volver a la traducción' })));
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Términos del servicio');
