@@ -56,3 +56,25 @@ test('the shell is painted without JavaScript and the app takes its place withou
   expect(before).not.toBeNull();
   expect(after).toEqual(before);
 });
+
+test('the first paint follows the saved language or the browser’s, and never flashes English in another one', async ({
+  request,
+}) => {
+  const english = await (await request.get('/', { headers: { 'accept-language': 'en-US,en;q=0.9' } })).text();
+  expect(english).toMatch(/<html lang="en" dir="ltr">/);
+  expect(english).toContain('See yourself in any outfit');
+
+  const arabic = await request.get('/', { headers: { cookie: 'aidressup_locale=ar', 'accept-language': 'en-US' } });
+  expect(arabic.headers()['vary']).toMatch(/Cookie/);
+  const arabicHtml = await arabic.text();
+  expect(arabicHtml).toMatch(/<html lang="ar" dir="rtl">/);
+  expect(arabicHtml).toContain('id="root"');
+  expect(arabicHtml).not.toContain('See yourself in any outfit');
+  expect(arabicHtml).not.toContain('My Gallery');
+
+  const spanish = await (
+    await request.get('/gallery', { headers: { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' } })
+  ).text();
+  expect(spanish).toMatch(/<html lang="es" dir="ltr">/);
+  expect(spanish).not.toContain('My Gallery');
+});

@@ -50,3 +50,6 @@ export function parseAcceptLanguage(header: string | undefined): string[] {
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
     .map((t) => t.tag);
 }
+
+/** The cookie holding the shopper's chosen language, so the server sends the first paint in it. */
+export const LOCALE_COOKIE = 'aidressup_locale';

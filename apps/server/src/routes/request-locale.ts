@@ -4,10 +4,14 @@
  * languages we speak (Accept-Language), else English. Such answers vary with both headers.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DEFAULT_LOCALE, isLocale, matchLocale, parseAcceptLanguage, type Locale } from '@aidressup/contract';
-
-/** The cookie the web app writes when the shopper picks a language (`chooseLocale` in the web app). */
-export const LOCALE_COOKIE = 'aidressup_locale';
+import {
+  DEFAULT_LOCALE,
+  isLocale,
+  LOCALE_COOKIE,
+  matchLocale,
+  parseAcceptLanguage,
+  type Locale,
+} from '@aidressup/contract';
 
 export function requestLocale(request: FastifyRequest): Locale {
   const chosen = request.cookies?.[LOCALE_COOKIE];

@@ -1,12 +1,16 @@
 import { i18n } from '@lingui/core';
-import { DEFAULT_LOCALE, isLocale, localeDirection, matchLocale, type Locale } from '@aidressup/contract';
+import {
+  DEFAULT_LOCALE,
+  isLocale,
+  LOCALE_COOKIE,
+  localeDirection,
+  matchLocale,
+  type Locale,
+} from '@aidressup/contract';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
 import { APP_CATALOGS, LEGAL_CATALOGS } from './locales';
 
 export { i18n };
-
-/** The cookie that tells the server which language to send the first paint in. */
-export const LOCALE_COOKIE = 'aidressup_locale';
 
 /** A saved choice wins, then the browser's languages, then English. */
 export function initialLocale(): Locale {
@@ -46,11 +50,15 @@ export async function activateLocale(locale: Locale): Promise<void> {
   root.dir = localeDirection(locale);
 }
 
+function rememberChoice(locale: Locale): void {
+  writeStorage(STORAGE_KEYS.locale, locale);
+  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; samesite=lax`;
+}
+
 /** The shopper's choice from the language menu: used now, and on every later visit. */
 export async function chooseLocale(locale: Locale): Promise<void> {
   await activateLocale(locale);
-  writeStorage(STORAGE_KEYS.locale, locale);
-  document.cookie = `${LOCALE_COOKIE}=${locale}; path=/; max-age=31536000; samesite=lax`;
+  rememberChoice(locale);
 }
 
 /** The legal pages' texts in the current language (and in any language chosen later). */
@@ -65,6 +73,8 @@ export async function loadLegalMessages(): Promise<void> {
 /** Starts the page in its language; falls back to English when that language's messages fail to load. */
 export async function startI18n(): Promise<void> {
   const locale = initialLocale();
+  // A saved choice also renews the cookie that gives the server the first paint's language.
+  if (isLocale(readStorage(STORAGE_KEYS.locale))) rememberChoice(locale);
   try {
     await activateLocale(locale);
   } catch {

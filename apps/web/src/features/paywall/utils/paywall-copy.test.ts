@@ -84,7 +84,7 @@ describe('paywall copy', () => {
     const custom = planCopy({ ...monthly, name: 'Spring Deal', features: ['Something new'] }, t);
     expect(custom.name).toBe('Spring Deal');
     expect(custom.features).toEqual(['Something new']);
-    expect(copy.name).toBe('Pro Mensual');
+    expect(copy.name).toBe('Pro mensual');
     expect(validityLabel({ validityDays: 1 }, t)).toBe('Créditos válidos 1 día');
     expect(validityLabel({ validityDays: 30 }, t)).toBe('Créditos válidos 30 días');
     expect(periodLabel({ period: 'one-time' }, t)).toBe('pago único');
