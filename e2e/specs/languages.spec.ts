@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, openSignedIn, test } from '../fixtures';
+import { expect, openSignedIn, PHOTOS, test } from '../fixtures';
 
 const catalogs = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../apps/web/src/i18n/catalogs');
 /** A message as the catalog of `locale` writes it (the tests check the page against the real catalogs). */
@@ -38,13 +38,15 @@ test.describe('a Spanish browser', () => {
     await expect(
       page.getByRole('button', { name: message('es', 'common.language.button').replace('{language}', 'Español') }),
     ).toHaveText('ESPAÑOL');
-    // The server's messages come in Spanish too: "Try with AI" without photos.
+    // The product's messages come in Spanish too: "Try with AI" with one photo only.
+    await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+    await expect(page.getByTestId('upload-person-preview')).toBeVisible();
     const alerts: string[] = [];
     page.on('dialog', (d) => {
       alerts.push(d.message());
       void d.dismiss();
     });
-    await page.getByTestId('try-with-ai').click();
+    await page.getByTestId('try-with-ai').click({ force: true });
     await expect.poll(() => alerts).toEqual([message('es', 'msg.uploadBothPhotos')]);
   });
 });
@@ -115,20 +117,44 @@ test.describe('at 390 px', () => {
     await expect(html(page)).toHaveAttribute('lang', 'ar');
     await expect(page.locator('main h1')).toHaveText(message('ar', 'legal.terms.title', 'legal'));
     await noSidewaysScroll();
+
+    // The paywall, the widest dialog, fits too.
+    await page.goto('/');
+    await page.getByTestId('test-paywall').click();
+    await expect(page.getByTestId('paywall')).toContainText(message('ar', 'paywall.plan.weekly.name'));
+    await noSidewaysScroll();
   });
 });
 
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
 for (const lang of LANGUAGES) {
-  test(`axe finds no serious violations in ${lang.name}, and the page is in that language`, async ({ page }) => {
+  test(`axe finds no serious violations in ${lang.name} on the home page, the paywall and a legal page`, async ({
+    page,
+  }) => {
     await page.addInitScript((code) => window.localStorage.setItem('aidressup.locale', code), lang.code);
     await openSignedIn(page);
     await expect(html(page)).toHaveAttribute('lang', lang.code);
     await expect(page.locator('nav').first()).toContainText(lang.label);
     await expect(page.getByRole('link', { name: message(lang.code, 'common.nav.gallery') }).first()).toBeVisible();
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await expectNoSeriousViolations(page, 'home');
+
+    await page.getByTestId('test-paywall').click();
+    await expect(page.getByTestId('paywall')).toBeVisible();
+    await expect(page.getByTestId('paywall')).toContainText(message(lang.code, 'paywall.plan.monthly.name'));
+    await expectNoSeriousViolations(page, 'paywall');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/privacy-policy');
+    await expect(page.locator('main h1')).toHaveText(message(lang.code, 'legal.privacy.title', 'legal'));
+    // Every translation says that the English text governs; English itself has no such note.
+    await expect(page.getByTestId('legal-translation-note')).toHaveCount(lang.code === 'en' ? 0 : 1);
+    await expectNoSeriousViolations(page, 'privacy policy');
   });
 }
