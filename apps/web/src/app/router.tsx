@@ -8,20 +8,34 @@ import { HomePage } from './pages/home';
 import { NotFoundPage } from './pages/not-found';
 
 const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
+/** A legal page's code and its texts (a chunk of their own), loaded together so the page appears once. */
+async function legalPage<T>(page: Promise<T>): Promise<T> {
+  const [module] = await Promise.all([
+    page,
+    import('../features/legal/components/use-legal-messages').then((m) => m.preloadLegalMessages()),
+  ]);
+  return module;
+}
+
 const TermsOfServicePage = lazy(async () => ({
-  default: (await import('./pages/terms-of-service')).TermsOfServicePage,
+  default: (await legalPage(import('./pages/terms-of-service'))).TermsOfServicePage,
 }));
-const PrivacyPolicyPage = lazy(async () => ({ default: (await import('./pages/privacy-policy')).PrivacyPolicyPage }));
+const PrivacyPolicyPage = lazy(async () => ({
+  default: (await legalPage(import('./pages/privacy-policy'))).PrivacyPolicyPage,
+}));
 const AccountPage = lazy(async () => ({ default: (await import('./pages/account')).AccountPage }));
 const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));
 const DemoPortalPage = lazy(async () => ({ default: (await import('./pages/demo-portal')).DemoPortalPage }));
 const ImageCreditsPage = lazy(async () => ({ default: (await import('./pages/image-credits')).ImageCreditsPage }));
-const RefundPolicyPage = lazy(async () => ({ default: (await import('./pages/refund-policy')).RefundPolicyPage }));
+const RefundPolicyPage = lazy(async () => ({
+  default: (await legalPage(import('./pages/refund-policy'))).RefundPolicyPage,
+}));
 
 function PageLoading() {
   const t = useT();
   return (
-    <p role="status" className="flex items-center justify-center gap-3 py-32 text-ink-500">
+    // At least a screen tall, so the footer stays below the fold until the page takes its place.
+    <p role="status" className="flex min-h-dvh items-start justify-center gap-3 pt-32 text-ink-500">
       <Spinner className="size-6 text-brand-600" />
       {t('common.layout.loading')}
     </p>

@@ -5,19 +5,32 @@ import { LEGAL_CATALOGS } from '../../../i18n/locales';
 import type { Translate } from '../../../i18n/use-t';
 
 let legalReady: Promise<void> | null = null;
+let legalLoaded = false;
 
 /**
- * Loads the legal pages' texts (a chunk of their own) once, suspending the page meanwhile: the
- * route's Suspense fallback is the page's loading state. Later language switches load the new
- * language's legal texts before the switch (`activateLocale`), so this suspends only once.
- * A failed load is retried on the next render (the error reaches the route's error page).
+ * Loads the legal pages' texts (a chunk of their own) once. The router starts it together with the
+ * page's code, so the page appears once, complete. A failed load is retried on the next call.
+ */
+export function preloadLegalMessages(): Promise<void> {
+  legalReady ??= loadLegalMessages().then(
+    () => {
+      legalLoaded = true;
+    },
+    (err: unknown) => {
+      legalReady = null;
+      throw err;
+    },
+  );
+  return legalReady;
+}
+
+/**
+ * Suspends the page until its texts are loaded (the route's Suspense fallback is the page's
+ * loading state); the error of a failed load reaches the route's error page. Later language
+ * switches load the new language's legal texts before the switch (`activateLocale`).
  */
 export function useLegalMessages(): true {
-  legalReady ??= loadLegalMessages().catch((err: unknown) => {
-    legalReady = null;
-    throw err;
-  });
-  use(legalReady);
+  if (!legalLoaded) use(preloadLegalMessages());
   return true;
 }
 
