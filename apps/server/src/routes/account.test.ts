@@ -645,6 +645,21 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           headers: signedHeaders(WEBHOOK_SECRET, raw, t.clock.now.getTime()),
         });
       }
+      /** Paddle's subscription.canceled notification for the user's subscription, as of now. */
+      function canceledNotice(t: TestApp, sub: string, userId: string) {
+        return envelope(
+          'subscription.canceled',
+          subscriptionData({
+            id: sub,
+            price: MONTHLY,
+            status: 'canceled',
+            customData: { userId },
+            period: null,
+            updatedAt: t.clock.now,
+          }),
+          t.clock.now,
+        );
+      }
       /** Buys the monthly plan through Paddle (its transaction.completed notification); returns the subscription id. */
       async function subscribeMonthly(t: TestApp, userId: string): Promise<string> {
         const sub = paddleId('sub');
@@ -717,18 +732,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           expect(forfeit.map((e) => e.amount)).toEqual([-50]);
 
           // Paddle's subscription.canceled notification arrives afterwards: the same state, applied or not.
-          const canceled = envelope(
-            'subscription.canceled',
-            subscriptionData({
-              id: sub,
-              price: MONTHLY,
-              status: 'canceled',
-              customData: { userId: s.user.id },
-              period: null,
-              updatedAt: t.clock.now,
-            }),
-            t.clock.now,
-          );
+          const canceled = canceledNotice(t, sub, s.user.id);
           expect((await notify(t, canceled)).statusCode).toBe(200);
           expect((await notify(t, canceled)).statusCode).toBe(200); // a replay
           // A late subscription.updated from before the cancellation does not bring the plan back.
@@ -833,18 +837,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           const ended = await signIn(t.app);
           const sub = await subscribeMonthly(t, ended.user.id);
           t.clock.advance(1000);
-          const canceled = envelope(
-            'subscription.canceled',
-            subscriptionData({
-              id: sub,
-              price: MONTHLY,
-              status: 'canceled',
-              customData: { userId: ended.user.id },
-              period: null,
-              updatedAt: t.clock.now,
-            }),
-            t.clock.now,
-          );
+          const canceled = canceledNotice(t, sub, ended.user.id);
           expect((await notify(t, canceled)).statusCode).toBe(200);
           expect((await deleteAccount(t, ended.cookie)).statusCode).toBe(200);
 
