@@ -8,6 +8,8 @@
  * hands are never covered, nor other clothes (trousers beside the hem). Only a solid,
  * outward-facing edge is widened (not a strap, not a garment in pieces), only where the old
  * clothes end within 0.3 shoulder widths, and the widened outline is smoothed over rows.
+ * Narrow gaps at the torso's sides that show only the old clothes (between a sleeve and
+ * the body) are filled with the texture of the body's side.
  */
 import type { FloatMap, RGBAImage } from './image.js';
 import { isSkin, KP, type Keypoint } from './person.js';
@@ -287,6 +289,7 @@ export function coverRemnant(c: CoverInput): number {
   };
   const edgeL = outline(reachL, L, -1);
   const edgeR = outline(reachR, R, 1);
+  const gapMax = Math.max(2, Math.round(c.sw * 0.2));
   // Mark first (pixel → the garment pixel whose colour it takes), contiguous from the
   // garment's edge so that nothing lands beyond a gap.
   const from = new Int32Array(n * w).fill(-1);
@@ -320,6 +323,26 @@ export function coverRemnant(c: CoverInput): number {
         if (!open(i, x, y, x - r)) break;
         from[j * w + x] = inner(x, r, 1);
       }
+    // Narrow gaps inside the garment at the torso's sides (between a sleeve and the body):
+    // filled when they show only the old clothes, with the texture of the body's side.
+    if (y < c.outwardFromY) continue;
+    const cx = centreAt(y);
+    for (let x = l + 1; x < r; x++) {
+      if (al[row + x]! >= 0.5) continue;
+      let e = x;
+      while (e < r && al[row + e]! < 0.5) e++;
+      const g0 = x;
+      const g1 = e - 1;
+      x = e;
+      if (g1 - g0 + 1 > gapMax || Math.min(Math.abs(g0 - cx), Math.abs(g1 - cx)) < c.sw * 0.25) continue;
+      let ok = true;
+      for (let q = g0; q <= g1 && ok; q++) ok = free(row + q, q, y, Infinity) || q - g0 < 2 || g1 - q < 2;
+      if (!ok) continue;
+      // The body's side is the one towards the centre line.
+      const toCentre = g0 < cx ? 1 : -1;
+      const edgeX = toCentre > 0 ? g1 + 1 : g0 - 1;
+      for (let q = g0; q <= g1; q++) from[j * w + q] = inner(q, edgeX, -toCentre);
+    }
   }
   // Clean outline: a marked pixel needs the garment or a marked pixel above and below it
   // (no streaks one or two rows thick).
