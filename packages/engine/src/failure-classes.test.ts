@@ -17,11 +17,26 @@ const H = 640;
 /**
  * A standing person (the synthetic keypoints' pose) with bare arms, in a grey top wider
  * than the shoulders (1.6 shoulder widths) and dark trousers, on a light backdrop.
+ * `armsOut`: the arms held away from the body, so that the torso's sides show.
  */
-function scene(): { person: RGBAImage; analysis: PersonAnalysis } {
+function scene(armsOut = false): { person: RGBAImage; analysis: PersonAnalysis } {
   const person: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(W * H * 4).fill(235) };
   const mask = createMap(W, H);
   const keypoints = syntheticKeypoints(W, H);
+  if (armsOut)
+    for (const [i, x] of [
+      [13, 0.72],
+      [14, 0.28],
+      [15, 0.8],
+      [16, 0.2],
+      [17, 0.805],
+      [19, 0.805],
+      [21, 0.8],
+      [18, 0.195],
+      [20, 0.195],
+      [22, 0.2],
+    ] as const)
+      keypoints[i] = { ...keypoints[i]!, x: x * W };
   const k = (i: number) => keypoints[i]!;
   const set = (x: number, y: number, c: [number, number, number]) => {
     const i = y * W + x;
@@ -100,6 +115,43 @@ describe('failure classes (synthetic)', () => {
     expect(r.quality.offset).toBeLessThan(0.1);
     expect(r.quality.pieces).toBeLessThan(0.05);
     expect(r.quality.remnant).toBeLessThan(0.1);
+  });
+
+  it('the old top wider than a narrow new one does not show at the torso sides; bare arms stay bare', () => {
+    // A narrow vest over the grey top of the scene (1.6 shoulder widths wide): fitted to
+    // the body, the grey would show beside it.
+    const vest = drawn(300, 400, (x, y) => y >= 40 && y <= 360 && Math.abs(x - 150) <= 54, [30, 90, 200]);
+    const { person, analysis } = scene(true);
+    const r = fitAndComposite(person, analysis, prepareGarment(vest, false, 'upper_body'), 'upper_body');
+    const k = analysis.keypoints;
+    const at = (x: number, y: number) => Array.from(r.image.data.subarray((y * W + x) * 4, (y * W + x) * 4 + 3));
+    const near = (c: number[], ref: number[], tol: number) =>
+      Math.abs(c[0]! - ref[0]!) + Math.abs(c[1]! - ref[1]!) + Math.abs(c[2]! - ref[2]!) < tol;
+    // The torso's sides (the grey top spans |x - W/2| < 0.16 W), from below the armpits to
+    // above the old top's hem.
+    let side = 0;
+    let grey = 0;
+    for (let y = Math.round((k[11]!.y + k[23]!.y) / 2); y < H * 0.53; y++)
+      for (let x = 0; x < W; x++) {
+        const d = Math.abs(x - W / 2);
+        if (d < W * 0.1 || d > W * 0.15) continue;
+        side++;
+        if (near(at(x, y), [120, 120, 125], 30)) grey++;
+      }
+    expect(grey / side).toBeLessThan(0.02);
+    expect(r.quality.remnant).toBeLessThan(0.05);
+    expect(r.quality.pieces).toBeLessThan(0.01);
+    // The widened garment keeps a clean outline (as smooth as the T-shirt's case).
+    expect(r.quality.ragged).toBeLessThan(1.3);
+    // Bare arms stay bare: skin, not the garment's blue, half-way down each forearm.
+    for (const [e, wr] of [
+      [13, 15],
+      [14, 16],
+    ] as const) {
+      const x = Math.round((k[e]!.x + k[wr]!.x) / 2);
+      const y = Math.round((k[e]!.y + k[wr]!.y) / 2);
+      expect(near(at(x, y), [205, 150, 120], 40)).toBe(true);
+    }
   });
 
   it('a strap top wider at the top than at its hem has no sleeves: nothing of it is laid on the arms', () => {

@@ -131,6 +131,8 @@ export interface Fit {
   scale: number;
   longSleeves: boolean;
   sleeveless: boolean;
+  /** Row of the garment body's armpits (tops and dresses; the waistband for bottoms). */
+  armpitY: number;
 }
 
 function boxOf(parts: FitPart[], pad: number, extraBottom = -Infinity) {
@@ -304,6 +306,7 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
     scale,
     longSleeves,
     sleeveless: !g.sleeveLeft && !g.sleeveRight,
+    armpitY: Math.max(aL.y, aR.y),
   };
 }
 
@@ -393,6 +396,7 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
     scale,
     longSleeves: false,
     sleeveless: true,
+    armpitY: waistC.y,
   };
 }
 

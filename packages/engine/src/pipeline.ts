@@ -24,6 +24,7 @@ import { fitTps, warpImage } from './warp.js';
 import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 import { revealLimbs, skinTone } from './reveal.js';
+import { coverRemnant } from './cover.js';
 import { shopperFigures, type ShopperFigures } from './quality.js';
 
 export const GARMENT_MAX_SIDE = 512;
@@ -288,6 +289,24 @@ export function fitAndComposite(
     // A skirt hanging free does not take the folds of the legs or clothes under it.
     shadeUntilY: category === 'dresses' ? body.hipMid.y - y0 + body.sw * 0.3 : ch,
   });
+  const skin = category === 'lower_body' ? null : skinTone(person, analysis.keypoints, body.sw);
+  // The old top showing beside the new one on the torso rows is covered by widening the
+  // garment to it (tops; a dress's bodice, down to the hips).
+  if (category !== 'lower_body')
+    coverRemnant({
+      image: out.image,
+      alpha: out.alpha,
+      person: personC,
+      personMask: maskC,
+      hard: protection.hard,
+      arms: protection.arms,
+      keypoints: kps,
+      sw: body.sw,
+      y0: topY - y0,
+      y1: (category === 'dresses' ? Math.min(hemY, body.hipMid.y + body.torso * 0.1) : hemY) - y0,
+      outwardFromY: (fit.sleeveless ? fit.armpitY : topY) - y0,
+      skin,
+    });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
   const layerAlphaFull: FloatMap = { width: alpha.width, height: alpha.height, data: new Float32Array(alpha.data) };
@@ -305,7 +324,7 @@ export function fitAndComposite(
       keypoints: analysis.keypoints,
       sw: body.sw,
       category,
-      skin: skinTone(person, analysis.keypoints, body.sw),
+      skin,
     });
   }
   return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
