@@ -10,6 +10,8 @@ export interface Formatters {
   price: (value: number, currency?: string) => string;
   /** "March 5, 2026" in English, "5 de marzo de 2026" in Spanish… */
   date: (value: string | Date) => string;
+  /** A date with its time, short ("Mar 5, 2026, 2:30 PM"), in the browser's time zone. */
+  dateTime: (value: string | Date) => string;
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
@@ -23,6 +25,18 @@ function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.N
   return f;
 }
 
+const dateTimeCache = new Map<Locale, Intl.DateTimeFormat>();
+function dateTimeFormat(locale: Locale): Intl.DateTimeFormat {
+  let f = dateTimeCache.get(locale);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimeCache.set(locale, f);
+  }
+  return f;
+}
+
+const toDate = (value: string | Date) => (typeof value === 'string' ? new Date(value) : value);
+
 export function formatters(locale: Locale): Formatters {
   return {
     locale,
@@ -35,10 +49,14 @@ export function formatters(locale: Locale): Formatters {
       }
     },
     date: (value) => {
-      const d = typeof value === 'string' ? new Date(value) : value;
+      const d = toDate(value);
       return Number.isNaN(d.getTime())
         ? ''
         : d.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' });
+    },
+    dateTime: (value) => {
+      const d = toDate(value);
+      return Number.isNaN(d.getTime()) ? '' : dateTimeFormat(locale).format(d);
     },
   };
 }

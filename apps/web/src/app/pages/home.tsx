@@ -21,7 +21,8 @@ import { useCategoryChoice } from '../../features/tryon/hooks/use-category-choic
 import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
 import { usePasteImage } from '../../features/tryon/hooks/use-paste-image';
 import { useTryOn } from '../../features/tryon/hooks/use-try-on';
-import { categoryDescription, categoryLabel } from '../../features/tryon/utils/category-text';
+import { categoryLabel } from '../../i18n/category';
+import { categoryDescription } from '../../features/tryon/utils/category-text';
 import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../../features/tryon/utils/progress-copy';
 import { canTryOn, currentStep } from '../../features/tryon/utils/steps';
 import { rich, useT } from '../../i18n/use-t';

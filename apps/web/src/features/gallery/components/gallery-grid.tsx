@@ -1,30 +1,14 @@
 import { useMemo } from 'react';
-import type { Category, Locale, TryOnItem } from '@aidressup/contract';
+import type { Locale, TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { DownloadIcon, ShareIcon, TrashIcon } from '../../../components/ui/icons';
-import { useFormat } from '../../../i18n/format';
-import { useT, type MessageId, type Translate } from '../../../i18n/use-t';
+import { categoryLabel } from '../../../i18n/category';
+import { formatters, useFormat } from '../../../i18n/format';
+import { useT, type Translate } from '../../../i18n/use-t';
 
-const CATEGORY_IDS: Record<Category, MessageId> = {
-  upper_body: 'gallery.category.upper_body',
-  lower_body: 'gallery.category.lower_body',
-  dresses: 'gallery.category.dresses',
-};
-
-/** A result's category in the page's language. */
-export function categoryLabel(category: Category, t: Translate): string {
-  return t(CATEGORY_IDS[category]);
-}
-
-const dateTimeFormats = new Map<Locale, Intl.DateTimeFormat>();
 /** When a result was made (date and time), in the page's language and the browser's time zone. */
 export function formatMadeAt(iso: string, locale: Locale): string {
-  let format = dateTimeFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    dateTimeFormats.set(locale, format);
-  }
-  return format.format(new Date(iso));
+  return formatters(locale).dateTime(iso);
 }
 
 function extensionOf(url: string): string {
@@ -35,7 +19,7 @@ function extensionOf(url: string): string {
 /** How a result is named to screen readers: its category and when it was made. */
 export function describeItem(item: TryOnItem, t: Translate, locale: Locale): string {
   return t('gallery.item.describe', {
-    category: categoryLabel(item.category, t),
+    category: categoryLabel(t, item.category),
     date: formatMadeAt(item.createdAt, locale),
   });
 }
@@ -61,7 +45,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
   return (
     <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" data-testid="gallery-grid">
       {items.map((item, i) => {
-        const category = categoryLabel(item.category, t);
+        const category = categoryLabel(t, item.category);
         const made = formatMadeAt(item.createdAt, f.locale);
         const name = describeItem(item, t, f.locale);
         return (

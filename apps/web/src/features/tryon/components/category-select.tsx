@@ -3,7 +3,8 @@ import { CATEGORIES, categoryInfo, type Category } from '@aidressup/contract';
 import { CheckIcon, ChevronDownIcon, WandIcon } from '../../../components/ui/icons';
 import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
-import { categoryDescription, categoryLabel } from '../utils/category-text';
+import { categoryLabel } from '../../../i18n/category';
+import { categoryDescription } from '../utils/category-text';
 import { CategoryIcon } from './category-icon';
 
 export interface CategorySelectProps {

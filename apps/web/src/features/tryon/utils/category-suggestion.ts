@@ -1,6 +1,6 @@
 import { CATEGORY_SUGGESTION_MIN_CONFIDENCE, type Category } from '@aidressup/contract';
 import type { Translate } from '../../../i18n/use-t';
-import { categoryLabel } from './category-text';
+import { categoryLabel } from '../../../i18n/category';
 
 /** The classifier's answer for the garment photo. */
 export interface CategorySuggestion {

@@ -1,11 +1,6 @@
 import type { Category } from '@aidressup/contract';
 import type { Translate } from '../../../i18n/use-t';
 
-/** A clothing category's name in the page's language ("Upper Body"). */
-export function categoryLabel(t: Translate, category: Category): string {
-  return t(`tryon.category.${category}.label`);
-}
-
 /** A clothing category's examples in the page's language ("T-shirts, Shirts, Jackets"). */
 export function categoryDescription(t: Translate, category: Category): string {
   return t(`tryon.category.${category}.description`);

@@ -1,0 +1,13 @@
+import type { Category } from '@aidressup/contract';
+import type { MessageId, Translate } from './use-t';
+
+const CATEGORY_IDS: Record<Category, MessageId> = {
+  upper_body: 'common.category.upper_body',
+  lower_body: 'common.category.lower_body',
+  dresses: 'common.category.dresses',
+};
+
+/** A clothing category's name in the page's language ("Upper Body"), the same on every page. */
+export function categoryLabel(t: Translate, category: Category): string {
+  return t(CATEGORY_IDS[category]);
+}
