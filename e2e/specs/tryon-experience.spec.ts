@@ -231,7 +231,8 @@ test('hosted engines keep the spec’s 30-60 seconds; a quick preview points to 
   await page.getByTestId('try-with-ai').click();
   await expect(page.getByTestId('progress-message')).toHaveText(MESSAGES.initializing);
   await expect(page.getByTestId('progress-estimate')).toHaveText(MESSAGES.processingNote);
-  expect(api).toBe('nano-banana');
+  // The route handler reads the request as it arrives: wait for it rather than race it.
+  await expect.poll(() => api).toBe('nano-banana');
   release();
   await expect(page.getByTestId('result-image')).toBeVisible();
   await expect(page.getByTestId('preview-badge')).toHaveCount(0);
