@@ -12,7 +12,7 @@
  * the body) are filled with the texture of the body's side.
  */
 import type { FloatMap, RGBAImage } from './image.js';
-import { isSkin, KP, type Keypoint } from './person.js';
+import { armSegments, isSkin, KP, nearSegment, type Keypoint } from './person.js';
 
 export interface CoverInput {
   /** The composite (modified in place). */
@@ -86,32 +86,14 @@ function clothColours(
 function armMask(k: Keypoint[], r: number, w: number, y0: number, y1: number): Uint8Array {
   const out = new Uint8Array((y1 - y0 + 1) * w);
   const r2 = r * r;
-  for (const [s, e, wr] of [
-    [KP.leftShoulder, KP.leftElbow, KP.leftWrist],
-    [KP.rightShoulder, KP.rightElbow, KP.rightWrist],
-  ] as const) {
-    const S = k[s]!;
-    const E = k[e]!;
-    const W = k[wr]!;
-    for (const [ax, ay, bx, by] of [
-      [S.x + (E.x - S.x) * 0.2, S.y + (E.y - S.y) * 0.2, E.x, E.y],
-      [E.x, E.y, W.x, W.y],
-    ] as const) {
-      const dx = bx - ax;
-      const dy = by - ay;
-      const l2 = dx * dx + dy * dy || 1e-6;
-      const ya = Math.max(y0, Math.floor(Math.min(ay, by) - r));
-      const yb = Math.min(y1, Math.ceil(Math.max(ay, by) + r));
-      const xa = Math.max(0, Math.floor(Math.min(ax, bx) - r));
-      const xb = Math.min(w - 1, Math.ceil(Math.max(ax, bx) + r));
-      for (let y = ya; y <= yb; y++)
-        for (let x = xa; x <= xb; x++) {
-          const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2));
-          const ex = x - ax - t * dx;
-          const ey = y - ay - t * dy;
-          if (ex * ex + ey * ey <= r2) out[(y - y0) * w + x] = 1;
-        }
-    }
+  for (const seg of armSegments(k, 0.2)) {
+    const [ax, ay, bx, by] = seg;
+    const ya = Math.max(y0, Math.floor(Math.min(ay, by) - r));
+    const yb = Math.min(y1, Math.ceil(Math.max(ay, by) + r));
+    const xa = Math.max(0, Math.floor(Math.min(ax, bx) - r));
+    const xb = Math.min(w - 1, Math.ceil(Math.max(ax, bx) + r));
+    for (let y = ya; y <= yb; y++)
+      for (let x = xa; x <= xb; x++) if (nearSegment(seg, r2, x, y)) out[(y - y0) * w + x] = 1;
   }
   return out;
 }

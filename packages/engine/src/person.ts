@@ -312,3 +312,35 @@ export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
     skin: skinEvidence(img, kps),
   };
 }
+
+/** A segment from (ax, ay) to (bx, by). */
+export type Segment = readonly [ax: number, ay: number, bx: number, by: number];
+
+/**
+ * Both arms as segments: the upper arm from `from` of the way down (shoulder → elbow), then the
+ * forearm (elbow → wrist). With a radius, each is a capsule.
+ */
+export function armSegments(k: Keypoint[], from: number): Segment[] {
+  const out: Segment[] = [];
+  for (const [s, e, wr] of [
+    [KP.leftShoulder, KP.leftElbow, KP.leftWrist],
+    [KP.rightShoulder, KP.rightElbow, KP.rightWrist],
+  ] as const) {
+    const S = k[s]!;
+    const E = k[e]!;
+    const W = k[wr]!;
+    out.push([S.x + (E.x - S.x) * from, S.y + (E.y - S.y) * from, E.x, E.y], [E.x, E.y, W.x, W.y]);
+  }
+  return out;
+}
+
+/** Whether (x, y) lies within √r2 of the segment. */
+export function nearSegment([ax, ay, bx, by]: Segment, r2: number, x: number, y: number): boolean {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const l2 = dx * dx + dy * dy || 1e-6;
+  const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / l2));
+  const ex = x - ax - t * dx;
+  const ey = y - ay - t * dy;
+  return ex * ex + ey * ey <= r2;
+}

@@ -8,7 +8,7 @@ import type { Category } from '@aidressup/contract';
 import type { FloatMap, RGBAImage } from './image.js';
 import type { BinaryMask } from './types.js';
 import { labelComponents } from './mask-ops.js';
-import { isSkin, KP, type Keypoint } from './person.js';
+import { armSegments, isSkin, KP, nearSegment, type Keypoint } from './person.js';
 
 export interface ShopperFigures {
   /** |garment layer centre − body centre| over the layer's rows, in body widths. */
@@ -105,28 +105,9 @@ export function outline(data: Uint8Array, w: number, h: number): { perimeter: nu
 
 /** Arms as capsules (shoulder → elbow from a quarter of the way down, elbow → wrist). */
 function inArm(k: Keypoint[], r: number): (x: number, y: number) => boolean {
-  const segs: [Keypoint, Keypoint][] = [];
-  for (const [s, e, wr] of [
-    [KP.leftShoulder, KP.leftElbow, KP.leftWrist],
-    [KP.rightShoulder, KP.rightElbow, KP.rightWrist],
-  ] as const) {
-    const S = k[s]!;
-    const E = k[e]!;
-    segs.push([{ x: S.x + (E.x - S.x) * 0.25, y: S.y + (E.y - S.y) * 0.25, score: 1 }, E], [E, k[wr]!]);
-  }
+  const segs = armSegments(k, 0.25);
   const r2 = r * r;
-  return (x, y) => {
-    for (const [a, b] of segs) {
-      const dx = b.x - a.x;
-      const dy = b.y - a.y;
-      const l2 = dx * dx + dy * dy || 1e-6;
-      const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / l2));
-      const ex = x - a.x - t * dx;
-      const ey = y - a.y - t * dy;
-      if (ex * ex + ey * ey <= r2) return true;
-    }
-    return false;
-  };
+  return (x, y) => segs.some((seg) => nearSegment(seg, r2, x, y));
 }
 
 export function shopperFigures(q: QualityInput): ShopperFigures {
