@@ -36,6 +36,12 @@ import {
 
 /** How long putting a job on the queue may take before the try-on fails (Redis unreachable). */
 const ENQUEUE_TIMEOUT_MS = 5_000;
+/**
+ * A wait that ends this close to the deadline ended because of it: Node's timers run on a
+ * monotonic clock rounded to the millisecond, so `Date.now()` may still read a millisecond or
+ * two before the deadline when the deadline's timer fires.
+ */
+const DEADLINE_SLACK_MS = 20;
 /** How long the ENGINE_BUSY check waits for the queue's job counts. */
 const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 
@@ -218,7 +224,7 @@ export async function createTryOnQueue(
       }
       result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
-      const code = remaining() <= 0 ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
+      const code = remaining() <= DEADLINE_SLACK_MS ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
       result = {
         ok: false,
         code,
