@@ -179,6 +179,68 @@ describe('failure classes (synthetic)', () => {
     const r = fitAndComposite(person, analysis, g, 'upper_body');
     expect(r.quality.offset).toBeLessThan(0.1);
     expect(r.quality.pieces).toBeLessThan(0.05);
+    // Straps go onto the shoulders, between the joints, and the body hangs from the armpits:
+    // its top edge about half a shoulder width below the joints (not a strap's length).
+    expect(g.landmarks.kind === 'upper' && g.landmarks.straps).toBe(true);
+    const k = analysis.keypoints;
+    const sw = Math.abs(k[11]!.x - k[12]!.x);
+    const jointY = (k[11]!.y + k[12]!.y) / 2;
+    const cx = (k[11]!.x + k[12]!.x) / 2;
+    const [strapL, strapR, neckL, neckR] = r.fit.parts[0]!.body;
+    for (const p of [strapL!, strapR!]) {
+      expect(Math.abs(p.x - cx)).toBeLessThan(sw * 0.4);
+      expect(Math.abs(p.y - jointY)).toBeLessThan(sw * 0.2);
+    }
+    for (const p of [neckL!, neckR!]) {
+      expect(p.y - jointY).toBeGreaterThan(sw * 0.25);
+      expect(p.y - jointY).toBeLessThan(sw * 0.65);
+    }
+  });
+
+  it('a blouse with sleeves hanging against its body is one garment with sleeves on the arms, not fragments', () => {
+    const w = 320;
+    const h = 400;
+    const blouse = drawn(
+      w,
+      h,
+      (x, y) => {
+        const u = Math.abs(x - w / 2) / w;
+        const v = y / h;
+        const neck = u < 0.08 && v < 0.14;
+        const body = u <= 0.2 && v >= 0.1 && v <= 0.8;
+        // Sleeves from the shoulder seam down beside the body (touching it), ending below its hem.
+        const sleeve = u > 0.2 && u <= 0.36 && v >= 0.1 + (u - 0.2) * 0.9 && v <= 0.92;
+        return (body || sleeve) && !neck;
+      },
+      [200, 90, 150],
+    );
+    const g = prepareGarment(blouse, false, 'upper_body');
+    const lm = g.landmarks;
+    expect(lm.kind).toBe('upper');
+    if (lm.kind !== 'upper') return;
+    expect(lm.hangingSleeves).toBe(true);
+    expect(lm.sleeveLeft).toBeTruthy();
+    expect(lm.sleeveRight).toBeTruthy();
+    // The torso column is the body between the sleeves, not the whole width.
+    expect(Math.abs(lm.armpitLeft.x - w * 0.3)).toBeLessThan(w * 0.05);
+    expect(Math.abs(lm.armpitRight.x - w * 0.7)).toBeLessThan(w * 0.05);
+    const { person, analysis } = scene();
+    const r = fitAndComposite(person, analysis, g, 'upper_body');
+    expect(r.quality.pieces).toBeLessThan(0.05);
+    expect(r.quality.offset).toBeLessThan(0.1);
+    expect(r.quality.remnant).toBeLessThan(0.1);
+    // The sleeves hang along the arms: the blouse's colour half-way down each upper arm.
+    const k = analysis.keypoints;
+    for (const [s, e] of [
+      [11, 13],
+      [12, 14],
+    ] as const) {
+      const x = Math.round((k[s]!.x + k[e]!.x) / 2);
+      const y = Math.round((k[s]!.y + k[e]!.y) / 2);
+      const o = (y * W + x) * 4;
+      const px = [r.image.data[o]!, r.image.data[o + 1]!, r.image.data[o + 2]!];
+      expect(Math.abs(px[0]! - 200) + Math.abs(px[1]! - 90) + Math.abs(px[2]! - 150)).toBeLessThan(90);
+    }
   });
 
   it('refuses, with a specific code and a message that says what would work, a garment that fell off the body', () => {

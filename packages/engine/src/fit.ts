@@ -157,8 +157,10 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   // armpits. Sized by those they would balloon the garment, so it is sized by its chest
   // (armpit to armpit ≈ the body's chest plus ease) and the straps keep their own places.
   const gArmpitW = dist(g.armpitLeft, g.armpitRight);
-  const narrowTop = gShoulderW < gArmpitW * 0.8;
-  const scale = narrowTop ? (b.sw * 1.15) / Math.max(1, gArmpitW) : targetSW / Math.max(1, gShoulderW);
+  const straps = !!g.straps;
+  const narrowTop = straps || gShoulderW < gArmpitW * 0.8;
+  // A flat strap top's width is half its round: about 1.3 shoulder-joint widths at the chest.
+  const scale = narrowTop ? (b.sw * (straps ? 1.3 : 1.15)) / Math.max(1, gArmpitW) : targetSW / Math.max(1, gShoulderW);
   // The seams sit on top of the shoulders: the shoulder joint is inside the body, as far
   // below the shoulder's outline as the person mask shows (within 0.04–0.15 shoulder widths:
   // long hair on the shoulders is in the mask too).
@@ -189,7 +191,17 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const gDown = (p: Point) => (p.y - gCentre.y) * scale * sv;
   const gAcross = (p: Point) => (p.x - gCentre.x) * scale;
   const topMid = mid(sL, sR);
-  const place = (p: Point) => add(add(topMid, down, gDown(p)), out, gAcross(p));
+  // A strap top hangs from its straps, whose length says little about where its body sits
+  // (they are adjustable, and flat they splay out to the body's corners): its armpit line
+  // goes to the body's armpits, below the shoulder joints, and the straps onto the shoulders.
+  const gArmMid = mid(g.armpitLeft, g.armpitRight);
+  const bArmMid = add(sMid, down, b.sw * 0.45);
+  const place = straps
+    ? (p: Point) => add(add(bArmMid, down, (p.y - gArmMid.y) * scale * sv), out, (p.x - gArmMid.x) * scale)
+    : (p: Point) => add(add(topMid, down, gDown(p)), out, gAcross(p));
+  const strapLift = (topAbove(b.shoulderL) + topAbove(b.shoulderR)) / 2;
+  const strapL = add(add(sMid, out, -b.sw * 0.3), upV, strapLift);
+  const strapR = add(add(sMid, out, b.sw * 0.3), upV, strapLift);
   const torso: FitPart = { id: PART.body, body: [], garment: [], isBody: true };
   // Landmarks can coincide (a strap top is both shoulder and neckline): a second point
   // within a few pixels of one already paired would make the spline ill-conditioned.
@@ -198,8 +210,8 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
     part.garment.push(gp);
     part.body.push(bp);
   };
-  pair(torso, g.shoulderLeft, narrowTop ? place(g.shoulderLeft) : sL);
-  pair(torso, g.shoulderRight, narrowTop ? place(g.shoulderRight) : sR);
+  pair(torso, g.shoulderLeft, straps ? strapL : narrowTop ? place(g.shoulderLeft) : sL);
+  pair(torso, g.shoulderRight, straps ? strapR : narrowTop ? place(g.shoulderRight) : sR);
   pair(torso, g.neckLeft, place(g.neckLeft));
   pair(torso, g.neckRight, place(g.neckRight));
   const bodyCentreAt = (y: number) => {

@@ -74,6 +74,13 @@ function topAt(m: BinaryMask, x: number, from = 0): number {
   return -1;
 }
 
+/** The last garment cell down column x (clamped to the grid); -1 if none. */
+function bottomAt(m: BinaryMask, x: number): number {
+  const xi = Math.round(Math.min(m.width - 1, Math.max(0, x)));
+  for (let y = m.height - 1; y >= 0; y--) if (m.data[y * m.width + xi]) return y;
+  return -1;
+}
+
 /** Grid cell → garment pixels (the cell's centre). */
 const scalePt = (p: Point, s: number): Point => ({ x: (p.x + 0.5) * s, y: (p.y + 0.5) * s });
 
@@ -86,16 +93,19 @@ function findSleeve(
   armpit: Point,
   minLen: number,
   cx: number,
+  hanging: boolean,
 ): { outer: Point; inner: Point; length: number } | null {
   const { width: w, height: h } = m;
   const margin = Math.max(2, Math.round(w * 0.015));
-  // Below the armpit only pixels separated from the garment body's run count as sleeve.
+  // Below the armpit only pixels separated from the garment body's run count as sleeve
+  // (sleeves hanging against the body: pixels outside the torso column).
   const data = new Uint8Array(m.data);
-  for (let y = Math.max(0, Math.round(armpit.y)); y < h; y++) {
-    const run = runAt(m, y, cx);
-    if (!run) continue;
-    for (let x = run[0]; x <= run[1]; x++) data[y * w + x] = 0;
-  }
+  if (!hanging)
+    for (let y = Math.max(0, Math.round(armpit.y)); y < h; y++) {
+      const run = runAt(m, y, cx);
+      if (!run) continue;
+      for (let x = run[0]; x <= run[1]; x++) data[y * w + x] = 0;
+    }
   const root = { x: (shoulder.x + armpit.x) / 2, y: (shoulder.y + armpit.y) / 2 };
   let far: Point | null = null;
   let farD = 0;
@@ -169,6 +179,44 @@ function torsoColumn(m: BinaryMask, rows: Rows, H: number): { cx: number; tL: nu
   const tL = median(ls);
   const tR = median(rs);
   return { cx: (tL + tR) / 2, tL, tR };
+}
+
+/**
+ * Sleeves hanging down against the garment body (a blouse laid flat, arms down) merge with it
+ * in the cut-out, so the run through the centre spans body and sleeves on every row. The hem
+ * shows them: the body's hem is a raised notch between two lower, narrower lobes, the cuffs.
+ * Returns the notch's sides as the torso column, or null when the hem has no such notch.
+ */
+function hangingSleeveColumn(
+  m: BinaryMask,
+  rows: Rows,
+  H: number,
+  cx: number,
+): { tL: number; tR: number; hemY: number } | null {
+  const centre = bottomAt(m, cx);
+  if (centre < 0) return null;
+  let left = Infinity;
+  let right = -Infinity;
+  for (let y = rows.top; y <= rows.bottom; y++) {
+    if (rows.left[y]! >= 0) left = Math.min(left, rows.left[y]!);
+    right = Math.max(right, rows.right[y]!);
+  }
+  const full = right - left;
+  let lobeL = -1;
+  let lobeR = -1;
+  for (let x = Math.floor(left); x < cx; x++) lobeL = Math.max(lobeL, bottomAt(m, x));
+  for (let x = Math.ceil(cx); x <= right; x++) lobeR = Math.max(lobeR, bottomAt(m, x));
+  const depth = Math.min(lobeL, lobeR) - centre;
+  if (depth < H * 0.06) return null;
+  // The notch's sides: outward from the centre, where the hem drops by half the depth.
+  let tL = Math.round(cx);
+  while (tL > left && bottomAt(m, tL - 1) < centre + depth * 0.5) tL--;
+  let tR = Math.round(cx);
+  while (tR < right && bottomAt(m, tR + 1) < centre + depth * 0.5) tR++;
+  const tw = tR - tL;
+  // A body between two cuffs: the notch is wide, each lobe narrower than it.
+  if (tw < full * 0.3 || tL - left > tw || right - tR > tw) return null;
+  return { tL, tR, hemY: centre };
 }
 
 /** Shoulder points (the top edge above the torso sides) and collar corners, on the analysis grid. */
@@ -266,18 +314,51 @@ function findWaist(
 export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
   const rows = rowsOf(m);
   const H = rows.bottom - rows.top + 1;
-  const { cx, tL, tR } = torsoColumn(m, rows, H);
+  const column = torsoColumn(m, rows, H);
+  const hanging = hangingSleeveColumn(m, rows, H, column.cx);
+  const { tL, tR } = hanging ?? column;
+  const cx = (tL + tR) / 2;
   const tw = tR - tL;
   const { shoulderLeft, shoulderRight, neckLeft, neckRight } = shouldersAndNeck(m, rows, cx, tL, tR);
   const shoulderY = (shoulderLeft.y + shoulderRight.y) / 2;
-  const { armpitLeft, armpitRight } = findArmpits(m, rows, H, cx, tL, tR, shoulderY);
+
+  // Straps: a little below each shoulder point the garment is only a thin run.
+  const thin = (p: Point) => {
+    const run = runAt(m, Math.round(p.y + tw * 0.1), p.x);
+    return !!run && run[1] - run[0] < tw * 0.12 && run[0] <= p.x + 1 && run[1] >= p.x - 1;
+  };
+  const straps = thin(shoulderLeft) && thin(shoulderRight);
+  // A strap top's armpits are its body's top corners. Hanging sleeves leave the torso column
+  // on every row: their armpits are a fixed drop.
+  const sideTop = (x: number) => {
+    for (let y = Math.round(shoulderY + tw * 0.1); y <= rows.bottom; y++) {
+      if (!m.data[y * m.width + Math.round(x)]) continue;
+      const run = runAt(m, y, x);
+      if (run && run[1] - run[0] > tw * 0.3) return y;
+    }
+    return shoulderY + tw * 0.45;
+  };
+  const { armpitLeft, armpitRight } = straps
+    ? {
+        armpitLeft: { x: tL, y: sideTop(tL + tw * 0.04) },
+        armpitRight: { x: tR, y: sideTop(tR - tw * 0.04) },
+      }
+    : hanging
+      ? {
+          armpitLeft: { x: tL, y: shoulderY + tw * 0.45 },
+          armpitRight: { x: tR, y: shoulderY + tw * 0.45 },
+        }
+      : findArmpits(m, rows, H, cx, tL, tR, shoulderY);
   const minSleeve = tw * 0.22;
-  const sleeveLeft = findSleeve(m, -1, tL, shoulderLeft, armpitLeft, minSleeve, cx);
-  const sleeveRight = findSleeve(m, 1, tR, shoulderRight, armpitRight, minSleeve, cx);
-  const hemY = rows.bottom - Math.max(1, H * 0.04);
-  const hemRun0 = runAt(m, Math.round(hemY), cx) ?? [tL, tR];
+  const sleeveLeft = findSleeve(m, -1, tL, shoulderLeft, armpitLeft, minSleeve, cx, !!hanging);
+  const sleeveRight = findSleeve(m, 1, tR, shoulderRight, armpitRight, minSleeve, cx, !!hanging);
+  const armpitY = Math.max(armpitLeft.y, armpitRight.y);
+  const hemY = hanging ? hanging.hemY - 1 : rows.bottom - Math.max(1, H * 0.04);
+  const hemRun0 = (hanging ? null : runAt(m, Math.round(hemY), cx)) ?? [tL, tR];
   const hemRun: [number, number] = [Math.max(hemRun0[0], tL - tw * 0.25), Math.min(hemRun0[1], tR + tw * 0.25)];
-  const waist = findWaist(m, rows, H, cx, tL, tR, Math.max(armpitLeft.y, armpitRight.y));
+  const waist = hanging
+    ? { y: Math.round(armpitY + (hemY - armpitY) * 0.4), run: [tL, tR] as [number, number] }
+    : findWaist(m, rows, H, cx, tL, tR, armpitY);
   const s = scale;
   return {
     kind: 'upper',
@@ -301,6 +382,8 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
     hemRight: scalePt({ x: hemRun[1], y: hemY }, s),
     waistLeft: scalePt({ x: waist.run[0], y: waist.y }, s),
     waistRight: scalePt({ x: waist.run[1], y: waist.y }, s),
+    ...(hanging ? { hangingSleeves: true } : {}),
+    ...(straps ? { straps: true } : {}),
   };
 }
 
@@ -439,7 +522,7 @@ export function partLabels(m: BinaryMask, scale: number, lm: GarmentLandmarks): 
   const H = rows.bottom - rows.top;
   for (let y = 0; y < h; y++) {
     const below = y > Math.max(g(lm.armpitLeft.y), g(lm.armpitRight.y)) + H * 0.02;
-    const run = below ? runAt(m, y, cx) : null;
+    const run: [number, number] | null = !below ? null : lm.hangingSleeves ? [tL, tR] : runAt(m, y, cx);
     for (let x = 0; x < w; x++) {
       let left: boolean;
       let right: boolean;

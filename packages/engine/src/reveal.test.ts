@@ -94,6 +94,38 @@ describe('revealing limbs the new garment leaves bare', () => {
     }
   });
 
+  it('shades a repainted arm as a round limb, and the old sleeve beyond its side becomes the backdrop', () => {
+    const { person, kps, mask } = scene(SLEEVE, SKIN);
+    // A loose dark sleeve, much wider than the arm, on the image-left forearm's outer side.
+    const loose = (x: number, y: number) => x >= 0.37 * W - 14 && x <= 0.37 * W && y >= 0.3 * H && y <= 0.52 * H;
+    fill(person, loose, SLEEVE);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (loose(x, y)) mask.data[y * W + x] = 1;
+    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
+    revealLimbs({
+      image,
+      alpha: createMap(W, H),
+      person,
+      personMask: mask,
+      hard: createMap(W, H),
+      keypoints: kps,
+      sw: 0.26 * W,
+      category: 'upper_body',
+      skin: SKIN,
+    });
+    const luma = ([r, g, b]: Rgb) => 0.299 * r + 0.587 * g + 0.114 * b;
+    // Lit on its axis, darker towards its side (a flat band is the same across).
+    const axis = at(image, 0.37 * W, 0.45 * H);
+    const side = at(image, 0.37 * W - 5, 0.45 * H);
+    expect(isSkin(...axis)).toBe(true);
+    expect(isSkin(...side)).toBe(true);
+    expect(luma(axis) - luma(side)).toBeGreaterThan(5);
+    // Beyond the arm the sleeve is gone: the backdrop's light grey, not a dark outline.
+    for (const dx of [11, 13]) {
+      const px = at(image, 0.37 * W - dx, 0.45 * H);
+      expect(Math.min(...px)).toBeGreaterThan(200);
+    }
+  });
+
   it('repaints the old cuff inside the hand zone, but not the hand', () => {
     const { person, kps, mask } = scene(SLEEVE, SKIN);
     // The sleeve runs 10 px past the wrist (y 104) and a skin-coloured hand follows.

@@ -1,8 +1,9 @@
 /**
  * Reducing the old garment where the new one leaves the body bare: an old long sleeve
  * below a new short sleeve or beside a sleeveless top or dress. Those arm parts are
- * repainted in the person's own skin tone (sampled from the face and hands), keeping the
- * light and shadow of the photo.
+ * repainted in the person's own skin tone (sampled from the face and hands), shaded as a
+ * round limb is, with a little of the photo's light and folds; the old sleeve beyond the
+ * arm's side becomes the backdrop beside it.
  */
 import type { Category } from '@aidressup/contract';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
@@ -110,6 +111,72 @@ function torsoTest(k: Keypoint[]): (x: number, y: number) => boolean {
   };
 }
 
+/**
+ * The old sleeve's pixels beside a repainted arm (out to 2.2 times its radius): each takes
+ * the colour of the backdrop found outward from the arm's axis along its row, within half a
+ * shoulder width. One that meets the new garment first lies between arm and garment and
+ * becomes the arm's shaded side; one that meets skin (another limb) stays as it is.
+ */
+function fillBeyond(
+  c: RevealInput,
+  l: Limb,
+  paint: FloatMap,
+  shade: FloatMap,
+  backdrop: Map<number, Rgb>,
+  inTorso: (x: number, y: number) => boolean,
+): void {
+  const { width: w, height: h } = c.image;
+  const pd = c.person.data;
+  const pm = c.personMask.data;
+  const R = l.r * 2.2;
+  const dx = l.b.x - l.a.x;
+  const dy = l.b.y - l.a.y;
+  const l2 = dx * dx + dy * dy || 1e-6;
+  const reach = Math.round(c.sw * 0.5);
+  const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - R));
+  const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + R));
+  const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y)));
+  const y1 = Math.min(h - 1, Math.ceil(Math.max(l.a.y, l.b.y)));
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++) {
+      const i = y * w + x;
+      if (paint.data[i] || backdrop.has(i) || pm[i]! < 0.15 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3)
+        continue;
+      const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
+      const ax = l.a.x + t * dx;
+      const e = Math.hypot(x - ax, y - (l.a.y + t * dy));
+      if (e > R) continue;
+      // On the torso only the gap between arm and garment counts (the old top is the cover step's).
+      const torso = inTorso(x, y);
+      const o = i * 4;
+      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!)) continue;
+      const step = x >= ax ? 1 : -1;
+      for (let k = 1, xx = x + step; k <= reach && xx >= 0 && xx < w; k++, xx += step) {
+        const j = y * w + xx;
+        if (c.alpha.data[j]! > 0.5) {
+          // Between the arm and the new garment: the arm's shaded side.
+          if (e <= l.r * 1.5 && (!torso || e <= l.r * 1.25)) {
+            paint.data[i] = 1;
+            shade.data[i] = 0.8;
+          }
+          break;
+        }
+        if (torso && pm[j]! < 0.2) break;
+        if (pm[j]! >= 0.2) {
+          const q = j * 4;
+          if (isSkin(pd[q]!, pd[q + 1]!, pd[q + 2]!)) break;
+          continue;
+        }
+        // Two backdrop pixels further out, averaged (edges of the mask are soft).
+        const j2 = y * w + Math.max(0, Math.min(w - 1, xx + step * 2));
+        const q = j * 4;
+        const q2 = j2 * 4;
+        backdrop.set(i, [(pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2]);
+        break;
+      }
+    }
+}
+
 export function revealLimbs(c: RevealInput): void {
   if (!c.skin || c.category === 'lower_body') return;
   const inTorso = torsoTest(c.keypoints);
@@ -118,11 +185,12 @@ export function revealLimbs(c: RevealInput): void {
   const pd = c.person.data;
   const paint = createMap(w, h);
   const shade = createMap(w, h);
+  const backdrop = new Map<number, Rgb>();
   const near = (r: number, g: number, b: number) =>
     Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
   // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
   const cuff = new Uint8Array(w * h);
-  const scan = (l: Limb, visit: (i: number, x: number, y: number) => void) => {
+  const scan = (l: Limb, visit: (i: number, x: number, y: number, d: number, px: number, py: number) => void) => {
     const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r));
     const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r));
     const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r));
@@ -134,18 +202,22 @@ export function revealLimbs(c: RevealInput): void {
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
-        const ex = x - (l.a.x + t * dx);
-        const ey = y - (l.a.y + t * dy);
-        if (ex * ex + ey * ey <= r2) visit(y * w + x, x, y);
+        const px = l.a.x + t * dx;
+        const py = l.a.y + t * dy;
+        const ex = x - px;
+        const ey = y - py;
+        const e2 = ex * ex + ey * ey;
+        if (e2 <= r2) visit(y * w + x, x, y, Math.sqrt(e2), px, py);
       }
   };
   const luma = (o: number) => 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 4;
   for (const l of arms(c.keypoints, c.sw)) {
     const cells: number[] = [];
+    const across: number[] = [];
     let skinCount = 0;
     let lum = 0;
     const sleeve = [0, 0, 0];
-    scan(l, (i, x, y) => {
+    scan(l, (i, x, y, d) => {
       if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y)) return;
       const o = i * 4;
       if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
@@ -153,6 +225,7 @@ export function revealLimbs(c: RevealInput): void {
         return;
       }
       cells.push(i);
+      across.push(d / l.r);
       lum += luma(o);
       sleeve[0]! += pd[o]!;
       sleeve[1]! += pd[o + 1]!;
@@ -162,12 +235,19 @@ export function revealLimbs(c: RevealInput): void {
     // Too little uncovered, or already bare.
     if (cells.length < 30 || skinCount >= total * 0.5) continue;
     const mean = lum / cells.length;
-    const paintAt = (i: number) => {
+    const paintAt = (i: number, t: number) => {
       paint.data[i] = 1;
-      // Folds and light of the old sleeve, softened.
-      shade.data[i] = Math.min(1.18, Math.max(0.72, 1 + (luma(i * 4) / mean - 1) * 0.45));
+      // A limb is round: lit in the middle, darker towards its sides (t: 0 on the axis, 1 at
+      // the rim). The old sleeve's folds and light add a little; a dark sleeve has too
+      // little of either to shade an arm on its own, which painted flat bands.
+      const round = 0.8 + 0.26 * Math.sqrt(Math.max(0, 1 - t * t));
+      const folds = Math.min(1.1, Math.max(0.88, 1 + (luma(i * 4) / mean - 1) * 0.25));
+      shade.data[i] = round * folds;
     };
-    for (const i of cells) paintAt(i);
+    cells.forEach((i, n) => paintAt(i, across[n]!));
+    // The old sleeve was wider than the arm: beyond the arm's side it becomes the backdrop
+    // next to it (read outward along the row), so no dark rim of the sleeve outlines the arm.
+    fillBeyond(c, l, paint, shade, backdrop, inTorso);
     if (!l.forearm) continue;
     // The cuff reaches past the wrist joint into the hand zone.
     const sr = sleeve[0]! / cells.length;
@@ -179,19 +259,27 @@ export function revealLimbs(c: RevealInput): void {
       r: l.r,
       forearm: true,
     };
-    scan(ext, (i) => {
+    scan(ext, (i, _x, _y, d) => {
       if (paint.data[i] || c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3) return;
       const o = i * 4;
       if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) return;
       if (Math.abs(pd[o]! - sr) + Math.abs(pd[o + 1]! - sg) + Math.abs(pd[o + 2]! - sb) > 50) return;
       cuff[i] = 1;
-      paintAt(i);
+      paintAt(i, d / ext.r);
     });
   }
   // Soft edge, and never beyond the person.
   const soft = blurMap(paint, 1, 1);
   const out = c.image.data;
   for (let i = 0; i < w * h; i++) {
+    const bg = backdrop.get(i);
+    if (bg && !paint.data[i]) {
+      // Sleeve beyond the arm, now backdrop (the arm's soft edge is painted over it below).
+      const o = i * 4;
+      const a = Math.min(1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
+      for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + bg[ch]! * a;
+      if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
+    }
     let a = soft.data[i]!;
     if (a <= 0.01) continue;
     a = Math.min(a, c.personMask.data[i]! * 2, cuff[i] ? 1 : 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);

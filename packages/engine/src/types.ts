@@ -91,6 +91,13 @@ export interface UpperLandmarks {
   /** Waist (narrowest torso row between armpits and hem) — used for dresses. */
   waistLeft: Point;
   waistRight: Point;
+  /**
+   * Sleeves that hang down beside the garment body and touch it in the cut-out (a blouse laid
+   * flat with its arms down): below the armpits the body is the torso column, not the whole run.
+   */
+  hangingSleeves?: boolean;
+  /** The shoulder points are the tops of thin straps (a cami, a strap top). */
+  straps?: boolean;
 }
 
 /** Landmarks of trousers or a skirt, in garment image pixels. */
