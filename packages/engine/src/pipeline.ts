@@ -23,7 +23,7 @@ import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
 import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
-import { revealLimbs, skinTone } from './reveal.js';
+import { revealChest, revealLimbs, skinTone } from './reveal.js';
 import { coverRemnant } from './cover.js';
 import { shopperFigures, type ShopperFigures } from './quality.js';
 
@@ -313,9 +313,9 @@ export function fitAndComposite(
   const hard = createMap(person.width, person.height);
   pasteMap(hard, protection.hard, x0, y0);
   // Arms the new garment leaves bare lose the old sleeve (anywhere in the photo: a forearm
-  // may reach beyond the garment's box).
+  // may reach beyond the garment's box), and the chest above its neckline the old top.
   if (category !== 'lower_body') {
-    revealLimbs({
+    const bare = {
       image,
       alpha,
       person,
@@ -325,7 +325,10 @@ export function fitAndComposite(
       sw: body.sw,
       category,
       skin,
-    });
+      neckY: fit.neckY,
+    };
+    revealLimbs(bare);
+    revealChest(bare);
   }
   return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
 }
@@ -589,13 +592,21 @@ export async function warmUp(models: Models): Promise<void> {
   ] as const) {
     const person: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4).fill(180) };
     analysePerson(models, person);
+    // Skin at the face and hands, so that the arm and chest repaints run too.
+    const kps = syntheticKeypoints(w, h);
+    for (const i of [KP.nose, KP.leftWrist, KP.rightWrist]) {
+      const r = Math.max(3, w * 0.05);
+      for (let y = Math.max(0, Math.round(kps[i]!.y - r)); y <= Math.min(h - 1, kps[i]!.y + r); y++)
+        for (let x = Math.max(0, Math.round(kps[i]!.x - r)); x <= Math.min(w - 1, kps[i]!.x + r); x++)
+          person.data.set([205, 150, 120], (y * w + x) * 4);
+    }
     const mask = createMap(w, h);
     for (let y = Math.round(h * 0.05); y < h * 0.97; y++)
       for (let x = Math.round(w * 0.35); x < w * 0.65; x++) mask.data[y * w + x] = 1;
     const analysis: PersonAnalysis = {
       width: w,
       height: h,
-      keypoints: syntheticKeypoints(w, h),
+      keypoints: kps,
       poseScore: 1,
       mask,
       peopleCount: 1,

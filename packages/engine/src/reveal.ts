@@ -7,7 +7,7 @@
  */
 import type { Category } from '@aidressup/contract';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
-import { isSkin, KP, type Keypoint } from './person.js';
+import { armSegments, isSkin, KP, nearSegment, type Keypoint } from './person.js';
 import type { Point } from './types.js';
 
 export type Rgb = [number, number, number];
@@ -65,6 +65,8 @@ export interface RevealInput {
   sw: number;
   category: Category;
   skin: Rgb | null;
+  /** Nothing above this row is repainted (the garment's neckline line; the head is above it). */
+  neckY?: number;
 }
 
 interface Limb {
@@ -241,7 +243,8 @@ export function revealLimbs(c: RevealInput): void {
       // the rim). The old sleeve's folds and light add a little; a dark sleeve has too
       // little of either to shade an arm on its own, which painted flat bands.
       const round = 0.8 + 0.26 * Math.sqrt(Math.max(0, 1 - t * t));
-      const folds = Math.min(1.1, Math.max(0.88, 1 + (luma(i * 4) / mean - 1) * 0.25));
+      // (A dark sleeve's ratios are mostly noise and seams: no folds from it.)
+      const folds = mean < 60 ? 1 : Math.min(1.1, Math.max(0.88, 1 + (luma(i * 4) / mean - 1) * 0.25));
       shade.data[i] = round * folds;
     };
     cells.forEach((i, n) => paintAt(i, across[n]!));
@@ -290,4 +293,273 @@ export function revealLimbs(c: RevealInput): void {
     for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + Math.min(255, skin[ch]! * s) * a;
     if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
   }
+}
+
+/**
+ * The old top above the new garment's neckline, on the chest and the tops of the shoulders
+ * (a collar above a new T-shirt, the old top between a strap top's straps): every pixel of
+ * the person there that is neither skin nor protected (face, hair, hands), and that the new
+ * garment's body lies below (straps do not stop the search), becomes skin. The skin is filled
+ * in from the skin around it (the neck above, bare arms beside): a harmonic fill, so it takes
+ * the neck's own colour and light and has no edges of its own. Without skin around, the
+ * person's skin tone. Applies to tops and dresses.
+ */
+export function revealChest(c: RevealInput): void {
+  if (!c.skin || c.category === 'lower_body') return;
+  const k = c.keypoints;
+  const sL = k[KP.leftShoulder]!;
+  const sR = k[KP.rightShoulder]!;
+  if (sL.score < 0.5 || sR.score < 0.5) return;
+  const { width: w, height: h } = c.image;
+  const pd = c.person.data;
+  const pm = c.personMask.data;
+  const al = c.alpha.data;
+  const hd = c.hard.data;
+  const ja = Math.min(sL.x, sR.x);
+  const jb = Math.max(sL.x, sR.x);
+  const sy = (sL.y + sR.y) / 2;
+  // The shoulders' tops reach a little beyond the joints.
+  const xa = Math.max(1, Math.ceil(ja - c.sw * 0.3));
+  const xb = Math.min(w - 2, Math.floor(jb + c.sw * 0.3));
+  const yTop = Math.max(1, Math.round(sy - c.sw * 0.6), Math.ceil(c.neckY ?? sy));
+  const yChest = Math.min(h - 2, Math.round(sy + c.sw * 0.9));
+  const yShoulder = Math.min(h - 2, Math.round(sy + c.sw * 0.25));
+  // Beyond the joints the old top's shoulder (a cap sleeve) reaches a little further down.
+  const yOuter = Math.min(h - 2, Math.round(sy + c.sw * 0.45));
+  if (xb <= xa || yChest <= yTop) return;
+  const bw = xb - xa + 1;
+  const bh = yChest - yTop + 1;
+  // Each covered pixel's horizontal run of garment: a strap's is narrow, the body's wide.
+  const wide = new Uint8Array(bw * bh);
+  const minRun = c.sw * 0.3;
+  for (let y = yTop; y <= yChest; y++) {
+    let x = xa;
+    while (x <= xb) {
+      if (al[y * w + x]! <= 0.5) {
+        x++;
+        continue;
+      }
+      let e = x;
+      while (e + 1 < w && al[y * w + e + 1]! > 0.5) e++;
+      let s = x;
+      while (s - 1 >= 0 && al[y * w + s - 1]! > 0.5) s--;
+      if (e - s + 1 >= minRun) for (let xx = x; xx <= Math.min(e, xb); xx++) wide[(y - yTop) * bw + xx - xa] = 1;
+      x = e + 1;
+    }
+  }
+  // 1: to fill; 2: skin to fill from.
+  const role = new Uint8Array(bw * bh);
+  let count = 0;
+  for (let x = xa; x <= xb; x++) {
+    const outer = x < ja || x > jb;
+    let end = outer ? yOuter : yChest;
+    for (let y = yTop; y <= end; y++)
+      if (wide[(y - yTop) * bw + x - xa]) {
+        end = y - 1;
+        break;
+      }
+    // A column the garment's body never reaches on the chest is filled over the shoulders only.
+    if (!outer && end === yChest) end = yShoulder;
+    for (let y = yTop; y <= end; y++) {
+      const i = y * w + x;
+      // The mask's soft rim too, so no light rim of the old top is left around the shoulders.
+      if (pm[i]! < 0.2 || hd[i]! > 0.3 || al[i]! > 0.9) continue;
+      const o = i * 4;
+      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!)) continue;
+      role[(y - yTop) * bw + x - xa] = 1;
+      count++;
+    }
+  }
+  if (count < 20) return;
+  // Beyond the joints, what lies outside the upper arms is the old top's shoulder or cap
+  // sleeve standing off the body: it becomes the backdrop beside it, not a padded shoulder.
+  const img = c.image.data;
+  const backdrop = new Map<number, number>();
+  const upper = armSegments(k, 0).filter((_, n) => n % 2 === 0);
+  const armR2 = (c.sw * 0.14) ** 2;
+  const cx = (ja + jb) / 2;
+  for (let y = yTop; y <= yChest; y++)
+    for (let x = xa; x <= xb; x++) {
+      if (x >= ja && x <= jb) continue;
+      const j = (y - yTop) * bw + x - xa;
+      if (role[j] !== 1) continue;
+      if (upper.some((seg) => nearSegment(seg, armR2, x, y))) continue;
+      const step = x < cx ? -1 : 1;
+      for (let xx = x + step, n = 0; n < c.sw * 0.4 && xx >= 0 && xx < w; xx += step, n++) {
+        const q = y * w + xx;
+        if (al[q]! > 0.5) break;
+        if (pm[q]! >= 0.2) continue;
+        backdrop.set(j, q * 4);
+        role[j] = 0;
+        break;
+      }
+    }
+  // Skin next to the region (in the photo, not protected by the garment) gives the values.
+  const val = new Float32Array(bw * bh * 3);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      const j = y * bw + x;
+      if (role[j] !== 0) continue;
+      const i = (y + yTop) * w + x + xa;
+      const o = i * 4;
+      // Skin the result shows and the new garment does not cover.
+      if (pm[i]! < 0.5 || al[i]! > 0.3 || !isSkin(img[o]!, img[o + 1]!, img[o + 2]!)) continue;
+      // The neighbouring region cell's direction; the value is read 3 px further away from it
+      // when that is skin too (the skin right at the old garment's edge is mixed with it).
+      const d =
+        x > 0 && role[j - 1] === 1
+          ? -1
+          : x < bw - 1 && role[j + 1] === 1
+            ? 1
+            : y > 0 && role[j - bw] === 1
+              ? -w
+              : y < bh - 1 && role[j + bw] === 1
+                ? w
+                : 0;
+      if (!d) continue;
+      role[j] = 2;
+      const f = i - 3 * d;
+      const of = f * 4;
+      const deep = f >= 0 && f < w * h && pm[f]! >= 0.5 && isSkin(img[of]!, img[of + 1]!, img[of + 2]!) ? of : o;
+      val[j * 3] = img[deep]!;
+      val[j * 3 + 1] = img[deep + 1]!;
+      val[j * 3 + 2] = img[deep + 2]!;
+    }
+  harmonicFill(role, val, bw, bh, c.skin);
+  const cells: number[] = [];
+  for (let j = 0; j < bw * bh; j++) if (role[j] === 1) cells.push(j);
+  for (const [j, q] of backdrop) {
+    const i = (Math.floor(j / bw) + yTop) * w + (j % bw) + xa;
+    const a = Math.min(1 - hd[i]!, 1 - al[i]!);
+    for (let ch = 0; ch < 3; ch++) img[i * 4 + ch] = img[i * 4 + ch]! * (1 - a) + pd[q + ch]! * a;
+    if (a > al[i]!) al[i] = a;
+  }
+  // Soft edge: the filled cells' 3×3 mean, over the box and a pixel around it (a padded
+  // grid of filled cells, summed by rows and then by columns).
+  const pw = bw + 4;
+  const ph = bh + 4;
+  const pad = new Uint8Array(pw * ph);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) if (role[y * bw + x] === 1) pad[(y + 2) * pw + x + 2] = 1;
+  const rowSum = new Uint8Array(pw * ph);
+  for (let i = 1; i < pw * ph - 1; i++) rowSum[i] = pad[i - 1]! + pad[i]! + pad[i + 1]!;
+  for (let y = Math.max(0, yTop - 1); y <= Math.min(h - 1, yChest + 1); y++)
+    for (let x = Math.max(0, xa - 1); x <= Math.min(w - 1, xb + 1); x++) {
+      const i = y * w + x;
+      const p = (y - yTop + 2) * pw + x - xa + 2;
+      const sum = rowSum[p - pw]! + rowSum[p]! + rowSum[p + pw]!;
+      if (!sum) continue;
+      const a = Math.min(sum / 9, pm[i]! * 3, 1 - hd[i]!, 1 - al[i]!);
+      if (a <= 0.01) continue;
+      // The rim borrows its nearest filled value.
+      const bx = Math.max(0, Math.min(bw - 1, x - xa));
+      const by = Math.max(0, Math.min(bh - 1, y - yTop));
+      let j = by * bw + bx;
+      if (role[j] !== 1)
+        for (let dy = -1; dy <= 1 && role[j] !== 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            const qx = bx + dx;
+            const qy = by + dy;
+            if (qx >= 0 && qy >= 0 && qx < bw && qy < bh && role[qy * bw + qx] === 1) {
+              j = qy * bw + qx;
+              break;
+            }
+          }
+      if (role[j] !== 1) continue;
+      const o = i * 4;
+      for (let ch = 0; ch < 3; ch++) img[o + ch] = img[o + ch]! * (1 - a) + val[j * 3 + ch]! * a;
+      if (a > al[i]!) al[i] = a;
+    }
+}
+
+/**
+ * Fill the unknown cells (role 1) of a grid with the harmonic interpolation of the known
+ * ones (role 2, values in `val`, RGB); role 0 cells are outside (the fill runs along them).
+ * Nested iteration: the problem is solved on a grid half the size first, and its solution
+ * starts over-relaxed Gauss–Seidel here, so a few sweeps suffice at any size. Cells with no
+ * known value in reach take `fallback`.
+ */
+export function harmonicFill(role: Uint8Array, val: Float32Array, bw: number, bh: number, fallback: Rgb): void {
+  const cells: number[] = [];
+  for (let j = 0; j < bw * bh; j++) if (role[j] === 1) cells.push(j);
+  if (!cells.length) return;
+  if (bw > 12 && bh > 12) {
+    const cw = Math.ceil(bw / 2);
+    const chh = Math.ceil(bh / 2);
+    const crole = new Uint8Array(cw * chh);
+    const cval = new Float32Array(cw * chh * 3);
+    const cn = new Uint16Array(cw * chh);
+    for (let y = 0; y < bh; y++)
+      for (let x = 0; x < bw; x++) {
+        const j = y * bw + x;
+        const q = (y >> 1) * cw + (x >> 1);
+        if (role[j] === 2) {
+          if (crole[q] !== 2) {
+            crole[q] = 2;
+            cval[q * 3] = cval[q * 3 + 1] = cval[q * 3 + 2] = 0;
+            cn[q] = 0;
+          }
+          for (let ch = 0; ch < 3; ch++) cval[q * 3 + ch] = cval[q * 3 + ch]! + val[j * 3 + ch]!;
+          cn[q] = cn[q]! + 1;
+        } else if (role[j] === 1 && crole[q] === 0) crole[q] = 1;
+      }
+    for (let q = 0; q < cw * chh; q++)
+      if (crole[q] === 2) for (let ch = 0; ch < 3; ch++) cval[q * 3 + ch] = cval[q * 3 + ch]! / cn[q]!;
+    harmonicFill(crole, cval, cw, chh, fallback);
+    for (const j of cells) {
+      const q = (Math.floor(j / bw) >> 1) * cw + ((j % bw) >> 1);
+      for (let ch = 0; ch < 3; ch++) val[j * 3 + ch] = cval[q * 3 + ch]!;
+    }
+  } else for (const j of cells) val.set(fallback, j * 3);
+  // Which neighbours take part, once per cell (bits: left, right, up, down).
+  const N = bw * bh;
+  const nb = new Uint8Array(cells.length);
+  for (let c = 0; c < cells.length; c++) {
+    const q = cells[c]!;
+    const x = q % bw;
+    nb[c] =
+      (x > 0 && role[q - 1] ? 1 : 0) |
+      (x < bw - 1 && role[q + 1] ? 2 : 0) |
+      (q >= bw && role[q - bw] ? 4 : 0) |
+      (q + bw < N && role[q + bw] ? 8 : 0);
+  }
+  const omega = 1.7;
+  for (let it = 0; it < 12; it++)
+    for (let c = 0; c < cells.length; c++) {
+      const m = nb[c]!;
+      if (!m) continue;
+      const o = cells[c]! * 3;
+      let n = 0;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      if (m & 1) {
+        r += val[o - 3]!;
+        g += val[o - 2]!;
+        b += val[o - 1]!;
+        n++;
+      }
+      if (m & 2) {
+        r += val[o + 3]!;
+        g += val[o + 4]!;
+        b += val[o + 5]!;
+        n++;
+      }
+      if (m & 4) {
+        const u = o - bw * 3;
+        r += val[u]!;
+        g += val[u + 1]!;
+        b += val[u + 2]!;
+        n++;
+      }
+      if (m & 8) {
+        const d = o + bw * 3;
+        r += val[d]!;
+        g += val[d + 1]!;
+        b += val[d + 2]!;
+        n++;
+      }
+      val[o] = val[o]! + omega * (r / n - val[o]!);
+      val[o + 1] = val[o + 1]! + omega * (g / n - val[o + 1]!);
+      val[o + 2] = val[o + 2]! + omega * (b / n - val[o + 2]!);
+    }
 }
