@@ -348,6 +348,17 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
     hips.garment.push(g.crotch, g.hipLeft, g.hipRight);
     hips.body.push(crotchB, hipLB, hipRB);
     hips.allUntilY = crotchB.y + b.torso * 0.15;
+    // A leg is at least as wide as the person shows it there (old wide trousers are covered,
+    // not left beside the new ones): outwards to the mask's edge, inwards to the mask's edge
+    // or the body's centre line, each within 0.45 shoulder widths.
+    const legSides = (p: Point, half: number, leftSide: boolean): [number, number] => {
+      const [toLeft, toRight] = maskHalfWidth(mask, p.x, p.y);
+      const centre = crotchB.x + ((p.y - crotchB.y) * (crotchB.x - waistC.x)) / Math.max(1, crotchB.y - waistC.y);
+      const cap = b.sw * 0.45;
+      const outer = Math.min(leftSide ? toLeft : toRight, cap);
+      const inner = Math.min(leftSide ? toRight : toLeft, Math.abs(p.x - centre), cap);
+      return [Math.max(half, outer), Math.max(half, inner)];
+    };
     const leg = (
       id: number,
       lg: { outer: Point; inner: Point },
@@ -363,7 +374,9 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
       part.body.push(leftSide ? hipLB : hipRB, crotchB);
       const gHem = mid(lg.outer, lg.inner);
       const gTop = mid(gOuterTop, g.crotch!);
-      const gLen = dist(gTop, gHem) * scale;
+      // The whole garment's length is kept: a crotch found too low in the photo (the gap
+      // between the legs lost in shadow) is placed at the body's, and its legs get the rest.
+      const gLen = Math.max(dist(gTop, gHem) * scale, (gHem.y - gWaistMid.y) * scale - depth);
       const legTop = add(hip, down, Math.max(0, depth - dist(waistC, b.hipMid)) * 0.5);
       const polyLen = dist(legTop, knee) + dist(knee, ankle);
       const reach = Math.min(gLen, polyLen * 1.04);
@@ -371,8 +384,9 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
       const nrm = { x: -end.dir.y, y: end.dir.x };
       const hemHalf = Math.max((dist(lg.outer, lg.inner) * scale) / 2, b.sw * 0.11);
       const sgn = leftSide ? (nrm.x < 0 ? 1 : -1) : nrm.x > 0 ? 1 : -1;
+      const [hemOut, hemIn] = legSides(end.p, hemHalf, leftSide);
       part.garment.push(lg.outer, lg.inner);
-      part.body.push(add(end.p, nrm, hemHalf * sgn), add(end.p, nrm, -hemHalf * sgn));
+      part.body.push(add(end.p, nrm, hemOut * sgn), add(end.p, nrm, -hemIn * sgn));
       // Knee-level points keep the leg on the body's leg.
       const gKneeO = lerp(gOuterTop, lg.outer, 0.5);
       const gKneeI = lerp(g.crotch!, lg.inner, 0.5);
@@ -380,8 +394,9 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
       const n2 = { x: -mO.dir.y, y: mO.dir.x };
       const s2 = leftSide ? (n2.x < 0 ? 1 : -1) : n2.x > 0 ? 1 : -1;
       const kneeHalf = Math.max((dist(gKneeO, gKneeI) * scale) / 2, b.sw * 0.12);
+      const [kneeOut, kneeIn] = legSides(mO.p, kneeHalf, leftSide);
       part.garment.push(gKneeO, gKneeI);
-      part.body.push(add(mO.p, n2, kneeHalf * s2), add(mO.p, n2, -kneeHalf * s2));
+      part.body.push(add(mO.p, n2, kneeOut * s2), add(mO.p, n2, -kneeIn * s2));
       bottom = Math.max(bottom, end.p.y);
       parts.push(part);
     };
