@@ -160,7 +160,14 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
   const straps = !!g.straps;
   const narrowTop = straps || gShoulderW < gArmpitW * 0.8;
   // A flat strap top's width is half its round: about 1.3 shoulder-joint widths at the chest.
-  const scale = narrowTop ? (b.sw * (straps ? 1.3 : 1.15)) / Math.max(1, gArmpitW) : targetSW / Math.max(1, gShoulderW);
+  const scale0 = narrowTop
+    ? (b.sw * (straps ? 1.3 : 1.15)) / Math.max(1, gArmpitW)
+    : targetSW / Math.max(1, gShoulderW);
+  // A dress reaches the ankles at most: one whose photo is long for its width (a maxi dress
+  // with a narrow bodice) is sized by its length instead, or it would fall past the feet.
+  const gDressDrop = Math.max(g.hemLeft.y, g.hemRight.y) - Math.min(g.shoulderLeft.y, g.shoulderRight.y);
+  const toAnkles = dist(mid(b.shoulderL, b.shoulderR), mid(b.ankleL, b.ankleR));
+  const scale = category === 'dresses' && gDressDrop * scale0 > toAnkles ? toAnkles / Math.max(1, gDressDrop) : scale0;
   // The seams sit on top of the shoulders: the shoulder joint is inside the body, as far
   // below the shoulder's outline as the person mask shows (within 0.04–0.15 shoulder widths:
   // long hair on the shoulders is in the mask too).

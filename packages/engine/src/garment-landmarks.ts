@@ -182,6 +182,52 @@ function torsoColumn(m: BinaryMask, rows: Rows, H: number): { cx: number; tL: nu
 }
 
 /**
+ * A garment wider at its hem than at its chest (an A-line dress, a flared top) whose sleeves
+ * end above the chest: the column taken low down would take the sleeves in. The sleeves'
+ * ends show as the sharpest narrowing of the run through the centre in the upper 45 % of
+ * the height; the rows just below it are the chest. Returns that column when it is clearly
+ * narrower than `low` (the one taken near the hem), else null.
+ */
+function bodiceColumn(
+  m: BinaryMask,
+  rows: Rows,
+  H: number,
+  cx: number,
+  low: { tL: number; tR: number },
+): { tL: number; tR: number; chestY: number } | null {
+  const y0 = Math.round(rows.top + H * 0.05);
+  const y1 = Math.round(rows.top + H * 0.45);
+  const width = (y: number) => {
+    const run = runAt(m, y, cx);
+    return run ? run[1] - run[0] : 0;
+  };
+  let best = 0;
+  let at = -1;
+  for (let y = y0 + 2; y <= y1 - 2; y++) {
+    const above = width(y - 2);
+    const drop = above - width(y + 2);
+    if (drop > best && drop > above * 0.15) {
+      best = drop;
+      at = y;
+    }
+  }
+  if (at < 0) return null;
+  const ls: number[] = [];
+  const rs: number[] = [];
+  for (let y = at + 3; y <= at + 3 + Math.max(2, H * 0.05); y++) {
+    const run = runAt(m, y, cx);
+    if (run) {
+      ls.push(run[0]);
+      rs.push(run[1]);
+    }
+  }
+  if (!ls.length) return null;
+  const tL = median(ls);
+  const tR = median(rs);
+  return tR - tL < (low.tR - low.tL) * 0.85 ? { tL, tR, chestY: at + 3 } : null;
+}
+
+/**
  * Sleeves hanging down against the garment body (a blouse laid flat, arms down) merge with it
  * in the cut-out, so the run through the centre spans body and sleeves on every row. The hem
  * shows them: the body's hem is a raised notch between two lower, narrower lobes, the cuffs.
@@ -257,7 +303,7 @@ function shouldersAndNeck(
   return { shoulderLeft, shoulderRight, neckLeft, neckRight };
 }
 
-/** Armpits: scanning up from the hem, the first row whose extent leaves the torso column (else a fixed drop below the shoulders). */
+/** Armpits: scanning up from the hem (or the chest), the first row whose extent leaves the torso column (else a fixed drop below the shoulders). */
 function findArmpits(
   m: BinaryMask,
   rows: Rows,
@@ -266,12 +312,13 @@ function findArmpits(
   tL: number,
   tR: number,
   shoulderY: number,
+  fromY = rows.top + H * 0.7,
 ): { armpitLeft: Point; armpitRight: Point } {
   const tw = tR - tL;
   const margin = Math.max(2, tw * 0.06);
   let armL = -1;
   let armR = -1;
-  for (let y = Math.round(rows.top + H * 0.7); y > rows.top; y--) {
+  for (let y = Math.round(fromY); y > rows.top; y--) {
     const run = runAt(m, y, cx);
     if (!run) continue;
     if (armL < 0 && run[0] < tL - margin) armL = y;
@@ -316,7 +363,8 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
   const H = rows.bottom - rows.top + 1;
   const column = torsoColumn(m, rows, H);
   const hanging = hangingSleeveColumn(m, rows, H, column.cx);
-  const { tL, tR } = hanging ?? column;
+  const bodice = hanging ? null : bodiceColumn(m, rows, H, column.cx, column);
+  const { tL, tR } = hanging ?? bodice ?? column;
   const cx = (tL + tR) / 2;
   const tw = tR - tL;
   const { shoulderLeft, shoulderRight, neckLeft, neckRight } = shouldersAndNeck(m, rows, cx, tL, tR);
@@ -348,7 +396,7 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
           armpitLeft: { x: tL, y: shoulderY + tw * 0.45 },
           armpitRight: { x: tR, y: shoulderY + tw * 0.45 },
         }
-      : findArmpits(m, rows, H, cx, tL, tR, shoulderY);
+      : findArmpits(m, rows, H, cx, tL, tR, shoulderY, bodice?.chestY);
   const minSleeve = tw * 0.22;
   const sleeveLeft = findSleeve(m, -1, tL, shoulderLeft, armpitLeft, minSleeve, cx, !!hanging);
   const sleeveRight = findSleeve(m, 1, tR, shoulderRight, armpitRight, minSleeve, cx, !!hanging);
