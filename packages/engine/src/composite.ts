@@ -497,3 +497,46 @@ export function composite(c: CompositeInput): { image: RGBAImage; alpha: FloatMa
   shade(person.data, garment.data, mask, alpha.data, fine, broad, c.shading ?? 0.6, shadeRow, w, b, out.data);
   return { image: out, alpha };
 }
+
+/**
+ * A sleeveless garment ends at the arms: on the rows where an arm hangs beside the torso (its
+ * axis at least 0.45 shoulder widths from the body's centre line), nothing of the garment lies
+ * beyond the arm's axis, away from the body; flat, it would wrap around the arm. From a little
+ * below the shoulder joint (the shoulder's top stays the garment's) to the wrist. The photo
+ * shows again there.
+ */
+export function clipBeyondArms(image: RGBAImage, person: RGBAImage, alpha: FloatMap, b: BodyFrame): void {
+  const { width: w, height: h } = image;
+  const sMid = { x: (b.shoulderL.x + b.shoulderR.x) / 2, y: (b.shoulderL.y + b.shoulderR.y) / 2 };
+  const centreAt = (y: number) => sMid.x + ((b.hipMid.x - sMid.x) * (y - sMid.y)) / Math.max(1, b.hipMid.y - sMid.y);
+  const al = alpha.data;
+  for (const [s, e, wr] of [
+    [b.shoulderL, b.elbowL, b.wristL],
+    [b.shoulderR, b.elbowR, b.wristR],
+  ] as const) {
+    for (const [p, q, from] of [
+      [s, e, s.y + b.sw * 0.15],
+      [e, wr, e.y],
+    ] as const) {
+      // Only an arm hanging down (more down than across).
+      if (q.y - p.y <= Math.abs(q.x - p.x)) continue;
+      const ya = Math.max(0, Math.ceil(from));
+      const yb = Math.min(h - 1, Math.floor(q.y));
+      for (let y = ya; y <= yb; y++) {
+        const axis = p.x + ((q.x - p.x) * (y - p.y)) / (q.y - p.y);
+        const off = axis - centreAt(y);
+        if (Math.abs(off) < b.sw * 0.45) continue;
+        const dir = off < 0 ? -1 : 1;
+        for (let x = Math.round(axis) + dir; x >= 0 && x < w; x += dir) {
+          const i = y * w + x;
+          if (al[i]! <= 0) continue;
+          al[i] = 0;
+          const o = i * 4;
+          image.data[o] = person.data[o]!;
+          image.data[o + 1] = person.data[o + 1]!;
+          image.data[o + 2] = person.data[o + 2]!;
+        }
+      }
+    }
+  }
+}

@@ -21,7 +21,7 @@ import { GarmentSeparationError, segmentGarment } from './garment-segmentation.j
 import { garmentLandmarks, partLabels } from './garment-landmarks.js';
 import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
 import { fitTps, warpImage } from './warp.js';
-import { composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
+import { clipBeyondArms, composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
 import { revealChest, revealLimbs, skinTone } from './reveal.js';
 import { coverRemnant } from './cover.js';
@@ -289,6 +289,8 @@ export function fitAndComposite(
     // A skirt hanging free does not take the folds of the legs or clothes under it.
     shadeUntilY: category === 'dresses' ? body.hipMid.y - y0 + body.sw * 0.3 : ch,
   });
+  // A sleeveless top or dress does not wrap around the arms hanging beside it.
+  if (category !== 'lower_body' && fit.sleeveless) clipBeyondArms(out.image, personC, out.alpha, bodyC);
   const skin = category === 'lower_body' ? null : skinTone(person, analysis.keypoints, body.sw);
   // The old top showing beside the new one on the torso rows is covered by widening the
   // garment to it (tops; a dress's bodice, down to the hips).
