@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
-import { composite, protectedRegions, sampleHairColours, type CompositeInput } from './composite.js';
+import { clipBeyondArms, composite, protectedRegions, sampleHairColours, type CompositeInput } from './composite.js';
 import { bodyFrame } from './fit.js';
 import { syntheticKeypoints } from './pipeline.js';
 
@@ -234,5 +234,48 @@ describe('sampleHairColours', () => {
     expect(c![1]![0]).toBeGreaterThan(100);
     expect(c![1]![2]).toBeGreaterThan(60);
     expect(sampleHairColours(img, createMap(w, h), kps, 40)).toBeNull();
+  });
+});
+
+describe('clipBeyondArms', () => {
+  const W = 240;
+  const H = 320;
+  const setup = () => {
+    const person: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(W * H * 4).fill(200) };
+    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(W * H * 4).fill(40) };
+    const alpha = createMap(W, H);
+    alpha.data.fill(1);
+    return { person, image, alpha };
+  };
+
+  it('takes a sleeveless garment off the far side of arms hanging beside the body', () => {
+    const { person, image, alpha } = setup();
+    const k = syntheticKeypoints(W, H);
+    const b = bodyFrame(k);
+    clipBeyondArms(image, person, alpha, b);
+    // Half-way down the upper arm: beyond the arm's axis, the photo; inside it, the garment.
+    const y = Math.round((b.shoulderL.y + b.elbowL.y) / 2);
+    const axis = (b.shoulderL.x + b.elbowL.x) / 2;
+    const outside = y * W + Math.round(axis) - 6;
+    const inside = y * W + Math.round(axis) + 6;
+    expect(alpha.data[outside]).toBe(0);
+    expect(image.data[outside * 4]).toBe(200);
+    expect(alpha.data[inside]).toBe(1);
+    expect(image.data[inside * 4]).toBe(40);
+    // The shoulder's top (above the joint) and the rows below the wrists stay the garment's.
+    expect(alpha.data[Math.round(b.shoulderL.y - 2) * W + Math.round(b.shoulderL.x) - 6]).toBe(1);
+    expect(alpha.data[Math.round(b.wristL.y + 10) * W + 2]).toBe(1);
+  });
+
+  it('leaves the garment whole under an arm in front of the torso', () => {
+    const { person, image, alpha } = setup();
+    const k = syntheticKeypoints(W, H);
+    // The image-left forearm crosses the torso (elbow and wrist near the centre line).
+    k[13] = { x: W * 0.45, y: H * 0.38, score: 1 };
+    k[14] = { x: W * 0.55, y: H * 0.38, score: 1 };
+    k[15] = { x: W * 0.5, y: H * 0.5, score: 1 };
+    k[16] = { x: W * 0.5, y: H * 0.5, score: 1 };
+    clipBeyondArms(image, person, alpha, bodyFrame(k));
+    expect(alpha.data.every((a) => a === 1)).toBe(true);
   });
 });
