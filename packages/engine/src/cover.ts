@@ -34,6 +34,12 @@ export interface CoverInput {
   outwardFromY: number;
   /** The person's skin tone (face and hands), when known. */
   skin: [number, number, number] | null;
+  /**
+   * Trousers: not widened outwards (their legs are fitted to the person's width already), but
+   * the gap between the legs is filled where it shows only the old clothes (a skirt or a dress
+   * between the thighs), each half from its own leg.
+   */
+  legs?: boolean;
 }
 
 const BITS = 4;
@@ -197,7 +203,7 @@ export function coverRemnant(c: CoverInput): number {
     const j = y - y0;
     L[j] = l;
     R[j] = r;
-    if (y < c.outwardFromY) {
+    if (y < c.outwardFromY || c.legs) {
       reachL[j] = l;
       reachR[j] = r;
       continue;
@@ -316,10 +322,17 @@ export function coverRemnant(c: CoverInput): number {
       const g0 = x;
       const g1 = e - 1;
       x = e;
-      if (g1 - g0 + 1 > gapMax || Math.min(Math.abs(g0 - cx), Math.abs(g1 - cx)) < c.sw * 0.25) continue;
+      const central = Math.min(Math.abs(g0 - cx), Math.abs(g1 - cx)) < c.sw * 0.25 || (g0 <= cx && g1 >= cx);
+      if (g1 - g0 + 1 > gapMax || central !== !!c.legs) continue;
       let ok = true;
       for (let q = g0; q <= g1 && ok; q++) ok = free(row + q, q, y, Infinity) || q - g0 < 2 || g1 - q < 2;
       if (!ok) continue;
+      if (central) {
+        // Between the legs: each half mirrors the leg beside it.
+        const m = (g0 + g1) >> 1;
+        for (let q = g0; q <= g1; q++) from[j * w + q] = q <= m ? inner(q, g0 - 1, 1) : inner(q, g1 + 1, -1);
+        continue;
+      }
       // The body's side is the one towards the centre line.
       const toCentre = g0 < cx ? 1 : -1;
       const edgeX = toCentre > 0 ? g1 + 1 : g0 - 1;

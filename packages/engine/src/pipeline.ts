@@ -293,22 +293,23 @@ export function fitAndComposite(
   if (category !== 'lower_body' && fit.sleeveless) clipBeyondArms(out.image, personC, out.alpha, bodyC);
   const skin = category === 'lower_body' ? null : skinTone(person, analysis.keypoints, body.sw);
   // The old top showing beside the new one on the torso rows is covered by widening the
-  // garment to it (tops; a dress's bodice, down to the hips).
-  if (category !== 'lower_body')
-    coverRemnant({
-      image: out.image,
-      alpha: out.alpha,
-      person: personC,
-      personMask: maskC,
-      hard: protection.hard,
-      arms: protection.arms,
-      keypoints: kps,
-      sw: body.sw,
-      y0: topY - y0,
-      y1: (category === 'dresses' ? Math.min(hemY, body.hipMid.y + body.torso * 0.1) : hemY) - y0,
-      outwardFromY: (fit.sleeveless ? fit.armpitY : topY) - y0,
-      skin,
-    });
+  // garment to it (tops; a dress's bodice, down to the hips); old clothes between the legs of
+  // new trousers by their legs.
+  coverRemnant({
+    image: out.image,
+    alpha: out.alpha,
+    person: personC,
+    personMask: maskC,
+    hard: protection.hard,
+    arms: protection.arms,
+    keypoints: kps,
+    sw: body.sw,
+    y0: topY - y0,
+    y1: (category === 'dresses' ? Math.min(hemY, body.hipMid.y + body.torso * 0.1) : hemY) - y0,
+    outwardFromY: (fit.sleeveless ? fit.armpitY : topY) - y0,
+    skin,
+    legs: category === 'lower_body',
+  });
   pasteImage(image, out.image, x0, y0);
   pasteMap(alpha, out.alpha, x0, y0);
   const layerAlphaFull: FloatMap = { width: alpha.width, height: alpha.height, data: new Float32Array(alpha.data) };

@@ -107,7 +107,10 @@ export function outline(data: Uint8Array, w: number, h: number): { perimeter: nu
 function inArm(k: Keypoint[], r: number): (x: number, y: number) => boolean {
   const segs = armSegments(k, 0.25);
   const r2 = r * r;
-  return (x, y) => segs.some((seg) => nearSegment(seg, r2, x, y));
+  return (x, y) => {
+    for (const seg of segs) if (nearSegment(seg, r2, x, y)) return true;
+    return false;
+  };
 }
 
 export function shopperFigures(q: QualityInput): ShopperFigures {

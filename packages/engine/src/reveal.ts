@@ -6,7 +6,7 @@
  * arm's side becomes the backdrop beside it.
  */
 import type { Category } from '@aidressup/contract';
-import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
+import { blurMap, blurRect, createMap, type FloatMap, type RGBAImage } from './image.js';
 import { armSegments, isSkin, KP, nearSegment, type Keypoint } from './person.js';
 import type { Point } from './types.js';
 
@@ -69,6 +69,13 @@ export interface RevealInput {
   neckY?: number;
 }
 
+/** Old-sleeve pixels that become the backdrop: marked, in order, with their colours (RGB, flat). */
+interface Backdrop {
+  marked: Uint8Array;
+  at: number[];
+  rgb: number[];
+}
+
 interface Limb {
   a: Point;
   b: Point;
@@ -96,20 +103,30 @@ function arms(k: Keypoint[], sw: number): Limb[] {
 }
 
 /** Inside the quadrilateral shoulders → hips (the torso: the old garment there is not a limb). */
-function torsoTest(k: Keypoint[]): (x: number, y: number) => boolean {
+function torsoTest(k: Keypoint[], h: number): (x: number, y: number) => boolean {
   const q = [KP.leftShoulder, KP.rightShoulder, KP.rightHip, KP.leftHip].map((i) => k[i]!);
-  return (x, y) => {
-    let sign = 0;
+  // The quadrilateral is convex: each row crosses it in one interval, found once per row.
+  const lo = new Float64Array(h).fill(NaN);
+  const hi = new Float64Array(h);
+  const row = (y: number) => {
+    let a = Infinity;
+    let b = -Infinity;
     for (let i = 0; i < 4; i++) {
-      const a = q[i]!;
-      const b = q[(i + 1) % 4]!;
-      const cr = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x);
-      if (cr === 0) continue;
-      const s = cr > 0 ? 1 : -1;
-      if (sign && s !== sign) return false;
-      sign = s;
+      const p = q[i]!;
+      const r = q[(i + 1) % 4]!;
+      if ((p.y - y) * (r.y - y) > 0 || p.y === r.y) continue;
+      const x = p.x + ((r.x - p.x) * (y - p.y)) / (r.y - p.y);
+      if (x < a) a = x;
+      if (x > b) b = x;
     }
-    return true;
+    lo[y] = a;
+    hi[y] = b;
+  };
+  return (x, y) => {
+    const yi = Math.round(y);
+    if (yi < 0 || yi >= h) return false;
+    if (Number.isNaN(lo[yi])) row(yi);
+    return x >= lo[yi]! && x <= hi[yi]!;
   };
 }
 
@@ -124,7 +141,7 @@ function fillBeyond(
   l: Limb,
   paint: FloatMap,
   shade: FloatMap,
-  backdrop: Map<number, Rgb>,
+  backdrop: Backdrop,
   inTorso: (x: number, y: number) => boolean,
 ): void {
   const { width: w, height: h } = c.image;
@@ -142,7 +159,7 @@ function fillBeyond(
   for (let y = y0; y <= y1; y++)
     for (let x = x0; x <= x1; x++) {
       const i = y * w + x;
-      if (paint.data[i] || backdrop.has(i) || pm[i]! < 0.15 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3)
+      if (paint.data[i] || backdrop.marked[i] || pm[i]! < 0.15 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3)
         continue;
       const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
       const ax = l.a.x + t * dx;
@@ -173,7 +190,9 @@ function fillBeyond(
         const j2 = y * w + Math.max(0, Math.min(w - 1, xx + step * 2));
         const q = j * 4;
         const q2 = j2 * 4;
-        backdrop.set(i, [(pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2]);
+        backdrop.marked[i] = 1;
+        backdrop.at.push(i);
+        backdrop.rgb.push((pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2);
         break;
       }
     }
@@ -181,13 +200,16 @@ function fillBeyond(
 
 export function revealLimbs(c: RevealInput): void {
   if (!c.skin || c.category === 'lower_body') return;
-  const inTorso = torsoTest(c.keypoints);
+  const inTorso = torsoTest(c.keypoints, c.image.height);
   const { width: w, height: h } = c.image;
+  const pm = c.personMask.data;
+  const al = c.alpha.data;
+  const hd = c.hard.data;
   const skin = c.skin;
   const pd = c.person.data;
   const paint = createMap(w, h);
   const shade = createMap(w, h);
-  const backdrop = new Map<number, Rgb>();
+  const backdrop: Backdrop = { marked: new Uint8Array(w * h), at: [], rgb: [] };
   const near = (r: number, g: number, b: number) =>
     Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
   // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
@@ -220,7 +242,7 @@ export function revealLimbs(c: RevealInput): void {
     let lum = 0;
     const sleeve = [0, 0, 0];
     scan(l, (i, x, y, d) => {
-      if (c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3 || c.hard.data[i]! > 0.3 || inTorso(x, y)) return;
+      if (pm[i]! < 0.25 || al[i]! > 0.3 || hd[i]! > 0.3 || inTorso(x, y)) return;
       const o = i * 4;
       if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
         skinCount++;
@@ -271,28 +293,49 @@ export function revealLimbs(c: RevealInput): void {
       paintAt(i, d / ext.r);
     });
   }
-  // Soft edge, and never beyond the person.
-  const soft = blurMap(paint, 1, 1);
   const out = c.image.data;
-  for (let i = 0; i < w * h; i++) {
-    const bg = backdrop.get(i);
-    if (bg && !paint.data[i]) {
-      // Sleeve beyond the arm, now backdrop (the arm's soft edge is painted over it below).
-      const o = i * 4;
-      const a = Math.min(1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
-      for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + bg[ch]! * a;
-      if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
-    }
-    let a = soft.data[i]!;
-    if (a <= 0.01) continue;
-    a = Math.min(a, c.personMask.data[i]! * 2, cuff[i] ? 1 : 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
-    if (a <= 0.01) continue;
-    // Pixels on the rim of the painted area borrow the shading of their painted neighbour.
-    const s = shade.data[i]! || 1;
+  // Sleeve beyond the arm, now backdrop (the arm's soft edge is painted over it below).
+  for (let n = 0; n < backdrop.at.length; n++) {
+    const i = backdrop.at[n]!;
+    if (paint.data[i]) continue;
     const o = i * 4;
-    for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + Math.min(255, skin[ch]! * s) * a;
+    const a = Math.min(1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
+    for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + backdrop.rgb[n * 3 + ch]! * a;
     if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
   }
+  // Soft edge, and never beyond the person; only over the painted pixels' box.
+  let bx0 = w;
+  let by0 = h;
+  let bx1 = -1;
+  let by1 = -1;
+  for (let y = 0; y < h; y++)
+    for (let x = 0, i = y * w; x < w; x++, i++)
+      if (paint.data[i]) {
+        if (x < bx0) bx0 = x;
+        if (x > bx1) bx1 = x;
+        if (y < by0) by0 = y;
+        if (y > by1) by1 = y;
+      }
+  if (bx1 < 0) return;
+  bx0 = Math.max(0, bx0 - 1);
+  by0 = Math.max(0, by0 - 1);
+  bx1 = Math.min(w - 1, bx1 + 1);
+  by1 = Math.min(h - 1, by1 + 1);
+  const soft = blurRect(paint.data, w, h, 1, 1, bx0, by0, bx1, by1);
+  const rw = bx1 - bx0 + 1;
+  for (let y = by0; y <= by1; y++)
+    for (let x = bx0; x <= bx1; x++) {
+      const i = y * w + x;
+      let a = soft[(y - by0) * rw + x - bx0]!;
+      if (a <= 0.01) continue;
+      a = Math.min(a, c.personMask.data[i]! * 2, cuff[i] ? 1 : 1 - c.hard.data[i]!, 1 - c.alpha.data[i]!);
+      if (a <= 0.01) continue;
+      // Pixels on the rim of the painted area borrow the shading of their painted neighbour.
+      const s = shade.data[i]! || 1;
+      const o = i * 4;
+      for (let ch = 0; ch < 3; ch++) out[o + ch] = out[o + ch]! * (1 - a) + Math.min(255, skin[ch]! * s) * a;
+      if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
+    }
 }
 
 /**
@@ -360,10 +403,17 @@ export function revealChest(c: RevealInput): void {
       }
     // A column the garment's body never reaches on the chest is filled over the shoulders only.
     if (!outer && end === yChest) end = yShoulder;
-    for (let y = yTop; y <= end; y++) {
+    // The shoulders slope from the neck down to a little above the joints (the person mask
+    // is rounder than the shoulders there, and would take in the backdrop above them).
+    const shoulderTop = sy - c.sw * 0.1;
+    const t = Math.min(
+      1,
+      Math.max(0, (Math.abs(x - (ja + jb) / 2) - c.sw * 0.25) / Math.max(1, (jb - ja) / 2 - c.sw * 0.25)),
+    );
+    const start = Math.max(yTop, Math.round(yTop + (shoulderTop - yTop) * t));
+    for (let y = start; y <= end; y++) {
       const i = y * w + x;
-      // The mask's soft rim too, so no light rim of the old top is left around the shoulders.
-      if (pm[i]! < 0.2 || hd[i]! > 0.3 || al[i]! > 0.9) continue;
+      if (pm[i]! < 0.5 || hd[i]! > 0.3 || al[i]! > 0.9) continue;
       const o = i * 4;
       if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!)) continue;
       role[(y - yTop) * bw + x - xa] = 1;
@@ -426,6 +476,16 @@ export function revealChest(c: RevealInput): void {
       val[j * 3 + 2] = img[deep + 2]!;
     }
   harmonicFill(role, val, bw, bh, c.skin);
+  // The body's own relief under the old top (collarbones, chest, the light on it): the
+  // photo's light against its local mean, softened and bounded (prints do not carry over).
+  const lum = createMap(bw, bh);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      const o = ((y + yTop) * w + x + xa) * 4;
+      lum.data[y * bw + x] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
+    }
+  const local = blurMap(lum, Math.max(2, Math.round(c.sw * 0.08)), 2);
+  const relief = (j: number) => Math.min(1.1, Math.max(0.88, 1 + (lum.data[j]! / local.data[j]! - 1) * 0.5));
   const cells: number[] = [];
   for (let j = 0; j < bw * bh; j++) if (role[j] === 1) cells.push(j);
   for (const [j, q] of backdrop) {
@@ -466,7 +526,8 @@ export function revealChest(c: RevealInput): void {
           }
       if (role[j] !== 1) continue;
       const o = i * 4;
-      for (let ch = 0; ch < 3; ch++) img[o + ch] = img[o + ch]! * (1 - a) + val[j * 3 + ch]! * a;
+      const r = relief(j);
+      for (let ch = 0; ch < 3; ch++) img[o + ch] = img[o + ch]! * (1 - a) + Math.min(255, val[j * 3 + ch]! * r) * a;
       if (a > al[i]!) al[i] = a;
     }
 }
