@@ -23,15 +23,15 @@ interface Sample {
 }
 
 export const SAMPLES: Sample[] = [
+  // Garments without brand logos only, each on the person it looks best on.
   {
     name: 'casual',
-    person: 'person/woman_tee_jeans_fullbody.jpg',
+    person: 'person/woman_blouse_skirt.jpg',
     garment: 'garment/dress_blue_sleeves.jpg',
     category: 'dresses',
   },
-  // Garments without brand logos only.
-  { name: 'swap', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
-  { name: 'pro', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
+  { name: 'swap', person: 'person/woman_croptop_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
+  { name: 'pro', person: 'person/woman_blouse_skirt.jpg', garment: 'garment/polo_navy.jpg', category: 'upper_body' },
 ];
 
 const HEIGHT = 600;

@@ -48,19 +48,19 @@ export const SHOWCASE_CREDITS: ShowcaseCredit[] = [
   {
     title: 'gallery.credits.showcase.casual',
     name: 'casual',
-    person: { file: 'woman_tee_jeans_fullbody.jpg', what: 'gallery.credits.what.womanTeeJeans', ...BAGISTO },
+    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
     garment: { file: 'dress_blue_sleeves.jpg', what: 'gallery.credits.what.blueDress', ...CLOTHING_DATASET },
   },
   {
     title: 'gallery.credits.showcase.swap',
     name: 'swap',
-    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
+    person: { file: 'woman_croptop_skirt.jpg', what: 'gallery.credits.what.womanCropTopSkirt', ...BAGISTO },
     garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
   },
   {
     title: 'gallery.credits.showcase.pro',
     name: 'pro',
-    person: { file: 'woman_croptop_skirt.jpg', what: 'gallery.credits.what.womanCropTopSkirt', ...BAGISTO },
+    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
     garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
   },
 ];
