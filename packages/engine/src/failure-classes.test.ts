@@ -195,6 +195,68 @@ describe('failure classes (synthetic)', () => {
       expect(p.y - jointY).toBeGreaterThan(sw * 0.25);
       expect(p.y - jointY).toBeLessThan(sw * 0.65);
     }
+    // Between the straps, above the body, the old grey top is gone: skin, as the neck above.
+    const px = (x: number, y: number) => Array.from(r.image.data.subarray((y * W + x) * 4, (y * W + x) * 4 + 3));
+    const chest = px(Math.round(cx), Math.round(jointY + sw * 0.12));
+    expect(Math.abs(chest[0]! - 205) + Math.abs(chest[1]! - 150) + Math.abs(chest[2]! - 120)).toBeLessThan(40);
+    // ... and the face above the neckline is untouched.
+    expect(px(Math.round(cx), Math.round(H * 0.1))).toEqual(
+      Array.from(person.data.subarray((H * 0.1 * W + Math.round(cx)) * 4, (H * 0.1 * W + Math.round(cx)) * 4 + 3)),
+    );
+  });
+
+  it('a dress flared wider at its hem than at its chest has its short sleeves found, at the chest', () => {
+    const w = 300;
+    const h = 560;
+    const dress = drawn(
+      w,
+      h,
+      (x, y) => {
+        const u = (x - w / 2) / w;
+        const v = y / h;
+        if (Math.abs(u) < 0.07 && v < 0.06) return false;
+        const half = v < 0.2 ? 0.14 : 0.14 + (v - 0.2) * 0.45;
+        const bodice = v >= 0.03 && v <= 0.95 && Math.abs(u) <= half;
+        // Short puff sleeves from the shoulders, ending a little below the chest line.
+        const sleeve = v >= 0.04 && v <= 0.17 && Math.abs(u) > 0.14 && Math.abs(u) <= 0.27;
+        return bodice || sleeve;
+      },
+      [60, 90, 170],
+    );
+    const g = prepareGarment(dress, false, 'dresses');
+    const lm = g.landmarks;
+    expect(lm.kind).toBe('upper');
+    if (lm.kind !== 'upper') return;
+    expect(lm.sleeveLeft).toBeTruthy();
+    expect(lm.sleeveRight).toBeTruthy();
+    // The torso column is the bodice (±0.14 of the width), not the skirt; armpits by the sleeves' ends.
+    expect(Math.abs(lm.armpitLeft.x - w * 0.36)).toBeLessThan(w * 0.04);
+    expect(Math.abs(lm.armpitRight.x - w * 0.64)).toBeLessThan(w * 0.04);
+    expect(lm.armpitLeft.y).toBeLessThan(h * 0.25);
+    const r = run(dress, 'dresses');
+    expect(r.quality.pieces).toBeLessThan(0.05);
+    expect(r.quality.offset).toBeLessThan(0.1);
+  });
+
+  it('new trousers cover the old clothes between their legs', () => {
+    // The scene's old trousers are one dark block; the new ones have a gap between the legs.
+    const { person, analysis } = scene();
+    const r = fitAndComposite(person, analysis, prepareGarment(trousers(), false, 'lower_body'), 'lower_body');
+    const k = analysis.keypoints;
+    const cx = Math.round((k[23]!.x + k[24]!.x) / 2);
+    let dark = 0;
+    let n = 0;
+    for (let y = Math.round((k[23]!.y + k[25]!.y) / 2); y < Math.round(k[25]!.y); y++) {
+      const o = (y * W + cx) * 4;
+      n++;
+      if (
+        Math.abs(r.image.data[o]! - 40) + Math.abs(r.image.data[o + 1]! - 40) + Math.abs(r.image.data[o + 2]! - 60) <
+        30
+      )
+        dark++;
+    }
+    expect(n).toBeGreaterThan(5);
+    expect(dark / n).toBeLessThan(0.1);
   });
 
   it('a blouse with sleeves hanging against its body is one garment with sleeves on the arms, not fragments', () => {
