@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMap, type RGBAImage } from './image.js';
 import { syntheticKeypoints } from './pipeline.js';
-import { revealLimbs, skinTone, type Rgb } from './reveal.js';
+import { revealLimbs, skinTone, type RevealInput, type Rgb } from './reveal.js';
 import { isSkin, KP } from './person.js';
 
 const W = 200;
@@ -53,28 +53,41 @@ const at = (img: RGBAImage, x: number, y: number): Rgb => {
   return [img.data[o]!, img.data[o + 1]!, img.data[o + 2]!];
 };
 
+/** revealLimbs on a copy of the photo: nothing covered or protected, the upper-body category and the scene's skin, unless given. */
+function reveal(
+  person: RGBAImage,
+  kps: RevealInput['keypoints'],
+  mask: RevealInput['personMask'],
+  over: Partial<RevealInput> = {},
+) {
+  const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
+  const input: RevealInput = {
+    image,
+    alpha: createMap(W, H),
+    person,
+    personMask: mask,
+    hard: createMap(W, H),
+    keypoints: kps,
+    sw: 0.26 * W,
+    category: 'upper_body',
+    skin: SKIN,
+    ...over,
+  };
+  revealLimbs(input);
+  return input;
+}
+
 describe('revealing limbs the new garment leaves bare', () => {
   it('repaints an old long sleeve in the skin tone and leaves a bare arm, the torso and the garment alone', () => {
     // Image-left arm in an old dark sleeve, image-right arm bare.
     const { person, kps, mask } = scene(SLEEVE, SKIN);
-    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
     const alpha = createMap(W, H);
     // The new garment covers the top of both arms (short sleeves) and the torso.
     for (let y = 0; y < H; y++)
       for (let x = 0; x < W; x++)
         if (y >= 0.2 * H && y <= 0.3 * H && x >= 0.3 * W && x <= 0.7 * W) alpha.data[y * W + x] = 1;
-    const before = new Uint8ClampedArray(image.data);
-    revealLimbs({
-      image,
-      alpha,
-      person,
-      personMask: mask,
-      hard: createMap(W, H),
-      keypoints: kps,
-      sw: 0.26 * W,
-      category: 'upper_body',
-      skin: SKIN,
-    });
+    const before = new Uint8ClampedArray(person.data);
+    const { image } = reveal(person, kps, mask, { alpha });
     // The old sleeve below the new short sleeve is now skin-coloured.
     const forearm = at(image, 0.37 * W, 0.45 * H);
     expect(isSkin(...forearm)).toBe(true);
@@ -100,18 +113,7 @@ describe('revealing limbs the new garment leaves bare', () => {
     const loose = (x: number, y: number) => x >= 0.37 * W - 14 && x <= 0.37 * W && y >= 0.3 * H && y <= 0.52 * H;
     fill(person, loose, SLEEVE);
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) if (loose(x, y)) mask.data[y * W + x] = 1;
-    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
-    revealLimbs({
-      image,
-      alpha: createMap(W, H),
-      person,
-      personMask: mask,
-      hard: createMap(W, H),
-      keypoints: kps,
-      sw: 0.26 * W,
-      category: 'upper_body',
-      skin: SKIN,
-    });
+    const { image } = reveal(person, kps, mask);
     const luma = ([r, g, b]: Rgb) => 0.299 * r + 0.587 * g + 0.114 * b;
     // Lit on its axis, darker towards its side (a flat band is the same across).
     const axis = at(image, 0.37 * W, 0.45 * H);
@@ -137,18 +139,7 @@ describe('revealing limbs the new garment leaves bare', () => {
     const hard = createMap(W, H);
     for (let y = 0; y < H; y++)
       for (let x = 0; x < W; x++) if ((x - 0.37 * W) ** 2 + (y - 0.55 * H) ** 2 <= 14 ** 2) hard.data[y * W + x] = 1;
-    const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
-    revealLimbs({
-      image,
-      alpha: createMap(W, H),
-      person,
-      personMask: mask,
-      hard,
-      keypoints: kps,
-      sw: 0.26 * W,
-      category: 'upper_body',
-      skin: SKIN,
-    });
+    const { image } = reveal(person, kps, mask, { hard });
     expect(isSkin(...at(image, 0.37 * W, 0.545 * H))).toBe(true);
     expect(at(image, 0.37 * W, 0.6 * H)).toEqual(SKIN);
   });
@@ -159,18 +150,7 @@ describe('revealing limbs the new garment leaves bare', () => {
       ['lower_body', SKIN],
       ['upper_body', null],
     ] as const) {
-      const image: RGBAImage = { width: W, height: H, data: new Uint8ClampedArray(person.data) };
-      revealLimbs({
-        image,
-        alpha: createMap(W, H),
-        person,
-        personMask: mask,
-        hard: createMap(W, H),
-        keypoints: kps,
-        sw: 0.26 * W,
-        category,
-        skin,
-      });
+      const { image } = reveal(person, kps, mask, { category, skin });
       for (const x of [0.37 * W, 0.63 * W])
         for (const y of [0.3 * H, 0.4 * H, 0.5 * H]) expect(at(image, x, y)).toEqual(SLEEVE);
     }
