@@ -9,7 +9,8 @@
  * outward-facing edge is widened (not a strap, not a garment in pieces), only where the old
  * clothes end within 0.3 shoulder widths, and the widened outline is smoothed over rows.
  * Narrow gaps at the torso's sides that show only the old clothes (between a sleeve and
- * the body) are filled with the texture of the body's side.
+ * the body) are filled with the texture of the body's side. For trousers (`legs`), only the
+ * gap between the legs is filled, where it shows only the old clothes, each half from its leg.
  */
 import type { FloatMap, RGBAImage } from './image.js';
 import { armSegments, isSkin, KP, nearSegment, type Keypoint } from './person.js';
