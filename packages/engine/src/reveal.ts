@@ -433,7 +433,9 @@ export function revealChest(c: RevealInput): void {
       if (x >= ja && x <= jb) continue;
       const j = (y - yTop) * bw + x - xa;
       if (role[j] !== 1) continue;
-      if (upper.some((seg) => nearSegment(seg, armR2, x, y))) continue;
+      let onArm = false;
+      for (const seg of upper) if (nearSegment(seg, armR2, x, y)) onArm = true;
+      if (onArm) continue;
       const step = x < cx ? -1 : 1;
       for (let xx = x + step, n = 0; n < c.sw * 0.4 && xx >= 0 && xx < w; xx += step, n++) {
         const q = y * w + xx;
@@ -486,29 +488,24 @@ export function revealChest(c: RevealInput): void {
     }
   const local = blurMap(lum, Math.max(2, Math.round(c.sw * 0.08)), 2);
   const relief = (j: number) => Math.min(1.1, Math.max(0.88, 1 + (lum.data[j]! / local.data[j]! - 1) * 0.5));
-  const cells: number[] = [];
-  for (let j = 0; j < bw * bh; j++) if (role[j] === 1) cells.push(j);
   for (const [j, q] of backdrop) {
     const i = (Math.floor(j / bw) + yTop) * w + (j % bw) + xa;
     const a = Math.min(1 - hd[i]!, 1 - al[i]!);
     for (let ch = 0; ch < 3; ch++) img[i * 4 + ch] = img[i * 4 + ch]! * (1 - a) + pd[q + ch]! * a;
     if (a > al[i]!) al[i] = a;
   }
-  // Soft edge: the filled cells' 3×3 mean, over the box and a pixel around it (a padded
-  // grid of filled cells, summed by rows and then by columns).
-  const pw = bw + 4;
-  const ph = bh + 4;
-  const pad = new Uint8Array(pw * ph);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) if (role[y * bw + x] === 1) pad[(y + 2) * pw + x + 2] = 1;
-  const rowSum = new Uint8Array(pw * ph);
-  for (let i = 1; i < pw * ph - 1; i++) rowSum[i] = pad[i - 1]! + pad[i]! + pad[i + 1]!;
+  // Soft edge: the filled cells' 3×3 mean, over the box and a pixel around it.
+  const pw = bw + 2;
+  const filled = createMap(pw, bh + 2);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) if (role[y * bw + x] === 1) filled.data[(y + 1) * pw + x + 1] = 1;
+  const soft = blurMap(filled, 1, 1);
   for (let y = Math.max(0, yTop - 1); y <= Math.min(h - 1, yChest + 1); y++)
     for (let x = Math.max(0, xa - 1); x <= Math.min(w - 1, xb + 1); x++) {
       const i = y * w + x;
-      const p = (y - yTop + 2) * pw + x - xa + 2;
-      const sum = rowSum[p - pw]! + rowSum[p]! + rowSum[p + pw]!;
-      if (!sum) continue;
-      const a = Math.min(sum / 9, pm[i]! * 3, 1 - hd[i]!, 1 - al[i]!);
+      const mean = soft.data[(y - yTop + 1) * pw + x - xa + 1]!;
+      if (mean <= 0) continue;
+      const a = Math.min(mean, pm[i]! * 3, 1 - hd[i]!, 1 - al[i]!);
       if (a <= 0.01) continue;
       // The rim borrows its nearest filled value.
       const bx = Math.max(0, Math.min(bw - 1, x - xa));
