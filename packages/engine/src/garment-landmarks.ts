@@ -167,18 +167,22 @@ function torsoColumn(m: BinaryMask, rows: Rows, H: number): { cx: number; tL: nu
         n++;
       }
   cx /= Math.max(1, n);
+  const { tL, tR } = medianRun(m, Math.round(rows.top + H * 0.72), rows.top + H * 0.92, cx);
+  return { cx: (tL + tR) / 2, tL, tR };
+}
+
+/** The median ends of the runs through column cx on rows y0..y1 (0 when none), and how many rows had one. */
+function medianRun(m: BinaryMask, y0: number, y1: number, cx: number): { tL: number; tR: number; rows: number } {
   const ls: number[] = [];
   const rs: number[] = [];
-  for (let y = Math.round(rows.top + H * 0.72); y <= rows.top + H * 0.92; y++) {
+  for (let y = y0; y <= y1; y++) {
     const run = runAt(m, y, cx);
     if (run) {
       ls.push(run[0]);
       rs.push(run[1]);
     }
   }
-  const tL = median(ls);
-  const tR = median(rs);
-  return { cx: (tL + tR) / 2, tL, tR };
+  return { tL: median(ls), tR: median(rs), rows: ls.length };
 }
 
 /**
@@ -212,18 +216,8 @@ function bodiceColumn(
     }
   }
   if (at < 0) return null;
-  const ls: number[] = [];
-  const rs: number[] = [];
-  for (let y = at + 3; y <= at + 3 + Math.max(2, H * 0.05); y++) {
-    const run = runAt(m, y, cx);
-    if (run) {
-      ls.push(run[0]);
-      rs.push(run[1]);
-    }
-  }
-  if (!ls.length) return null;
-  const tL = median(ls);
-  const tR = median(rs);
+  const { tL, tR, rows: found } = medianRun(m, at + 3, at + 3 + Math.max(2, H * 0.05), cx);
+  if (!found) return null;
   return tR - tL < (low.tR - low.tL) * 0.85 ? { tL, tR, chestY: at + 3 } : null;
 }
 

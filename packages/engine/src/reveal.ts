@@ -170,32 +170,48 @@ function fillBeyond(
       const o = i * 4;
       if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!)) continue;
       const step = x >= ax ? 1 : -1;
-      for (let k = 1, xx = x + step; k <= reach && xx >= 0 && xx < w; k++, xx += step) {
-        const j = y * w + xx;
-        if (c.alpha.data[j]! > 0.5) {
-          // Between the arm and the new garment: the arm's shaded side.
-          if (e <= l.r * 1.5 && (!torso || e <= l.r * 1.25)) {
-            paint.data[i] = 1;
-            shade.data[i] = 0.8;
-          }
-          break;
+      const j = backdropAlong(c, x, y, step, reach, true);
+      if (j === GARMENT) {
+        // Between the arm and the new garment: the arm's shaded side.
+        if (e <= l.r * 1.5 && (!torso || e <= l.r * 1.25)) {
+          paint.data[i] = 1;
+          shade.data[i] = 0.8;
         }
-        if (torso && pm[j]! < 0.2) break;
-        if (pm[j]! >= 0.2) {
-          const q = j * 4;
-          if (isSkin(pd[q]!, pd[q + 1]!, pd[q + 2]!)) break;
-          continue;
-        }
-        // Two backdrop pixels further out, averaged (edges of the mask are soft).
-        const j2 = y * w + Math.max(0, Math.min(w - 1, xx + step * 2));
-        const q = j * 4;
-        const q2 = j2 * 4;
-        backdrop.marked[i] = 1;
-        backdrop.at.push(i);
-        backdrop.rgb.push((pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2);
-        break;
+        continue;
       }
+      if (j < 0 || torso) continue;
+      // Two backdrop pixels further out, averaged (edges of the mask are soft).
+      const j2 = y * w + Math.max(0, Math.min(w - 1, (j % w) + step * 2));
+      const q = j * 4;
+      const q2 = j2 * 4;
+      backdrop.marked[i] = 1;
+      backdrop.at.push(i);
+      backdrop.rgb.push((pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2);
     }
+}
+
+/** backdropAlong: the new garment came first. */
+const GARMENT = -1;
+/** backdropAlong: skin came first, or nothing was in reach. */
+const NONE = -2;
+
+/**
+ * Outward along row y from x (step ±1, at most `reach` pixels), through the person: the first
+ * backdrop pixel (person mask < 0.2), as a pixel index; GARMENT when the new garment comes
+ * first; NONE when nothing is in reach or, with `skinStops`, the person's skin comes first.
+ */
+function backdropAlong(c: RevealInput, x: number, y: number, step: 1 | -1, reach: number, skinStops: boolean): number {
+  const w = c.image.width;
+  const pm = c.personMask.data;
+  const pd = c.person.data;
+  for (let k = 1, xx = x + step; k <= reach && xx >= 0 && xx < w; k++, xx += step) {
+    const j = y * w + xx;
+    if (c.alpha.data[j]! > 0.5) return GARMENT;
+    if (pm[j]! < 0.2) return j;
+    const q = j * 4;
+    if (skinStops && isSkin(pd[q]!, pd[q + 1]!, pd[q + 2]!)) return NONE;
+  }
+  return NONE;
 }
 
 export function revealLimbs(c: RevealInput): void {
@@ -361,6 +377,7 @@ export function revealChest(c: RevealInput): void {
   const ja = Math.min(sL.x, sR.x);
   const jb = Math.max(sL.x, sR.x);
   const sy = (sL.y + sR.y) / 2;
+  const cx = (ja + jb) / 2;
   // The shoulders' tops reach a little beyond the joints.
   const xa = Math.max(1, Math.ceil(ja - c.sw * 0.3));
   const xb = Math.min(w - 2, Math.floor(jb + c.sw * 0.3));
@@ -406,10 +423,7 @@ export function revealChest(c: RevealInput): void {
     // The shoulders slope from the neck down to a little above the joints (the person mask
     // is rounder than the shoulders there, and would take in the backdrop above them).
     const shoulderTop = sy - c.sw * 0.1;
-    const t = Math.min(
-      1,
-      Math.max(0, (Math.abs(x - (ja + jb) / 2) - c.sw * 0.25) / Math.max(1, (jb - ja) / 2 - c.sw * 0.25)),
-    );
+    const t = Math.min(1, Math.max(0, (Math.abs(x - cx) - c.sw * 0.25) / Math.max(1, (jb - ja) / 2 - c.sw * 0.25)));
     const start = Math.max(yTop, Math.round(yTop + (shoulderTop - yTop) * t));
     for (let y = start; y <= end; y++) {
       const i = y * w + x;
@@ -427,7 +441,6 @@ export function revealChest(c: RevealInput): void {
   const backdrop = new Map<number, number>();
   const upper = armSegments(k, 0).filter((_, n) => n % 2 === 0);
   const armR2 = (c.sw * 0.14) ** 2;
-  const cx = (ja + jb) / 2;
   for (let y = yTop; y <= yChest; y++)
     for (let x = xa; x <= xb; x++) {
       if (x >= ja && x <= jb) continue;
@@ -436,15 +449,10 @@ export function revealChest(c: RevealInput): void {
       let onArm = false;
       for (const seg of upper) if (nearSegment(seg, armR2, x, y)) onArm = true;
       if (onArm) continue;
-      const step = x < cx ? -1 : 1;
-      for (let xx = x + step, n = 0; n < c.sw * 0.4 && xx >= 0 && xx < w; xx += step, n++) {
-        const q = y * w + xx;
-        if (al[q]! > 0.5) break;
-        if (pm[q]! >= 0.2) continue;
-        backdrop.set(j, q * 4);
-        role[j] = 0;
-        break;
-      }
+      const q = backdropAlong(c, x, y, x < cx ? -1 : 1, Math.ceil(c.sw * 0.4), false);
+      if (q < 0) continue;
+      backdrop.set(j, q * 4);
+      role[j] = 0;
     }
   // Skin next to the region (in the photo, not protected by the garment) gives the values.
   const val = new Float32Array(bw * bh * 3);
