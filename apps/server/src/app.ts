@@ -15,7 +15,7 @@ import securityPlugin from './plugins/security.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import webPlugin from './plugins/web.js';
-import queuePlugin from './queue/plugin.js';
+import tryOnPlugin from './plugins/tryon.js';
 import recoveryPlugin from './plugins/recovery.js';
 import metricsPlugin from './plugins/metrics.js';
 import redisPlugin from './plugins/redis.js';
@@ -23,16 +23,18 @@ import { redisRunLock } from './redis/lock.js';
 import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import tryOnRoutes from './routes/tryon.js';
+import processImageRoute from './routes/tryons/process-image.js';
+import resultRoutes from './routes/tryons/results.js';
+import galleryRoutes from './routes/tryons/gallery.js';
+import progressRoutes from './routes/tryons/progress.js';
+import sharePageRoutes from './routes/share-pages.js';
 import garmentRoutes from './routes/garments.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
-import galleryRoutes from './routes/gallery.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
 import { loggerOptions, newRequestId } from './logging.js';
 import progressPlugin, { type ProgressPluginOptions } from './plugins/progress.js';
-import progressRoutes from './routes/progress.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,7 +124,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(storagePlugin, options.storage ? { config, storage: options.storage } : { config });
   await app.register(recoveryPlugin, { sweep: options.background !== false });
   await app.register(progressPlugin, options.progress ?? {});
-  await app.register(queuePlugin);
+  await app.register(tryOnPlugin);
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
@@ -131,12 +133,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(authRoutes);
   await app.register(accountRoutes);
-  await app.register(tryOnRoutes);
+  await app.register(processImageRoute);
+  await app.register(resultRoutes);
   await app.register(garmentRoutes);
   await app.register(demoBillingRoutes);
   await app.register(metaRoutes);
   await app.register(progressRoutes);
   await app.register(galleryRoutes);
+  await app.register(sharePageRoutes);
   if (config.billing.provider === 'paddle')
     await app.register(paddleWebhookRoutes, {
       db: app.db,

@@ -6,7 +6,7 @@
  */
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logging.js';
-import { runWorker } from './queue/worker-main.js';
+import { runWorker } from './tryon/worker.js';
 
 const config = loadConfigOrExit();
 if (!config.redisUrl) {

@@ -1,14 +1,8 @@
 /** The sign-in mail: short and plain, with a text and an HTML part, in the shopper's language. */
 import { DEFAULT_LOCALE, localeDirection, SIGN_IN_CODE_TTL_MINUTES, type Locale } from '@aidressup/contract';
+import { escapeHtml } from '../html.js';
 import type { Mail } from './mailer.js';
 import { SIGN_IN_MAIL_TEXTS } from './mail-texts.js';
-
-function escapeHtml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-}
 
 export function signInMail(input: { to: string; code: string; link: string; locale?: Locale }): Mail {
   const locale = input.locale ?? DEFAULT_LOCALE;

@@ -6,7 +6,7 @@ import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { envelope, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
-import { PADDLE_WEBHOOK_PATH } from '../routes/webhooks-paddle.js';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 
 const REDIS = redisServerAvailable();
 const TOKEN = 'metrics-token-for-tests-0123456789';

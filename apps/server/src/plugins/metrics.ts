@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../errors.js';
 import { onCreditEvent } from '../ledger/ledger.js';
 import { createPrometheusMetrics, noMetrics, type Metrics } from '../metrics/metrics.js';
-import { PADDLE_WEBHOOK_PATH } from '../routes/webhooks-paddle.js';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 import { toAppError } from './error-handler.js';
 
 declare module 'fastify' {
@@ -78,5 +78,5 @@ export default fp(
       }
     });
   },
-  { name: 'metrics', dependencies: ['queue'] },
+  { name: 'metrics', dependencies: ['tryon'] },
 );

@@ -12,7 +12,7 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import { createJsonSchemaTransform, jsonSchemaTransformObject, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { VERSION } from '../version.js';
-import { ERROR_RESPONSES } from '../routes/schemas.js';
+import { ERROR_RESPONSES } from '../http/schemas.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 

@@ -1,13 +1,13 @@
 /**
  * The progress plugin: decorates `app.tryOnProgress`, this process's hub of try-on progress events
- * (services/progress.ts), which the try-on pipeline and, in queue mode, the queue's event relay
+ * (`tryon/progress.ts`), which the try-on pipeline and, in queue mode, the queue's event relay
  * publish to and GET /api/tryon-progress/{progressId} streams from. A POST that ends in an error
  * before its try-on reported an end still ends its stream: `failed` is published when the
  * response goes out.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ProgressHub, createProgressReporter, type ProgressHubOptions } from '../services/progress.js';
+import { ProgressHub, createProgressReporter, type ProgressHubOptions } from '../tryon/progress.js';
 
 export interface ProgressPluginOptions extends ProgressHubOptions {
   /** How long a stream waits for its try-on to be posted (default 2 minutes). */

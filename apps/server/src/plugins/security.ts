@@ -10,7 +10,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { sessionUserId } from './session.js';
+import { sessionUserId } from '../http/session.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

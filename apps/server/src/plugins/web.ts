@@ -16,7 +16,8 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { LOCALES, localeDirection, type Locale } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { addVary, requestLocale, varyByLocale } from '../routes/request-locale.js';
+import { escapeHtml } from '../html.js';
+import { addVary, requestLocale, varyByLocale } from '../http/request-locale.js';
 
 /** `apps/web/dist`, found relative to this file (the same from src/plugins and dist/plugins). */
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -91,9 +92,6 @@ const HEAD_TEXTS: Record<Exclude<Locale, 'en'>, { title: string; description: st
       'AI Dress Up: شاهد نفسك بأي إطلالة. ارفع صورة لك وصورة لقطعة ملابس، وسيُريك ذكاؤنا الاصطناعي وأنت ترتديها في ثوانٍ.',
   },
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** index.html as the server sends it to a shopper reading `locale`. */
 export function localizedIndex(html: string, locale: Locale): string {

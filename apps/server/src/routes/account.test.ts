@@ -25,7 +25,7 @@ import { mergeUserInto } from '../ledger/ledger.js';
 import { setPaddleCustomerId } from '../repositories/users.js';
 import { createMailer } from '../mail/mailer.js';
 import { runRetention } from '../services/retention.js';
-import { PADDLE_WEBHOOK_PATH } from './webhooks-paddle.js';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;

@@ -15,11 +15,11 @@ import {
   type Purchase,
 } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { endSession, requireSessionUserId, userOf } from '../plugins/session.js';
+import { endSession, requireSessionUserId, userOf } from '../http/session.js';
 import { listPurchases } from '../repositories/users.js';
 import { deleteAccount } from '../services/accounts.js';
 import { openCustomerPortal } from '../billing/paddle/portal.js';
-import { ERROR_RESPONSES } from './schemas.js';
+import { ERROR_RESPONSES } from '../http/schemas.js';
 
 /** Where the demo billing's stand-in for a customer portal lives (a page of the web app). */
 export const DEMO_PORTAL_PATH = '/billing/demo-portal';

@@ -17,12 +17,12 @@ import {
   UserResponseSchema,
 } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { endSession, requireSession, startSession, userOf } from '../plugins/session.js';
+import { endSession, requireSession, startSession, userOf } from '../http/session.js';
 import { findUserById, touchUser } from '../repositories/users.js';
 import { createAnonymousUser, toApiUser } from '../services/users.js';
 import { startEmailSignIn, verifyEmailSignIn } from '../services/accounts.js';
-import { ERROR_RESPONSES } from './schemas.js';
-import { webOrigin } from './public-origin.js';
+import { ERROR_RESPONSES } from '../http/schemas.js';
+import { webOrigin } from '../http/public-origin.js';
 
 const UserParamsSchema = z.object({ id: z.string().min(1).max(64) });
 

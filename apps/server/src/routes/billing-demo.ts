@@ -14,11 +14,11 @@ import {
   isSubscriptionPlan,
 } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { requireSession, userOf } from '../plugins/session.js';
+import { requireSession, userOf } from '../http/session.js';
 import { findUserById, setUserSubscription } from '../repositories/users.js';
 import { recordPurchase } from '../repositories/purchases.js';
 import { toApiUser } from '../services/users.js';
-import { ERROR_RESPONSES } from './schemas.js';
+import { ERROR_RESPONSES } from '../http/schemas.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -19,7 +19,7 @@ import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { completeTryOn, grantCredits, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
-import { newResultName } from '../services/tryon.js';
+import { newResultName } from '../tryon/results.js';
 import { runRetention } from '../services/retention.js';
 
 let PERSON: Buffer;

@@ -21,10 +21,10 @@ import {
 } from '@aidressup/contract';
 import { classifyGarment } from '@aidressup/engine';
 import { AppError } from '../errors.js';
-import { readMultipart } from './multipart-form.js';
-import { requireSessionUserId } from '../plugins/session.js';
+import { readMultipart } from '../http/multipart-form.js';
+import { requireSessionUserId } from '../http/session.js';
 import { validateAndDecodeRgba } from '../services/images.js';
-import { BinaryFile, ERROR_RESPONSES } from './schemas.js';
+import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
 
 /** The classifier looks at about 256 pixels; decoding at twice that keeps its box filter fed, cheaply. */
 export const CLASSIFY_DECODE_SIDE = 512;

@@ -12,8 +12,8 @@ import {
 } from '@aidressup/contract';
 import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
-import { ERROR_RESPONSES, ErrorReplySchema } from './schemas.js';
-import { engineEstimate } from '../services/progress.js';
+import { ERROR_RESPONSES, ErrorReplySchema } from '../http/schemas.js';
+import { engineEstimate } from '../tryon/progress.js';
 
 export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;

@@ -13,7 +13,7 @@ import { createEngineDouble } from '../test/engine-double.js';
 import { gif, jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { findUserById } from '../repositories/users.js';
 import { balance } from '../ledger/ledger.js';
-import type { JobLimiter } from '../services/job-limiter.js';
+import type { JobLimiter } from '../tryon/job-limiter.js';
 
 let PERSON: Buffer;
 let TOP: Buffer;

@@ -6,7 +6,7 @@ import { EngineError } from '@aidressup/engine';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, png } from '../test/images.js';
-import { ProgressHub } from '../services/progress.js';
+import { ProgressHub } from '../tryon/progress.js';
 import { openStream } from '../test/sse.js';
 
 let PERSON: Buffer;

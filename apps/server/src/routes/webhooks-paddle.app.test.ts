@@ -14,7 +14,7 @@ import {
   subscriptionData,
   transactionData,
 } from '@aidressup/paddle-stand-in';
-import { PADDLE_WEBHOOK_PATH } from './webhooks-paddle.js';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 
 const SECRET = 'pdl_ntfset_01apptest_secret_value_0000';
 const PADDLE_ENV = {

@@ -20,7 +20,8 @@ import {
   type PriceInfo,
 } from '@aidressup/paddle-stand-in';
 import { signatureHeader } from '../billing/paddle/signature.js';
-import { PADDLE_WEBHOOK_PATH, paddleWebhookRoutes } from './webhooks-paddle.js';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
+import { paddleWebhookRoutes } from './webhooks-paddle.js';
 
 const SECRET = 'pdl_ntfset_01test_webhook_secret_for_tests';
 const PADDLE: PaddleConfig = {

@@ -18,9 +18,8 @@ import type { Database } from '../db/schema.js';
 import { EnvelopeSchema, parseNotification } from '../billing/paddle/events.js';
 import { handleNotification } from '../billing/paddle/handlers.js';
 import { SIGNATURE_HEADER, verifySignature } from '../billing/paddle/signature.js';
-import { ERROR_RESPONSES } from './schemas.js';
-
-export const PADDLE_WEBHOOK_PATH = '/api/webhooks/paddle';
+import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
+import { ERROR_RESPONSES } from '../http/schemas.js';
 
 export interface PaddleWebhookOptions {
   db: Kysely<Database>;

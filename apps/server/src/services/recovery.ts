@@ -26,9 +26,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
 import type { Storage } from '../storage/storage.js';
-import { completeTryOn, refundStuckTryOns, refundTryOn } from '../ledger/ledger.js';
 import { deleteProcesses, insertProcess, listProcesses, touchProcess } from '../repositories/processes.js';
 import { listOrphanedTryOns } from '../repositories/tryons.js';
+import { refundOverdueTryOns, settleAbandonedTryOn } from '../tryon/settle.js';
 
 export const HEARTBEAT_MS = 2_000;
 /** A process whose heartbeat is older than this is gone (five missed heartbeats). */
@@ -131,34 +131,20 @@ export async function startProcess(
       const orphans = await listOrphanedTryOns(db, 100);
       let settled = 0;
       for (const t of orphans) {
-        const ownerId = t.owner_id!;
-        const now = deps.clock();
-        if (t.staged_result && (await deps.storage.get(`results/${t.staged_result}`))) {
-          if (await completeTryOn(db, { tryonId: t.id, resultName: t.staged_result, ownerId, now })) {
-            completed++;
-            settled++;
-            continue;
-          }
-        }
-        if (
-          await refundTryOn(db, {
-            tryonId: t.id,
-            errorCode: 'ENGINE_FAILED',
-            note: 'interrupted: its process is gone',
-            ownerId,
-            now,
-          })
-        ) {
-          refunded++;
-          settled++;
-          if (t.staged_result) await deps.storage.delete(`results/${t.staged_result}`).catch(() => undefined);
-        }
+        const outcome = await settleAbandonedTryOn(deps, {
+          id: t.id,
+          ownerId: t.owner_id!,
+          stagedResult: t.staged_result,
+        });
+        if (outcome === 'completed') completed++;
+        if (outcome === 'refunded') refunded++;
+        if (outcome) settled++;
       }
       if (orphans.length < 100 || settled === 0) break;
     }
 
     const now = deps.clock();
-    const pastDeadline = await refundStuckTryOns(
+    const pastDeadline = await refundOverdueTryOns(
       db,
       new Date(now.getTime() - deps.deadlineMs - DEADLINE_GRACE_MS),
       now,

@@ -3,7 +3,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { createTestApp, signIn, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { grantCredits } from '../ledger/ledger.js';
-import { newResultName } from './tryon.js';
+import { newResultName } from '../tryon/results.js';
 import { runRetention } from './retention.js';
 
 const MIN = 60_000;

@@ -3,7 +3,7 @@
  * deterministic engine double; TEST_ENGINE_DELAY_MS sets its delay.
  */
 import { loadConfigOrExit } from '../../config.js';
-import { runWorker } from '../../queue/worker-main.js';
+import { runWorker } from '../../tryon/worker.js';
 import { createEngineDouble } from '../engine-double.js';
 
 const config = loadConfigOrExit();

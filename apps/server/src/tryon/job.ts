@@ -1,5 +1,6 @@
 /**
- * One queued try-on: what the API puts on the queue and what a worker does with it. The tryons
+ * One queued try-on: what the API puts on the queue (`queued-runner.ts`) and what a worker does
+ * with it (`worker.ts`). The tryons
  * row is the single source of truth: completing and refunding are both guarded updates from
  * `processing`, so whichever side settles first wins and the other changes nothing.
  */
@@ -13,11 +14,11 @@ import type { EngineRegistry } from '../engines/registry.js';
 import type { LogSink } from '../logging.js';
 import { claimTryOn, findTryOn } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
-import { withTimeout } from '../services/deadline.js';
-import { storeResult } from '../services/results.js';
-import { failureOf } from '../services/tryon-runner.js';
-import { runEngine } from '../services/outfit.js';
-import { refundFailedTryOn } from '../services/tryon.js';
+import { withTimeout } from '../timeout.js';
+import { storeResult } from './results.js';
+import { failureOf } from './runner.js';
+import { runEngine } from './engine-call.js';
+import { refundFailedTryOn } from './settle.js';
 
 export const TRYON_QUEUE_NAME = 'tryon';
 

@@ -12,12 +12,10 @@ import {
   type Category,
   type Locale,
 } from '@aidressup/contract';
+import { escapeHtml } from '../html.js';
 import { SHARE_PAGE_TEXTS } from './share-page-texts.js';
 
 export const PRODUCT_NAME = 'AI Dress Up';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 const dayFormats = new Map<Locale, Intl.DateTimeFormat>();
 function dayFormat(locale: Locale): Intl.DateTimeFormat {

@@ -1,73 +1,20 @@
 /**
- * Where a reserved try-on's engine work runs: the TryOnRunner. The pipeline (`tryon.ts`) reserves,
- * hands the job to a runner, then settles from the runner's RunResult (one refund path, one
- * response). Two runners:
- * - in-process (this file): the engine runs here, at most N at a time (JobLimiter);
- * - queue (`queue/tryon-queue.ts`, with REDIS_URL): the job goes to a worker process via BullMQ.
- * A runner never throws and never refunds: failures come back as `{ ok: false }`.
+ * The in-process TryOnRunner (`runner.ts`), used without REDIS_URL: the engine runs in this
+ * process, at most ENGINE_CONCURRENCY try-ons at a time per engine (JobLimiter), each under its
+ * deadline; the result is stored before the run answers.
  */
 import os from 'node:os';
 import type { Kysely } from 'kysely';
-import type { Category, ErrorCode } from '@aidressup/contract';
-import { EngineError, isEngineError } from '@aidressup/engine';
+import { EngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { AppError, isAppError } from '../errors.js';
-import type { NormalisedImage } from './images.js';
+import { AppError } from '../errors.js';
+import { withTimeout } from '../timeout.js';
 import { JobLimiter } from './job-limiter.js';
-import { withTimeout } from './deadline.js';
 import { storeResult } from './results.js';
-import { runEngine } from './outfit.js';
-import type { ProgressReporter } from './progress.js';
-
-/** A reserved try-on, ready to run. */
-export interface TryOnJob {
-  tryonId: string;
-  userId: string;
-  category: Category;
-  engineId: string;
-  person: NormalisedImage;
-  garment: NormalisedImage;
-  /** A whole outfit's bottom (then `garment` is the top, category upper_body). */
-  lowerGarment?: NormalisedImage | undefined;
-  /** When the try-on's deadline passes (epoch milliseconds). */
-  deadlineAt: number;
-  /** Started before other waiting try-ons (the buyer's plan includes priority processing). */
-  priority?: boolean | undefined;
-  /** The result's longest side at most (a free trial's result); none: the engine's full size. */
-  resultMaxSide?: number | undefined;
-  /** The id of the API request that posted it (log lines of every process carry it). */
-  reqId?: string | undefined;
-  progress?: ProgressReporter | undefined;
-}
-
-export type RunFailure = {
-  ok: false;
-  code: ErrorCode;
-  /** Safe to show; empty: the code's default message. */
-  message: string;
-  /** For the log only. */
-  detail?: string | undefined;
-};
-export type RunResult = { ok: true; resultName: string } | RunFailure;
-
-export interface TryOnRunner {
-  readonly mode: 'in-process' | 'redis';
-  /** Runs the engine for a reserved try-on and stores its result; never throws. */
-  run(job: TryOnJob): Promise<RunResult>;
-  /** True when a new try-on on this engine would be refused at once (ENGINE_BUSY). */
-  busy(engineId: string): Promise<boolean>;
-}
-
-/** Any error as a RunFailure: engine errors and AppErrors keep their code, anything else is ENGINE_FAILED. */
-export function failureOf(err: unknown): RunFailure {
-  if (isAppError(err)) return { ok: false, code: err.code, message: err.message };
-  const e = isEngineError(err)
-    ? err
-    : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message ?? String(err));
-  return { ok: false, code: e.code, message: e.message, detail: e.detail ?? (err as Error)?.message };
-}
+import { runEngine } from './engine-call.js';
+import { failureOf, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;

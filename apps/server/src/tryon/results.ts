@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { completeTryOn } from '../ledger/ledger.js';
 import { stageResult } from '../repositories/tryons.js';
-import { EXTENSION_OF, cleanEngineOutput } from './images.js';
+import { EXTENSION_OF, cleanEngineOutput } from '../services/images.js';
 
 /** Result names: 32 random bytes in base64url, then the extension. */
 export const RESULT_NAME_PATTERN = /^[A-Za-z0-9_-]{43}\.(jpg|png|webp)$/;

@@ -2,7 +2,7 @@
  * The try-on pipeline: reserve a free trial or a credit, hand the job to the runner (in this
  * process or on the queue) under a deadline, and settle: answer with the stored result, or give the
  * trial or credit back in one transaction and answer the error. The runner only runs; refunding and
- * the response live here, once.
+ * the response live here, once. The route sees only `TryOnService` (built by `plugins/tryon.ts`).
  */
 import type { Kysely } from 'kysely';
 import {
@@ -16,15 +16,14 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
 import { AppError } from '../errors.js';
-import { balance, canReserveTryOn, holdsPlanCredits, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { balance, canReserveTryOn, holdsPlanCredits, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
-import { toApiUser } from './users.js';
-import type { NormalisedImage } from './images.js';
-import type { RunFailure, TryOnRunner } from './tryon-runner.js';
+import { toApiUser } from '../services/users.js';
+import type { NormalisedImage } from '../services/images.js';
+import type { TryOnRunner } from './runner.js';
 import { createProgressReporter, type ProgressHub } from './progress.js';
-
-export { RESULT_NAME_PATTERN, newResultName, storeResult } from './results.js';
+import { refundFailedTryOn } from './settle.js';
 
 export interface TryOnDeps {
   db: Kysely<Database>;
@@ -108,34 +107,6 @@ async function tryOnResponse(
 }
 
 /**
- * Settles a failed try-on: refunds it (a guarded update: when a worker, the API or recovery settled
- * it first, nothing changes) and logs the engine's detail. Returns whether this call refunded.
- * Used by the API and by the queue workers alike.
- */
-export async function refundFailedTryOn(
-  deps: { db: Kysely<Database>; clock?: () => Date; log?: LogSink | undefined },
-  t: { tryonId: string; engineId: string },
-  failure: RunFailure,
-): Promise<boolean> {
-  const refunded = await refundTryOn(deps.db, {
-    tryonId: t.tryonId,
-    errorCode: failure.code,
-    now: (deps.clock ?? (() => new Date()))(),
-  });
-  const line = {
-    tryonId: t.tryonId,
-    engine: t.engineId,
-    code: failure.code,
-    detail: failure.detail ?? failure.message,
-    refunded,
-  };
-  // A refusal for lack of room ran nothing; one settled elsewhere was logged there.
-  if (failure.code === 'ENGINE_BUSY' || !refunded) deps.log?.info(line, 'try-on failed');
-  else deps.log?.warn(line, 'try-on failed; refunded');
-  return refunded;
-}
-
-/**
  * Reserves, runs and settles one try-on. Throws AppError NO_CREDITS (with the user) when
  * nothing is left, or the engine's error after refunding.
  */
@@ -200,4 +171,19 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   }
   progress?.report('failed');
   throw new AppError(result.code, result.message || undefined);
+}
+
+/** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */
+export interface TryOnService {
+  /** The cheap refusals, before the photos are decoded (see `refuseEarly`). */
+  refuseEarly(userId: string, engineId: string, units: number): Promise<void>;
+  /** Reserves, runs and settles one try-on (see `performTryOn`). */
+  perform(req: TryOnRequest): Promise<TryOnResponse>;
+}
+
+export function createTryOnService(deps: TryOnDeps): TryOnService {
+  return {
+    refuseEarly: (userId, engineId, units) => refuseEarly(deps, userId, engineId, units),
+    perform: (req) => performTryOn(deps, req),
+  };
 }

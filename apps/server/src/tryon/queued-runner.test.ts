@@ -18,8 +18,8 @@ import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.
 import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
-import { runWorker, type WorkerProcess } from './worker-main.js';
-import { JOB_PRIORITY, TRYON_QUEUE_NAME, newUploadKey, processTryOnJob } from './tryon-job.js';
+import { runWorker, type WorkerProcess } from './worker.js';
+import { JOB_PRIORITY, TRYON_QUEUE_NAME, newUploadKey, processTryOnJob } from './job.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { createLogger } from '../logging.js';
 import { openStream } from '../test/sse.js';

@@ -16,10 +16,10 @@ import type { ServerResponse } from 'node:http';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ProgressIdSchema, TryOnProgressEventSchema, type TryOnProgressEvent } from '@aidressup/contract';
-import { AppError } from '../errors.js';
-import { requireSessionUserId } from '../plugins/session.js';
-import { isTerminal } from '../services/progress.js';
-import { ERROR_RESPONSES } from './schemas.js';
+import { AppError } from '../../errors.js';
+import { requireSessionUserId } from '../../http/session.js';
+import { isTerminal } from '../../tryon/progress.js';
+import { ERROR_RESPONSES } from '../../http/schemas.js';
 
 const DEFAULT_WAIT_MS = 2 * 60_000;
 const DEFAULT_HEARTBEAT_MS = 15_000;

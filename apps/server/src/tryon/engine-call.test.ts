@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TryOnEngine, TryOnInput } from '@aidressup/engine';
-import { runEngine } from './outfit.js';
+import { runEngine } from './engine-call.js';
 
 const bytes = (n: number) => new Uint8Array([n]);
 

@@ -1,32 +1,26 @@
 /**
- * POST /api/process-image (a synchronous try-on: two photos in, or three for a whole outfit,
- * the result's URL out),
- * GET /api/results/:name and GET /api/tryons.
- * Uploads stay in memory; they are never written to disk, let alone under a client file name.
+ * POST /api/process-image: a synchronous try-on, two photos in (or three for a whole outfit), the
+ * result's URL out. The route reads and checks the form; the try-on itself is `app.tryOns`
+ * (`tryon/pipeline.ts`). Uploads stay in memory; they are never written to disk, let alone under a
+ * client file name.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
   MAX_UPLOAD_BYTES,
   MESSAGES,
   TryOnFieldsSchema,
-  TryOnListQuerySchema,
-  TryOnListResponseSchema,
   TryOnResponseSchema,
   type TryOnFields,
 } from '@aidressup/contract';
-import { AppError } from '../errors.js';
-import { readMultipart } from './multipart-form.js';
-import { loadSessionUser, requireSessionUserId } from '../plugins/session.js';
-import { findByResultName } from '../repositories/tryons.js';
-import { listGalleryPage } from '../services/gallery.js';
-import { validateAndNormalise } from '../services/images.js';
-import { RESULT_NAME_PATTERN, performTryOn, refuseEarly, tryOnsFor, type TryOnDeps } from '../services/tryon.js';
-import { BinaryFile, ERROR_RESPONSES, TRYON_ERROR_RESPONSES } from './schemas.js';
-import { serverOrigin } from './public-origin.js';
+import { AppError } from '../../errors.js';
+import { readMultipart } from '../../http/multipart-form.js';
+import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
+import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
+import { validateAndNormalise } from '../../services/images.js';
+import { tryOnsFor } from '../../tryon/pipeline.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage', 'lowerClothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -42,12 +36,6 @@ const TryOnFormSchema = z.object({
   ),
   ...TryOnFieldsSchema.shape,
 });
-
-const ResultParamsSchema = z.object({ name: z.string().regex(RESULT_NAME_PATTERN) });
-/** A result image's bytes, streamed from storage (the serializer never sees them). */
-const ResultImage = {
-  schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }),
-};
 
 interface ParsedForm {
   files: Partial<Record<FileField, Buffer>>;
@@ -95,7 +83,7 @@ function checkFields(fields: Record<string, string>, sessionUser: string): TryOn
   return parsed.data;
 }
 
-export default async function tryOnRoutes(instance: FastifyInstance): Promise<void> {
+export default async function processImageRoute(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const security = [{ session: [] }];
@@ -109,16 +97,6 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       headerPairs: 50,
     },
     throwFileSizeLimit: true,
-  });
-
-  const deps = (): TryOnDeps => ({
-    db: app.db,
-    config,
-    clock: app.clock,
-    log: app.log,
-    runner: app.tryOnRunner,
-    progress: app.tryOnProgress,
-    processId: app.processId,
   });
 
   app.post(
@@ -158,7 +136,7 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
       // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
-      await refuseEarly(deps(), sessionUser, engineId, tryOnsFor(outfit));
+      await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit));
 
       const [person, garment, lowerGarment] = await Promise.all([
         validateAndNormalise(files.userImage, 'userImage'),
@@ -170,7 +148,7 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
       files.clothingImage = undefined;
       files.lowerClothingImage = undefined;
 
-      return performTryOn(deps(), {
+      return app.tryOns.perform({
         userId: sessionUser,
         category: form.category,
         engineId,
@@ -181,62 +159,6 @@ export default async function tryOnRoutes(instance: FastifyInstance): Promise<vo
         reqId: request.id,
         acceptedAt,
       });
-    },
-  );
-
-  app.get(
-    '/api/results/:name',
-    {
-      schema: {
-        summary: 'A result image (by its unguessable name; gone after 30 days)',
-        tags: ['tryon'],
-        params: ResultParamsSchema,
-        response: {
-          200: {
-            description: 'The image',
-            content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage },
-          },
-          ...ERROR_RESPONSES,
-        },
-      },
-      // A name that is not a result's name is simply not found.
-      config: { invalidInput: { otherwise: 'NOT_FOUND' } },
-    },
-    async (request, reply) => {
-      const { name } = request.params;
-      const row = await findByResultName(app.db, name);
-      if (!row || row.status !== 'succeeded' || row.expires_at <= app.clock().toISOString())
-        throw new AppError('NOT_FOUND');
-      // Streamed from the store (local disk or S3) after the checks above, never held whole.
-      const object = await app.storage.open(`results/${name}`);
-      if (!object) throw new AppError('NOT_FOUND');
-      const maxAge = Math.max(0, Math.floor((Date.parse(row.expires_at) - app.clock().getTime()) / 1000));
-      if (object.size !== undefined) reply.header('content-length', object.size);
-      return reply
-        .type(object.contentType)
-        .header('cache-control', `private, max-age=${maxAge}, immutable`)
-        .header('content-disposition', `inline; filename="ai-dress-up-${row.id}${name.slice(name.lastIndexOf('.'))}"`)
-        .send(object.stream);
-    },
-  );
-
-  app.get(
-    '/api/tryons',
-    {
-      schema: {
-        summary: 'The session user’s results (My Gallery), newest first, a page at a time (`nextCursor` → `before`)',
-        tags: ['tryon'],
-        security,
-        querystring: TryOnListQuerySchema,
-        response: { 200: TryOnListResponseSchema, ...ERROR_RESPONSES },
-      },
-    },
-    async (request) => {
-      const userId = requireSessionUserId(request);
-      return {
-        success: true as const,
-        ...(await listGalleryPage({ db: app.db, clock: app.clock }, userId, request.query, serverOrigin(app, request))),
-      };
     },
   );
 }

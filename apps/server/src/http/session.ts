@@ -1,0 +1,119 @@
+/**
+ * The session as routes and plugins see it: the cookie (its name, lifetime and attributes), the
+ * request's session user, and starting and ending a session. The session plugin
+ * (`plugins/session.ts`) resolves the cookie on every API request; routes call these helpers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { createSession, deleteSession } from '../repositories/sessions.js';
+import { findUserById } from '../repositories/users.js';
+import type { UserRow } from '../db/schema.js';
+
+export const SESSION_COOKIE = 'aidu_session';
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+
+/** Sessions last a year and are renewed on use (at most once a day, to spare the database). */
+export const SESSION_TTL_MS = ONE_YEAR_S * 1000;
+export const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
+/** Cookie values of database sessions start with this; older cookies held a signed user id. */
+export const TOKEN_PREFIX = 's1.';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Route hook (preHandler): loads the session's user into `request.user`, or 401 UNAUTHORIZED. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The user of the request's valid session, resolved once per request (null: none). */
+    sessionUserId: string | null;
+    /** The session token from the cookie, when the session is valid. */
+    sessionToken: string | null;
+    /** The session's user, loaded by the `requireUser` pre-handler (null on routes without it). */
+    user: UserRow | null;
+  }
+}
+
+/** The user id of the request's valid session, or null. */
+export function sessionUserId(request: FastifyRequest): string | null {
+  return request.sessionUserId;
+}
+
+/** The session's user id; 401 UNAUTHORIZED without a valid session. */
+export function requireSessionUserId(request: FastifyRequest): string {
+  const id = request.sessionUserId;
+  if (!id) throw new AppError('UNAUTHORIZED');
+  return id;
+}
+
+/**
+ * Route hook (preValidation): 401 UNAUTHORIZED without a valid session. As a preValidation hook it
+ * refuses an anonymous request before the route's schema looks at its body or parameters.
+ */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  requireSessionUserId(request);
+}
+
+/**
+ * Loads the session's user into `request.user`: 401 UNAUTHORIZED without a valid session, or when
+ * the session's user no longer exists.
+ */
+export async function loadSessionUser(app: FastifyInstance, request: FastifyRequest): Promise<UserRow> {
+  const user = await findUserById(app.db, requireSessionUserId(request));
+  if (!user) throw new AppError('UNAUTHORIZED');
+  request.user = user;
+  return user;
+}
+
+/** The user loaded by `requireUser` (401 UNAUTHORIZED if the route has not loaded one). */
+export function userOf(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError('UNAUTHORIZED');
+  return request.user;
+}
+
+/**
+ * Sets the session cookie: HttpOnly, signed, SameSite=Lax (None with a separately hosted web
+ * app), and Secure whenever the request came over HTTPS, directly or through a trusted proxy.
+ */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
+  const crossSite = config.corsOrigin !== undefined;
+  reply.setCookie(SESSION_COOKIE, `${TOKEN_PREFIX}${token}`, {
+    signed: true,
+    httpOnly: true,
+    sameSite: crossSite ? 'none' : 'lax',
+    secure: crossSite || request.protocol === 'https',
+    path: '/',
+    maxAge: ONE_YEAR_S,
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
+  const crossSite = config.corsOrigin !== undefined;
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: crossSite ? 'none' : 'lax',
+    secure: crossSite || request.protocol === 'https',
+    path: '/',
+  });
+}
+
+/** Starts a new session for the user, sets its cookie, and makes it this request's session. */
+export async function startSession(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
+  const token = await createSession(app.db, { userId, now: app.clock(), ttlMs: SESSION_TTL_MS });
+  setSessionCookie(request, reply, app.config, token);
+  request.sessionUserId = userId;
+  request.sessionToken = token;
+}
+
+/** Ends the request's session in the database and in the browser. */
+export async function endSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.sessionToken) await deleteSession(app.db, request.sessionToken);
+  clearSessionCookie(request, reply, app.config);
+  request.sessionUserId = null;
+  request.sessionToken = null;
+}

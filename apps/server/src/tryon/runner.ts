@@ -1,0 +1,61 @@
+/**
+ * Where a reserved try-on's engine work runs: the TryOnRunner. The pipeline (`pipeline.ts`)
+ * reserves, hands the job to a runner, then settles from the runner's RunResult (one refund path,
+ * one response). Two runners:
+ * - in-process (`in-process-runner.ts`): the engine runs here, at most N at a time (JobLimiter);
+ * - queued (`queued-runner.ts`, with REDIS_URL): the job goes to a worker process (`worker.ts`).
+ * A runner never throws and never refunds: failures come back as `{ ok: false }`.
+ */
+import type { Category, ErrorCode } from '@aidressup/contract';
+import { EngineError, isEngineError } from '@aidressup/engine';
+import { isAppError } from '../errors.js';
+import type { NormalisedImage } from '../services/images.js';
+import type { ProgressReporter } from './progress.js';
+
+/** A reserved try-on, ready to run. */
+export interface TryOnJob {
+  tryonId: string;
+  userId: string;
+  category: Category;
+  engineId: string;
+  person: NormalisedImage;
+  garment: NormalisedImage;
+  /** A whole outfit's bottom (then `garment` is the top, category upper_body). */
+  lowerGarment?: NormalisedImage | undefined;
+  /** When the try-on's deadline passes (epoch milliseconds). */
+  deadlineAt: number;
+  /** Started before other waiting try-ons (the buyer's plan includes priority processing). */
+  priority?: boolean | undefined;
+  /** The result's longest side at most (a free trial's result); none: the engine's full size. */
+  resultMaxSide?: number | undefined;
+  /** The id of the API request that posted it (log lines of every process carry it). */
+  reqId?: string | undefined;
+  progress?: ProgressReporter | undefined;
+}
+
+export type RunFailure = {
+  ok: false;
+  code: ErrorCode;
+  /** Safe to show; empty: the code's default message. */
+  message: string;
+  /** For the log only. */
+  detail?: string | undefined;
+};
+export type RunResult = { ok: true; resultName: string } | RunFailure;
+
+export interface TryOnRunner {
+  readonly mode: 'in-process' | 'redis';
+  /** Runs the engine for a reserved try-on and stores its result; never throws. */
+  run(job: TryOnJob): Promise<RunResult>;
+  /** True when a new try-on on this engine would be refused at once (ENGINE_BUSY). */
+  busy(engineId: string): Promise<boolean>;
+}
+
+/** Any error as a RunFailure: engine errors and AppErrors keep their code, anything else is ENGINE_FAILED. */
+export function failureOf(err: unknown): RunFailure {
+  if (isAppError(err)) return { ok: false, code: err.code, message: err.message };
+  const e = isEngineError(err)
+    ? err
+    : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message ?? String(err));
+  return { ok: false, code: e.code, message: e.message, detail: e.detail ?? (err as Error)?.message };
+}

@@ -1,0 +1,124 @@
+/**
+ * The queue's worker side: `startTryOnWorker` runs queued try-ons (`job.ts`), reporting each
+ * stage as the job's progress; `runWorker` is the worker process (`npm run worker`): it opens the
+ * database, storage and engines of the given configuration and processes queued try-ons until
+ * stopped. An API process with WORKER_IN_PROCESS starts the same worker (`plugins/tryon.ts`).
+ */
+import os from 'node:os';
+import type { TryOnEngine } from '@aidressup/engine';
+import type { TryOnStage } from '@aidressup/contract';
+import type { Config } from '../config.js';
+import type { ChildLogSink } from '../logging.js';
+import { startJobWorker, type JobWorker, type QueueOptions } from '../queue/job-queue.js';
+import { engineEstimate, progressMessage } from './progress.js';
+import { TRYON_QUEUE_NAME, processTryOnJob, type TryOnJobData, type TryOnJobDeps, type TryOnJobResult } from './job.js';
+import { openDatabase } from '../db/database.js';
+import { createStorage } from '../storage/create-storage.js';
+import type { Storage } from '../storage/storage.js';
+import { createEngineRegistry } from '../engines/registry.js';
+import { startProcess } from '../services/recovery.js';
+import { createLogger, type Logger } from '../logging.js';
+
+export type TryOnWorker = JobWorker<TryOnJobData, TryOnJobResult>;
+
+/** Starts processing try-on jobs; concurrency ENGINE_CONCURRENCY, or the number of cores. */
+export async function startTryOnWorker(
+  config: Config,
+  deps: TryOnJobDeps & { log: ChildLogSink },
+  options: QueueOptions = {},
+): Promise<TryOnWorker> {
+  if (!config.redisUrl) throw new Error('startTryOnWorker needs REDIS_URL');
+  const concurrency =
+    config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
+  return startJobWorker<TryOnJobData, TryOnJobResult>(
+    config.redisUrl,
+    TRYON_QUEUE_NAME,
+    async (job) => {
+      const { data } = job;
+      // One try-on's lines carry the API request's id, in the API's log and here.
+      const log = data.reqId ? deps.log.child({ reqId: data.reqId }) : deps.log;
+      const started = Date.now();
+      log.info({ tryonId: data.tryonId, engine: data.engine, jobId: job.id }, 'try-on job started');
+      const report = (stage: TryOnStage) => {
+        if (!data.progressId) return;
+        const message = progressMessage(
+          {
+            progressId: data.progressId,
+            userId: data.userId,
+            acceptedAt: data.acceptedAt ?? started,
+            estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined).estimateSeconds,
+          },
+          stage,
+        );
+        job
+          .updateProgress(message)
+          .catch((err: unknown) =>
+            log.warn({ err, tryonId: data.tryonId, stage }, "could not report the try-on's progress"),
+          );
+      };
+      const result = await processTryOnJob({ ...deps, log }, data, report);
+      log.info(
+        { tryonId: data.tryonId, engine: data.engine, ok: result.ok, ms: Date.now() - started },
+        'try-on job finished',
+      );
+      return result;
+    },
+    {
+      concurrency,
+      ...(options.prefix ? { prefix: options.prefix } : {}),
+      onError: (err) => deps.log.warn({ err }, 'queue worker error'),
+    },
+  );
+}
+
+export interface WorkerProcess {
+  close(): Promise<void>;
+  readonly log: Logger;
+}
+
+export interface RunWorkerOptions extends QueueOptions {
+  /** Engines to use instead of the ones configuration enables (tests). */
+  engines?: Record<string, TryOnEngine>;
+  storage?: Storage;
+  /** Default: a pino logger with the server's shared options, on stdout. */
+  log?: Logger;
+  /** The time source for the ledger; default the system clock. */
+  clock?: () => Date;
+}
+
+export async function runWorker(config: Config, options: RunWorkerOptions = {}): Promise<WorkerProcess> {
+  if (!config.redisUrl) throw new Error('REDIS_URL is not set');
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const storage = options.storage ?? createStorage(config);
+  const log = options.log ?? createLogger(config, config.sessionSecret ? { addressKey: config.sessionSecret } : {});
+  const engines = createEngineRegistry(config, options.engines, { log });
+  const clock = options.clock ?? (() => new Date());
+  let registered: Awaited<ReturnType<typeof startProcess>> | undefined;
+  try {
+    // Registers this worker and settles at once the try-ons of workers (or API processes) that are gone.
+    registered = await startProcess(
+      { db: database.db, storage, clock, deadlineMs: config.engines.deadlineMs, log },
+      'worker',
+    );
+    const worker = await startTryOnWorker(
+      config,
+      { db: database.db, storage, engines, clock, ownerId: registered.id, log },
+      options,
+    );
+    const process = registered;
+    return {
+      log,
+      async close() {
+        await worker.close();
+        await process.stop();
+        await engines.closeAll();
+        await database.close();
+      },
+    };
+  } catch (err) {
+    await registered?.stop();
+    await engines.closeAll();
+    await database.close();
+    throw err;
+  }
+}
