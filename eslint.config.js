@@ -131,4 +131,46 @@ export default tseslint.config(
       'The web app talks to the server over HTTP and never imports the server or the engine.',
     ),
   },
+  // Inside the server the layers point one way: plugins → http ← routes → work (tryon/, services/,
+  // ledger/, repositories/ and the providers). Nothing below the routes reaches up into the HTTP
+  // layer, and queue/ is the transport only. (Tests may reach anywhere.)
+  {
+    files: ['apps/server/src/plugins/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: boundary(['**/routes/**'], 'A plugin never imports a route: what both need lives in http/.'),
+  },
+  {
+    files: ['apps/server/src/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: boundary(
+      ['**/routes/**', '**/plugins/**'],
+      'http/ holds helpers for routes and plugins and imports neither.',
+    ),
+  },
+  {
+    files: ['apps/server/src/routes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: boundary(
+      ['**/plugins/**'],
+      "Routes use the request helpers in http/ (and the app's decorations), not plugin modules.",
+    ),
+  },
+  {
+    files: [
+      'apps/server/src/{tryon,services,ledger,repositories,billing,engines,storage,mail,db,redis,metrics}/**/*.ts',
+    ],
+    ignores: ['**/*.test.ts'],
+    rules: boundary(
+      ['**/routes/**', '**/http/**', '**/plugins/**'],
+      'The work below the routes never imports the HTTP layer (routes, http/, plugins).',
+    ),
+  },
+  {
+    files: ['apps/server/src/queue/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: boundary(
+      ['**/routes/**', '**/http/**', '**/plugins/**', '**/tryon/**', '**/services/**'],
+      'queue/ is the job transport only: it knows nothing of try-ons (tryon/) or the HTTP layer.',
+    ),
+  },
 );
