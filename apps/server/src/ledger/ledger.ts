@@ -7,74 +7,20 @@
  * combine a grant with its own writes (the Paddle webhook records the event id in the same
  * transaction as the grant).
  *
- * Concurrency: on PostgreSQL every operation that changes a user's balance first locks that
- * user's row (SELECT … FOR UPDATE), and every counter change is a guarded UPDATE whose row
- * count is checked. On SQLite, Kysely runs all statements over one connection and
- * serialises transactions, so the same code is safe there too.
+ * The transaction helper and the user lock are in transaction.ts, with the concurrency reasoning;
+ * the event log and its listeners are in credit-events.ts.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { RESULT_RETENTION_DAYS } from '@aidressup/contract';
-import type { CreditEventType, CreditGrantRow, Database, GrantSource, TryOnCharge, TryOnRow } from '../db/schema.js';
+import type { CreditGrantRow, GrantSource, TryOnCharge, TryOnRow } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
-import { isPostgres } from '../db/database.js';
+import { inTransaction, lockUser, type Db, type Trx } from './transaction.js';
+import { addEvent } from './credit-events.js';
 
-export type Db = Kysely<Database>;
-type Trx = Transaction<Database>;
+export type { Db } from './transaction.js';
+export { onCreditEvent } from './credit-events.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return fn(db as Trx);
-  return db.transaction().execute(fn);
-}
-
-/** Locks the user's row for the rest of the transaction (PostgreSQL); false when there is no such user. */
-async function lockUser(trx: Trx, userId: string): Promise<boolean> {
-  let query = trx.selectFrom('users').select('id').where('id', '=', userId);
-  if (isPostgres(trx)) query = query.forUpdate();
-  return (await query.executeTakeFirst()) !== undefined;
-}
-
-/** Told of every credit event as it is written (metrics); see `onCreditEvent`. */
-const creditEventListeners = new Set<(type: CreditEventType, amount: number) => void>();
-
-/**
- * Calls `listener` with each credit event's type and amount as this process writes it. The event's
- * transaction has not committed yet: one rolled back afterwards (a rare failure) was still told.
- * Returns a function that stops the calls.
- */
-export function onCreditEvent(listener: (type: CreditEventType, amount: number) => void): () => void {
-  creditEventListeners.add(listener);
-  return () => creditEventListeners.delete(listener);
-}
-
-async function addEvent(
-  trx: Trx,
-  e: {
-    userId: string;
-    type: CreditEventType;
-    amount: number;
-    grantId?: string | null;
-    tryonId?: string | null;
-    note?: string | null;
-    now: Date;
-  },
-): Promise<void> {
-  await trx
-    .insertInto('credit_events')
-    .values({
-      id: newId(),
-      user_id: e.userId,
-      grant_id: e.grantId ?? null,
-      tryon_id: e.tryonId ?? null,
-      type: e.type,
-      amount: e.amount,
-      created_at: iso(e.now),
-      note: e.note ?? null,
-    })
-    .execute();
-  for (const listener of creditEventListeners) listener(e.type, e.amount);
-}
 
 function toIsoOrNull(value: Date | string | null): string | null {
   if (value === null) return null;
