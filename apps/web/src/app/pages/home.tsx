@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { MAX_UPLOAD_BYTES, categoryInfo, hasCredits, hasFreeTrial } from '@aidressup/contract';
+import { categoryInfo, hasFreeTrial } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
 import { TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -16,132 +15,26 @@ import { Reviews } from '../../features/tryon/components/reviews';
 import { Showcase } from '../../features/tryon/components/showcase';
 import { StepIndicator } from '../../features/tryon/components/step-indicator';
 import { UploadCard } from '../../features/tryon/components/upload-card';
-import { makeProgressId, openProgressStream } from '../../features/tryon/api/progress-stream';
-import { useCategoryChoice } from '../../features/tryon/hooks/use-category-choice';
-import { useImageUpload } from '../../features/tryon/hooks/use-image-upload';
-import { usePasteImage } from '../../features/tryon/hooks/use-paste-image';
-import { useTryOn } from '../../features/tryon/hooks/use-try-on';
+import { useStudio } from '../../features/tryon/hooks/use-studio';
 import { categoryLabel } from '../../i18n/category';
 import { categoryDescription } from '../../features/tryon/utils/category-text';
-import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../../features/tryon/utils/progress-copy';
-import { canTryOn, currentStep } from '../../features/tryon/utils/steps';
 import { rich, useT } from '../../i18n/use-t';
 import { usePublicConfig } from '../../lib/public-config';
-
-/** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
-function preparePhoto(file: File): Promise<File> {
-  return import('../../features/tryon/utils/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
-}
 
 export function HomePage() {
   const t = useT();
   const { config } = usePublicConfig();
   const { user, updateUser, setUser, refreshUser } = useSession();
   const { openPaywall } = usePaywall();
-  const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  const person = useImageUpload(maxBytes);
-  const clothing = useImageUpload(maxBytes);
-  // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
-  const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare: preparePhoto });
-  const { category } = categoryChoice;
-  // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
-  const bottom = useImageUpload(maxBytes);
-  const outfitOffered = category === 'upper_body';
-  const outfit = outfitOffered && !!bottom.file;
-  const [engineChoice, setEngineChoice] = useState<string | null>(null);
-  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
-  const { state, run, reset } = useTryOn({
+  const studio = useStudio({
+    config,
     user,
-    engine: engineId,
     updateUser,
     setUser,
     refreshUser,
     onNoCredits: () => openPaywall('no_credits'),
-    prepare: preparePhoto,
-    openProgress: openProgressStream,
-    makeProgressId,
   });
-  // The engine of the try-on under way or shown, else the one chosen.
-  const shownEngine = findEngine(config, state.engine ?? engineId);
-  const hosted = firstHostedEngine(config);
-
-  const personCard = useRef<HTMLElement>(null);
-  const clothingCard = useRef<HTMLElement>(null);
-  const bottomCard = useRef<HTMLElement>(null);
-  usePasteImage(
-    [
-      {
-        get element() {
-          return personCard.current;
-        },
-        isEmpty: !person.file,
-        select: person.select,
-      },
-      {
-        get element() {
-          return clothingCard.current;
-        },
-        isEmpty: !clothing.file,
-        select: clothing.select,
-      },
-      {
-        // Optional: a pasted photo goes here only while this card has focus.
-        get element() {
-          return outfitOffered ? bottomCard.current : null;
-        },
-        isEmpty: false,
-        select: bottom.select,
-      },
-    ],
-    state.status === 'processing',
-  );
-
-  const removeBottom = useCallback(() => {
-    bottom.remove();
-    requestAnimationFrame(() =>
-      bottomCard.current?.querySelector<HTMLElement>('[data-testid="upload-bottom-dropzone"]')?.focus(),
-    );
-  }, [bottom]);
-
-  const tryAnotherGarment = useCallback(() => {
-    clothing.remove();
-    reset();
-    // Focus moves to the now empty clothing card, ready for the next garment.
-    requestAnimationFrame(() =>
-      clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus(),
-    );
-  }, [clothing, reset]);
-
-  const processing = state.status === 'processing';
-  const resultRef = useRef<HTMLDivElement>(null);
-
-  // Bring the result panel into view when a try-on starts (it sits below the upload cards on phones).
-  useEffect(() => {
-    if (!processing) return;
-    const el = resultRef.current;
-    if (!el) return;
-    const rect = el.getBoundingClientRect();
-    if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
-      const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-      el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
-    }
-  }, [processing]);
-
-  // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
-  const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
-  useEffect(() => {
-    if (state.errorCode === 'NO_CREDITS' && canPay) reset();
-  }, [state.errorCode, canPay, reset]);
-  const flags = {
-    hasPerson: !!person.file,
-    hasClothing: !!clothing.file,
-    processing,
-    hasResult: state.status === 'success',
-  };
-  const step = currentStep(flags);
-  const enabled = canTryOn(flags);
-  const cat = categoryInfo(category);
-  const maxMegabytes = Math.round(maxBytes / (1024 * 1024));
+  const { category, processing } = studio;
 
   return (
     <>
@@ -190,22 +83,22 @@ export function HomePage() {
             {t('tryon.home.studioTitle')}
           </h2>
           <div className="mx-auto mt-6 max-w-2xl">
-            <StepIndicator current={step} />
+            <StepIndicator current={studio.step} />
           </div>
 
           <div className="mt-8 grid gap-6 lg:grid-cols-[20rem_1fr]">
             <div className="space-y-6">
               <CategorySelect
                 value={category}
-                onChange={categoryChoice.choose}
-                note={categoryChoice.note}
+                onChange={studio.chooseCategory}
+                note={studio.categoryNote}
                 disabled={processing}
               />
-              {config && engineId ? (
+              {config && studio.engineId ? (
                 <EngineSelect
                   engines={config.engines}
-                  value={engineId}
-                  onChange={setEngineChoice}
+                  value={studio.engineId}
+                  onChange={studio.chooseEngine}
                   disabled={processing}
                 />
               ) : null}
@@ -218,49 +111,51 @@ export function HomePage() {
                 noun={t('tryon.upload.person.noun')}
                 description={t('tryon.upload.person.description')}
                 icon={<UserIcon className="size-5" />}
-                upload={person}
+                upload={studio.person}
                 disabled={processing}
-                maxMegabytes={maxMegabytes}
+                maxMegabytes={studio.maxMegabytes}
                 capture="environment"
-                cardRef={personCard}
+                cardRef={studio.cards.person}
               />
               <UploadCard
                 kind="clothing"
                 title={categoryLabel(t, category)}
                 noun={t('tryon.upload.clothing.noun')}
                 description={categoryDescription(t, category)}
-                icon={<CategoryIcon icon={cat.icon} className="size-5" />}
-                upload={clothing}
+                icon={<CategoryIcon icon={categoryInfo(category).icon} className="size-5" />}
+                upload={studio.clothing}
                 disabled={processing}
-                maxMegabytes={maxMegabytes}
+                maxMegabytes={studio.maxMegabytes}
                 capture="environment"
-                cardRef={clothingCard}
+                cardRef={studio.cards.clothing}
               />
-              {outfitOffered ? (
+              {studio.outfitOffered ? (
                 <UploadCard
                   kind="bottom"
                   title={t('tryon.upload.bottom.title')}
                   noun={t('tryon.upload.bottom.noun')}
                   description={t('tryon.upload.bottom.description')}
                   icon={<TrousersIcon className="size-5" />}
-                  upload={bottom}
+                  upload={studio.bottom}
                   disabled={processing}
-                  maxMegabytes={maxMegabytes}
+                  maxMegabytes={studio.maxMegabytes}
                   capture="environment"
-                  cardRef={bottomCard}
+                  cardRef={studio.cards.bottom}
                 />
               ) : null}
             </div>
           </div>
 
           <div className="mt-8 flex flex-col items-center gap-2">
-            {outfit ? <OutfitNote user={user} onRemoveBottom={removeBottom} disabled={processing} /> : null}
+            {studio.outfit ? (
+              <OutfitNote user={user} onRemoveBottom={studio.removeBottom} disabled={processing} />
+            ) : null}
             <Button
               size="lg"
               className="w-full sm:w-auto sm:min-w-72"
-              aria-disabled={!enabled && !processing ? true : undefined}
+              aria-disabled={!studio.canTry && !processing ? true : undefined}
               disabled={processing}
-              onClick={() => run(person.file, clothing.file, category, outfit ? bottom.file : null)}
+              onClick={studio.tryOn}
               data-testid="try-with-ai"
             >
               {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}
@@ -270,18 +165,14 @@ export function HomePage() {
             <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>
 
-          <div className="mt-8 scroll-mt-32" ref={resultRef}>
+          <div className="mt-8 scroll-mt-32" ref={studio.resultRef}>
             <ResultPanel
-              state={state}
+              state={studio.state}
               onShowPlans={() => openPaywall('no_credits')}
-              engine={{ kind: engineKind(shownEngine), estimate: engineEstimate(shownEngine) }}
-              beforeUrl={person.previewUrl}
-              hostedEngine={
-                hosted
-                  ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
-                  : undefined
-              }
-              onTryAnotherGarment={tryAnotherGarment}
+              engine={studio.resultEngine}
+              beforeUrl={studio.person.previewUrl}
+              hostedEngine={studio.hostedEngine}
+              onTryAnotherGarment={studio.tryAnotherGarment}
             />
           </div>
 

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, renderHook } from '@testing-library/react';
+import { findPlan, type PublicConfig, type PublicPlan, type User } from '@aidressup/contract';
+import type { PaddleCheckout } from '../paddle';
+
+// Paddle's overlay, ready at once: the test completes the checkout itself.
+const paddle = vi.hoisted(() => ({ completed: null as (() => void) | null }));
+vi.mock('../paddle', () => ({
+  usePaddleCheckout: (): PaddleCheckout => ({
+    ready: true,
+    open: ({ onCompleted }) => {
+      paddle.completed = onCompleted;
+    },
+  }),
+}));
+
+const { useCheckout } = await import('./use-checkout');
+
+const BILLING: PublicConfig['billing'] = { provider: 'paddle', environment: 'sandbox', clientToken: 'test_abc' };
+const MONTHLY: PublicPlan = { ...findPlan('monthly')!, paddlePriceId: 'pri_01monthly' };
+const buyer: User = {
+  id: 'user-0001',
+  credits: 0,
+  free_trials_used: 2,
+  free_trials_limit: 2,
+  segment: 'trial_exhausted',
+  created_at: '2026-01-01T00:00:00.000Z',
+  email: null,
+  free_trials_withheld: null,
+};
+
+function setup(refreshUser: () => Promise<User | null>, onSaveWithEmail?: () => void) {
+  const onClose = vi.fn();
+  const hook = renderHook(() =>
+    useCheckout({ billing: BILLING, user: buyer, setUser: vi.fn(), refreshUser, onClose, onSaveWithEmail }),
+  );
+  act(() => hook.result.current.start(MONTHLY));
+  act(() => paddle.completed?.());
+  return { ...hook, onClose };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  paddle.completed = null;
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('useCheckout after Paddle’s checkout', () => {
+  it('polls the user until the grant shows, then offers an anonymous buyer to save the credits', async () => {
+    const refreshUser = vi
+      .fn<() => Promise<User | null>>()
+      .mockResolvedValueOnce(buyer)
+      .mockResolvedValue({ ...buyer, credits: 50 });
+    const { result, onClose } = setup(refreshUser, () => undefined);
+    expect(result.current.view).toEqual({ kind: 'awaiting', plan: MONTHLY, slow: false });
+
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(result.current.view.kind).toBe('awaiting');
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(result.current.view).toEqual({ kind: 'done', plan: MONTHLY });
+    expect(refreshUser).toHaveBeenCalledTimes(2);
+    expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('closes once the grant shows when there is nothing to save', async () => {
+    const { onClose } = setup(async () => ({ ...buyer, credits: 50 }));
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the confirmation is slow after two minutes, and stops polling', async () => {
+    const refreshUser = vi.fn(async () => buyer);
+    const { result } = setup(refreshUser);
+    await act(() => vi.advanceTimersByTimeAsync(118_000));
+    expect(result.current.view).toMatchObject({ kind: 'awaiting', slow: false });
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(result.current.view).toMatchObject({ kind: 'awaiting', slow: true });
+    const polls = refreshUser.mock.calls.length;
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(refreshUser).toHaveBeenCalledTimes(polls);
+  });
+});

@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { MESSAGES, type PublicConfig, type TryOnResponse, type User } from '@aidressup/contract';
+import { ApiError } from '../../../lib/api-client';
+import { useStudio, type StudioDeps } from './use-studio';
+
+// A picked photo starts its reduction at once; here it is left as it is.
+vi.mock('../utils/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
+
+const config: PublicConfig = {
+  engines: [
+    { id: 'local', label: 'Quick preview', kind: 'local' },
+    { id: 'hosted-a', label: 'Photo-real', kind: 'hosted' },
+  ],
+  defaultEngine: 'local',
+  billing: { provider: 'demo', environment: null, clientToken: null },
+  plans: [],
+  freeTrialsLimit: 2,
+  supportEmail: 'support@example.com',
+  maxUploadBytes: 10 * 1024 * 1024,
+};
+const exhausted: User = {
+  id: 'user-0001',
+  credits: 0,
+  free_trials_used: 2,
+  free_trials_limit: 2,
+  segment: 'trial_exhausted',
+  created_at: '2026-01-01T00:00:00.000Z',
+  email: null,
+  free_trials_withheld: null,
+};
+const photo = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
+const asIs = (file: File) => Promise.resolve(file);
+const noProgress = () => () => undefined;
+const classify = () => new Promise<never>(() => undefined);
+const done: TryOnResponse = { success: true, imageUrl: '/r.png', usedFreeTrial: false, creditsRemaining: 49 };
+
+function setup(over: Partial<StudioDeps> = {}) {
+  const props: StudioDeps = {
+    config,
+    user: exhausted,
+    updateUser: vi.fn(),
+    setUser: vi.fn(),
+    refreshUser: vi.fn(async () => null),
+    onNoCredits: vi.fn(),
+    process: vi.fn(async () => done),
+    prepare: asIs,
+    openProgress: noProgress,
+    classify,
+    ...over,
+  };
+  return { props, hook: renderHook((p: StudioDeps) => useStudio(p), { initialProps: props }) };
+}
+
+/** Picks both photos and waits until the button is enabled. */
+async function pickBoth(result: { current: ReturnType<typeof useStudio> }) {
+  act(() => {
+    result.current.person.select(photo('p.jpg'));
+    result.current.clothing.select(photo('c.jpg'));
+  });
+  await waitFor(() => expect(result.current.canTry).toBe(true));
+}
+
+beforeEach(() => {
+  vi.stubGlobal('createImageBitmap', async () => ({ close: () => undefined }));
+  URL.createObjectURL = () => 'blob:photo';
+  URL.revokeObjectURL = () => undefined;
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('useStudio', () => {
+  it('a NO_CREDITS refusal is cleared once the user has credits again (after a purchase)', async () => {
+    const process = vi.fn(async () => {
+      throw new ApiError(MESSAGES.noCredits, 402, 'NO_CREDITS', {});
+    });
+    const { props, hook } = setup({ process });
+    const { result, rerender } = hook;
+    await pickBoth(result);
+
+    await act(() => result.current.tryOn());
+    expect(result.current.state).toMatchObject({ status: 'error', errorCode: 'NO_CREDITS' });
+    expect(props.onNoCredits).toHaveBeenCalledTimes(1);
+
+    // A refresh that brings no credits keeps the refusal.
+    rerender({ ...props, user: { ...exhausted } });
+    expect(result.current.state.errorCode).toBe('NO_CREDITS');
+
+    rerender({ ...props, user: { ...exhausted, credits: 50, segment: 'subscriber' } });
+    expect(result.current.state).toMatchObject({ status: 'idle', errorCode: null });
+  });
+
+  it('tries on with the chosen engine, falls back to the default one the server offers, and points to a hosted one', async () => {
+    const process = vi.fn(async () => done);
+    const { result } = setup({ process, user: { ...exhausted, credits: 5, segment: 'subscriber' } }).hook;
+    await pickBoth(result);
+    expect(result.current.engineId).toBe('local');
+    expect(result.current.hostedEngine).toMatchObject({ label: 'Photo-real', selected: false });
+
+    act(() => result.current.hostedEngine!.onUse());
+    expect(result.current.engineId).toBe('hosted-a');
+    expect(result.current.hostedEngine?.selected).toBe(true);
+    expect(result.current.resultEngine.kind).toBe('hosted');
+    await act(() => result.current.tryOn());
+    expect(process).toHaveBeenLastCalledWith(expect.objectContaining({ api: 'hosted-a' }));
+
+    // An engine the server does not offer is never asked for.
+    act(() => result.current.chooseEngine('gone'));
+    expect(result.current.engineId).toBe('local');
+    await act(() => result.current.tryOn());
+    expect(process).toHaveBeenLastCalledWith(expect.objectContaining({ api: 'local' }));
+  });
+});

@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
+import { makeProgressId as newProgressId, openProgressStream } from '../api/progress-stream';
+import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../utils/progress-copy';
+import { canTryOn, currentStep } from '../utils/steps';
+import { useCategoryChoice, type CategoryChoiceDeps } from './use-category-choice';
+import { useImageUpload } from './use-image-upload';
+import { usePasteImage } from './use-paste-image';
+import { useTryOn, type TryOnDeps } from './use-try-on';
+
+/** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
+function preparePhoto(file: File): Promise<File> {
+  return import('../utils/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
+}
+
+export interface StudioDeps extends Pick<
+  TryOnDeps,
+  'user' | 'updateUser' | 'setUser' | 'refreshUser' | 'onNoCredits' | 'process' | 'openProgress' | 'makeProgressId'
+> {
+  /** The server's public configuration (upload limit, engines); null while it loads. */
+  config: PublicConfig | null;
+  /** The file uploaded for a photo; by default reduced in the browser. */
+  prepare?: (file: File) => Promise<File>;
+  classify?: CategoryChoiceDeps['classify'];
+}
+
+/**
+ * The try-on studio on the home page: the three photos, the category and engine choices, the
+ * try-on itself, and what the page shows of them (step, button, result panel). The session and the
+ * paywall come in as arguments; the page only lays the studio out. The photo reduction, the progress
+ * stream and the server calls are the real ones unless a test passes its own.
+ */
+export function useStudio({
+  config,
+  user,
+  updateUser,
+  setUser,
+  refreshUser,
+  onNoCredits,
+  process,
+  prepare = preparePhoto,
+  openProgress = openProgressStream,
+  makeProgressId = newProgressId,
+  classify,
+}: StudioDeps) {
+  const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  const person = useImageUpload(maxBytes);
+  const clothing = useImageUpload(maxBytes);
+  // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
+  const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare, classify });
+  const { category } = categoryChoice;
+  // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
+  const bottom = useImageUpload(maxBytes);
+  const outfitOffered = category === 'upper_body';
+  const outfit = outfitOffered && !!bottom.file;
+  const [engineChoice, setEngineChoice] = useState<string | null>(null);
+  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
+  const { state, run, reset } = useTryOn({
+    user,
+    engine: engineId,
+    updateUser,
+    setUser,
+    refreshUser,
+    onNoCredits,
+    process,
+    prepare,
+    openProgress,
+    makeProgressId,
+  });
+  // The engine of the try-on under way or shown, else the one chosen.
+  const shownEngine = findEngine(config, state.engine ?? engineId);
+  const hosted = firstHostedEngine(config);
+
+  const personCard = useRef<HTMLElement>(null);
+  const clothingCard = useRef<HTMLElement>(null);
+  const bottomCard = useRef<HTMLElement>(null);
+  usePasteImage(
+    [
+      {
+        get element() {
+          return personCard.current;
+        },
+        isEmpty: !person.file,
+        select: person.select,
+      },
+      {
+        get element() {
+          return clothingCard.current;
+        },
+        isEmpty: !clothing.file,
+        select: clothing.select,
+      },
+      {
+        // Optional: a pasted photo goes here only while this card has focus.
+        get element() {
+          return outfitOffered ? bottomCard.current : null;
+        },
+        isEmpty: false,
+        select: bottom.select,
+      },
+    ],
+    state.status === 'processing',
+  );
+
+  const removeBottom = useCallback(() => {
+    bottom.remove();
+    requestAnimationFrame(() =>
+      bottomCard.current?.querySelector<HTMLElement>('[data-testid="upload-bottom-dropzone"]')?.focus(),
+    );
+  }, [bottom]);
+
+  const tryAnotherGarment = useCallback(() => {
+    clothing.remove();
+    reset();
+    // Focus moves to the now empty clothing card, ready for the next garment.
+    requestAnimationFrame(() =>
+      clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus(),
+    );
+  }, [clothing, reset]);
+
+  const processing = state.status === 'processing';
+  const resultRef = useRef<HTMLDivElement>(null);
+
+  // Bring the result panel into view when a try-on starts (it sits below the upload cards on phones).
+  useEffect(() => {
+    if (!processing) return;
+    const el = resultRef.current;
+    if (!el) return;
+    const rect = el.getBoundingClientRect();
+    if (rect.top > window.innerHeight - 120 || rect.bottom < 0) {
+      const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+    }
+  }, [processing]);
+
+  // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
+  const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
+  useEffect(() => {
+    if (state.errorCode === 'NO_CREDITS' && canPay) reset();
+  }, [state.errorCode, canPay, reset]);
+  const flags = {
+    hasPerson: !!person.file,
+    hasClothing: !!clothing.file,
+    processing,
+    hasResult: state.status === 'success',
+  };
+
+  return {
+    person,
+    clothing,
+    bottom,
+    category,
+    chooseCategory: categoryChoice.choose,
+    categoryNote: categoryChoice.note,
+    /** The bottom card is shown (Upper Body only). */
+    outfitOffered,
+    /** A bottom goes with the garment: a whole outfit. */
+    outfit,
+    engineId,
+    chooseEngine: setEngineChoice,
+    state,
+    processing,
+    step: currentStep(flags),
+    canTry: canTryOn(flags),
+    maxMegabytes: Math.round(maxBytes / (1024 * 1024)),
+    /** The engine the result panel speaks of: its kind and estimate. */
+    resultEngine: { kind: engineKind(shownEngine), estimate: engineEstimate(shownEngine) },
+    /** A hosted engine the result panel can point to, and how to switch to it. */
+    hostedEngine: hosted
+      ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
+      : undefined,
+    tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
+    removeBottom,
+    tryAnotherGarment,
+    cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },
+    resultRef,
+  };
+}
