@@ -21,6 +21,15 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 3125);
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// Without the browser nothing here can run: say so plainly (on CI and elsewhere) instead of
+// Playwright's launch error in every test.
+if (!fs.existsSync(chromiumPath)) {
+  throw new Error(
+    `Chromium not found at ${chromiumPath}: the browser tests need it. Install Debian's chromium package or set CHROMIUM_PATH.`,
+  );
+}
 
 // The config is evaluated in the runner and in every worker: create the data folder once.
 if (!process.env.E2E_DATA_DIR) {
@@ -51,7 +60,7 @@ export default defineConfig({
     // English unless a test asks for another language (the page follows the browser's languages).
     locale: 'en-US',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         '--headless',
         '--no-sandbox',

@@ -43,16 +43,24 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * What the dev server (`npm run dev`) and `vite preview` pass to the API on PORT (default 3000): the
+ * API itself and the public pages of shared results (`/s/<token>`, made by the server). The Host
+ * header is kept, so the links the server hands out on localhost point at this dev server.
+ */
+const apiOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
+const serverProxy = { '/api': apiOrigin, '/s/': apiOrigin };
+
 export default defineConfig({
   plugins: [react(), tailwindcss(), catalogs(), precompress()],
   define: { __SHOWCASE_PHOTOS__: JSON.stringify(hasShowcasePhotos) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000' },
+    proxy: serverProxy,
   },
   preview: {
-    proxy: { '/api': 'http://localhost:3000' },
+    proxy: serverProxy,
   },
   build: {
     outDir: 'dist',

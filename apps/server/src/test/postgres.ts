@@ -2,7 +2,8 @@
  * Vitest global setup for the `server` project: starts a throwaway PostgreSQL cluster in a
  * temporary directory on a free port for the test run, and stops it at the end.
  * Tests get its URL with `inject('postgresUrl')` (null when PostgreSQL is not installed:
- * then the PostgreSQL suites do not run, loudly, unless CI is set, which makes it an error).
+ * then the PostgreSQL suites do not run, loudly, unless CI is set, which makes it an error:
+ * `missing-service.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { reportMissingService } from './missing-service.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,11 +43,11 @@ function freePort(): Promise<number> {
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
   const bin = findBinDir();
   if (!bin) {
-    const msg = 'PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: the PostgreSQL test suites cannot run.';
-    if (process.env.CI) throw new Error(`${msg} Install Debian's postgresql package.`);
-    console.warn(
-      `\n${'!'.repeat(100)}\n!! ${msg}\n!! Only SQLite is tested in this run. Install postgresql to test both databases.\n${'!'.repeat(100)}\n`,
-    );
+    reportMissingService({
+      problem: 'PostgreSQL binaries not found under /usr/lib/postgresql/*/bin: the PostgreSQL test suites cannot run',
+      remedy: "Install Debian's postgresql package to test both databases.",
+      skipped: 'Only SQLite is tested in this run',
+    });
     project.provide('postgresUrl', null);
     return;
   }

@@ -1,9 +1,11 @@
 /**
  * A throwaway redis-server for the queue tests: started on a free port without persistence,
- * stopped afterwards. Missing redis-server fails loudly on CI and skips (with a warning) elsewhere.
+ * stopped afterwards. Missing redis-server fails on CI and skips (with a warning) elsewhere
+ * (`missing-service.ts`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { reportMissingService } from './missing-service.js';
 
 export interface TestRedis {
   url: string;
@@ -17,9 +19,11 @@ export function redisServerAvailable(): boolean {
   const probe = spawnSync(BINARY, ['--version'], { encoding: 'utf8' });
   const ok = probe.status === 0;
   if (!ok) {
-    const message = `${BINARY} is not installed: the queue tests need it (Debian package redis-server)`;
-    if (process.env.CI) throw new Error(message);
-    console.warn(`\n*** WARNING: ${message}; SKIPPING the queue tests ***\n`);
+    reportMissingService({
+      problem: `${BINARY} is not installed: the queue and shared-state tests need it`,
+      remedy: "Install Debian's redis-server package (or set REDIS_SERVER_BIN).",
+      skipped: 'SKIPPING the Redis tests',
+    });
   }
   return ok;
 }
