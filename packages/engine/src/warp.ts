@@ -3,6 +3,7 @@
  * `from` point (approximately, with regularisation) to its `to` point.
  */
 import { createImage, type FloatMap, type RGBAImage } from './image.js';
+import { solveSmall } from './solver.js';
 import type { Point } from './types.js';
 
 export interface Tps {
@@ -13,33 +14,6 @@ export interface Tps {
 }
 
 const U = (r2: number) => (r2 <= 1e-12 ? 0 : r2 * Math.log(r2));
-
-/** Solve A·x = b in place (Gaussian elimination with partial pivoting). */
-function solve(a: Float64Array[], b: Float64Array): Float64Array {
-  const n = b.length;
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(a[r]![c]!) > Math.abs(a[p]![c]!)) p = r;
-    [a[c], a[p]] = [a[p]!, a[c]!];
-    [b[c], b[p]] = [b[p]!, b[c]!];
-    const piv = a[c]![c]!;
-    if (Math.abs(piv) < 1e-12) continue;
-    for (let r = c + 1; r < n; r++) {
-      const f = a[r]![c]! / piv;
-      if (!f) continue;
-      for (let k = c; k < n; k++) a[r]![k]! -= f * a[c]![k]!;
-      b[r]! -= f * b[c]!;
-    }
-  }
-  const x = new Float64Array(n);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = b[r]!;
-    for (let k = r + 1; k < n; k++) s -= a[r]![k]! * x[k]!;
-    const piv = a[r]![r]!;
-    x[r] = Math.abs(piv) < 1e-12 ? 0 : s / piv;
-  }
-  return x;
-}
 
 /** Normalisation and flat control points kept with a fitted spline (for fast evaluation). */
 interface TpsFast extends Tps {
@@ -66,28 +40,28 @@ export function fitTps(from: Point[], to: Point[], lambda = 0): Tps {
   scale = scale || 1;
   const f = from.map((p) => ({ x: (p.x - mx) / scale, y: (p.y - my) / scale }));
   const size = n + 3;
-  const build = () => {
-    const a: Float64Array[] = [];
-    for (let i = 0; i < size; i++) a.push(new Float64Array(size));
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) a[i]![j] = i === j ? lambda : U((f[i]!.x - f[j]!.x) ** 2 + (f[i]!.y - f[j]!.y) ** 2);
-      a[i]![n] = 1;
-      a[i]![n + 1] = f[i]!.x;
-      a[i]![n + 2] = f[i]!.y;
-      a[n]![i] = 1;
-      a[n + 1]![i] = f[i]!.x;
-      a[n + 2]![i] = f[i]!.y;
-    }
-    return a;
-  };
+  // The system (row-major): kernel values (lambda on the diagonal) and the affine terms.
+  const a = new Float64Array(size * size);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++)
+      a[i * size + j] = i === j ? lambda : U((f[i]!.x - f[j]!.x) ** 2 + (f[i]!.y - f[j]!.y) ** 2);
+    a[i * size + n] = 1;
+    a[i * size + n + 1] = f[i]!.x;
+    a[i * size + n + 2] = f[i]!.y;
+    a[n * size + i] = 1;
+    a[(n + 1) * size + i] = f[i]!.x;
+    a[(n + 2) * size + i] = f[i]!.y;
+  }
   const bx = new Float64Array(size);
   const by = new Float64Array(size);
   for (let i = 0; i < n; i++) {
     bx[i] = to[i]!.x;
     by[i] = to[i]!.y;
   }
-  const wx = solve(build(), bx);
-  const wy = solve(build(), by);
+  const wx = new Float64Array(size);
+  const wy = new Float64Array(size);
+  solveSmall(a, bx, wx);
+  solveSmall(a, by, wy);
   const stored = f.map((p) => ({ x: p.x * scale + mx, y: p.y * scale + my }));
   // The evaluation uses the control points as they come back from `from` (bit for bit
   // what the original per-call normalisation computed).
