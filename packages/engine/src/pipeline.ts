@@ -24,7 +24,9 @@ import { fitTps } from './tps.js';
 import { warpImage } from './warp.js';
 import { clipBeyondArms, composite, positiveBox, protectedRegions, sampleHairColours } from './composite.js';
 import type { Models } from './models.js';
-import { revealChest, revealLimbs, skinTone } from './reveal.js';
+import { skinTone } from './reveal.js';
+import { revealLimbs } from './reveal-arms.js';
+import { revealChest } from './reveal-chest.js';
 import { coverRemnant } from './cover.js';
 import { shopperFigures, type ShopperFigures } from './quality.js';
 
