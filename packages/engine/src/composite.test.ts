@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
-import { clipBeyondArms, composite, protectedRegions, sampleHairColours, type CompositeInput } from './composite.js';
+import { clipBeyondArms, composite, type CompositeInput } from './composite.js';
+import { protectedRegions, sampleHairColours } from './protected-regions.js';
 import { bodyFrame } from './fit.js';
 import { syntheticKeypoints } from './pipeline.js';
 
