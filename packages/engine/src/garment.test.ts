@@ -6,7 +6,7 @@ import { lowerLandmarks } from './lower-landmarks.js';
 import { upperLandmarks } from './upper-landmarks.js';
 import { fillHoles, morph } from './mask-ops.js';
 import type { BinaryMask } from './types.js';
-import { syntheticGarment } from './pipeline.js';
+import { syntheticGarment } from './synthetic.js';
 
 function canvas(w: number, h: number, bg: [number, number, number]): RGBAImage {
   const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };
