@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { blurMap, createMap, type FloatMap, type RGBAImage } from './image.js';
-import { clipBeyondArms, composite, protectedRegions, sampleHairColours, type CompositeInput } from './composite.js';
+import { clipBeyondArms, composite, type CompositeInput } from './composite.js';
+import { protectedRegions, sampleHairColours } from './protected-regions.js';
 import { bodyFrame } from './fit.js';
-import { syntheticKeypoints } from './pipeline.js';
+import { syntheticKeypoints } from './synthetic.js';
 
 /** The composite written plainly over the whole frame (full-size blurs). */
 function referenceComposite(c: CompositeInput): { image: Float64Array; alpha: Float64Array } {

@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { Category } from '@aidressup/contract';
 import { createMap, type RGBAImage } from './image.js';
 import type { PersonAnalysis } from './person.js';
-import { checkResult, fitAndComposite, prepareGarment, syntheticGarment, syntheticKeypoints } from './pipeline.js';
+import { checkResult } from './refusals.js';
+import { prepareGarment } from './prepare-garment.js';
+import { fitAndComposite } from './fit-and-composite.js';
+import { syntheticGarment, syntheticKeypoints } from './synthetic.js';
 import { isEngineError } from './types.js';
 
 const W = 480;

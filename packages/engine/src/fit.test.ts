@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bodyFrame, fitGarment } from './fit.js';
 import type { UpperLandmarks } from './types.js';
 import { createMap } from './image.js';
-import { syntheticKeypoints } from './pipeline.js';
+import { syntheticKeypoints } from './synthetic.js';
 
 const W = 400;
 const H = 400;

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
 import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
-import { lowerLandmarks, partLabels, upperLandmarks } from './garment-landmarks.js';
+import { partLabels } from './garment-landmarks.js';
+import { lowerLandmarks } from './lower-landmarks.js';
+import { upperLandmarks } from './upper-landmarks.js';
 import { fillHoles, morph } from './mask-ops.js';
 import type { BinaryMask } from './types.js';
-import { syntheticGarment } from './pipeline.js';
+import { syntheticGarment } from './synthetic.js';
 
 function canvas(w: number, h: number, bg: [number, number, number]): RGBAImage {
   const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RGBAImage } from './image.js';
 import { changedRegion, colorHistogram, histogramIntersection, scoreTryOn } from './metrics.js';
-import { syntheticKeypoints } from './pipeline.js';
+import { syntheticKeypoints } from './synthetic.js';
 
 function solid(w: number, h: number, c: [number, number, number]): RGBAImage {
   const img: RGBAImage = { width: w, height: h, data: new Uint8ClampedArray(w * h * 4) };

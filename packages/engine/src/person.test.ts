@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KP, plausibleHips } from './person.js';
-import { syntheticKeypoints } from './pipeline.js';
+import { syntheticKeypoints } from './synthetic.js';
 
 describe('plausible hips', () => {
   it('keeps hips that are at least 1.2 shoulder widths below the shoulders', () => {

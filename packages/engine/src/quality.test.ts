@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
 import { largestPiece, outline, shopperFigures, type QualityInput } from './quality.js';
-import { syntheticKeypoints } from './pipeline.js';
+import { syntheticKeypoints } from './synthetic.js';
 
 const W = 200;
 const H = 300;

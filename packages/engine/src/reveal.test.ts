@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createMap, type RGBAImage } from './image.js';
-import { syntheticKeypoints } from './pipeline.js';
-import { revealLimbs, skinTone, type RevealInput, type Rgb } from './reveal.js';
+import { syntheticKeypoints } from './synthetic.js';
+import { skinTone, type RevealInput, type Rgb } from './reveal.js';
+import { revealLimbs } from './reveal-arms.js';
 import { isSkin, KP } from './person.js';
 
 const W = 200;

@@ -1,4 +1,7 @@
-/** A small dense linear solver and the robust least-squares quadratic colour surface built on it. */
+/**
+ * The engine's one dense linear solver (for the thin-plate spline and the colour surface) and
+ * the robust least-squares quadratic colour surface built on it.
+ */
 
 /** A quadratic colour surface: coefficients of [1, x, y, x², y², xy] per channel (18 numbers). */
 export type Surface = Float64Array;
@@ -108,7 +111,12 @@ export function fitQuadraticSurface(
   return { coef, spread };
 }
 
-/** Solve the 6×6 system a·x = b (partial pivoting) into x; a and b are left untouched. */
+/**
+ * Solve the dense n×n system a·x = b (n = b.length, a row-major) into x by Gaussian
+ * elimination with partial pivoting; a and b are left untouched. A column whose pivot is
+ * below 1e-12 (a singular direction, such as a spline's collinear points) is skipped and its
+ * unknown set to 0, rather than divided by a near-zero pivot.
+ */
 export function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): void {
   const n = b.length;
   const m = Float64Array.from(a);
@@ -126,17 +134,19 @@ export function solveSmall(a: Float64Array, b: Float64Array, x: Float64Array): v
       v[c] = v[p]!;
       v[p] = t;
     }
-    const piv = m[c * n + c]! || 1e-12;
+    const piv = m[c * n + c]!;
+    if (Math.abs(piv) < 1e-12) continue;
     for (let r = c + 1; r < n; r++) {
       const f = m[r * n + c]! / piv;
+      if (!f) continue;
       for (let k = c; k < n; k++) m[r * n + k]! -= f * m[c * n + k]!;
       v[r]! -= f * v[c]!;
     }
   }
-  x.fill(0);
   for (let r = n - 1; r >= 0; r--) {
     let acc = v[r]!;
     for (let k = r + 1; k < n; k++) acc -= m[r * n + k]! * x[k]!;
-    x[r] = acc / (m[r * n + r]! || 1e-12);
+    const piv = m[r * n + r]!;
+    x[r] = Math.abs(piv) < 1e-12 ? 0 : acc / piv;
   }
 }

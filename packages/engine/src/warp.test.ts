@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMap, type FloatMap, type RGBAImage } from './image.js';
-import { applyTps, applyTpsInto, fitTps, warpImage, type Box, type Tps } from './warp.js';
+import { applyTps, applyTpsInto, fitTps, type Tps } from './tps.js';
+import { warpImage, type Box } from './warp.js';
 
 describe('thin-plate spline', () => {
   it('passes exactly through its control points', () => {

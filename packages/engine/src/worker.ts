@@ -5,7 +5,8 @@
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
 import { loadModels } from './models.js';
-import { runTryOn, warmUp } from './pipeline.js';
+import { runTryOn } from './pipeline.js';
+import { warmUp } from './warm-up.js';
 import { isEngineError } from './types.js';
 
 export type WorkerTask =
