@@ -13,10 +13,7 @@ import {
   PublicConfigSchema,
   TryOnResponseSchema,
 } from '@aidressup/contract';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { freshDatabaseEnv, tempDir } from '../test/databases.js';
-import { signIn } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { multipart } from '../test/images.js';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
@@ -31,6 +28,8 @@ let gemini: GeminiStandIn;
 let fashn: FashnStandIn;
 let fal: FalStandIn;
 let app: FastifyInstance;
+/** Apps on the hosted engines configuration enables (no engine double), closed after the file. */
+const make = testApps('sqlite', { engines: 'configured', env: { ENGINE_DEADLINE_MS: '6000' } });
 let person: Buffer;
 let garment: Buffer;
 
@@ -65,24 +64,19 @@ beforeAll(async () => {
     syntheticPhoto(900, 1350, { seed: 31 }),
     syntheticPhoto(800, 800, { seed: 32 }),
   ]);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    ...(await freshDatabaseEnv('sqlite')),
-    ENGINE_DEADLINE_MS: '6000',
-    GEMINI_API_KEY: GEMINI_KEY,
-    GEMINI_BASE_URL: gemini.url,
-    FASHN_API_KEY: FASHN_KEY,
-    FASHN_BASE_URL: fashn.url,
-    FAL_KEY,
-    FAL_BASE_URL: fal.url,
-  });
-  app = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
-  await app.ready();
+  ({ app } = await make({
+    env: {
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.url,
+      FASHN_API_KEY: FASHN_KEY,
+      FASHN_BASE_URL: fashn.url,
+      FAL_KEY,
+      FAL_BASE_URL: fal.url,
+    },
+  }));
 });
 
 afterAll(async () => {
-  await app?.close();
   await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
 });
 
@@ -249,41 +243,33 @@ describe('a whole outfit on a hosted engine', () => {
 
 describe('a retired Gemini model', () => {
   it('answers 502 with a clear message, costs nothing and is not retried', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      ...(await freshDatabaseEnv('sqlite')),
-      ENGINE_DEADLINE_MS: '6000',
-      GEMINI_API_KEY: GEMINI_KEY,
-      GEMINI_BASE_URL: gemini.url,
-      // shut down on 2 October 2026; the stand-in no longer serves it
-      GEMINI_MODEL: 'gemini-2.5-flash-image',
+    const { app: retired } = await make({
+      env: {
+        GEMINI_API_KEY: GEMINI_KEY,
+        GEMINI_BASE_URL: gemini.url,
+        // shut down on 2 October 2026; the stand-in no longer serves it
+        GEMINI_MODEL: 'gemini-2.5-flash-image',
+      },
     });
-    const retired = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
-    await retired.ready();
-    try {
-      const { cookie, user } = await signIn(retired);
-      const before = gemini.calls().length;
-      const body = multipart({
-        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
-        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
-        category: 'upper_body',
-        userId: user.id,
-        api: 'nano-banana',
-      });
-      const res = await retired.inject({
-        method: 'POST',
-        url: '/api/process-image',
-        headers: { ...body.headers, cookie },
-        payload: body.payload,
-      });
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
-      expect(gemini.calls().length - before).toBe(1);
-      const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
-      expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
-    } finally {
-      await retired.close();
-    }
+    const { cookie, user } = await signIn(retired);
+    const before = gemini.calls().length;
+    const body = multipart({
+      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+      category: 'upper_body',
+      userId: user.id,
+      api: 'nano-banana',
+    });
+    const res = await retired.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
+    expect(gemini.calls().length - before).toBe(1);
+    const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
+    expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
   });
 });

@@ -2,27 +2,25 @@
  * The `requireUser` pre-handler: a route that needs the session's user answers 401 UNAUTHORIZED
  * when that user no longer exists, and its other refusals keep their order.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 
 describe('requireUser', () => {
+  const make = testApps('sqlite');
   let t: TestApp;
   let cookie: string;
   let userId: string;
   beforeAll(async () => {
     // SQLite only: the user row is removed under a live session, which the foreign keys forbid otherwise.
-    t = await createTestApp('sqlite');
+    t = await make();
     const s = await signIn(t.app);
     cookie = s.cookie;
     userId = s.user.id;
     await sql`pragma foreign_keys = off`.execute(t.app.db);
     await t.app.db.deleteFrom('users').where('id', '=', userId).execute();
     await sql`pragma foreign_keys = on`.execute(t.app.db);
-  });
-  afterAll(async () => {
-    await t?.app.close();
   });
 
   it('answers 401 UNAUTHORIZED on each route that needs the user', async () => {

@@ -1,15 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { signIn, testApps } from '../test/app.js';
 
 describe('abuse limits and cross-origin access', () => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps('sqlite');
 
   it('limits try-ons per user even across addresses', async () => {
-    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
-    apps.push(t);
+    const t = await make({ env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
     const { cookie } = await signIn(t.app);
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -36,8 +32,7 @@ describe('abuse limits and cross-origin access', () => {
   });
 
   it('applies a global limit per address', async () => {
-    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
-    apps.push(t);
+    const t = await make({ env: { RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
     const codes = [];
     for (let i = 0; i < 5; i++)
       codes.push((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' })).statusCode);
@@ -55,8 +50,7 @@ describe('abuse limits and cross-origin access', () => {
   });
 
   it('answers CORS preflights for the configured origin only', async () => {
-    const t = await createTestApp('sqlite', { env: { CORS_ORIGIN: 'https://shop.example.com' } });
-    apps.push(t);
+    const t = await make({ env: { CORS_ORIGIN: 'https://shop.example.com' } });
     const ok = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/process-image',

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 
 const REDIS = redisServerAvailable();
@@ -20,26 +20,18 @@ afterAll(async () => {
 });
 
 describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on %s', (kind) => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   /** Two instances on the same database and session secret; on Redis unless `withRedis` is false. */
   async function pair(env: Record<string, string>, withRedis = true): Promise<[FastifyInstance, FastifyInstance]> {
     const db = await freshDatabaseEnv(kind);
-    const shared = { SESSION_SECRET, ...(withRedis ? { REDIS_URL: redis!.url } : {}), ...env };
-    const a = await createTestApp(kind, {
+    const shared = {
       dataDir: db.DATA_DIR,
       ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
-      env: shared,
-    });
-    const b = await createTestApp(kind, {
-      dataDir: db.DATA_DIR,
-      ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
-      env: shared,
-    });
-    apps.push(a, b);
+      env: { SESSION_SECRET, ...(withRedis ? { REDIS_URL: redis!.url } : {}), ...env },
+    };
+    const a = await make(shared);
+    const b = await make(shared);
     return [a.app, b.app];
   }
 
@@ -109,12 +101,11 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
   it('lets requests through when Redis goes away rather than refusing every shopper', async () => {
     const own = await startRedis();
     const db = await freshDatabaseEnv(kind);
-    const t = await createTestApp(kind, {
+    const t = await make({
       dataDir: db.DATA_DIR,
       ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
       env: { SESSION_SECRET, REDIS_URL: own.url, RATE_LIMIT_GLOBAL_PER_MINUTE: '2' },
     });
-    apps.push(t);
     expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(
       200,
     );

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { ENGINE_ESTIMATE_SECONDS, MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { Redis } from 'ioredis';
@@ -95,17 +95,15 @@ async function freshRedisUrl(): Promise<string> {
 }
 
 describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (kind) => {
-  const apps: TestApp[] = [];
+  // After-hooks run last-registered first: the workers stop before the apps close.
+  const build = testApps(kind, {}, { closeAfter: 'each' });
   const workers: WorkerProcess[] = [];
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.close()));
-    await Promise.all(apps.splice(0).map((t) => t.app.close()));
   });
 
   async function make(engine: EngineDouble, env: Record<string, string> = {}): Promise<TestApp> {
-    const t = await createTestApp(kind, { engine, env: { REDIS_URL: await freshRedisUrl(), ...env } });
-    apps.push(t);
-    return t;
+    return build({ engine, env: { REDIS_URL: await freshRedisUrl(), ...env } });
   }
   /** A worker like `npm run worker`: its own database, storage and Redis connections. */
   async function startWorker(t: TestApp, engine: EngineDouble): Promise<WorkerProcess> {
@@ -256,12 +254,11 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const engine = createEngineDouble();
     // The app's clock is now: the worker, starting after the try-ons were reserved, sweeps try-ons
     // past their deadline by its own clock.
-    const t = await createTestApp(kind, {
+    const t = await build({
       engine,
       start: new Date(),
       env: { REDIS_URL: await freshRedisUrl(), ENGINE_CONCURRENCY: '1' },
     });
-    apps.push(t);
     const normal = await signIn(t.app);
     const paying = await signIn(t.app);
     const bought = await t.app.inject({
@@ -355,6 +352,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 });
 
 describe.skipIf(!REDIS)('queue health and the worker command', () => {
+  const make = testApps('sqlite');
   it('reports the queue down (503) when Redis cannot be reached', async () => {
     const port = await new Promise<number>((resolve) => {
       const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -362,26 +360,22 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
         server.close(() => resolve(p));
       });
     });
-    const t = await createTestApp('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
-    try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().status).toBe('down');
-      expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
+    const t = await make({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().status).toBe('down');
+    expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
 
-      // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
-      const { cookie, user } = await signIn(t.app);
-      const started = Date.now();
-      const tryOn = await tryOnRequest(t.app, cookie, user.id);
-      expect(tryOn.statusCode).toBe(502);
-      expect(tryOn.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
-      expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
-      expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
-      expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
-      expect(uploadsLeft(t)).toEqual([]);
-    } finally {
-      await t.app.close();
-    }
+    // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
+    const { cookie, user } = await signIn(t.app);
+    const started = Date.now();
+    const tryOn = await tryOnRequest(t.app, cookie, user.id);
+    expect(tryOn.statusCode).toBe(502);
+    expect(tryOn.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
+    expect(uploadsLeft(t)).toEqual([]);
   });
 
   it('the worker refuses to start without REDIS_URL', () => {
@@ -399,11 +393,11 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
 });
 
 describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the request id in the worker', () => {
-  const apps: TestApp[] = [];
+  // After-hooks run last-registered first: the worker stops before the apps close.
+  const make = testApps('sqlite');
   const workers: WorkerProcess[] = [];
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.close()));
-    await Promise.all(apps.map((t) => t.app.close()));
   });
 
   it("relays the worker's stages to a stream held by another API process, and the worker's lines carry the post's request id", async () => {
@@ -411,15 +405,13 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
     const apiLines: string[] = [];
     const env = { REDIS_URL: await freshRedisUrl(), LOG_LEVEL: 'info' };
     // API A takes the post; API B, on the same database and Redis, holds the stream.
-    const a = await createTestApp('sqlite', { engine, env, logStream: { write: (l) => void apiLines.push(l) } });
-    apps.push(a);
-    const b = await createTestApp('sqlite', {
+    const a = await make({ engine, env, logStream: { write: (l) => void apiLines.push(l) } });
+    const b = await make({
       engine,
       env: { ...env, LOG_LEVEL: 'silent' },
       dataDir: a.config.dataDir,
       progress: { heartbeatMs: 500 },
     });
-    apps.push(b);
     const workerLines: string[] = [];
     const log = createLogger({ logLevel: 'info' }, { stream: { write: (l) => void workerLines.push(l) } });
     workers.push(await runWorker(a.config, { engines: { [engine.id]: engine }, log }));

@@ -16,7 +16,7 @@ import {
   type User,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, sessionCookieOf, signIn, type TestApp } from '../test/app.js';
+import { newDeviceId, sessionCookieOf, signIn, testApps, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { codeFromMail, linkFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { sendJson, startStandInServer, type StandInServer } from '../test/stand-ins/stand-in-server.js';
@@ -90,15 +90,8 @@ async function signInByEmail(app: FastifyInstance, email: string, cookie: string
 }
 
 describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url, ...env } });
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const build = testApps(kind, () => ({ env: { SMTP_URL: smtp.url } }));
+  const make = (env: Record<string, string> = {}) => build({ env });
 
   describe('a device id is a signal, never a key', () => {
     it('gives a second browser on the same device a new user, without the trials the first used', async () => {

@@ -1,20 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthResponseSchema, UserResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, sessionCookieOf, signIn, type TestApp } from '../test/app.js';
+import { newDeviceId, sessionCookieOf, signIn, testApps } from '../test/app.js';
 
 describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env?: Record<string, string>) => {
-    const t = await createTestApp(kind, env ? { env } : {});
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const build = testApps(kind);
+  const make = (env?: Record<string, string>) => build(env ? { env } : {});
 
   it('creates a user and sets an HttpOnly SameSite=Lax signed session cookie; the device id opens no account', async () => {
     const { app } = await make();
@@ -180,11 +173,10 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const file = path.join(t.config.dataDir, 'session-secret');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const alice = await signIn(t.app);
-    const restarted = await createTestApp(kind, {
+    const restarted = await build({
       dataDir: t.config.dataDir,
       ...(t.config.databaseUrl ? { databaseUrl: t.config.databaseUrl } : {}),
     });
-    apps.push(restarted);
     const res = await restarted.app.inject({
       method: 'GET',
       url: `/api/auth/user/${alice.user.id}`,

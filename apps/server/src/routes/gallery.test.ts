@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DeleteTryOnResponseSchema,
   ShareTryOnResponseSchema,
@@ -15,7 +15,7 @@ import {
   UnshareTryOnResponseSchema,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { completeTryOn, grantCredits, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
@@ -65,15 +65,7 @@ function expectNotFound(res: { statusCode: number; json(): unknown }) {
 }
 
 describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('lists results with their engine and no share link, and refuses a malformed cursor or limit', async () => {
     const { app } = await make();

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HealthResponseSchema, PLANS, PublicConfigSchema } from '@aidressup/contract';
 import { DATABASE_KINDS, tempDir } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 
 const PADDLE = {
   PADDLE_ENV: 'sandbox',
@@ -17,15 +17,7 @@ const PADDLE = {
 };
 
 describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('gives the browser the public configuration and nothing secret', async () => {
     const { app } = await make({ env: { ...PADDLE, SESSION_SECRET: 'x'.repeat(40), FREE_TRIALS_LIMIT: '3' } });

@@ -2,13 +2,13 @@
  * A whole outfit (a top with a bottom) through POST /api/process-image, and what paying buys:
  * full-resolution results and priority processing. On SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { FREE_RESULT_MAX_SIDE, MESSAGES, NoCreditsResponseSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { EngineError, type TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { gif, jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { findUserById } from '../repositories/users.js';
@@ -86,15 +86,7 @@ function largeResultEngine(): TryOnEngine {
 }
 
 describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('charges two free trials, dresses the bottom and then the top over it, and answers the counts', async () => {
     const { app, engine } = await make();

@@ -1,9 +1,9 @@
 /** GET /api/tryon-progress/{progressId}: a try-on's stages as Server-Sent Events, on a listening server. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ESTIMATE_SECONDS, TryOnResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, png } from '../test/images.js';
 import { ProgressHub } from '../services/progress.js';
@@ -11,13 +11,10 @@ import { openStream } from '../test/sse.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
-const apps: TestApp[] = [];
+const make = testApps('sqlite');
 beforeAll(async () => {
   PERSON = await jpeg(480, 640, '#c08060');
   GARMENT = await png(300, 300, '#2040ff');
-});
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
 });
 
 async function listen(t: TestApp): Promise<string> {
@@ -47,11 +44,10 @@ describe('try-on progress (in-process engine)', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
+    t = await make({
       engine: createEngineDouble({ delayMs: 300 }),
       progress: { heartbeatMs: 200, waitMs: 1_500 },
     });
-    apps.push(t);
     base = await listen(t);
   });
 
@@ -121,8 +117,7 @@ describe('try-on progress (in-process engine)', () => {
 
   it('a failed try-on ends with failed', async () => {
     const engine = createEngineDouble({ failWith: new EngineError('PERSON_NOT_FOUND') });
-    const f = await createTestApp('sqlite', { engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
-    apps.push(f);
+    const f = await make({ engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
     const fbase = await listen(f);
     const { cookie, user } = await signIn(f.app);
     const progressId = randomUUID();
@@ -133,11 +128,10 @@ describe('try-on progress (in-process engine)', () => {
   });
 
   it('a post refused before it runs (no credits) ends the stream with failed', async () => {
-    const n = await createTestApp('sqlite', {
+    const n = await make({
       env: { FREE_TRIALS_LIMIT: '0' },
       progress: { heartbeatMs: 200, waitMs: 1_500 },
     });
-    apps.push(n);
     const nbase = await listen(n);
     const { cookie, user } = await signIn(n.app);
     const progressId = randomUUID();
@@ -171,7 +165,7 @@ describe('try-on progress (in-process engine)', () => {
 
 describe('closing the server', () => {
   it('ends the open progress streams instead of waiting for them', async () => {
-    const c = await createTestApp('sqlite', { progress: { heartbeatMs: 200 } });
+    const c = await make({ progress: { heartbeatMs: 200 } });
     const cbase = await listen(c);
     const { cookie } = await signIn(c.app);
     const stream = await openStream(`${cbase}/api/tryon-progress/${randomUUID()}`, cookie);

@@ -1,9 +1,9 @@
 /** Cheap refusals before decoding, and bounded waiting for an engine slot (503 ENGINE_BUSY, no charge). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
@@ -44,14 +44,10 @@ async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promis
 }
 
 describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('refuses a user with nothing left before decoding the photos (no decode, no reservation)', async () => {
-    const t = await createTestApp(kind, { env: { FREE_TRIALS_LIMIT: '0' } });
-    apps.push(t);
+    const t = await make({ env: { FREE_TRIALS_LIMIT: '0' } });
     const { cookie, user } = await signIn(t.app);
     // Photos that would fail to decode: the balance check comes first, so the answer is NO_CREDITS.
     const junk = { data: Buffer.alloc(5_000_000, 0xff), contentType: 'image/jpeg' };
@@ -65,8 +61,7 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
 
   it('lets at most ENGINE_QUEUE_LIMIT try-ons wait for a slot; the next gets 503 with Retry-After, at no charge', async () => {
     const engine = createEngineDouble({ delayMs: 1_500 });
-    const t = await createTestApp(kind, { engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
-    apps.push(t);
+    const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
     const [a, b, c] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
     const running = tryOn(t.app, a.cookie, a.user.id);
     await until(() => engine.calls.length === 1);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -12,7 +12,7 @@ import {
 } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import {
   gif,
@@ -62,15 +62,7 @@ async function trialsUsed(app: FastifyInstance, userId: string): Promise<number>
 }
 
 describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('runs the whole flow: trials, NO_CREDITS, demo purchase, paid try-on, gallery', async () => {
     const t = await make();
@@ -317,7 +309,6 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     expect(stuck.ok && fresh.ok).toBe(true);
     expect(await trialsUsed(first.app, user.id)).toBe(2);
     await first.app.close();
-    apps.splice(apps.indexOf(first), 1);
     // Restart 150 s later: the first reservation is past the 100 s deadline, the second is not yet old.
     const restarted = await make({
       dataDir: first.config.dataDir,

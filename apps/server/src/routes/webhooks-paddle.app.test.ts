@@ -2,10 +2,10 @@
  * The Paddle webhook inside the whole app (buildApp + app.inject), configured as in production
  * with PADDLE_* variables: what the shopper's user object shows after Paddle's notifications.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import {
   adjustmentData,
   envelope,
@@ -29,12 +29,10 @@ const PADDLE_ENV = {
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
+  const make = testApps(kind, { env: PADDLE_ENV });
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: PADDLE_ENV });
-  });
-  afterAll(async () => {
-    await t?.app.close();
+    t = await make();
   });
 
   /** Posts a notification signed at the app's clock, as Paddle would at that moment. */
@@ -235,19 +233,16 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
 });
 
 describe('Paddle webhook with demo billing', () => {
+  const make = testApps('sqlite');
   it('is not served at all', async () => {
-    const t = await createTestApp('sqlite');
-    try {
-      const raw = JSON.stringify(envelope('transaction.completed', {}));
-      const res = await t.app.inject({
-        method: 'POST',
-        url: PADDLE_WEBHOOK_PATH,
-        payload: raw,
-        headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
-      });
-      expect(res.statusCode).toBe(404);
-    } finally {
-      await t.app.close();
-    }
+    const t = await make();
+    const raw = JSON.stringify(envelope('transaction.completed', {}));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: raw,
+      headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
+    });
+    expect(res.statusCode).toBe(404);
   });
 });

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
@@ -76,15 +76,10 @@ function engineThatLosesTheStore(): TryOnEngine {
 const INTERNALS = /127\.0\.0\.1|ECONNREFUSED|S3rver|s3|bucket|aws|stack|at .*\.(ts|js):\d+/i;
 
 describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, { ...opts, env: { ...s3.env, ...opts.env } });
-    apps.push(t);
-    return t;
-  };
+  const make = testApps(kind, () => ({ env: s3.env }));
+  // After-hooks run last-registered first: the bucket is back before the apps close.
   afterAll(async () => {
     if (!s3.running()) await s3.start();
-    await Promise.all(apps.map((t) => t.app.close()));
   });
 
   it('stores results in the bucket and serves them under the same URL after its own checks; health checks the bucket', async () => {
