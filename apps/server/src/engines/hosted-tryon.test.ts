@@ -19,6 +19,7 @@ import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { expectApiError } from '../test/api-error.js';
 
 const GEMINI_KEY = 'AIza-integration-key-000111222';
 const FASHN_KEY = 'fa-integration-key-333444555';
@@ -147,8 +148,7 @@ describe('hosted engines through the try-on pipeline', () => {
       const { cookie, user } = await signIn(app);
       trouble[id]!('blocked');
       const res = await tryOn(cookie, user.id, id);
-      expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, code: 'CONTENT_BLOCKED', error: MESSAGES.contentBlocked });
+      expectApiError(res, 422, 'CONTENT_BLOCKED', MESSAGES.contentBlocked);
       expect(await trialsUsed(cookie, user.id)).toBe(0);
       const rows = await app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
       expect(rows).toEqual([{ status: 'failed' }]);
@@ -158,8 +158,7 @@ describe('hosted engines through the try-on pipeline', () => {
       const { cookie, user } = await signIn(app);
       trouble[id]!('hang');
       const res = await tryOn(cookie, user.id, id);
-      expect(res.statusCode).toBe(504);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+      expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
       expect(await trialsUsed(cookie, user.id)).toBe(0);
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
     });
@@ -235,8 +234,7 @@ describe('a whole outfit on a hosted engine', () => {
     const other = await signIn(app);
     gemini.enqueue({ kind: 'image' }, { kind: 'finish', reason: 'IMAGE_SAFETY' });
     const refused = await outfit(other.cookie, other.user.id, 'nano-banana');
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ code: 'CONTENT_BLOCKED' });
+    expectApiError(refused, 422, 'CONTENT_BLOCKED');
     expect(await trialsUsed(other.cookie, other.user.id)).toBe(0);
   });
 });
@@ -266,8 +264,7 @@ describe('a retired Gemini model', () => {
       headers: { ...body.headers, cookie },
       payload: body.payload,
     });
-    expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
+    expectApiError(res, 502, 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable);
     expect(gemini.calls().length - before).toBe(1);
     const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
     expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);

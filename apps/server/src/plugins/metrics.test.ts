@@ -5,6 +5,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { expectApiError } from '../test/api-error.js';
 import { envelope, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
 import { PADDLE_WEBHOOK_PATH } from '../routes/webhooks-paddle.js';
 
@@ -83,8 +84,7 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
       url: '/metrics',
       headers: { authorization: 'Bearer anything-at-all-here' },
     });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expectApiError(res, 404, 'NOT_FOUND');
   });
 
   it('answers only the bearer token: 401 without it or with another', async () => {

@@ -2,10 +2,11 @@
  * The `requireUser` pre-handler: a route that needs the session's user answers 401 UNAUTHORIZED
  * when that user no longer exists, and its other refusals keep their order.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { sql } from 'kysely';
 import { signIn, testApps, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 
 describe('requireUser', () => {
   const make = testApps('sqlite');
@@ -48,21 +49,20 @@ describe('requireUser', () => {
       }),
     ]);
     for (const res of answers) {
-      expect(res.statusCode, res.body).toBe(401);
-      expect(res.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+      expectApiError(res, 401, 'UNAUTHORIZED', { label: res.body });
     }
   });
 
   it('still refuses another user’s id, a bad plan and a bad category first', async () => {
     const other = await t.app.inject({ method: 'GET', url: '/api/auth/user/someone-else', headers: { cookie } });
-    expect(other.json()).toMatchObject({ code: 'FORBIDDEN' });
+    expectApiError(other, 403, 'FORBIDDEN');
     const plan = await t.app.inject({
       method: 'POST',
       url: '/api/billing/demo/checkout',
       headers: { 'content-type': 'application/json', cookie },
       payload: { planId: 'lifetime' },
     });
-    expect(plan.json()).toMatchObject({ code: 'INVALID_PLAN' });
+    expectApiError(plan, 400, 'INVALID_PLAN');
     const upload = multipart({
       userImage: { data: await jpeg(64, 96, '#c08060') },
       clothingImage: { data: await png(64, 64, '#2040ff'), contentType: 'image/png' },
@@ -75,6 +75,6 @@ describe('requireUser', () => {
       headers: { ...upload.headers, cookie },
       payload: upload.payload,
     });
-    expect(category.json()).toMatchObject({ code: 'INVALID_CATEGORY' });
+    expectApiError(category, 400, 'INVALID_CATEGORY');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signIn, testApps } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 
 describe('abuse limits and cross-origin access', () => {
   const make = testApps('sqlite');
@@ -38,11 +39,7 @@ describe('abuse limits and cross-origin access', () => {
       codes.push((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' });
-    expect(res.json()).toEqual({
-      success: false,
-      code: 'RATE_LIMITED',
-      error: 'Too many requests. Please wait a moment and try again.',
-    });
+    expectApiError(res, 429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
     // The web app's pages are not counted.
     expect((await t.app.inject({ method: 'GET', url: '/privacy-policy', remoteAddress: '192.0.2.5' })).statusCode).toBe(
       200,

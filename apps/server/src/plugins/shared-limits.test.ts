@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { expectApiError } from '../test/api-error.js';
 
 const REDIS = redisServerAvailable();
 const SESSION_SECRET = 's'.repeat(48);
@@ -43,7 +44,7 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
       codes.push((await (i % 2 ? b : a).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
     const refused = await a.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
-    expect(refused.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expectApiError(refused, 429, 'RATE_LIMITED');
     expect(refused.headers['retry-after']).toBeDefined();
     // Another address has its own count.
     expect((await b.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.200' })).statusCode).toBe(200);

@@ -23,6 +23,7 @@ import { JOB_PRIORITY, TRYON_QUEUE_NAME, newUploadKey, processTryOnJob } from '.
 import { createEngineRegistry } from '../engines/registry.js';
 import { createLogger } from '../logging.js';
 import { openStream } from '../test/sse.js';
+import { expectApiError } from '../test/api-error.js';
 
 const REDIS = redisServerAvailable();
 
@@ -158,8 +159,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const { cookie, user } = await signIn(t.app);
 
     const refused = await tryOnRequest(t.app, cookie, user.id);
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ success: false, code: 'PERSON_NOT_FOUND', error: MESSAGES.personNotFound });
+    expectApiError(refused, 422, 'PERSON_NOT_FOUND', MESSAGES.personNotFound);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     const first = await latestTryOnId(t.app, user.id);
     expect(await findTryOn(t.app.db, first)).toMatchObject({ status: 'failed', error_code: 'PERSON_NOT_FOUND' });
@@ -167,8 +167,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     engine.failWith = new Error('connection reset by /internal/secret-host:5432');
     const failed = await tryOnRequest(t.app, cookie, user.id);
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expectApiError(failed, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
     expect(failed.body).not.toMatch(/secret-host/);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     expect(uploadsLeft(t)).toEqual([]);
@@ -189,8 +188,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect(waiting).toBe(1);
 
     const res = await pending;
-    expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+    expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
     const tryonId = await latestTryOnId(t.app, user.id);
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed', error_code: 'ENGINE_TIMEOUT' });
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
@@ -370,8 +368,7 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
     const { cookie, user } = await signIn(t.app);
     const started = Date.now();
     const tryOn = await tryOnRequest(t.app, cookie, user.id);
-    expect(tryOn.statusCode).toBe(502);
-    expect(tryOn.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expectApiError(tryOn, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
     expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthResponseSchema, UserResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { newDeviceId, sessionCookieOf, signIn, testApps } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 
 describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
   const build = testApps(kind);
@@ -76,8 +77,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const { app } = await make();
     for (const deviceId of ['short', 'a'.repeat(129), 'has space in it', 'semi;colon12', 12345678, null]) {
       const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, code: 'INVALID_DEVICE_ID', error: 'Invalid device id.' });
+      expectApiError(res, 400, 'INVALID_DEVICE_ID', 'Invalid device id.');
     }
     const bad = await app.inject({
       method: 'POST',
@@ -85,8 +85,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       headers: { 'content-type': 'application/json' },
       payload: '{not json',
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    expectApiError(bad, 400, 'VALIDATION_ERROR');
     const count = await app.db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -111,12 +110,10 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       url: `/api/auth/user/${bob.user.id}`,
       headers: { cookie: alice.cookie },
     });
-    expect(other.statusCode).toBe(403);
-    expect(other.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    expectApiError(other, 403, 'FORBIDDEN');
 
     const none = await app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}` });
-    expect(none.statusCode).toBe(401);
-    expect(none.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expectApiError(none, 401, 'UNAUTHORIZED');
 
     // A forged cookie (unsigned user id) is no session.
     const forged = await app.inject({
@@ -163,7 +160,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
         payload: { deviceId: newDeviceId() },
       });
       codes.push(res.statusCode);
-      if (res.statusCode === 429) expect(res.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+      if (res.statusCode === 429) expectApiError(res, 429, 'RATE_LIMITED');
     }
     expect(codes).toEqual([200, 200, 200, 429, 429]);
   });

@@ -8,6 +8,7 @@ import { ErrorResponseSchema, GarmentClassifyResponseSchema, MAX_UPLOAD_BYTES, M
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps, type TestApp } from '../test/app.js';
 import { multipart, truncatedJpeg, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../../e2e/fixtures');
@@ -83,8 +84,7 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
 
   it('needs a session', async () => {
     const res = await classify(t.app, undefined, { clothingImage: { data: LOWER } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED', error: MESSAGES.notSignedIn });
+    expectApiError(res, 401, 'UNAUTHORIZED', MESSAGES.notSignedIn);
   });
 
   it.each([
@@ -132,8 +132,7 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
       headers: { cookie, 'content-type': 'application/json' },
       payload: '{}',
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'MISSING_FILE', error: MESSAGES.missingClothingImage });
+    expectApiError(res, 400, 'MISSING_FILE', MESSAGES.missingClothingImage);
   });
 });
 

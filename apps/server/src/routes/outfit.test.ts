@@ -11,6 +11,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { gif, jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 import { balance } from '../ledger/ledger.js';
 import type { JobLimiter } from '../services/job-limiter.js';
@@ -170,8 +171,7 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     engine.failWith = new EngineError('GARMENT_NOT_PLACED');
 
     const res = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ success: false, code: 'GARMENT_NOT_PLACED', error: MESSAGES.garmentNotPlaced });
+    expectApiError(res, 422, 'GARMENT_NOT_PLACED', MESSAGES.garmentNotPlaced);
     expect(await trialsUsed(app, user.id)).toBe(1);
     expect(await balance(app.db, user.id, new Date('2026-05-01T10:00:00.000Z'))).toBe(20);
     const outfitRows = (await rowsOf(app, user.id)).filter((r) => r.status === 'failed');
@@ -190,19 +190,13 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     const { cookie, user } = await signIn(app);
     for (const category of ['lower_body', 'dresses']) {
       const res = await tryOnRequest(app, cookie, { userId: user.id, category });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({
-        success: false,
-        code: 'VALIDATION_ERROR',
-        error: MESSAGES.lowerClothingNeedsUpperBody,
-      });
+      expectApiError(res, 400, 'VALIDATION_ERROR', MESSAGES.lowerClothingNeedsUpperBody);
     }
     const notImage = await tryOnRequest(app, cookie, {
       userId: user.id,
       lower: { data: await gif(), filename: 'b.gif', contentType: 'image/gif' },
     });
-    expect(notImage.statusCode).toBe(415);
-    expect(notImage.json()).toMatchObject({ code: 'UNSUPPORTED_FORMAT', error: MESSAGES.unsupportedFormat });
+    expectApiError(notImage, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
     expect(engine.calls).toHaveLength(0);
     expect(await trialsUsed(app, user.id)).toBe(0);
   });

@@ -6,6 +6,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
 
 let PERSON: Buffer;
@@ -70,9 +71,8 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
     await new Promise((r) => setTimeout(r, 50));
 
     const refused = await tryOn(t.app, c.cookie, c.user.id);
-    expect(refused.statusCode).toBe(503);
+    expectApiError(refused, 503, 'ENGINE_BUSY', MESSAGES.engineBusy);
     expect(refused.headers['retry-after']).toBe(String(ENGINE_BUSY_RETRY_AFTER_S));
-    expect(refused.json()).toEqual({ success: false, code: 'ENGINE_BUSY', error: MESSAGES.engineBusy });
     const third = await t.app.db
       .selectFrom('users')
       .select('free_trials_used')

@@ -14,6 +14,7 @@ import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
+import { expectApiError } from '../test/api-error.js';
 import {
   gif,
   jpeg,
@@ -154,8 +155,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const alice = await signIn(app);
     const bob = await signIn(app);
     const asBob = await tryOnRequest(app, bob.cookie, { userId: alice.user.id });
-    expect(asBob.statusCode).toBe(403);
-    expect(asBob.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    expectApiError(asBob, 403, 'FORBIDDEN');
     const anonymous = await tryOnRequest(app, undefined, { userId: alice.user.id });
     expect(anonymous.statusCode).toBe(401);
     const forged = await tryOnRequest(app, `aidu_session=${alice.user.id}`, { userId: alice.user.id });
@@ -229,7 +229,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const codes = responses.map((r) => r.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.filter((c) => c === 402)).toHaveLength(18);
-    for (const r of responses.filter((x) => x.statusCode === 402)) expect(r.json().code).toBe('NO_CREDITS');
+    for (const r of responses.filter((x) => x.statusCode === 402)) expectApiError(r, 402, 'NO_CREDITS');
     expect(engine.calls).toHaveLength(2);
     expect(await trialsUsed(app, user.id)).toBe(2);
   });
@@ -239,14 +239,12 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const { app } = await make({ engine });
     const { cookie, user } = await signIn(app);
     const refused = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ success: false, code: 'PERSON_NOT_FOUND', error: MESSAGES.personNotFound });
+    expectApiError(refused, 422, 'PERSON_NOT_FOUND', MESSAGES.personNotFound);
     expect(await trialsUsed(app, user.id)).toBe(0);
 
     engine.failWith = new Error('connection reset by /internal/secret-host:5432');
     const failed = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expectApiError(failed, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
     expect(failed.body).not.toMatch(/secret-host/);
 
     // A paid try-on is refunded to the grant it came from.
@@ -284,8 +282,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const started = Date.now();
     const res = await tryOnRequest(app, cookie, { userId: user.id });
     expect(Date.now() - started).toBeLessThan(8000);
-    expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+    expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
     expect(await trialsUsed(app, user.id)).toBe(0);
   });
 
@@ -335,8 +332,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
       `${res.imageUrl}.png`,
     ]) {
       const r = await app.inject({ method: 'GET', url });
-      expect(r.statusCode).toBe(404);
-      expect(r.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+      expectApiError(r, 404, 'NOT_FOUND');
     }
     expect((await app.inject({ method: 'GET', url: res.imageUrl })).statusCode).toBe(200);
     clock.advance(31 * 86_400_000);

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps, type TestApp } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 import {
   adjustmentData,
   envelope,
@@ -169,8 +170,7 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       t.clock.now,
     );
     const stale = await post(txn, new Date(t.clock.now.getTime() - 10 * 60_000));
-    expect(stale.statusCode).toBe(400);
-    expect(stale.json()).toMatchObject({ success: false, code: 'INVALID_SIGNATURE' });
+    expectApiError(stale, 400, 'INVALID_SIGNATURE');
     expect((await userOf(s)).credits).toBe(0);
   });
 
@@ -215,8 +215,7 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       headers: { cookie: s.cookie },
       payload: { planId: 'credits_200' },
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
+    expectApiError(res, 409, 'BILLING_DISABLED');
     expect((await userOf(s)).credits).toBe(0);
   });
 
@@ -227,8 +226,7 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       payload: '{"event_id":"evt_1"}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, code: 'INVALID_SIGNATURE', error: 'Invalid signature.' });
+    expectApiError(res, 400, 'INVALID_SIGNATURE', 'Invalid signature.');
   });
 });
 

@@ -16,6 +16,7 @@ import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { startS3StandIn, type S3StandIn } from '../test/stand-ins/s3-stand-in.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 import { balance } from '../ledger/ledger.js';
 import { runRetention } from '../services/retention.js';
@@ -117,12 +118,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
         checks: { storage: { status: 'down', kind: 's3' } },
       });
       const unreadable = await app.inject({ method: 'GET', url: imageUrl });
-      expect(unreadable.statusCode).toBe(503);
-      expect(unreadable.json()).toEqual({
-        success: false,
-        code: 'SERVICE_UNAVAILABLE',
-        error: MESSAGES.serviceUnavailable,
-      });
+      expectApiError(unreadable, 503, 'SERVICE_UNAVAILABLE', MESSAGES.serviceUnavailable);
     } finally {
       await s3.start();
     }
@@ -136,8 +132,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     const before = s3.keys();
     try {
       const res = await tryOnRequest(app, cookie, user.id);
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+      expectApiError(res, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
       expect(res.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();
@@ -165,8 +160,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     expect(bought.statusCode).toBe(200);
     try {
       const res = await tryOnRequest(app, cookie, user.id);
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toMatchObject({ code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+      expectApiError(res, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
       expect(res.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();
@@ -229,8 +223,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     await s3.stop();
     try {
       const failed = await tryOnRequest(app, cookie, user.id);
-      expect(failed.statusCode).toBe(502);
-      expect(failed.json()).toMatchObject({ code: 'ENGINE_FAILED' });
+      expectApiError(failed, 502, 'ENGINE_FAILED');
       expect(failed.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();
