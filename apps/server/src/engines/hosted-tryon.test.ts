@@ -12,6 +12,7 @@ import {
   MESSAGES,
   PublicConfigSchema,
   TryOnResponseSchema,
+  type ErrorCode,
 } from '@aidressup/contract';
 import { signIn, testApps } from '../test/app.js';
 import { multipart } from '../test/images.js';
@@ -34,26 +35,54 @@ const make = testApps('sqlite', { engines: 'configured', env: { ENGINE_DEADLINE_
 let person: Buffer;
 let garment: Buffer;
 
-/** Make the stand-in of `id` refuse the next try-on for safety reasons, or hang. */
-const trouble: Record<string, (kind: 'blocked' | 'hang') => void> = {
-  'nano-banana': (kind) =>
-    gemini.enqueue(kind === 'blocked' ? { kind: 'finish', reason: 'IMAGE_SAFETY' } : { kind: 'hang' }),
-  fashn: (kind) =>
-    fashn.enqueueRun(
-      kind === 'blocked'
-        ? { kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } }
-        : { kind: 'hang' },
-    ),
-  fal: (kind) =>
-    fal.enqueueSubmit(
-      kind === 'blocked'
-        ? {
-            kind: 'accept',
-            outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' },
-          }
-        : { kind: 'hang' },
-    ),
-};
+type Trouble = 'blocked' | 'hang';
+
+/** Each provider: how its stand-in refuses the next try-on for safety reasons, or hangs. */
+const PROVIDERS: Array<{ id: string; answers: Record<Trouble, () => void> }> = [
+  {
+    id: 'nano-banana',
+    answers: {
+      blocked: () => gemini.enqueue({ kind: 'finish', reason: 'IMAGE_SAFETY' }),
+      hang: () => gemini.enqueue({ kind: 'hang' }),
+    },
+  },
+  {
+    id: 'fashn',
+    answers: {
+      blocked: () => fashn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } }),
+      hang: () => fashn.enqueueRun({ kind: 'hang' }),
+    },
+  },
+  {
+    id: 'fal',
+    answers: {
+      blocked: () =>
+        fal.enqueueSubmit({
+          kind: 'accept',
+          outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' },
+        }),
+      hang: () => fal.enqueueSubmit({ kind: 'hang' }),
+    },
+  },
+];
+
+/** What each trouble comes to in the product, whichever the provider: the answer, and nothing spent. */
+const TROUBLES: Array<{ trouble: Trouble; name: string; status: number; code: ErrorCode; message: string }> = [
+  {
+    trouble: 'blocked',
+    name: 'a safety refusal answers with the safety message',
+    status: 422,
+    code: 'CONTENT_BLOCKED',
+    message: MESSAGES.contentBlocked,
+  },
+  {
+    trouble: 'hang',
+    name: 'a provider that hangs past the deadline times out',
+    status: 504,
+    code: 'ENGINE_TIMEOUT',
+    message: MESSAGES.engineTimeout,
+  },
+];
 
 beforeAll(async () => {
   [gemini, fashn, fal] = await Promise.all([
@@ -122,7 +151,7 @@ describe('hosted engines through the try-on pipeline', () => {
     for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
   });
 
-  describe.each(['nano-banana', 'fashn', 'fal'])('%s', (id) => {
+  describe.each(PROVIDERS)('$id', ({ id, answers }) => {
     it('a success stores the result and spends one free trial', async () => {
       const { cookie, user } = await signIn(app);
       const res = await tryOn(cookie, user.id, id);
@@ -144,22 +173,14 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(rows).toEqual([{ status: 'succeeded', engine: id }]);
     });
 
-    it('a safety refusal answers with the safety message and costs nothing', async () => {
+    it.each(TROUBLES)('$name and costs nothing', async ({ trouble, status, code, message }) => {
       const { cookie, user } = await signIn(app);
-      trouble[id]!('blocked');
+      answers[trouble]();
       const res = await tryOn(cookie, user.id, id);
-      expectApiError(res, 422, 'CONTENT_BLOCKED', MESSAGES.contentBlocked);
+      expectApiError(res, status, code, message);
       expect(await trialsUsed(cookie, user.id)).toBe(0);
       const rows = await app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
       expect(rows).toEqual([{ status: 'failed' }]);
-    });
-
-    it('a provider that hangs past the deadline times out and costs nothing', async () => {
-      const { cookie, user } = await signIn(app);
-      trouble[id]!('hang');
-      const res = await tryOn(cookie, user.id, id);
-      expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
-      expect(await trialsUsed(cookie, user.id)).toBe(0);
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
     });
 
