@@ -3,7 +3,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -69,6 +69,11 @@ async function refundEvents(app: FastifyInstance, tryonId: string): Promise<numb
     .where('type', 'in', ['trial_refund', 'refund'])
     .execute();
   return rows.length;
+}
+
+/** Jobs waiting in the queue, as the health check reports them. */
+async function queueWaiting(t: TestApp): Promise<number> {
+  return (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
 }
 
 async function latestTryOnId(app: FastifyInstance, userId: string): Promise<string> {
@@ -180,12 +185,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     const pending = tryOnRequest(t.app, cookie, user.id);
     // While the API waits, the health check sees the job waiting.
-    let waiting = 0;
-    for (let i = 0; i < 40 && waiting === 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
-    }
-    expect(waiting).toBe(1);
+    await expect.poll(() => queueWaiting(t), { timeout: 1_500 }).toBe(1);
 
     const res = await pending;
     expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
@@ -196,9 +196,13 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect(uploadsLeft(t)).toEqual([]);
 
     // A worker starting now finds nothing to run (or a settled row): no engine call, no second refund.
+    // A try-on queued after it started shows it at work: it has taken whatever was there before.
     await startWorker(t, engine);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(engine.calls).toHaveLength(0);
+    const later = await signIn(t.app);
+    expect((await tryOnRequest(t.app, later.cookie, later.user.id, undefined, await jpeg(320, 480))).statusCode).toBe(
+      200,
+    );
+    expect(await Promise.all(engine.calls.map(async (c) => (await sharp(c.person).metadata()).width))).toEqual([320]);
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed' });
     expect(await refundEvents(t.app, tryonId)).toBe(1);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
@@ -269,17 +273,9 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     // No worker yet: both jobs wait, the normal one first.
     const first = tryOnRequest(t.app, normal.cookie, normal.user.id, undefined, await jpeg(400, 600));
-    const waitFor = async (n: number) => {
-      let waiting = 0;
-      for (let i = 0; i < 80 && waiting < n; i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
-      }
-      expect(waiting).toBe(n);
-    };
-    await waitFor(1);
+    await expect.poll(() => queueWaiting(t)).toBe(1);
     const second = tryOnRequest(t.app, paying.cookie, paying.user.id, undefined, await jpeg(320, 480));
-    await waitFor(2);
+    await expect.poll(() => queueWaiting(t)).toBe(2);
 
     const { Queue } = await import('bullmq');
     const queue = new Queue(TRYON_QUEUE_NAME, { connection: { url: t.config.redisUrl! } });
@@ -299,7 +295,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
   });
 
   it('a job finishing after the API has refunded neither completes nor refunds again, and deletes its files', async () => {
-    const engine = createEngineDouble({ delayMs: 400 });
+    const engine = createEngineDouble({ held: true });
     const t = await make(engine);
     const { user } = await signIn(t.app);
     const reservation = await reserveTryOn(t.app.db, {
@@ -330,10 +326,10 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
       { db: t.app.db, storage: t.app.storage, engines: createEngineRegistry(t.config, { [engine.id]: engine }) },
       data,
     );
-    // The API gives up while the engine is still running.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(engine.calls).toHaveLength(1);
+    // The API gives up while the engine is still running; then the engine answers.
+    await vi.waitFor(() => expect(engine.calls).toHaveLength(1));
     expect(await refundTryOn(t.app.db, { tryonId, errorCode: 'ENGINE_TIMEOUT' })).toBe(true);
+    engine.release();
 
     expect(await job).toMatchObject({ ok: false, code: 'ENGINE_TIMEOUT' });
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({

@@ -238,10 +238,7 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     const limiter = (app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter('gated');
     const [first, normal, paying] = await Promise.all([signIn(app), signIn(app), signIn(app)]);
     await buy(app, paying.cookie, 'monthly');
-    const until = async (check: () => boolean) => {
-      for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-      expect(check()).toBe(true);
-    };
+    const until = (check: () => boolean) => expect.poll(check, { timeout: 5_000 }).toBe(true);
 
     const running = tryOnRequest(app, first.cookie, {
       userId: first.user.id,

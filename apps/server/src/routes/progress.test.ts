@@ -60,8 +60,7 @@ describe('try-on progress (in-process engine)', () => {
     expect(stream.headers.get('cache-control')).toBe('no-cache');
     expect(stream.headers.get('x-accel-buffering')).toBe('no');
     // Held open, with comment lines, until the post comes.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(stream.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => stream.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(1);
     expect(stream.events).toEqual([]);
 
     const res = await postTryOn(base, cookie, user.id, progressId);
@@ -82,11 +81,17 @@ describe('try-on progress (in-process engine)', () => {
   });
 
   it('a stream opened during the try-on gets the current stage at once and the rest', async () => {
-    const { cookie, user } = await signIn(t.app);
+    // The engine answers when the test says: the stream is opened while it works.
+    const engine = createEngineDouble({ held: true });
+    const d = await make({ engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
+    const dbase = await listen(d);
+    const { cookie, user } = await signIn(d.app);
     const progressId = randomUUID();
-    const post = postTryOn(base, cookie, user.id, progressId);
-    await new Promise((r) => setTimeout(r, 150));
-    const stream = await openStream(`${base}/api/tryon-progress/${progressId}`, cookie);
+    const post = postTryOn(dbase, cookie, user.id, progressId);
+    await expect.poll(() => engine.calls.length).toBe(1);
+    const stream = await openStream(`${dbase}/api/tryon-progress/${progressId}`, cookie);
+    await expect.poll(() => stream.events.map((e) => e.stage)).toEqual(['fitting']);
+    engine.release();
     expect((await post).status).toBe(200);
     await within(stream.ended, 5_000, 'stream end');
     const stages = stream.events.map((e) => e.stage);

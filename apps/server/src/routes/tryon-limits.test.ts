@@ -8,6 +8,7 @@ import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { expectApiError } from '../test/api-error.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
+import type { JobLimiter } from '../services/job-limiter.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -36,14 +37,6 @@ function tryOn(
   });
 }
 
-async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
   const make = testApps(kind);
 
@@ -61,14 +54,16 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
   });
 
   it('lets at most ENGINE_QUEUE_LIMIT try-ons wait for a slot; the next gets 503 with Retry-After, at no charge', async () => {
-    const engine = createEngineDouble({ delayMs: 1_500 });
+    // The engine answers only when the test says: the first try-on runs until then.
+    const engine = createEngineDouble({ held: true });
     const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
+    const limiter = (t.app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter(engine.id);
     const [a, b, c] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
     const running = tryOn(t.app, a.cookie, a.user.id);
-    await until(() => engine.calls.length === 1);
+    await expect.poll(() => engine.calls.length).toBe(1);
     const waiting = tryOn(t.app, b.cookie, b.user.id);
-    await until(async () => (await t.app.db.selectFrom('tryons').select('id').execute()).length === 2);
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => limiter.queued).toBe(1);
+    expect(await t.app.db.selectFrom('tryons').select('id').execute()).toHaveLength(2);
 
     const refused = await tryOn(t.app, c.cookie, c.user.id);
     expectApiError(refused, 503, 'ENGINE_BUSY', MESSAGES.engineBusy);
@@ -80,6 +75,7 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(third.free_trials_used).toBe(0);
 
+    engine.release();
     expect((await running).statusCode).toBe(200);
     expect((await waiting).statusCode).toBe(200);
     // Room again: the refused shopper can try now.
