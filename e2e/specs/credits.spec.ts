@@ -1,4 +1,5 @@
 import { MESSAGES } from '@aidressup/contract';
+import { expectApiError } from '@aidressup/server/testing/api-error';
 import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
 
 // The browser logs the refused try-on's HTTP 402 as a console error; nothing else may be logged.
@@ -31,8 +32,7 @@ test('free trials run out, NO_CREDITS opens the paywall, a demo purchase adds cr
   const refused = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
   await page.getByTestId('try-with-ai').click();
   const res = await refused;
-  expect(res.status()).toBe(402);
-  expect(((await res.json()) as { code: string }).code).toBe('NO_CREDITS');
+  await expectApiError(res, 402, 'NO_CREDITS');
 
   const paywall = page.getByTestId('paywall');
   await expect(paywall).toBeVisible();

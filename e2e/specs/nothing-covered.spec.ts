@@ -52,8 +52,11 @@ async function scrollThrough(page: Page): Promise<{ covered: Covered[]; checked:
     viewport: window.innerHeight,
   }));
   for (let y = 0; ; y += Math.round(viewport / 3)) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
-    await page.waitForTimeout(30);
+    await page.evaluate(async (top) => {
+      window.scrollTo({ top, behavior: 'instant' });
+      // Two frames: the page has run its scroll handlers, laid out and painted at the new position.
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }, y);
     const found = await coveredControls(page);
     all.push(...found.covered);
     checked += found.checked;

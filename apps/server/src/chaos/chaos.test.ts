@@ -18,6 +18,7 @@ import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { expectApiError } from '../test/api-error.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'chaos-test-key';
@@ -304,9 +305,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)(
           const answers = await Promise.all(inFlight);
           for (const a of answers) {
             expect(a).toBeInstanceOf(Response);
-            const res = a as Response;
-            expect(res.status).toBe(502);
-            expect(((await res.json()) as { code: string }).code).toBe('ENGINE_FAILED');
+            await expectApiError(a as Response, 502, 'ENGINE_FAILED');
           }
           expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 3_000);
           expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });

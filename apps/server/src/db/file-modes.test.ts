@@ -1,14 +1,11 @@
 /** The data files are readable by the server's user only: the SQLite file, its -wal/-shm, stored files. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 
-const apps: TestApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
-});
+const make = testApps('sqlite');
 
 const mode = (f: string) => fs.statSync(f).mode & 0o777;
 
@@ -16,8 +13,7 @@ describe('data file permissions', () => {
   it('creates app.db, app.db-wal, app.db-shm and stored files 0600 and folders 0700, even under a lax umask', async () => {
     const old = process.umask(0o000);
     try {
-      const t = await createTestApp('sqlite');
-      apps.push(t);
+      const t = await make();
       const { cookie, user } = await signIn(t.app);
       const body = multipart({
         userImage: { data: await jpeg() },
@@ -46,12 +42,11 @@ describe('data file permissions', () => {
   });
 
   it('tightens an existing world-readable database file on start', async () => {
-    const first = await createTestApp('sqlite');
+    const first = await make();
     const dir = first.config.dataDir;
     await first.app.close();
     fs.chmodSync(path.join(dir, 'app.db'), 0o644);
-    const again = await createTestApp('sqlite', { dataDir: dir });
-    apps.push(again);
+    await make({ dataDir: dir });
     expect(mode(path.join(dir, 'app.db')).toString(8)).toBe('600');
   });
 });

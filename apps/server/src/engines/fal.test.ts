@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type FashnMode } from '@aidressup/contract';
-import { isEngineError, type EngineError } from '@aidressup/engine';
+import type { FashnMode } from '@aidressup/contract';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { createFalEngine, falError, falInput } from './fal.js';
@@ -24,16 +23,6 @@ function engine(deps: HostedEngineDeps = {}, key = KEY, fashnMode?: FashnMode) {
     { key, baseUrl: standIn.url, model: MODEL, ...(fashnMode ? { fashnMode } : {}) },
     { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
   );
-}
-
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (isEngineError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the try-on to fail');
 }
 
 type SubmitBody = { model_image: string; garment_image: string; category: string } & Record<string, unknown>;
@@ -163,49 +152,8 @@ describe('fal request', () => {
   });
 });
 
-describe('fal failures', () => {
-  it('a content policy violation is a content block', async () => {
-    standIn.enqueueSubmit({
-      kind: 'accept',
-      outcome: {
-        kind: 'model-error',
-        type: 'content_policy_violation',
-        msg: 'The content could not be processed because it contained material flagged by a content checker.',
-      },
-    });
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('CONTENT_BLOCKED');
-    expect(e.message).toBe(MESSAGES.contentBlocked);
-    expect(e.detail).toContain('content_policy_violation');
-    expect(e.detail).toContain(standIn.requestIds.at(-1)!);
-  });
-
-  it("FASHN's pose error reported through fal is a person-not-found refusal", async () => {
-    standIn.enqueueSubmit({
-      kind: 'accept',
-      outcome: {
-        kind: 'model-error',
-        type: 'value_error',
-        msg: 'PoseError: could not detect the body pose in the model image',
-      },
-    });
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('PERSON_NOT_FOUND');
-    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.poseNotFound);
-  });
-
-  it("FASHN's current error names through fal: ThirdPartyError and ContentModerationError are content blocks", async () => {
-    for (const name of ['ThirdPartyError', 'ContentModerationError']) {
-      standIn.enqueueSubmit({
-        kind: 'accept',
-        outcome: { kind: 'model-error', type: 'value_error', msg: `${name}: the image was refused` },
-      });
-      const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-      expect([e.code, e.message]).toEqual(['CONTENT_BLOCKED', MESSAGES.contentBlocked]);
-      expect(e.detail).toContain(name);
-    }
-  });
-
+// How fal's failures become engine errors, against the stand-in: hosted-failures.test.ts.
+describe('falError', () => {
   it('a 504 for our x-fal-request-timeout (no runner started in time) is a timeout', () => {
     const e = falError(
       504,
@@ -216,102 +164,5 @@ describe('fal failures', () => {
     );
     expect(e.code).toBe('ENGINE_TIMEOUT');
     expect(falError(504, Buffer.from('{"detail":"Gateway timeout"}'), 'r-1', 'result').code).toBe('ENGINE_FAILED');
-  });
-
-  it("fal's own request timeout is a timeout; an empty result is a no-image failure", async () => {
-    standIn.enqueueSubmit(
-      {
-        kind: 'accept',
-        outcome: { kind: 'request-error', status: 504, errorType: 'request_timeout', detail: 'Request timed out' },
-      },
-      { kind: 'accept', outcome: { kind: 'completed', output: 'none' } },
-    );
-    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(a.code).toBe('ENGINE_TIMEOUT');
-    expect(b.code).toBe('ENGINE_FAILED');
-    expect(b.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
-  });
-
-  it('retries 429 on submit with backoff, then succeeds; a lasting 429 is a busy failure', async () => {
-    standIn.enqueueSubmit({ kind: 'http', status: 429 }, { kind: 'http', status: 429 });
-    await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(standIn.submitCalls()).toHaveLength(3);
-
-    standIn.requests.length = 0;
-    standIn.fallbackSubmit = { kind: 'http', status: 429 };
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.busy);
-    expect(standIn.submitCalls()).toHaveLength(4);
-  });
-
-  it('retries a 500 on submit and on a status poll; a lasting 500 is an engine failure', async () => {
-    standIn.enqueueSubmit({ kind: 'http', status: 500 });
-    standIn.enqueuePollFault({ kind: 'http', status: 500 });
-    const before = standIn.requestIds.length;
-    await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(standIn.submitCalls()).toHaveLength(2);
-    expect(standIn.requestIds.length - before).toBe(1);
-
-    standIn.fallbackSubmit = { kind: 'http', status: 500 };
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.message).toBe(MESSAGES.engineFailed);
-    expect(e.detail).toContain('HTTP 500');
-  });
-
-  it('malformed JSON on submit or status is an engine failure', async () => {
-    standIn.enqueueSubmit({ kind: 'malformed' });
-    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    standIn.enqueuePollFault({ kind: 'malformed' });
-    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    for (const e of [a, b]) {
-      expect(e.code).toBe('ENGINE_FAILED');
-      expect(e.detail).toContain('not JSON');
-    }
-  });
-
-  it('a submit that hangs past the deadline times out and is aborted', async () => {
-    standIn.enqueueSubmit({ kind: 'hang' });
-    const e = await failure(engine({ deadlineMs: 4_000 }).tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_TIMEOUT');
-    expect(e.message).toBe(MESSAGES.engineTimeout);
-    await expect.poll(() => standIn.submitCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
-  });
-
-  it('a request that never completes times out at our deadline and is cancelled at fal', async () => {
-    standIn.enqueueSubmit({ kind: 'accept', outcome: { kind: 'in-progress-forever' } });
-    const e = await failure(engine({ deadlineMs: 6_000 }).tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_TIMEOUT');
-    const id = standIn.requestIds.at(-1)!;
-    expect(e.detail).toContain(id);
-    await expect
-      .poll(() => standIn.cancelCalls().map((r) => r.url), { timeout: 15_000 })
-      .toEqual([`/fal-ai/fashn/requests/${id}/cancel`]);
-    expect(standIn.cancelCalls()[0]!.headers.authorization).toBe(`Key ${KEY}`);
-  });
-
-  it("aborting the caller's signal aborts a pending status poll", async () => {
-    standIn.enqueuePollFault({ kind: 'hang' });
-    const ac = new AbortController();
-    const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
-    await expect.poll(() => standIn.statusCalls().length, { timeout: 15_000 }).toBe(1);
-    ac.abort();
-    const e = await pending;
-    expect(e.code).toBe('ENGINE_TIMEOUT');
-    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
-  });
-
-  it('a wrong key fails without revealing it; logs carry the request id and never the key', async () => {
-    const e = await failure(engine({}, 'fal-wrong:key-77777777').tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.detail).toContain('HTTP 401');
-    expect(`${e.message} ${e.detail}`).not.toContain('fal-wrong:key-77777777');
-
-    logs = [];
-    await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(logs.find((l) => l.msg === 'hosted try-on succeeded')?.obj.requestId).toBe(standIn.requestIds.at(-1));
-    expect(JSON.stringify(logs)).not.toContain(KEY);
   });
 });

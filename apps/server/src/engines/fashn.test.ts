@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOSTED_ENGINE_MESSAGES, MESSAGES, type FashnMode } from '@aidressup/contract';
-import { isEngineError, type EngineError } from '@aidressup/engine';
+import type { FashnMode } from '@aidressup/contract';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { FASHN_CATEGORIES, createFashnEngine } from './fashn.js';
@@ -23,16 +22,6 @@ function engine(deps: HostedEngineDeps = {}, apiKey = KEY, mode?: FashnMode) {
     { apiKey, baseUrl: standIn.url, ...(mode ? { mode } : {}) },
     { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, logger, ...deps },
   );
-}
-
-async function failure(p: Promise<unknown>): Promise<EngineError> {
-  try {
-    await p;
-  } catch (err) {
-    if (isEngineError(err)) return err;
-    throw err;
-  }
-  throw new Error('expected the try-on to fail');
 }
 
 type RunBody = {
@@ -145,145 +134,4 @@ describe('fashn request', () => {
   });
 });
 
-describe('fashn failures', () => {
-  const cases: Array<[string, string, string]> = [
-    // the current SDK's names
-    ['ContentModerationError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
-    ['ThirdPartyError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
-    ['PoseError', 'PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound],
-    ['ImageLoadError', 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable],
-    ['InputValidationError', 'ENGINE_FAILED', MESSAGES.engineFailed],
-    ['PipelineError', 'ENGINE_FAILED', MESSAGES.engineFailed],
-    ['3rdPartyProviderError', 'ENGINE_FAILED', MESSAGES.engineFailed],
-    ['InternalServerError', 'ENGINE_FAILED', MESSAGES.engineFailed],
-    ['SomethingNewError', 'ENGINE_FAILED', MESSAGES.engineFailed],
-    // older docs' names, still understood
-    ['NSFWError', 'CONTENT_BLOCKED', MESSAGES.contentBlocked],
-    ['PhotoTypeError', 'GARMENT_NOT_SEPARABLE', HOSTED_ENGINE_MESSAGES.garmentUnrecognised],
-  ];
-  it.each(cases)('a failed prediction with %s becomes %s', async (name, code, message) => {
-    standIn.enqueueRun({
-      kind: 'accept',
-      outcome: { kind: 'failed', name, message: `${name}: details from the model` },
-    });
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe(code);
-    expect(e.message).toBe(message);
-    expect(e.detail).toContain(name);
-    expect(e.detail).toContain(standIn.predictionIds.at(-1)!);
-    expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({ creditsUsed: 0, status: 'failed' });
-  });
-
-  it('retries 429 rate and concurrency limits with backoff, then succeeds', async () => {
-    standIn.enqueueRun(
-      { kind: 'http', status: 429, error: 'RateLimitExceeded', message: 'Too many requests' },
-      { kind: 'http', status: 429, error: 'ConcurrencyLimitExceeded', message: 'Too many concurrent predictions' },
-    );
-    const out = await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(out.image.length).toBeGreaterThan(1000);
-    expect(standIn.runCalls()).toHaveLength(3);
-    expect(standIn.predictionIds.length).toBeGreaterThan(0);
-  });
-
-  it('does not retry a 429 for exhausted credits', async () => {
-    standIn.enqueueRun({ kind: 'http', status: 429, error: 'OutOfCredits', message: 'No API credits remaining' });
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(standIn.runCalls()).toHaveLength(1);
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.message).toBe(MESSAGES.engineFailed);
-    expect(e.detail).toContain('OutOfCredits');
-  });
-
-  it('a lasting 429 ends as a busy failure', async () => {
-    standIn.fallbackRun = { kind: 'http', status: 429, error: 'RateLimitExceeded' };
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.busy);
-    expect(standIn.runCalls()).toHaveLength(6);
-  });
-
-  it('retries a 500 on run and on a status poll without starting a second prediction', async () => {
-    standIn.enqueueRun({ kind: 'http', status: 500, error: 'InternalServerError' });
-    standIn.enqueuePollFault({ kind: 'http', status: 500 }, { kind: 'http', status: 503 });
-    const before = standIn.predictionIds.length;
-    await engine().tryOn({ person, garment, category: 'upper_body' });
-    expect(standIn.runCalls()).toHaveLength(2);
-    expect(standIn.predictionIds.length - before).toBe(1);
-  });
-
-  it('a lasting 500 is an engine failure', async () => {
-    standIn.fallbackRun = { kind: 'http', status: 500, error: 'InternalServerError', message: 'Internal error' };
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.message).toBe(MESSAGES.engineFailed);
-    expect(e.detail).toContain('HTTP 500');
-  });
-
-  it('malformed JSON from run or status is an engine failure', async () => {
-    standIn.enqueueRun({ kind: 'malformed' });
-    const a = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    standIn.enqueuePollFault({ kind: 'malformed' });
-    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    for (const e of [a, b]) {
-      expect(e.code).toBe('ENGINE_FAILED');
-      expect(e.detail).toContain('not JSON');
-    }
-  });
-
-  it('a run request that hangs past the deadline times out and is aborted', async () => {
-    standIn.enqueueRun({ kind: 'hang' });
-    const e = await failure(engine({ deadlineMs: 4_000 }).tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_TIMEOUT');
-    expect(e.message).toBe(MESSAGES.engineTimeout);
-    await expect.poll(() => standIn.runCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
-  });
-
-  it('a prediction that never finishes times out at our deadline; time_out and canceled end it at once', async () => {
-    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'processing-forever' } });
-    const started = performance.now();
-    const a = await failure(engine({ deadlineMs: 6_000 }).tryOn({ person, garment, category: 'upper_body' }));
-    expect(a.code).toBe('ENGINE_TIMEOUT');
-    expect(a.detail).toContain(standIn.predictionIds.at(-1)!);
-    expect(performance.now() - started).toBeLessThan(15_000);
-    expect(standIn.statusCalls().length).toBeGreaterThan(2);
-
-    standIn.enqueueRun(
-      { kind: 'accept', outcome: { kind: 'time_out' } },
-      { kind: 'accept', outcome: { kind: 'canceled' } },
-    );
-    const b = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    const c = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect([b.code, c.code]).toEqual(['ENGINE_TIMEOUT', 'ENGINE_FAILED']);
-  });
-
-  it("aborting the caller's signal aborts a pending status poll", async () => {
-    standIn.enqueuePollFault({ kind: 'hang' });
-    const ac = new AbortController();
-    const pending = failure(engine().tryOn({ person, garment, category: 'upper_body', signal: ac.signal }));
-    await expect.poll(() => standIn.statusCalls().length, { timeout: 15_000 }).toBe(1);
-    ac.abort();
-    const e = await pending;
-    expect(e.code).toBe('ENGINE_TIMEOUT');
-    await expect.poll(() => standIn.statusCalls()[0]?.abortedByClient, { timeout: 15_000 }).toBe(true);
-  });
-
-  it('a completed prediction without output is a no-image failure', async () => {
-    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'completed', output: 'none' } });
-    const e = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.message).toBe(HOSTED_ENGINE_MESSAGES.noImage);
-  });
-
-  it('a wrong key fails without revealing either key; logs carry the prediction id and never the key', async () => {
-    const e = await failure(engine({}, 'fa-wrong-key-999999').tryOn({ person, garment, category: 'upper_body' }));
-    expect(e.code).toBe('ENGINE_FAILED');
-    expect(e.detail).toContain('UnauthorizedAccess');
-    expect(`${e.message} ${e.detail}`).not.toContain('fa-wrong-key-999999');
-
-    logs = [];
-    await engine().tryOn({ person, garment, category: 'upper_body' });
-    const ok = logs.find((l) => l.msg === 'hosted try-on succeeded');
-    expect(ok?.obj.requestId).toBe(standIn.predictionIds.at(-1));
-    expect(JSON.stringify(logs)).not.toContain(KEY);
-    expect(JSON.stringify(logs)).not.toContain('cdn-signature');
-  });
-});
+// How FASHN's failures become engine errors: hosted-failures.test.ts.

@@ -12,16 +12,15 @@ import {
   MESSAGES,
   PublicConfigSchema,
   TryOnResponseSchema,
+  type ErrorCode,
 } from '@aidressup/contract';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { freshDatabaseEnv, tempDir } from '../test/databases.js';
-import { signIn } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { multipart } from '../test/images.js';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
+import { expectApiError } from '../test/api-error.js';
 
 const GEMINI_KEY = 'AIza-integration-key-000111222';
 const FASHN_KEY = 'fa-integration-key-333444555';
@@ -31,29 +30,59 @@ let gemini: GeminiStandIn;
 let fashn: FashnStandIn;
 let fal: FalStandIn;
 let app: FastifyInstance;
+/** Apps on the hosted engines configuration enables (no engine double), closed after the file. */
+const make = testApps('sqlite', { engines: 'configured', env: { ENGINE_DEADLINE_MS: '6000' } });
 let person: Buffer;
 let garment: Buffer;
 
-/** Make the stand-in of `id` refuse the next try-on for safety reasons, or hang. */
-const trouble: Record<string, (kind: 'blocked' | 'hang') => void> = {
-  'nano-banana': (kind) =>
-    gemini.enqueue(kind === 'blocked' ? { kind: 'finish', reason: 'IMAGE_SAFETY' } : { kind: 'hang' }),
-  fashn: (kind) =>
-    fashn.enqueueRun(
-      kind === 'blocked'
-        ? { kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } }
-        : { kind: 'hang' },
-    ),
-  fal: (kind) =>
-    fal.enqueueSubmit(
-      kind === 'blocked'
-        ? {
-            kind: 'accept',
-            outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' },
-          }
-        : { kind: 'hang' },
-    ),
-};
+type Trouble = 'blocked' | 'hang';
+
+/** Each provider: how its stand-in refuses the next try-on for safety reasons, or hangs. */
+const PROVIDERS: Array<{ id: string; answers: Record<Trouble, () => void> }> = [
+  {
+    id: 'nano-banana',
+    answers: {
+      blocked: () => gemini.enqueue({ kind: 'finish', reason: 'IMAGE_SAFETY' }),
+      hang: () => gemini.enqueue({ kind: 'hang' }),
+    },
+  },
+  {
+    id: 'fashn',
+    answers: {
+      blocked: () => fashn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name: 'ContentModerationError' } }),
+      hang: () => fashn.enqueueRun({ kind: 'hang' }),
+    },
+  },
+  {
+    id: 'fal',
+    answers: {
+      blocked: () =>
+        fal.enqueueSubmit({
+          kind: 'accept',
+          outcome: { kind: 'model-error', type: 'content_policy_violation', msg: 'flagged by a content checker' },
+        }),
+      hang: () => fal.enqueueSubmit({ kind: 'hang' }),
+    },
+  },
+];
+
+/** What each trouble comes to in the product, whichever the provider: the answer, and nothing spent. */
+const TROUBLES: Array<{ trouble: Trouble; name: string; status: number; code: ErrorCode; message: string }> = [
+  {
+    trouble: 'blocked',
+    name: 'a safety refusal answers with the safety message',
+    status: 422,
+    code: 'CONTENT_BLOCKED',
+    message: MESSAGES.contentBlocked,
+  },
+  {
+    trouble: 'hang',
+    name: 'a provider that hangs past the deadline times out',
+    status: 504,
+    code: 'ENGINE_TIMEOUT',
+    message: MESSAGES.engineTimeout,
+  },
+];
 
 beforeAll(async () => {
   [gemini, fashn, fal] = await Promise.all([
@@ -65,24 +94,19 @@ beforeAll(async () => {
     syntheticPhoto(900, 1350, { seed: 31 }),
     syntheticPhoto(800, 800, { seed: 32 }),
   ]);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    ...(await freshDatabaseEnv('sqlite')),
-    ENGINE_DEADLINE_MS: '6000',
-    GEMINI_API_KEY: GEMINI_KEY,
-    GEMINI_BASE_URL: gemini.url,
-    FASHN_API_KEY: FASHN_KEY,
-    FASHN_BASE_URL: fashn.url,
-    FAL_KEY,
-    FAL_BASE_URL: fal.url,
-  });
-  app = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
-  await app.ready();
+  ({ app } = await make({
+    env: {
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.url,
+      FASHN_API_KEY: FASHN_KEY,
+      FASHN_BASE_URL: fashn.url,
+      FAL_KEY,
+      FAL_BASE_URL: fal.url,
+    },
+  }));
 });
 
 afterAll(async () => {
-  await app?.close();
   await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
 });
 
@@ -127,7 +151,7 @@ describe('hosted engines through the try-on pipeline', () => {
     for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
   });
 
-  describe.each(['nano-banana', 'fashn', 'fal'])('%s', (id) => {
+  describe.each(PROVIDERS)('$id', ({ id, answers }) => {
     it('a success stores the result and spends one free trial', async () => {
       const { cookie, user } = await signIn(app);
       const res = await tryOn(cookie, user.id, id);
@@ -149,24 +173,14 @@ describe('hosted engines through the try-on pipeline', () => {
       expect(rows).toEqual([{ status: 'succeeded', engine: id }]);
     });
 
-    it('a safety refusal answers with the safety message and costs nothing', async () => {
+    it.each(TROUBLES)('$name and costs nothing', async ({ trouble, status, code, message }) => {
       const { cookie, user } = await signIn(app);
-      trouble[id]!('blocked');
+      answers[trouble]();
       const res = await tryOn(cookie, user.id, id);
-      expect(res.statusCode).toBe(422);
-      expect(res.json()).toEqual({ success: false, code: 'CONTENT_BLOCKED', error: MESSAGES.contentBlocked });
+      expectApiError(res, status, code, message);
       expect(await trialsUsed(cookie, user.id)).toBe(0);
       const rows = await app.db.selectFrom('tryons').select('status').where('user_id', '=', user.id).execute();
       expect(rows).toEqual([{ status: 'failed' }]);
-    });
-
-    it('a provider that hangs past the deadline times out and costs nothing', async () => {
-      const { cookie, user } = await signIn(app);
-      trouble[id]!('hang');
-      const res = await tryOn(cookie, user.id, id);
-      expect(res.statusCode).toBe(504);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
-      expect(await trialsUsed(cookie, user.id)).toBe(0);
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
     });
 
@@ -241,49 +255,39 @@ describe('a whole outfit on a hosted engine', () => {
     const other = await signIn(app);
     gemini.enqueue({ kind: 'image' }, { kind: 'finish', reason: 'IMAGE_SAFETY' });
     const refused = await outfit(other.cookie, other.user.id, 'nano-banana');
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toMatchObject({ code: 'CONTENT_BLOCKED' });
+    expectApiError(refused, 422, 'CONTENT_BLOCKED');
     expect(await trialsUsed(other.cookie, other.user.id)).toBe(0);
   });
 });
 
 describe('a retired Gemini model', () => {
   it('answers 502 with a clear message, costs nothing and is not retried', async () => {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      ...(await freshDatabaseEnv('sqlite')),
-      ENGINE_DEADLINE_MS: '6000',
-      GEMINI_API_KEY: GEMINI_KEY,
-      GEMINI_BASE_URL: gemini.url,
-      // shut down on 2 October 2026; the stand-in no longer serves it
-      GEMINI_MODEL: 'gemini-2.5-flash-image',
+    const { app: retired } = await make({
+      env: {
+        GEMINI_API_KEY: GEMINI_KEY,
+        GEMINI_BASE_URL: gemini.url,
+        // shut down on 2 October 2026; the stand-in no longer serves it
+        GEMINI_MODEL: 'gemini-2.5-flash-image',
+      },
     });
-    const retired = await buildApp({ config, background: false, webDistDir: tempDir('aidressup-noweb-') });
-    await retired.ready();
-    try {
-      const { cookie, user } = await signIn(retired);
-      const before = gemini.calls().length;
-      const body = multipart({
-        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
-        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
-        category: 'upper_body',
-        userId: user.id,
-        api: 'nano-banana',
-      });
-      const res = await retired.inject({
-        method: 'POST',
-        url: '/api/process-image',
-        headers: { ...body.headers, cookie },
-        payload: body.payload,
-      });
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: HOSTED_ENGINE_MESSAGES.unavailable });
-      expect(gemini.calls().length - before).toBe(1);
-      const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
-      expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
-    } finally {
-      await retired.close();
-    }
+    const { cookie, user } = await signIn(retired);
+    const before = gemini.calls().length;
+    const body = multipart({
+      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+      category: 'upper_body',
+      userId: user.id,
+      api: 'nano-banana',
+    });
+    const res = await retired.inject({
+      method: 'POST',
+      url: '/api/process-image',
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+    expectApiError(res, 502, 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable);
+    expect(gemini.calls().length - before).toBe(1);
+    const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
+    expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
   });
 });

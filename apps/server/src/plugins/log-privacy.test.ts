@@ -1,21 +1,17 @@
 /** Logs carry a keyed hash of the client address, never the address. */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { testApps } from '../test/app.js';
 import { logAddressHash } from '../app.js';
 
-const apps: TestApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
-});
+const make = testApps('sqlite');
 
 describe('request logs', () => {
   it('log a keyed hash of the client address, the same for the same address, and never the address', async () => {
     const lines: string[] = [];
-    const t = await createTestApp('sqlite', {
+    const t = await make({
       env: { LOG_LEVEL: 'info' },
       logStream: { write: (l) => void lines.push(l) },
     });
-    apps.push(t);
     for (const ip of ['198.51.100.77', '198.51.100.77', '2001:db8::1234']) {
       await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
     }

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { expectApiError } from '../test/api-error.js';
 import { envelope, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
 import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 
@@ -73,15 +74,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('is not there without METRICS_TOKEN', async () => {
     const { app } = await make();
@@ -91,8 +84,7 @@ describe.each(DATABASE_KINDS)('GET /metrics on %s', (kind) => {
       url: '/metrics',
       headers: { authorization: 'Bearer anything-at-all-here' },
     });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    expectApiError(res, 404, 'NOT_FOUND');
   });
 
   it('answers only the bearer token: 401 without it or with another', async () => {

@@ -1,15 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { signIn, testApps } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 
 describe('abuse limits and cross-origin access', () => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps('sqlite');
 
   it('limits try-ons per user even across addresses', async () => {
-    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
-    apps.push(t);
+    const t = await make({ env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
     const { cookie } = await signIn(t.app);
     const codes: number[] = [];
     for (let i = 0; i < 4; i++) {
@@ -36,18 +33,13 @@ describe('abuse limits and cross-origin access', () => {
   });
 
   it('applies a global limit per address', async () => {
-    const t = await createTestApp('sqlite', { env: { RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
-    apps.push(t);
+    const t = await make({ env: { RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
     const codes = [];
     for (let i = 0; i < 5; i++)
       codes.push((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429, 429]);
     const res = await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.5' });
-    expect(res.json()).toEqual({
-      success: false,
-      code: 'RATE_LIMITED',
-      error: 'Too many requests. Please wait a moment and try again.',
-    });
+    expectApiError(res, 429, 'RATE_LIMITED', 'Too many requests. Please wait a moment and try again.');
     // The web app's pages are not counted.
     expect((await t.app.inject({ method: 'GET', url: '/privacy-policy', remoteAddress: '192.0.2.5' })).statusCode).toBe(
       200,
@@ -55,8 +47,7 @@ describe('abuse limits and cross-origin access', () => {
   });
 
   it('answers CORS preflights for the configured origin only', async () => {
-    const t = await createTestApp('sqlite', { env: { CORS_ORIGIN: 'https://shop.example.com' } });
-    apps.push(t);
+    const t = await make({ env: { CORS_ORIGIN: 'https://shop.example.com' } });
     const ok = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/process-image',

@@ -5,8 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { expectApiError } from '../test/api-error.js';
 
 const REDIS = redisServerAvailable();
 const SESSION_SECRET = 's'.repeat(48);
@@ -20,26 +21,18 @@ afterAll(async () => {
 });
 
 describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on %s', (kind) => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   /** Two instances on the same database and session secret; on Redis unless `withRedis` is false. */
   async function pair(env: Record<string, string>, withRedis = true): Promise<[FastifyInstance, FastifyInstance]> {
     const db = await freshDatabaseEnv(kind);
-    const shared = { SESSION_SECRET, ...(withRedis ? { REDIS_URL: redis!.url } : {}), ...env };
-    const a = await createTestApp(kind, {
+    const shared = {
       dataDir: db.DATA_DIR,
       ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
-      env: shared,
-    });
-    const b = await createTestApp(kind, {
-      dataDir: db.DATA_DIR,
-      ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
-      env: shared,
-    });
-    apps.push(a, b);
+      env: { SESSION_SECRET, ...(withRedis ? { REDIS_URL: redis!.url } : {}), ...env },
+    };
+    const a = await make(shared);
+    const b = await make(shared);
     return [a.app, b.app];
   }
 
@@ -51,7 +44,7 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
       codes.push((await (i % 2 ? b : a).inject({ method: 'GET', url: '/api/config', remoteAddress: ip })).statusCode);
     expect(codes).toEqual([200, 200, 200, 200, 429, 429]);
     const refused = await a.inject({ method: 'GET', url: '/api/config', remoteAddress: ip });
-    expect(refused.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expectApiError(refused, 429, 'RATE_LIMITED');
     expect(refused.headers['retry-after']).toBeDefined();
     // Another address has its own count.
     expect((await b.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.200' })).statusCode).toBe(200);
@@ -109,12 +102,11 @@ describe.runIf(REDIS).each(DATABASE_KINDS)('rate limits shared through Redis on 
   it('lets requests through when Redis goes away rather than refusing every shopper', async () => {
     const own = await startRedis();
     const db = await freshDatabaseEnv(kind);
-    const t = await createTestApp(kind, {
+    const t = await make({
       dataDir: db.DATA_DIR,
       ...(db.DATABASE_URL ? { databaseUrl: db.DATABASE_URL } : {}),
       env: { SESSION_SECRET, REDIS_URL: own.url, RATE_LIMIT_GLOBAL_PER_MINUTE: '2' },
     });
-    apps.push(t);
     expect((await t.app.inject({ method: 'GET', url: '/api/config', remoteAddress: '192.0.2.99' })).statusCode).toBe(
       200,
     );

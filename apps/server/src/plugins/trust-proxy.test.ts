@@ -1,16 +1,11 @@
 /** TRUST_PROXY: a client's own X-Forwarded-For never moves it out of its per-IP limits. */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { describe, expect, it } from 'vitest';
+import { testApps, type TestApp } from '../test/app.js';
 
-const apps: TestApp[] = [];
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
-});
+const build = testApps('sqlite');
 
-async function make(trustProxy: string): Promise<TestApp> {
-  const t = await createTestApp('sqlite', { env: { TRUST_PROXY: trustProxy, RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
-  apps.push(t);
-  return t;
+function make(trustProxy: string): Promise<TestApp> {
+  return build({ env: { TRUST_PROXY: trustProxy, RATE_LIMIT_GLOBAL_PER_MINUTE: '3' } });
 }
 
 /** Statuses of `n` requests from `remoteAddress`, each with a different forged first X-Forwarded-For entry. */

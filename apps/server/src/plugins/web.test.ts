@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { tempDir } from '../test/databases.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { testApps } from '../test/app.js';
 import { pickEncoding, withHtmlLocale, withoutPrerenderShell } from './web.js';
 
 /** The web app's real index.html (the build keeps its body as written). */
@@ -46,16 +46,12 @@ describe('index.html helpers', () => {
 });
 
 describe('the first paint in the shopper’s language', () => {
-  let t: TestApp;
+  const make = testApps('sqlite');
   let app: FastifyInstance;
   beforeAll(async () => {
     const dist = tempDir('aidressup-web-');
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX_HTML);
-    t = await createTestApp('sqlite', { webDistDir: dist });
-    app = t.app;
-  });
-  afterAll(async () => {
-    await t.app.close();
+    ({ app } = await make({ webDistDir: dist }));
   });
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });

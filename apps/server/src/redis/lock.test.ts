@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { scheduleRetention, type RetentionDeps } from '../services/retention.js';
 import { closeRedis, connectRedis, type Redis } from './client.js';
 import { LockUnavailableError, redisRunLock } from './lock.js';
 
 const REDIS = redisServerAvailable();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A stand-in for the retention run: work that takes `ms`, so that runs could overlap. */
+const work = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
   let redis: TestRedis;
@@ -33,7 +34,8 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
       await new Promise<void>((r) => (release = r));
       order.push('a end');
     });
-    await sleep(20);
+    // a holds the lock once its work has started
+    await vi.waitFor(() => expect(order).toEqual(['a start']));
     expect(await b.runExclusive('job', async () => order.push('b ran'))).toBe(false);
     // Another name is another lock.
     expect(await b.runExclusive('other-job', async () => order.push('b other'))).toBe(true);
@@ -47,16 +49,25 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
     const c = await client();
     const a = redisRunLock(c, { prefix: 't2:', ttlMs: 90 });
     const b = redisRunLock(await client(), { prefix: 't2:', ttlMs: 90 });
+    // The holder renews its key every ttl/3 (30 ms): count the renewals it sends.
+    const evals = vi.spyOn(c, 'eval');
+    const renewals = () => evals.mock.calls.filter((args) => String(args[0]).includes('PEXPIRE')).length;
     let bRan = false;
+    let heldFor = 0;
     await a.runExclusive('job', async () => {
-      await sleep(300);
+      const started = performance.now();
+      // Six renewals: the work has run at least twice the time to live.
+      await vi.waitFor(() => expect(renewals()).toBeGreaterThanOrEqual(6), { timeout: 5_000 });
+      heldFor = performance.now() - started;
       bRan = await b.runExclusive('job', async () => undefined);
     });
+    expect(heldFor).toBeGreaterThan(90);
     expect(bRan).toBe(false);
+    evals.mockRestore();
     // A holder that died: its key stays only until the time to live passes.
     await c.set('t2:job', 'dead-holder', 'PX', 90);
     expect(await b.runExclusive('job', async () => undefined)).toBe(false);
-    await sleep(150);
+    await vi.waitFor(async () => expect(await c.exists('t2:job')).toBe(0), { timeout: 5_000 });
     expect(await b.runExclusive('job', async () => undefined)).toBe(true);
   });
 
@@ -69,16 +80,18 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
       const run = async () => {
         active++;
         most = Math.max(most, active);
-        await sleep(80);
+        await work(80);
         active--;
         runs++;
       };
       const stops = locks.map((lock) =>
         scheduleRetention(deps, 20, { firstRunAfterMs: 0, run, ...(lock ? { lock } : {}) }),
       );
-      await sleep(700);
+      // Enough runs for two schedules to have overlapped, had nothing kept them apart.
+      await vi.waitFor(() => expect(runs).toBeGreaterThanOrEqual(4), { timeout: 10_000 });
       stops.forEach((stop) => stop());
-      await sleep(120);
+      // the runs under way finish
+      await vi.waitFor(() => expect(active).toBe(0), { timeout: 5_000 });
       return { most, runs };
     };
     const shared = await measure([
@@ -109,7 +122,7 @@ describe.runIf(REDIS)('a lock on Redis shared by several processes', () => {
       lock,
       run: async () => void runs++,
     });
-    await sleep(200);
+    await vi.waitFor(() => expect(runs).toBe(1));
     stop();
     expect(runs).toBe(1);
     expect(warnings).toEqual(['retention: lock unavailable, running without it']);

@@ -4,7 +4,7 @@
  * data (a renewing plan is cancelled first, at Paddle's API stand-in), and the plan's management
  * (the Paddle API answered by a stand-in).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthResponseSchema,
@@ -16,10 +16,11 @@ import {
   type User,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, sessionCookieOf, signIn, type TestApp } from '../test/app.js';
+import { newDeviceId, sessionCookieOf, signIn, testApps, type TestApp } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { codeFromMail, linkFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { sendJson, startStandInServer, type StandInServer } from '../test/stand-ins/stand-in-server.js';
+import { expectApiError } from '../test/api-error.js';
 import { envelope, paddleId, signedHeaders, subscriptionData, transactionData } from '@aidressup/paddle-stand-in';
 import { mergeUserInto } from '../ledger/ledger.js';
 import { setPaddleCustomerId } from '../repositories/users.js';
@@ -90,15 +91,8 @@ async function signInByEmail(app: FastifyInstance, email: string, cookie: string
 }
 
 describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url, ...env } });
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const build = testApps(kind, () => ({ env: { SMTP_URL: smtp.url } }));
+  const make = (env: Record<string, string> = {}) => build({ env });
 
   describe('a device id is a signal, never a key', () => {
     it('gives a second browser on the same device a new user, without the trials the first used', async () => {
@@ -204,8 +198,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(linkFromMail(mail).hash).toMatch(/^#email=[^&]+&token=[A-Za-z0-9_-]{43}$/);
       for (const bad of ['', 'not-an-email', 'a@b', `${'x'.repeat(250)}@example.com`, 42, null]) {
         const r = await post(app, '/api/auth/email/start', { email: bad });
-        expect(r.statusCode).toBe(400);
-        expect(r.json()).toEqual({ success: false, code: 'INVALID_EMAIL', error: MESSAGES.invalidEmail });
+        expectApiError(r, 400, 'INVALID_EMAIL', MESSAGES.invalidEmail);
       }
       // No code is stored in clear.
       const rows = await app.db.selectFrom('email_codes').selectAll().execute();
@@ -239,12 +232,11 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
 
       for (const locale of ['xx', 'es-ES', 'EN', 42, null]) {
         const bad = await post(app, '/api/auth/email/start', { email: newEmail(), locale });
-        expect(bad.statusCode, String(locale)).toBe(400);
-        expect(bad.json()).toEqual({ success: false, code: 'VALIDATION_ERROR', error: MESSAGES.invalidRequest });
+        expectApiError(bad, 400, 'VALIDATION_ERROR', { message: MESSAGES.invalidRequest, label: String(locale) });
       }
       // A bad address is still INVALID_EMAIL, whatever the language.
       const both = await post(app, '/api/auth/email/start', { email: 'nope', locale: 'xx' });
-      expect(both.json()).toMatchObject({ code: 'INVALID_EMAIL' });
+      expectApiError(both, 400, 'INVALID_EMAIL');
     });
 
     it('limits mails per address and per client address', async () => {
@@ -267,8 +259,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       smtp.setFailing(true);
       try {
         const res = await post(app, '/api/auth/email/start', { email: newEmail() });
-        expect(res.statusCode).toBe(503);
-        expect(res.json()).toEqual({ success: false, code: 'SERVICE_UNAVAILABLE', error: MESSAGES.mailNotSent });
+        expectApiError(res, 503, 'SERVICE_UNAVAILABLE', MESSAGES.mailNotSent);
       } finally {
         smtp.setFailing(false);
       }
@@ -373,8 +364,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
         { email: params.get('email'), token: params.get('token') },
         other.cookie,
       );
-      expect(again.statusCode).toBe(410);
-      expect(again.json()).toMatchObject({ code: 'CODE_EXPIRED' });
+      expectApiError(again, 410, 'CODE_EXPIRED');
     });
 
     it('refuses wrong, used and expired codes with clear messages, and ends a code after five wrong tries', async () => {
@@ -385,13 +375,11 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const { code } = await mailedCode(app, email, s.cookie);
       const wrong = code === '000000' ? '000001' : '000000';
       const bad = await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ success: false, code: 'INVALID_CODE', error: MESSAGES.invalidCode });
+      expectApiError(bad, 400, 'INVALID_CODE', MESSAGES.invalidCode);
       for (let i = 0; i < 3; i++)
         expect((await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie)).statusCode).toBe(400);
       const fifth = await post(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
-      expect(fifth.statusCode).toBe(429);
-      expect(fifth.json()).toEqual({ success: false, code: 'CODE_LOCKED', error: MESSAGES.codeLocked });
+      expectApiError(fifth, 429, 'CODE_LOCKED', MESSAGES.codeLocked);
       // Dead: even the right code no longer works.
       expect((await post(app, '/api/auth/email/verify', { email, code }, s.cookie)).json()).toMatchObject({
         code: 'CODE_LOCKED',
@@ -401,8 +389,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const second = await mailedCode(app, email, s.cookie);
       clock.advance(10 * 60 * 1000 + 1);
       const late = await post(app, '/api/auth/email/verify', { email, code: second.code }, s.cookie);
-      expect(late.statusCode).toBe(410);
-      expect(late.json()).toEqual({ success: false, code: 'CODE_EXPIRED', error: MESSAGES.codeExpired });
+      expectApiError(late, 410, 'CODE_EXPIRED', MESSAGES.codeExpired);
 
       // Used once only; a malformed code is refused before any lookup.
       const third = await mailedCode(app, email, s.cookie);
@@ -410,12 +397,16 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       expect(ok.statusCode).toBe(200);
       const reused = await post(app, '/api/auth/email/verify', { email, code: third.code }, sessionCookieOf(ok));
       expect(reused.statusCode).toBe(410);
-      expect((await post(app, '/api/auth/email/verify', { email, code: '12ab56' }, s.cookie)).json()).toMatchObject({
-        code: 'INVALID_CODE',
-      });
-      expect(
-        (await post(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, s.cookie)).json(),
-      ).toMatchObject({ code: 'INVALID_EMAIL' });
+      expectApiError(
+        await post(app, '/api/auth/email/verify', { email, code: '12ab56' }, s.cookie),
+        400,
+        'INVALID_CODE',
+      );
+      expectApiError(
+        await post(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, s.cookie),
+        400,
+        'INVALID_EMAIL',
+      );
     });
 
     it('moves credits exactly once under concurrent verifies and merges', async () => {
@@ -525,8 +516,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
       const { app } = await make();
       const s = await signIn(app);
       const none = await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } });
-      expect(none.statusCode).toBe(409);
-      expect(none.json()).toEqual({ success: false, code: 'PORTAL_UNAVAILABLE', error: MESSAGES.portalUnavailable });
+      expectApiError(none, 409, 'PORTAL_UNAVAILABLE', MESSAGES.portalUnavailable);
       expect((await post(app, '/api/billing/demo/checkout', { planId: 'yearly' }, s.cookie)).statusCode).toBe(200);
       const portal = await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } });
       expect(portal.json()).toEqual({ success: true, url: '/billing/demo-portal' });
@@ -761,7 +751,8 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           const t = await make(paddleEnv(API_KEY));
           const s = await signIn(t.app);
           const sub = await subscribeMonthly(t, s.user.id);
-          const planNotCanceled = { success: false, code: 'SERVICE_UNAVAILABLE', error: MESSAGES.planNotCanceled };
+          const planNotCanceled = (res: LightMyRequestResponse) =>
+            expectApiError(res, 503, 'SERVICE_UNAVAILABLE', MESSAGES.planNotCanceled);
           const untouched = async () => {
             expect(await userRow(t, s.user.id)).toMatchObject({
               subscription_status: 'active',
@@ -774,14 +765,13 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
 
           cancelFailures.set(sub, 500);
           const failed = await deleteAccount(t, s.cookie);
-          expect(failed.statusCode).toBe(503);
-          expect(failed.json()).toEqual(planNotCanceled);
+          planNotCanceled(failed);
           expect(cancelsOf(sub)).toHaveLength(1);
           await untouched();
 
           // Paddle refuses (its documented error shape, a 4xx): the same.
           cancelFailures.set(sub, 404);
-          expect((await deleteAccount(t, s.cookie)).json()).toEqual(planNotCanceled);
+          planNotCanceled(await deleteAccount(t, s.cookie));
           await untouched();
 
           // Nothing listening at Paddle's address (connection refused).
@@ -791,8 +781,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           const o = await signIn(offline.app);
           const osub = await subscribeMonthly(offline, o.user.id);
           const refused = await deleteAccount(offline, o.cookie);
-          expect(refused.statusCode).toBe(503);
-          expect(refused.json()).toEqual(planNotCanceled);
+          planNotCanceled(refused);
           expect(await userRow(offline, o.user.id)).toMatchObject({
             subscription_id: osub,
             subscription_status: 'active',
@@ -804,7 +793,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
           const keyless = await make(paddleEnv());
           const k = await signIn(keyless.app);
           await subscribeMonthly(keyless, k.user.id);
-          expect((await deleteAccount(keyless, k.cookie)).json()).toEqual(planNotCanceled);
+          planNotCanceled(await deleteAccount(keyless, k.cookie));
           expect(await userRow(keyless, k.user.id)).toMatchObject({ subscription_status: 'active', deleted_at: null });
 
           // Paddle answers again: the retry cancels and deletes.
@@ -871,12 +860,7 @@ describe.each(DATABASE_KINDS)('accounts on %s', (kind) => {
         const s = await signIn(app);
         await setPaddleCustomerId(app.db, s.user.id, 'ctm_01abc');
         const res = await app.inject({ method: 'GET', url: '/api/billing/portal', headers: { cookie: s.cookie } });
-        expect(res.statusCode).toBe(503);
-        expect(res.json()).toEqual({
-          success: false,
-          code: 'SERVICE_UNAVAILABLE',
-          error: MESSAGES.portalNotConfigured,
-        });
+        expectApiError(res, 503, 'SERVICE_UNAVAILABLE', MESSAGES.portalNotConfigured);
         const keyless = await make(paddleEnv());
         const k = await signIn(keyless.app);
         await setPaddleCustomerId(keyless.app.db, k.user.id, 'ctm_01abc');

@@ -1,20 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthResponseSchema, UserResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, sessionCookieOf, signIn, type TestApp } from '../test/app.js';
+import { newDeviceId, sessionCookieOf, signIn, testApps } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 
 describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env?: Record<string, string>) => {
-    const t = await createTestApp(kind, env ? { env } : {});
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const build = testApps(kind);
+  const make = (env?: Record<string, string>) => build(env ? { env } : {});
 
   it('creates a user and sets an HttpOnly SameSite=Lax signed session cookie; the device id opens no account', async () => {
     const { app } = await make();
@@ -83,8 +77,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const { app } = await make();
     for (const deviceId of ['short', 'a'.repeat(129), 'has space in it', 'semi;colon12', 12345678, null]) {
       const res = await app.inject({ method: 'POST', url: '/api/auth/anonymous', payload: { deviceId } });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, code: 'INVALID_DEVICE_ID', error: 'Invalid device id.' });
+      expectApiError(res, 400, 'INVALID_DEVICE_ID', 'Invalid device id.');
     }
     const bad = await app.inject({
       method: 'POST',
@@ -92,8 +85,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       headers: { 'content-type': 'application/json' },
       payload: '{not json',
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+    expectApiError(bad, 400, 'VALIDATION_ERROR');
     const count = await app.db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -118,12 +110,10 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       url: `/api/auth/user/${bob.user.id}`,
       headers: { cookie: alice.cookie },
     });
-    expect(other.statusCode).toBe(403);
-    expect(other.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    expectApiError(other, 403, 'FORBIDDEN');
 
     const none = await app.inject({ method: 'GET', url: `/api/auth/user/${alice.user.id}` });
-    expect(none.statusCode).toBe(401);
-    expect(none.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED' });
+    expectApiError(none, 401, 'UNAUTHORIZED');
 
     // A forged cookie (unsigned user id) is no session.
     const forged = await app.inject({
@@ -170,7 +160,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
         payload: { deviceId: newDeviceId() },
       });
       codes.push(res.statusCode);
-      if (res.statusCode === 429) expect(res.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+      if (res.statusCode === 429) expectApiError(res, 429, 'RATE_LIMITED');
     }
     expect(codes).toEqual([200, 200, 200, 429, 429]);
   });
@@ -180,11 +170,10 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
     const file = path.join(t.config.dataDir, 'session-secret');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const alice = await signIn(t.app);
-    const restarted = await createTestApp(kind, {
+    const restarted = await build({
       dataDir: t.config.dataDir,
       ...(t.config.databaseUrl ? { databaseUrl: t.config.databaseUrl } : {}),
     });
-    apps.push(restarted);
     const res = await restarted.app.inject({
       method: 'GET',
       url: `/api/auth/user/${alice.user.id}`,

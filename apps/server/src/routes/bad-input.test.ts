@@ -4,11 +4,11 @@
  * kept-alive connection unusable.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS, MAX_UPLOAD_BYTES, type ErrorCode } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { gif, jpeg, multipart, png, pngHeaderOnly, truncatedJpeg, type FilePart } from '../test/images.js';
 
 let PERSON: Buffer;
@@ -315,21 +315,18 @@ function rawExchange(
 }
 
 describe.each(DATABASE_KINDS)('bad-input corpus on %s', (kind) => {
+  const make = testApps(kind);
   let t: TestApp;
   let ctx: Ctx;
   let port: number;
   const log = logSink();
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: { LOG_LEVEL: 'info' }, logStream: log.stream });
+    t = await make({ env: { LOG_LEVEL: 'info' }, logStream: log.stream });
     const s = await signIn(t.app);
     ctx = { cookie: s.cookie, userId: s.user.id };
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as net.AddressInfo).port;
   });
-  afterAll(async () => {
-    await t.app.close();
-  });
-
   it(`answers each of the ${PROBES.length} probes with its 4xx status and code`, async () => {
     const got: string[] = [];
     for (const probe of PROBES) {

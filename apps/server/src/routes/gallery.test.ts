@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DeleteTryOnResponseSchema,
   ShareTryOnResponseSchema,
@@ -15,8 +15,9 @@ import {
   UnshareTryOnResponseSchema,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { completeTryOn, grantCredits, reserveTryOn } from '../ledger/ledger.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { newResultName } from '../tryon/results.js';
@@ -59,21 +60,8 @@ const share = (app: FastifyInstance, id: string, cookie?: string) =>
   app.inject({ method: 'POST', url: `/api/tryons/${id}/share`, ...(cookie ? { headers: { cookie } } : {}) });
 const get = (app: FastifyInstance, url: string) => app.inject({ method: 'GET', url });
 
-function expectNotFound(res: { statusCode: number; json(): unknown }) {
-  expect(res.statusCode).toBe(404);
-  expect(res.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
-}
-
 describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('lists results with their engine and no share link, and refuses a malformed cursor or limit', async () => {
     const { app } = await make();
@@ -102,8 +90,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
       '?limit=x',
     ]) {
       const res = await app.inject({ method: 'GET', url: `/api/tryons${query}`, headers: { cookie } });
-      expect(res.statusCode, query).toBe(400);
-      expect(res.json(), query).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+      expectApiError(res, 400, 'VALIDATION_ERROR', { label: query });
     }
     // A well-formed cursor text that is not a page boundary the server wrote.
     const forged = Buffer.from('2026-05-01T10:00:00.000Z|abc|x').toString('base64url');
@@ -193,9 +180,9 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
 
     // Not signed in; another user; an unknown id; a malformed one.
     expect((await del(app, `/api/tryons/${id}`)).statusCode).toBe(401);
-    expectNotFound(await del(app, `/api/tryons/${id}`, stranger.cookie));
-    expectNotFound(await del(app, '/api/tryons/AAAAAAAAAAAAAAAAAAAAA', owner.cookie));
-    expectNotFound(await del(app, '/api/tryons/not%20an%20id', owner.cookie));
+    expectApiError(await del(app, `/api/tryons/${id}`, stranger.cookie), 404, 'NOT_FOUND');
+    expectApiError(await del(app, '/api/tryons/AAAAAAAAAAAAAAAAAAAAA', owner.cookie), 404, 'NOT_FOUND');
+    expectApiError(await del(app, '/api/tryons/not%20an%20id', owner.cookie), 404, 'NOT_FOUND');
     expect((await get(app, made.imageUrl)).statusCode).toBe(200);
     expect(await findTryOn(app.db, id)).toBeDefined();
 
@@ -204,7 +191,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     expect(DeleteTryOnResponseSchema.parse(res.json())).toEqual({ success: true });
     expect(await findTryOn(app.db, id)).toBeUndefined();
     expect(fs.existsSync(file)).toBe(false);
-    expectNotFound(await get(app, made.imageUrl));
+    expectApiError(await get(app, made.imageUrl), 404, 'NOT_FOUND');
     expect((await list(app, owner.cookie)).items.map((i) => i.id)).toEqual([kept.tryonId]);
     // The ledger keeps the spend, without the link.
     const events = await app.db
@@ -215,7 +202,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     expect(events.filter((e) => e.amount < 0)).toHaveLength(2);
     expect(events.some((e) => e.tryon_id === id)).toBe(false);
     // Twice: nothing left to delete.
-    expectNotFound(await del(app, `/api/tryons/${id}`, owner.cookie));
+    expectApiError(await del(app, `/api/tryons/${id}`, owner.cookie), 404, 'NOT_FOUND');
   });
 
   it('refuses to delete a try-on still processing (404), and deletes even when the file cannot be', async () => {
@@ -229,7 +216,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
       now: clock.now,
     });
     if (!reserved.ok) throw new Error('not reserved');
-    expectNotFound(await del(app, `/api/tryons/${reserved.tryon.id}`, cookie));
+    expectApiError(await del(app, `/api/tryons/${reserved.tryon.id}`, cookie), 404, 'NOT_FOUND');
     expect((await findTryOn(app.db, reserved.tryon.id))?.status).toBe('processing');
 
     const made = await tryOn(app, cookie, user.id);
@@ -245,7 +232,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
       storage.delete = realDelete;
     }
     expect(await findTryOn(app.db, made.tryonId!)).toBeUndefined();
-    expectNotFound(await get(app, made.imageUrl));
+    expectApiError(await get(app, made.imageUrl), 404, 'NOT_FOUND');
   });
 
   it('shares a result by a public page and image that need no session, until the owner stops', async () => {
@@ -256,8 +243,8 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const id = made.tryonId!;
 
     expect((await share(app, id)).statusCode).toBe(401);
-    expectNotFound(await share(app, id, stranger.cookie));
-    expectNotFound(await share(app, 'AAAAAAAAAAAAAAAAAAAAA', owner.cookie));
+    expectApiError(await share(app, id, stranger.cookie), 404, 'NOT_FOUND');
+    expectApiError(await share(app, 'AAAAAAAAAAAAAAAAAAAAA', owner.cookie), 404, 'NOT_FOUND');
 
     const first = await share(app, id, owner.cookie);
     expect(first.statusCode).toBe(200);
@@ -327,7 +314,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     }
 
     // Only the owner stops it.
-    expectNotFound(await del(app, `/api/tryons/${id}/share`, stranger.cookie));
+    expectApiError(await del(app, `/api/tryons/${id}/share`, stranger.cookie), 404, 'NOT_FOUND');
     expect((await get(app, pathname)).statusCode).toBe(200);
     const stopped = await del(app, `/api/tryons/${id}/share`, owner.cookie);
     expect(stopped.statusCode).toBe(200);
@@ -335,7 +322,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     const gone = await get(app, pathname);
     expect(gone.statusCode).toBe(404);
     expect(gone.body).toContain('This link is not available');
-    expectNotFound(await get(app, `${pathname}/image`));
+    expectApiError(await get(app, `${pathname}/image`), 404, 'NOT_FOUND');
     expect((await list(app, owner.cookie)).items[0]?.shareUrl).toBeNull();
     // The owner's own image URL still works; sharing again makes a new link.
     expect((await get(app, made.imageUrl)).statusCode).toBe(200);
@@ -345,7 +332,7 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
     // Stopping twice is fine; an unknown id is not found.
     expect((await del(app, `/api/tryons/${id}/share`, owner.cookie)).statusCode).toBe(200);
     expect((await del(app, `/api/tryons/${id}/share`, owner.cookie)).statusCode).toBe(200);
-    expectNotFound(await del(app, '/api/tryons/AAAAAAAAAAAAAAAAAAAAA/share', owner.cookie));
+    expectApiError(await del(app, '/api/tryons/AAAAAAAAAAAAAAAAAAAAA/share', owner.cookie), 404, 'NOT_FOUND');
   });
 
   it('builds share links on PUBLIC_URL, never on the request’s Host', async () => {
@@ -383,9 +370,9 @@ describe.each(DATABASE_KINDS)('My Gallery on %s', (kind) => {
 
     clock.advance(30 * 86_400_000 + 1000);
     expect((await get(app, pathname)).statusCode).toBe(404);
-    expectNotFound(await get(app, `${pathname}/image`));
+    expectApiError(await get(app, `${pathname}/image`), 404, 'NOT_FOUND');
     // An expired result cannot be shared again.
-    expectNotFound(await share(app, made.tryonId!, cookie));
+    expectApiError(await share(app, made.tryonId!, cookie), 404, 'NOT_FOUND');
 
     await runRetention({ db: app.db, storage: app.storage, clock: () => clock.now });
     const row = await findTryOn(app.db, made.tryonId!);

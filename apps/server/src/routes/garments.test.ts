@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { ErrorResponseSchema, GarmentClassifyResponseSchema, MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { multipart, truncatedJpeg, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../../../e2e/fixtures');
@@ -37,20 +38,17 @@ function classify(
 }
 
 describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
+  const make = testApps(kind);
   let t: TestApp;
   let cookie: string;
   let userId: string;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await make();
     ({
       cookie,
       user: { id: userId },
     } = await signIn(t.app));
   });
-  afterAll(async () => {
-    await t?.app.close();
-  });
-
   it.each([
     ['garment-lower.jpg', () => LOWER, 'lower_body'],
     ['garment-upper.jpg', () => UPPER, 'upper_body'],
@@ -86,8 +84,7 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
 
   it('needs a session', async () => {
     const res = await classify(t.app, undefined, { clothingImage: { data: LOWER } });
-    expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ success: false, code: 'UNAUTHORIZED', error: MESSAGES.notSignedIn });
+    expectApiError(res, 401, 'UNAUTHORIZED', MESSAGES.notSignedIn);
   });
 
   it.each([
@@ -135,19 +132,15 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
       headers: { cookie, 'content-type': 'application/json' },
       payload: '{}',
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'MISSING_FILE', error: MESSAGES.missingClothingImage });
+    expectApiError(res, 400, 'MISSING_FILE', MESSAGES.missingClothingImage);
   });
 });
 
 describe('POST /api/garments/classify rate limit', () => {
-  let t: TestApp;
-  afterAll(async () => {
-    await t?.app.close();
-  });
+  const make = testApps('sqlite');
 
   it('allows three times the try-on rate per minute, then answers 429', async () => {
-    t = await createTestApp('sqlite', { env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
+    const t = await make({ env: { RATE_LIMIT_TRYON_PER_MINUTE: '2' } });
     const { cookie } = await signIn(t.app);
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++)

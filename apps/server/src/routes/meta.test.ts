@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HealthResponseSchema, PLANS, PublicConfigSchema } from '@aidressup/contract';
 import { DATABASE_KINDS, tempDir } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 
 const PADDLE = {
   PADDLE_ENV: 'sandbox',
@@ -17,15 +18,7 @@ const PADDLE = {
 };
 
 describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('gives the browser the public configuration and nothing secret', async () => {
     const { app } = await make({ env: { ...PADDLE, SESSION_SECRET: 'x'.repeat(40), FREE_TRIALS_LIMIT: '3' } });
@@ -62,8 +55,7 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
       headers: { cookie },
       payload: { planId: 'lifetime' },
     });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ success: false, code: 'INVALID_PLAN' });
+    expectApiError(bad, 400, 'INVALID_PLAN');
 
     const res = await app.inject({
       method: 'POST',
@@ -95,8 +87,7 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
       headers: { cookie },
       payload: { planId: 'monthly' },
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
+    expectApiError(res, 409, 'BILLING_DISABLED');
     expect((await app.db.selectFrom('credit_grants').select('id').execute()).length).toBe(0);
   });
 
@@ -135,19 +126,13 @@ describe.each(DATABASE_KINDS)('config, health, billing and web on %s', (kind) =>
       url: '/api/auth/anonymous',
       payload: { deviceId: 'device-after-db-down' },
     });
-    expect(signIn.statusCode).toBe(500);
-    expect(signIn.json()).toEqual({
-      success: false,
-      code: 'INTERNAL_ERROR',
-      error: 'Something went wrong on our side. Please try again.',
-    });
+    expectApiError(signIn, 500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.');
   });
 
   it('answers unknown /api routes with JSON 404 and sends security headers', async () => {
     const { app } = await make();
     const res = await app.inject({ method: 'GET', url: '/api/nope' });
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, code: 'NOT_FOUND', error: 'Not found.' });
+    expectApiError(res, 404, 'NOT_FOUND', 'Not found.');
     const post = await app.inject({ method: 'POST', url: '/api/nope', payload: {} });
     expect(post.statusCode).toBe(404);
     const csp = String(res.headers['content-security-policy']);

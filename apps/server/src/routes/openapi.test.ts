@@ -3,8 +3,8 @@
  * listing every /api route the app registers (a route added without documentation fails here),
  * with path parameters written `{name}`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testApps, type TestApp } from '../test/app.js';
 
 const PADDLE_ENV = {
   PADDLE_ENV: 'sandbox',
@@ -38,17 +38,15 @@ describe.each([
   ['demo billing', {}],
   ['Paddle billing', PADDLE_ENV],
 ] as const)('the OpenAPI document with %s', (_name, env) => {
+  const make = testApps('sqlite');
   let t: TestApp;
   let doc: Document;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { env });
+    t = await make({ env });
     const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = res.json() as Document;
-  });
-  afterAll(async () => {
-    await t?.app.close();
   });
 
   it('is an OpenAPI 3 document', () => {

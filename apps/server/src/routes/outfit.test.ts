@@ -2,15 +2,16 @@
  * A whole outfit (a top with a bottom) through POST /api/process-image, and what paying buys:
  * full-resolution results and priority processing. On SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { FREE_RESULT_MAX_SIDE, MESSAGES, NoCreditsResponseSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { EngineError, type TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { gif, jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 import { balance } from '../ledger/ledger.js';
 import type { JobLimiter } from '../tryon/job-limiter.js';
@@ -86,15 +87,7 @@ function largeResultEngine(): TryOnEngine {
 }
 
 describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('charges two free trials, dresses the bottom and then the top over it, and answers the counts', async () => {
     const { app, engine } = await make();
@@ -178,8 +171,7 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     engine.failWith = new EngineError('GARMENT_NOT_PLACED');
 
     const res = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ success: false, code: 'GARMENT_NOT_PLACED', error: MESSAGES.garmentNotPlaced });
+    expectApiError(res, 422, 'GARMENT_NOT_PLACED', MESSAGES.garmentNotPlaced);
     expect(await trialsUsed(app, user.id)).toBe(1);
     expect(await balance(app.db, user.id, new Date('2026-05-01T10:00:00.000Z'))).toBe(20);
     const outfitRows = (await rowsOf(app, user.id)).filter((r) => r.status === 'failed');
@@ -198,19 +190,13 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     const { cookie, user } = await signIn(app);
     for (const category of ['lower_body', 'dresses']) {
       const res = await tryOnRequest(app, cookie, { userId: user.id, category });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({
-        success: false,
-        code: 'VALIDATION_ERROR',
-        error: MESSAGES.lowerClothingNeedsUpperBody,
-      });
+      expectApiError(res, 400, 'VALIDATION_ERROR', MESSAGES.lowerClothingNeedsUpperBody);
     }
     const notImage = await tryOnRequest(app, cookie, {
       userId: user.id,
       lower: { data: await gif(), filename: 'b.gif', contentType: 'image/gif' },
     });
-    expect(notImage.statusCode).toBe(415);
-    expect(notImage.json()).toMatchObject({ code: 'UNSUPPORTED_FORMAT', error: MESSAGES.unsupportedFormat });
+    expectApiError(notImage, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
     expect(engine.calls).toHaveLength(0);
     expect(await trialsUsed(app, user.id)).toBe(0);
   });
@@ -252,10 +238,7 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
     const limiter = (app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter('gated');
     const [first, normal, paying] = await Promise.all([signIn(app), signIn(app), signIn(app)]);
     await buy(app, paying.cookie, 'monthly');
-    const until = async (check: () => boolean) => {
-      for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-      expect(check()).toBe(true);
-    };
+    const until = (check: () => boolean) => expect.poll(check, { timeout: 5_000 }).toBe(true);
 
     const running = tryOnRequest(app, first.cookie, {
       userId: first.user.id,

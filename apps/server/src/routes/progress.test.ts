@@ -1,9 +1,9 @@
 /** GET /api/tryon-progress/{progressId}: a try-on's stages as Server-Sent Events, on a listening server. */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ESTIMATE_SECONDS, TryOnResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, png } from '../test/images.js';
 import { ProgressHub } from '../tryon/progress.js';
@@ -11,13 +11,10 @@ import { openStream } from '../test/sse.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
-const apps: TestApp[] = [];
+const make = testApps('sqlite');
 beforeAll(async () => {
   PERSON = await jpeg(480, 640, '#c08060');
   GARMENT = await png(300, 300, '#2040ff');
-});
-afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
 });
 
 async function listen(t: TestApp): Promise<string> {
@@ -47,11 +44,10 @@ describe('try-on progress (in-process engine)', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', {
+    t = await make({
       engine: createEngineDouble({ delayMs: 300 }),
       progress: { heartbeatMs: 200, waitMs: 1_500 },
     });
-    apps.push(t);
     base = await listen(t);
   });
 
@@ -64,8 +60,7 @@ describe('try-on progress (in-process engine)', () => {
     expect(stream.headers.get('cache-control')).toBe('no-cache');
     expect(stream.headers.get('x-accel-buffering')).toBe('no');
     // Held open, with comment lines, until the post comes.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(stream.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => stream.comments.filter((c) => c === 'keep-alive').length).toBeGreaterThanOrEqual(1);
     expect(stream.events).toEqual([]);
 
     const res = await postTryOn(base, cookie, user.id, progressId);
@@ -86,11 +81,17 @@ describe('try-on progress (in-process engine)', () => {
   });
 
   it('a stream opened during the try-on gets the current stage at once and the rest', async () => {
-    const { cookie, user } = await signIn(t.app);
+    // The engine answers when the test says: the stream is opened while it works.
+    const engine = createEngineDouble({ held: true });
+    const d = await make({ engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
+    const dbase = await listen(d);
+    const { cookie, user } = await signIn(d.app);
     const progressId = randomUUID();
-    const post = postTryOn(base, cookie, user.id, progressId);
-    await new Promise((r) => setTimeout(r, 150));
-    const stream = await openStream(`${base}/api/tryon-progress/${progressId}`, cookie);
+    const post = postTryOn(dbase, cookie, user.id, progressId);
+    await expect.poll(() => engine.calls.length).toBe(1);
+    const stream = await openStream(`${dbase}/api/tryon-progress/${progressId}`, cookie);
+    await expect.poll(() => stream.events.map((e) => e.stage)).toEqual(['fitting']);
+    engine.release();
     expect((await post).status).toBe(200);
     await within(stream.ended, 5_000, 'stream end');
     const stages = stream.events.map((e) => e.stage);
@@ -121,8 +122,7 @@ describe('try-on progress (in-process engine)', () => {
 
   it('a failed try-on ends with failed', async () => {
     const engine = createEngineDouble({ failWith: new EngineError('PERSON_NOT_FOUND') });
-    const f = await createTestApp('sqlite', { engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
-    apps.push(f);
+    const f = await make({ engine, progress: { heartbeatMs: 200, waitMs: 1_500 } });
     const fbase = await listen(f);
     const { cookie, user } = await signIn(f.app);
     const progressId = randomUUID();
@@ -133,11 +133,10 @@ describe('try-on progress (in-process engine)', () => {
   });
 
   it('a post refused before it runs (no credits) ends the stream with failed', async () => {
-    const n = await createTestApp('sqlite', {
+    const n = await make({
       env: { FREE_TRIALS_LIMIT: '0' },
       progress: { heartbeatMs: 200, waitMs: 1_500 },
     });
-    apps.push(n);
     const nbase = await listen(n);
     const { cookie, user } = await signIn(n.app);
     const progressId = randomUUID();
@@ -171,7 +170,7 @@ describe('try-on progress (in-process engine)', () => {
 
 describe('closing the server', () => {
   it('ends the open progress streams instead of waiting for them', async () => {
-    const c = await createTestApp('sqlite', { progress: { heartbeatMs: 200 } });
+    const c = await make({ progress: { heartbeatMs: 200 } });
     const cbase = await listen(c);
     const { cookie } = await signIn(c.app);
     const stream = await openStream(`${cbase}/api/tryon-progress/${randomUUID()}`, cookie);

@@ -1,12 +1,14 @@
 /** Cheap refusals before decoding, and bounded waiting for an engine slot (503 ENGINE_BUSY, no charge). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { expectApiError } from '../test/api-error.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
+import type { JobLimiter } from '../services/job-limiter.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -35,23 +37,11 @@ function tryOn(
   });
 }
 
-async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('refuses a user with nothing left before decoding the photos (no decode, no reservation)', async () => {
-    const t = await createTestApp(kind, { env: { FREE_TRIALS_LIMIT: '0' } });
-    apps.push(t);
+    const t = await make({ env: { FREE_TRIALS_LIMIT: '0' } });
     const { cookie, user } = await signIn(t.app);
     // Photos that would fail to decode: the balance check comes first, so the answer is NO_CREDITS.
     const junk = { data: Buffer.alloc(5_000_000, 0xff), contentType: 'image/jpeg' };
@@ -64,20 +54,20 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
   });
 
   it('lets at most ENGINE_QUEUE_LIMIT try-ons wait for a slot; the next gets 503 with Retry-After, at no charge', async () => {
-    const engine = createEngineDouble({ delayMs: 1_500 });
-    const t = await createTestApp(kind, { engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
-    apps.push(t);
+    // The engine answers only when the test says: the first try-on runs until then.
+    const engine = createEngineDouble({ held: true });
+    const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
+    const limiter = (t.app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter(engine.id);
     const [a, b, c] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
     const running = tryOn(t.app, a.cookie, a.user.id);
-    await until(() => engine.calls.length === 1);
+    await expect.poll(() => engine.calls.length).toBe(1);
     const waiting = tryOn(t.app, b.cookie, b.user.id);
-    await until(async () => (await t.app.db.selectFrom('tryons').select('id').execute()).length === 2);
-    await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => limiter.queued).toBe(1);
+    expect(await t.app.db.selectFrom('tryons').select('id').execute()).toHaveLength(2);
 
     const refused = await tryOn(t.app, c.cookie, c.user.id);
-    expect(refused.statusCode).toBe(503);
+    expectApiError(refused, 503, 'ENGINE_BUSY', MESSAGES.engineBusy);
     expect(refused.headers['retry-after']).toBe(String(ENGINE_BUSY_RETRY_AFTER_S));
-    expect(refused.json()).toEqual({ success: false, code: 'ENGINE_BUSY', error: MESSAGES.engineBusy });
     const third = await t.app.db
       .selectFrom('users')
       .select('free_trials_used')
@@ -85,6 +75,7 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
       .executeTakeFirstOrThrow();
     expect(third.free_trials_used).toBe(0);
 
+    engine.release();
     expect((await running).statusCode).toBe(200);
     expect((await waiting).statusCode).toBe(200);
     // Room again: the refused shopper can try now.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -12,8 +12,9 @@ import {
 } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
+import { expectApiError } from '../test/api-error.js';
 import {
   gif,
   jpeg,
@@ -62,15 +63,7 @@ async function trialsUsed(app: FastifyInstance, userId: string): Promise<number>
 }
 
 describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, opts);
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('runs the whole flow: trials, NO_CREDITS, demo purchase, paid try-on, gallery', async () => {
     const t = await make();
@@ -162,8 +155,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const alice = await signIn(app);
     const bob = await signIn(app);
     const asBob = await tryOnRequest(app, bob.cookie, { userId: alice.user.id });
-    expect(asBob.statusCode).toBe(403);
-    expect(asBob.json()).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    expectApiError(asBob, 403, 'FORBIDDEN');
     const anonymous = await tryOnRequest(app, undefined, { userId: alice.user.id });
     expect(anonymous.statusCode).toBe(401);
     const forged = await tryOnRequest(app, `aidu_session=${alice.user.id}`, { userId: alice.user.id });
@@ -237,7 +229,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const codes = responses.map((r) => r.statusCode).sort();
     expect(codes.filter((c) => c === 200)).toHaveLength(2);
     expect(codes.filter((c) => c === 402)).toHaveLength(18);
-    for (const r of responses.filter((x) => x.statusCode === 402)) expect(r.json().code).toBe('NO_CREDITS');
+    for (const r of responses.filter((x) => x.statusCode === 402)) expectApiError(r, 402, 'NO_CREDITS');
     expect(engine.calls).toHaveLength(2);
     expect(await trialsUsed(app, user.id)).toBe(2);
   });
@@ -247,14 +239,12 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const { app } = await make({ engine });
     const { cookie, user } = await signIn(app);
     const refused = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ success: false, code: 'PERSON_NOT_FOUND', error: MESSAGES.personNotFound });
+    expectApiError(refused, 422, 'PERSON_NOT_FOUND', MESSAGES.personNotFound);
     expect(await trialsUsed(app, user.id)).toBe(0);
 
     engine.failWith = new Error('connection reset by /internal/secret-host:5432');
     const failed = await tryOnRequest(app, cookie, { userId: user.id });
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expectApiError(failed, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
     expect(failed.body).not.toMatch(/secret-host/);
 
     // A paid try-on is refunded to the grant it came from.
@@ -292,8 +282,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const started = Date.now();
     const res = await tryOnRequest(app, cookie, { userId: user.id });
     expect(Date.now() - started).toBeLessThan(8000);
-    expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+    expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
     expect(await trialsUsed(app, user.id)).toBe(0);
   });
 
@@ -317,7 +306,6 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     expect(stuck.ok && fresh.ok).toBe(true);
     expect(await trialsUsed(first.app, user.id)).toBe(2);
     await first.app.close();
-    apps.splice(apps.indexOf(first), 1);
     // Restart 150 s later: the first reservation is past the 100 s deadline, the second is not yet old.
     const restarted = await make({
       dataDir: first.config.dataDir,
@@ -344,8 +332,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
       `${res.imageUrl}.png`,
     ]) {
       const r = await app.inject({ method: 'GET', url });
-      expect(r.statusCode).toBe(404);
-      expect(r.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+      expectApiError(r, 404, 'NOT_FOUND');
     }
     expect((await app.inject({ method: 'GET', url: res.imageUrl })).statusCode).toBe(200);
     clock.advance(31 * 86_400_000);

@@ -2,10 +2,11 @@
  * The Paddle webhook inside the whole app (buildApp + app.inject), configured as in production
  * with PADDLE_* variables: what the shopper's user object shows after Paddle's notifications.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
+import { expectApiError } from '../test/api-error.js';
 import {
   adjustmentData,
   envelope,
@@ -29,12 +30,10 @@ const PADDLE_ENV = {
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
+  const make = testApps(kind, { env: PADDLE_ENV });
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: PADDLE_ENV });
-  });
-  afterAll(async () => {
-    await t?.app.close();
+    t = await make();
   });
 
   /** Posts a notification signed at the app's clock, as Paddle would at that moment. */
@@ -171,8 +170,7 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       t.clock.now,
     );
     const stale = await post(txn, new Date(t.clock.now.getTime() - 10 * 60_000));
-    expect(stale.statusCode).toBe(400);
-    expect(stale.json()).toMatchObject({ success: false, code: 'INVALID_SIGNATURE' });
+    expectApiError(stale, 400, 'INVALID_SIGNATURE');
     expect((await userOf(s)).credits).toBe(0);
   });
 
@@ -217,8 +215,7 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       headers: { cookie: s.cookie },
       payload: { planId: 'credits_200' },
     });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ success: false, code: 'BILLING_DISABLED' });
+    expectApiError(res, 409, 'BILLING_DISABLED');
     expect((await userOf(s)).credits).toBe(0);
   });
 
@@ -229,25 +226,21 @@ describe.each(DATABASE_KINDS)('Paddle billing in the app (%s)', (kind) => {
       payload: '{"event_id":"evt_1"}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, code: 'INVALID_SIGNATURE', error: 'Invalid signature.' });
+    expectApiError(res, 400, 'INVALID_SIGNATURE', 'Invalid signature.');
   });
 });
 
 describe('Paddle webhook with demo billing', () => {
+  const make = testApps('sqlite');
   it('is not served at all', async () => {
-    const t = await createTestApp('sqlite');
-    try {
-      const raw = JSON.stringify(envelope('transaction.completed', {}));
-      const res = await t.app.inject({
-        method: 'POST',
-        url: PADDLE_WEBHOOK_PATH,
-        payload: raw,
-        headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
-      });
-      expect(res.statusCode).toBe(404);
-    } finally {
-      await t.app.close();
-    }
+    const t = await make();
+    const raw = JSON.stringify(envelope('transaction.completed', {}));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: PADDLE_WEBHOOK_PATH,
+      payload: raw,
+      headers: signedHeaders(SECRET, raw, t.clock.now.getTime()),
+    });
+    expect(res.statusCode).toBe(404);
   });
 });

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { balance, reserveTryOn } from '../ledger/ledger.js';
 import { createUser, findUserById } from '../repositories/users.js';
 import { DATABASE_KINDS, openTestDatabase } from '../test/databases.js';
+import { expectApiError } from '../test/api-error.js';
 import {
   adjustmentData,
   envelope,
@@ -376,8 +377,7 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
       const n = purchase('credits_200');
       const raw = JSON.stringify(n);
       const res = await post(raw, signedHeaders('not-the-secret', raw));
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, code: 'INVALID_SIGNATURE', error: 'Invalid signature.' });
+      expectApiError(res, 400, 'INVALID_SIGNATURE', 'Invalid signature.');
       expect(await credits()).toBe(0);
       expect(await eventCount(n.event_id)).toBe(0);
     });
@@ -450,8 +450,7 @@ describe.each(DATABASE_KINDS)('POST /api/webhooks/paddle (%s)', (kind) => {
     it('refuses a correctly signed body that is not a notification', async () => {
       for (const raw of ['not json at all', JSON.stringify({ hello: 'world' })]) {
         const res = await post(raw, signedHeaders(SECRET, raw));
-        expect(res.statusCode).toBe(400);
-        expect(res.json()).toMatchObject({ success: false, code: 'VALIDATION_ERROR' });
+        expectApiError(res, 400, 'VALIDATION_ERROR');
       }
     });
   });
@@ -735,12 +734,7 @@ describe('POST /api/webhooks/paddle when the database fails', () => {
       payload: raw,
       headers: signedHeaders(SECRET, raw),
     });
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({
-      success: false,
-      code: 'INTERNAL_ERROR',
-      error: 'Something went wrong on our side. Please try again.',
-    });
+    expectApiError(res, 500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.');
     expect(res.body).not.toMatch(/credit_events|stack|at /);
     // The transaction rolled back: no grant and no event record, so Paddle's retry can succeed.
     expect(await handle.db.selectFrom('credit_grants').select('id').execute()).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { DatabaseHandle } from '../db/database.js';
@@ -10,7 +10,7 @@ import { createUser, findUserById } from '../repositories/users.js';
 import { findTryOn, stageResult } from '../repositories/tryons.js';
 import { grantCredits, reserveTryOn, balance } from '../ledger/ledger.js';
 import { LocalDiskStorage } from '../storage/local-disk.js';
-import { STALE_AFTER_MS, isGone, startProcess, type ProcessHandle } from './recovery.js';
+import { HEARTBEAT_MS, STALE_AFTER_MS, isGone, startProcess, type ProcessHandle } from './recovery.js';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');
 let seq = 0;
@@ -149,18 +149,31 @@ describe.each(DATABASE_KINDS)('crash recovery on %s', (kind) => {
   });
 
   it('sweeps on its own schedule with sweep on, and keeps its heartbeat fresh either way', async () => {
-    const { db, start } = await setup();
-    const userId = await newUser(db, 1);
-    const a = await start(true);
-    const b = await start(false);
-    const before = await db.selectFrom('processes').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
-    const crashed = await reserve(db, userId, 'no-such-process');
-    if (!crashed.ok) throw new Error('reservation failed');
-    await new Promise((r) => setTimeout(r, 2_500));
-    expect((await findTryOn(db, crashed.tryon.id))?.status).toBe('failed');
-    const after = await db.selectFrom('processes').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
-    expect(after.heartbeat_at > before.heartbeat_at).toBe(true);
-    expect(a.id).not.toBe(b.id);
+    // The schedule is an interval: the test moves it on instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { db, start } = await setup();
+      const userId = await newUser(db, 1);
+      const a = await start(true);
+      const b = await start(false);
+      const heartbeat = async () =>
+        (await db.selectFrom('processes').select('heartbeat_at').where('id', '=', b.id).executeTakeFirstOrThrow())
+          .heartbeat_at;
+      const before = await heartbeat();
+      const crashed = await reserve(db, userId, 'no-such-process');
+      if (!crashed.ok) throw new Error('reservation failed');
+      // Nothing settles it before the schedule comes round.
+      expect((await findTryOn(db, crashed.tryon.id))?.status).toBe('processing');
+      await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+      // The sweep and the heartbeat it started write to the database: wait for them.
+      await expect.poll(async () => (await findTryOn(db, crashed.tryon.id))?.status).toBe('failed');
+      await expect.poll(heartbeat).not.toBe(before);
+      expect((await heartbeat()) > before).toBe(true);
+      expect(a.id).not.toBe(b.id);
+      await Promise.all([a.stop(), b.stop()]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

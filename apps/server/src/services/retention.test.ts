@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { grantCredits } from '../ledger/ledger.js';
 import { newResultName } from '../tryon/results.js';
@@ -10,15 +10,11 @@ const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 
 describe.each(DATABASE_KINDS)('retention on %s', (kind) => {
-  const apps: TestApp[] = [];
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const make = testApps(kind);
 
   it('deletes uploads after 30 minutes, results after 30 days and records after 7 years, in batches', async () => {
     // The clock starts at the real time so stored files' modification times line up with it.
-    const t = await createTestApp(kind, { start: new Date() });
-    apps.push(t);
+    const t = await make({ start: new Date() });
     const { app, clock } = t;
     const t0 = clock.now;
     const deps = { db: app.db, storage: app.storage, clock: app.clock };

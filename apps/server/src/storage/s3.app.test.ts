@@ -11,11 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { HealthResponseSchema, MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { startS3StandIn, type S3StandIn } from '../test/stand-ins/s3-stand-in.js';
+import { expectApiError } from '../test/api-error.js';
 import { findUserById } from '../repositories/users.js';
 import { balance } from '../ledger/ledger.js';
 import { runRetention } from '../services/retention.js';
@@ -76,15 +77,10 @@ function engineThatLosesTheStore(): TryOnEngine {
 const INTERNALS = /127\.0\.0\.1|ECONNREFUSED|S3rver|s3|bucket|aws|stack|at .*\.(ts|js):\d+/i;
 
 describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (opts: Parameters<typeof createTestApp>[1] = {}) => {
-    const t = await createTestApp(kind, { ...opts, env: { ...s3.env, ...opts.env } });
-    apps.push(t);
-    return t;
-  };
+  const make = testApps(kind, () => ({ env: s3.env }));
+  // After-hooks run last-registered first: the bucket is back before the apps close.
   afterAll(async () => {
     if (!s3.running()) await s3.start();
-    await Promise.all(apps.map((t) => t.app.close()));
   });
 
   it('stores results in the bucket and serves them under the same URL after its own checks; health checks the bucket', async () => {
@@ -122,12 +118,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
         checks: { storage: { status: 'down', kind: 's3' } },
       });
       const unreadable = await app.inject({ method: 'GET', url: imageUrl });
-      expect(unreadable.statusCode).toBe(503);
-      expect(unreadable.json()).toEqual({
-        success: false,
-        code: 'SERVICE_UNAVAILABLE',
-        error: MESSAGES.serviceUnavailable,
-      });
+      expectApiError(unreadable, 503, 'SERVICE_UNAVAILABLE', MESSAGES.serviceUnavailable);
     } finally {
       await s3.start();
     }
@@ -141,8 +132,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     const before = s3.keys();
     try {
       const res = await tryOnRequest(app, cookie, user.id);
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+      expectApiError(res, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
       expect(res.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();
@@ -170,8 +160,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     expect(bought.statusCode).toBe(200);
     try {
       const res = await tryOnRequest(app, cookie, user.id);
-      expect(res.statusCode).toBe(502);
-      expect(res.json()).toMatchObject({ code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+      expectApiError(res, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
       expect(res.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();
@@ -234,8 +223,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     await s3.stop();
     try {
       const failed = await tryOnRequest(app, cookie, user.id);
-      expect(failed.statusCode).toBe(502);
-      expect(failed.json()).toMatchObject({ code: 'ENGINE_FAILED' });
+      expectApiError(failed, 502, 'ENGINE_FAILED');
       expect(failed.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();

@@ -1,5 +1,6 @@
-/** Builds the app for a test on a fresh database, with the deterministic engine double. */
+/** Builds the app for a test on a fresh database, with the deterministic engine double; `testApps` is the way in. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach } from 'vitest';
 import type { TryOnEngine } from '@aidressup/engine';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -17,22 +18,23 @@ export interface TestApp {
   clock: { now: Date; advance(ms: number): void };
 }
 
-export async function createTestApp(
-  kind: DatabaseKind,
-  options: {
-    env?: Record<string, string>;
-    engines?: Record<string, TryOnEngine>;
-    engine?: EngineDouble;
-    start?: Date;
-    webDistDir?: string;
-    dataDir?: string;
-    databaseUrl?: string;
-    mailer?: Mailer;
-    logStream?: { write(line: string): void };
-    /** Timings of the progress streams. */
-    progress?: ProgressPluginOptions;
-  } = {},
-): Promise<TestApp> {
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** The engines to offer; default the engine double. `'configured'`: the ones configuration enables. */
+  engines?: Record<string, TryOnEngine> | 'configured';
+  engine?: EngineDouble;
+  start?: Date;
+  webDistDir?: string;
+  /** Reuse a data folder (and PostgreSQL database) instead of a fresh one. */
+  dataDir?: string;
+  databaseUrl?: string;
+  mailer?: Mailer;
+  logStream?: { write(line: string): void };
+  /** Timings of the progress streams. */
+  progress?: ProgressPluginOptions;
+}
+
+async function createTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const dbEnv = options.dataDir
     ? { DATA_DIR: options.dataDir, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) }
     : await freshDatabaseEnv(kind);
@@ -46,7 +48,7 @@ export async function createTestApp(
   };
   const app = await buildApp({
     config,
-    engines: options.engines ?? { [engine.id]: engine },
+    ...(options.engines === 'configured' ? {} : { engines: options.engines ?? { [engine.id]: engine } }),
     clock: () => clock.now,
     background: false,
     ...(options.mailer ? { mailer: options.mailer } : {}),
@@ -56,6 +58,29 @@ export async function createTestApp(
   });
   await app.ready();
   return { app, config, engine, clock };
+}
+
+/**
+ * The test apps of one suite. Call it in the suite's body (it registers the hook that closes them);
+ * the function it returns builds an app with createTestApp, from the suite's `defaults` (a function
+ * when they are known only once the suite's beforeAll has run) overlaid with its own options, the
+ * `env` of both merged. Every app it built is closed after the suite, or after each test.
+ */
+export function testApps(
+  kind: DatabaseKind,
+  defaults: TestAppOptions | (() => TestAppOptions) = {},
+  { closeAfter = 'all' }: { closeAfter?: 'all' | 'each' } = {},
+): (options?: TestAppOptions) => Promise<TestApp> {
+  const apps: TestApp[] = [];
+  (closeAfter === 'each' ? afterEach : afterAll)(async () => {
+    await Promise.all(apps.splice(0).map((t) => t.app.close()));
+  });
+  return async (options = {}) => {
+    const base = typeof defaults === 'function' ? defaults() : defaults;
+    const t = await createTestApp(kind, { ...base, ...options, env: { ...base.env, ...options.env } });
+    apps.push(t);
+    return t;
+  };
 }
 
 /** The `name=value` of the response's session cookie, for the next request's Cookie header. */

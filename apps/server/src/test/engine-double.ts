@@ -10,6 +10,8 @@ export interface EngineDoubleOptions {
   id?: string;
   /** Wait this long before answering (honours the abort signal). */
   delayMs?: number;
+  /** Hold every call until `release()`: the test says when the engine answers (honours the abort signal). */
+  held?: boolean;
   /** Make every call fail with this error. */
   failWith?: Error;
   /** Return the result without decoding the inputs (for timing the server alone). */
@@ -19,6 +21,8 @@ export interface EngineDoubleOptions {
 export interface EngineDouble extends TryOnEngine {
   calls: TryOnInput[];
   failWith: Error | undefined;
+  /** Lets the held calls, and every later one, answer (with `held`). */
+  release(): void;
 }
 
 const TINT: Record<string, { r: number; g: number; b: number }> = {
@@ -29,22 +33,37 @@ const TINT: Record<string, { r: number; g: number; b: number }> = {
 
 let instantResult: Buffer | undefined;
 
+/** Resolves when `until` does, or rejects as a timeout when `signal` aborts first. */
+function wait(
+  until: Promise<void>,
+  signal: AbortSignal | undefined,
+  onAbort: () => void = () => undefined,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    until.then(resolve, reject);
+    signal?.addEventListener('abort', () => {
+      onAbort();
+      reject(new EngineError('ENGINE_TIMEOUT'));
+    });
+  });
+}
+
 export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDouble {
+  let release: () => void = () => undefined;
+  const released = options.held ? new Promise<void>((r) => (release = r)) : Promise.resolve();
   const double: EngineDouble = {
     id: options.id ?? 'test-double',
     label: 'Deterministic test double',
     calls: [],
     failWith: options.failWith,
+    release: () => release(),
     async tryOn(input: TryOnInput): Promise<TryOnOutput> {
       double.calls.push(input);
+      if (options.held) await wait(released, input.signal);
       if (options.delayMs) {
-        await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(resolve, options.delayMs);
-          input.signal?.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(new EngineError('ENGINE_TIMEOUT'));
-          });
-        });
+        let timer: NodeJS.Timeout | undefined;
+        const elapsed = new Promise<void>((r) => (timer = setTimeout(r, options.delayMs)));
+        await wait(elapsed, input.signal, () => clearTimeout(timer));
       }
       if (double.failWith) throw double.failWith;
       if (options.instant) {

@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JobLimiter } from './job-limiter.js';
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+/**
+ * Lets the jobs that hold `release` functions finish one by one, oldest first: each time, waits
+ * until a started job is holding (the limiter has handed a slot on), then releases it.
+ */
+async function releaseInTurn(release: (() => void)[], jobs: number): Promise<void> {
+  for (let i = 0; i < jobs; i++) {
+    await vi.waitFor(() => expect(release.length).toBeGreaterThan(0));
+    release.shift()!();
+  }
+}
 
 describe('engine job limiter', () => {
   it('runs at most `limit` jobs at once, the rest in order', async () => {
@@ -24,12 +33,9 @@ describe('engine job limiter', () => {
         () => new Error('aborted'),
       ),
     );
-    await tick();
-    expect([limiter.active, limiter.queued, started]).toEqual([2, 3, [0, 1]]);
-    while (release.length > 0 || limiter.active > 0) {
-      release.shift()?.();
-      await tick();
-    }
+    await vi.waitFor(() => expect(started).toEqual([0, 1]));
+    expect([limiter.active, limiter.queued]).toEqual([2, 3]);
+    await releaseInTurn(release, 5);
     expect(await Promise.all(jobs)).toEqual([0, 1, 2, 3, 4]);
     expect(started).toEqual([0, 1, 2, 3, 4]);
     expect(peak).toBe(2);
@@ -52,7 +58,7 @@ describe('engine job limiter', () => {
       controller.signal,
       () => new Error('deadline passed while waiting'),
     );
-    await tick();
+    await vi.waitFor(() => expect([limiter.active, limiter.queued]).toEqual([1, 1]));
     controller.abort();
     await expect(second).rejects.toThrow('deadline passed while waiting');
     expect(limiter.queued).toBe(0);
@@ -118,12 +124,9 @@ describe('engine job limiter', () => {
       job('n3', 'normal'),
       job('p2', 'priority'),
     ];
-    await tick();
-    expect([started, limiter.queued]).toEqual([['n1'], 4]);
-    while (release.length > 0 || limiter.active > 0) {
-      release.shift()?.();
-      await tick();
-    }
+    await vi.waitFor(() => expect(started).toEqual(['n1']));
+    expect(limiter.queued).toBe(4);
+    await releaseInTurn(release, 5);
     await Promise.all(all);
     expect(started).toEqual(['n1', 'p1', 'p2', 'n2', 'n3']);
   });

@@ -3,14 +3,14 @@ import path from 'node:path';
 import net from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ENGINE_ESTIMATE_SECONDS, MESSAGES, TryOnResponseSchema } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { Redis } from 'ioredis';
@@ -23,6 +23,7 @@ import { JOB_PRIORITY, TRYON_QUEUE_NAME, newUploadKey, processTryOnJob } from '.
 import { createEngineRegistry } from '../engines/registry.js';
 import { createLogger } from '../logging.js';
 import { openStream } from '../test/sse.js';
+import { expectApiError } from '../test/api-error.js';
 
 const REDIS = redisServerAvailable();
 
@@ -70,6 +71,11 @@ async function refundEvents(app: FastifyInstance, tryonId: string): Promise<numb
   return rows.length;
 }
 
+/** Jobs waiting in the queue, as the health check reports them. */
+async function queueWaiting(t: TestApp): Promise<number> {
+  return (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
+}
+
 async function latestTryOnId(app: FastifyInstance, userId: string): Promise<string> {
   const row = await app.db
     .selectFrom('tryons')
@@ -95,17 +101,15 @@ async function freshRedisUrl(): Promise<string> {
 }
 
 describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (kind) => {
-  const apps: TestApp[] = [];
+  // After-hooks run last-registered first: the workers stop before the apps close.
+  const build = testApps(kind, {}, { closeAfter: 'each' });
   const workers: WorkerProcess[] = [];
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.close()));
-    await Promise.all(apps.splice(0).map((t) => t.app.close()));
   });
 
   async function make(engine: EngineDouble, env: Record<string, string> = {}): Promise<TestApp> {
-    const t = await createTestApp(kind, { engine, env: { REDIS_URL: await freshRedisUrl(), ...env } });
-    apps.push(t);
-    return t;
+    return build({ engine, env: { REDIS_URL: await freshRedisUrl(), ...env } });
   }
   /** A worker like `npm run worker`: its own database, storage and Redis connections. */
   async function startWorker(t: TestApp, engine: EngineDouble): Promise<WorkerProcess> {
@@ -160,8 +164,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const { cookie, user } = await signIn(t.app);
 
     const refused = await tryOnRequest(t.app, cookie, user.id);
-    expect(refused.statusCode).toBe(422);
-    expect(refused.json()).toEqual({ success: false, code: 'PERSON_NOT_FOUND', error: MESSAGES.personNotFound });
+    expectApiError(refused, 422, 'PERSON_NOT_FOUND', MESSAGES.personNotFound);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     const first = await latestTryOnId(t.app, user.id);
     expect(await findTryOn(t.app.db, first)).toMatchObject({ status: 'failed', error_code: 'PERSON_NOT_FOUND' });
@@ -169,8 +172,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     engine.failWith = new Error('connection reset by /internal/secret-host:5432');
     const failed = await tryOnRequest(t.app, cookie, user.id);
-    expect(failed.statusCode).toBe(502);
-    expect(failed.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
+    expectApiError(failed, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
     expect(failed.body).not.toMatch(/secret-host/);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
     expect(uploadsLeft(t)).toEqual([]);
@@ -183,16 +185,10 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     const pending = tryOnRequest(t.app, cookie, user.id);
     // While the API waits, the health check sees the job waiting.
-    let waiting = 0;
-    for (let i = 0; i < 40 && waiting === 0; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
-    }
-    expect(waiting).toBe(1);
+    await expect.poll(() => queueWaiting(t), { timeout: 1_500 }).toBe(1);
 
     const res = await pending;
-    expect(res.statusCode).toBe(504);
-    expect(res.json()).toEqual({ success: false, code: 'ENGINE_TIMEOUT', error: MESSAGES.engineTimeout });
+    expectApiError(res, 504, 'ENGINE_TIMEOUT', MESSAGES.engineTimeout);
     const tryonId = await latestTryOnId(t.app, user.id);
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed', error_code: 'ENGINE_TIMEOUT' });
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
@@ -200,9 +196,13 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect(uploadsLeft(t)).toEqual([]);
 
     // A worker starting now finds nothing to run (or a settled row): no engine call, no second refund.
+    // A try-on queued after it started shows it at work: it has taken whatever was there before.
     await startWorker(t, engine);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(engine.calls).toHaveLength(0);
+    const later = await signIn(t.app);
+    expect((await tryOnRequest(t.app, later.cookie, later.user.id, undefined, await jpeg(320, 480))).statusCode).toBe(
+      200,
+    );
+    expect(await Promise.all(engine.calls.map(async (c) => (await sharp(c.person).metadata()).width))).toEqual([320]);
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({ status: 'failed' });
     expect(await refundEvents(t.app, tryonId)).toBe(1);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
@@ -256,12 +256,11 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     const engine = createEngineDouble();
     // The app's clock is now: the worker, starting after the try-ons were reserved, sweeps try-ons
     // past their deadline by its own clock.
-    const t = await createTestApp(kind, {
+    const t = await build({
       engine,
       start: new Date(),
       env: { REDIS_URL: await freshRedisUrl(), ENGINE_CONCURRENCY: '1' },
     });
-    apps.push(t);
     const normal = await signIn(t.app);
     const paying = await signIn(t.app);
     const bought = await t.app.inject({
@@ -274,17 +273,9 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 
     // No worker yet: both jobs wait, the normal one first.
     const first = tryOnRequest(t.app, normal.cookie, normal.user.id, undefined, await jpeg(400, 600));
-    const waitFor = async (n: number) => {
-      let waiting = 0;
-      for (let i = 0; i < 80 && waiting < n; i++) {
-        await new Promise((r) => setTimeout(r, 25));
-        waiting = (await t.app.inject({ method: 'GET', url: '/api/health' })).json().checks.queue.waiting;
-      }
-      expect(waiting).toBe(n);
-    };
-    await waitFor(1);
+    await expect.poll(() => queueWaiting(t)).toBe(1);
     const second = tryOnRequest(t.app, paying.cookie, paying.user.id, undefined, await jpeg(320, 480));
-    await waitFor(2);
+    await expect.poll(() => queueWaiting(t)).toBe(2);
 
     const { Queue } = await import('bullmq');
     const queue = new Queue(TRYON_QUEUE_NAME, { connection: { url: t.config.redisUrl! } });
@@ -304,7 +295,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
   });
 
   it('a job finishing after the API has refunded neither completes nor refunds again, and deletes its files', async () => {
-    const engine = createEngineDouble({ delayMs: 400 });
+    const engine = createEngineDouble({ held: true });
     const t = await make(engine);
     const { user } = await signIn(t.app);
     const reservation = await reserveTryOn(t.app.db, {
@@ -335,10 +326,10 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
       { db: t.app.db, storage: t.app.storage, engines: createEngineRegistry(t.config, { [engine.id]: engine }) },
       data,
     );
-    // The API gives up while the engine is still running.
-    await new Promise((r) => setTimeout(r, 100));
-    expect(engine.calls).toHaveLength(1);
+    // The API gives up while the engine is still running; then the engine answers.
+    await vi.waitFor(() => expect(engine.calls).toHaveLength(1));
     expect(await refundTryOn(t.app.db, { tryonId, errorCode: 'ENGINE_TIMEOUT' })).toBe(true);
+    engine.release();
 
     expect(await job).toMatchObject({ ok: false, code: 'ENGINE_TIMEOUT' });
     expect(await findTryOn(t.app.db, tryonId)).toMatchObject({
@@ -355,6 +346,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
 });
 
 describe.skipIf(!REDIS)('queue health and the worker command', () => {
+  const make = testApps('sqlite');
   it('reports the queue down (503) when Redis cannot be reached', async () => {
     const port = await new Promise<number>((resolve) => {
       const server = net.createServer().listen(0, '127.0.0.1', () => {
@@ -362,26 +354,21 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
         server.close(() => resolve(p));
       });
     });
-    const t = await createTestApp('sqlite', { env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
-    try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().status).toBe('down');
-      expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
+    const t = await make({ env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().status).toBe('down');
+    expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
 
-      // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
-      const { cookie, user } = await signIn(t.app);
-      const started = Date.now();
-      const tryOn = await tryOnRequest(t.app, cookie, user.id);
-      expect(tryOn.statusCode).toBe(502);
-      expect(tryOn.json()).toEqual({ success: false, code: 'ENGINE_FAILED', error: MESSAGES.engineFailed });
-      expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
-      expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
-      expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
-      expect(uploadsLeft(t)).toEqual([]);
-    } finally {
-      await t.app.close();
-    }
+    // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
+    const { cookie, user } = await signIn(t.app);
+    const started = Date.now();
+    const tryOn = await tryOnRequest(t.app, cookie, user.id);
+    expectApiError(tryOn, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
+    expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
+    expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
+    expect(uploadsLeft(t)).toEqual([]);
   });
 
   it('the worker refuses to start without REDIS_URL', () => {
@@ -399,11 +386,11 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
 });
 
 describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the request id in the worker', () => {
-  const apps: TestApp[] = [];
+  // After-hooks run last-registered first: the worker stops before the apps close.
+  const make = testApps('sqlite');
   const workers: WorkerProcess[] = [];
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.close()));
-    await Promise.all(apps.map((t) => t.app.close()));
   });
 
   it("relays the worker's stages to a stream held by another API process, and the worker's lines carry the post's request id", async () => {
@@ -411,15 +398,13 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
     const apiLines: string[] = [];
     const env = { REDIS_URL: await freshRedisUrl(), LOG_LEVEL: 'info' };
     // API A takes the post; API B, on the same database and Redis, holds the stream.
-    const a = await createTestApp('sqlite', { engine, env, logStream: { write: (l) => void apiLines.push(l) } });
-    apps.push(a);
-    const b = await createTestApp('sqlite', {
+    const a = await make({ engine, env, logStream: { write: (l) => void apiLines.push(l) } });
+    const b = await make({
       engine,
       env: { ...env, LOG_LEVEL: 'silent' },
       dataDir: a.config.dataDir,
       progress: { heartbeatMs: 500 },
     });
-    apps.push(b);
     const workerLines: string[] = [];
     const log = createLogger({ logLevel: 'info' }, { stream: { write: (l) => void workerLines.push(l) } });
     workers.push(await runWorker(a.config, { engines: { [engine.id]: engine }, log }));

@@ -32,6 +32,8 @@ export async function startSmtpStandIn(
   opts: { port?: number; onMail?: (mail: ReceivedMail) => void } = {},
 ): Promise<SmtpStandIn> {
   const mails: ReceivedMail[] = [];
+  /** Waiting waitForMail calls: each is told of every mail as it arrives. */
+  const waiters = new Set<(mail: ReceivedMail) => void>();
   let failing = false;
   const server = new SMTPServer({
     secure: false,
@@ -62,6 +64,7 @@ export async function startSmtpStandIn(
           };
           mails.push(mail);
           opts.onMail?.(mail);
+          for (const notify of waiters) notify(mail);
           callback();
         })
         .catch((err: unknown) => callback(err instanceof Error ? err : new Error(String(err))));
@@ -76,15 +79,25 @@ export async function startSmtpStandIn(
     url: `smtp://stand-in:secret@127.0.0.1:${port}`,
     port,
     mails,
-    async waitForMail(address, o = {}) {
-      const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+    waitForMail(address, o = {}) {
       const to = address.toLowerCase();
-      for (;;) {
-        const found = [...mails].reverse().find((m) => m.to.includes(to) && (!o.since || m.receivedAt >= o.since));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${address} arrived`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      const wanted = (m: ReceivedMail) => m.to.includes(to) && (!o.since || m.receivedAt >= o.since);
+      const found = [...mails].reverse().find(wanted);
+      if (found) return Promise.resolve(found);
+      // Not here yet: resolves when it arrives.
+      return new Promise<ReceivedMail>((resolve, reject) => {
+        const notify = (mail: ReceivedMail) => {
+          if (!wanted(mail)) return;
+          waiters.delete(notify);
+          clearTimeout(timer);
+          resolve(mail);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(notify);
+          reject(new Error(`no mail to ${address} arrived`));
+        }, o.timeoutMs ?? 10_000);
+        waiters.add(notify);
+      });
     },
     setFailing(f) {
       failing = f;

@@ -31,23 +31,31 @@ describe('device id', () => {
 
 describe('fingerprinting waits for an idle page', () => {
   it('resolves only from an idle callback, asked with the time-out', async () => {
+    // The frames and timers before the idle callback are fake: the test runs them, all of them.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] });
     const calls: Array<{ cb: () => void; timeout?: number }> = [];
     vi.stubGlobal('requestIdleCallback', (cb: () => void, opts?: { timeout?: number }) => {
       calls.push({ cb, timeout: opts?.timeout });
       return 1;
     });
-    let done = false;
-    const idle = whenIdle().then(() => {
-      done = true;
-    });
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]!.timeout).toBe(FINGERPRINT_IDLE_TIMEOUT_MS);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(done).toBe(false);
-    calls[0]!.cb();
-    await idle;
-    expect(done).toBe(true);
-    vi.unstubAllGlobals();
+    try {
+      let done = false;
+      const idle = whenIdle().then(() => {
+        done = true;
+      });
+      await vi.runAllTimersAsync();
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.timeout).toBe(FINGERPRINT_IDLE_TIMEOUT_MS);
+      // Every timer and frame has run: only the idle callback is left to resolve it.
+      await vi.runAllTimersAsync();
+      expect(done).toBe(false);
+      calls[0]!.cb();
+      await idle;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    }
   });
 
   it('falls back to a timer without requestIdleCallback', async () => {
