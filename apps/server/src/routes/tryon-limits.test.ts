@@ -8,7 +8,7 @@ import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png, type FilePart } from '../test/images.js';
 import { expectApiError } from '../test/api-error.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
-import type { JobLimiter } from '../services/job-limiter.js';
+import type { JobLimiter } from '../tryon/job-limiter.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
