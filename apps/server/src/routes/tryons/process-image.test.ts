@@ -11,10 +11,10 @@ import {
   TryOnResponseSchema,
 } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
-import { DATABASE_KINDS } from '../test/databases.js';
-import { signIn, testApps } from '../test/app.js';
-import { createEngineDouble } from '../test/engine-double.js';
-import { expectApiError } from '../test/api-error.js';
+import { DATABASE_KINDS } from '../../test/databases.js';
+import { signIn, testApps } from '../../test/app.js';
+import { createEngineDouble } from '../../test/engine-double.js';
+import { expectApiError } from '../../test/api-error.js';
 import {
   gif,
   jpeg,
@@ -24,9 +24,9 @@ import {
   rotatedJpegWithExif,
   truncatedJpeg,
   type FilePart,
-} from '../test/images.js';
-import { reserveTryOn } from '../ledger/ledger.js';
-import { findUserById } from '../repositories/users.js';
+} from '../../test/images.js';
+import { reserveTryOn } from '../../ledger/ledger.js';
+import { findUserById } from '../../repositories/users.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;

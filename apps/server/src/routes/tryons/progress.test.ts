@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ESTIMATE_SECONDS, TryOnResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
-import { signIn, testApps, type TestApp } from '../test/app.js';
-import { createEngineDouble } from '../test/engine-double.js';
-import { jpeg, png } from '../test/images.js';
-import { ProgressHub } from '../tryon/progress.js';
-import { openStream } from '../test/sse.js';
+import { signIn, testApps, type TestApp } from '../../test/app.js';
+import { createEngineDouble } from '../../test/engine-double.js';
+import { jpeg, png } from '../../test/images.js';
+import { ProgressHub } from '../../tryon/progress.js';
+import { openStream } from '../../test/sse.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;

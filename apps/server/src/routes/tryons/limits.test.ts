@@ -2,13 +2,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
-import { DATABASE_KINDS } from '../test/databases.js';
-import { signIn, testApps } from '../test/app.js';
-import { createEngineDouble } from '../test/engine-double.js';
-import { jpeg, multipart, png, type FilePart } from '../test/images.js';
-import { expectApiError } from '../test/api-error.js';
-import { ENGINE_BUSY_RETRY_AFTER_S } from '../plugins/error-handler.js';
-import type { JobLimiter } from '../tryon/job-limiter.js';
+import { DATABASE_KINDS } from '../../test/databases.js';
+import { signIn, testApps } from '../../test/app.js';
+import { createEngineDouble } from '../../test/engine-double.js';
+import { jpeg, multipart, png, type FilePart } from '../../test/images.js';
+import { expectApiError } from '../../test/api-error.js';
+import { ENGINE_BUSY_RETRY_AFTER_S } from '../../plugins/error-handler.js';
+import type { JobLimiter } from '../../tryon/job-limiter.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;

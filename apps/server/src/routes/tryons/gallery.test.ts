@@ -14,14 +14,14 @@ import {
   TryOnResponseSchema,
   UnshareTryOnResponseSchema,
 } from '@aidressup/contract';
-import { DATABASE_KINDS } from '../test/databases.js';
-import { signIn, testApps } from '../test/app.js';
-import { jpeg, multipart, png } from '../test/images.js';
-import { expectApiError } from '../test/api-error.js';
-import { completeTryOn, grantCredits, reserveTryOn } from '../ledger/ledger.js';
-import { findTryOn } from '../repositories/tryons.js';
-import { newResultName } from '../tryon/results.js';
-import { runRetention } from '../services/retention.js';
+import { DATABASE_KINDS } from '../../test/databases.js';
+import { signIn, testApps } from '../../test/app.js';
+import { jpeg, multipart, png } from '../../test/images.js';
+import { expectApiError } from '../../test/api-error.js';
+import { completeTryOn, grantCredits, reserveTryOn } from '../../ledger/ledger.js';
+import { findTryOn } from '../../repositories/tryons.js';
+import { newResultName } from '../../tryon/results.js';
+import { runRetention } from '../../services/retention.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
