@@ -3,18 +3,9 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import type { User } from '@aidressup/contract';
 import { activateLocale } from '../../../i18n/i18n';
 import { UserInfoBox } from './user-info-box';
+import { testUser } from '../../../test/user';
 
-const user = (over: Partial<User>): User => ({
-  id: 'abcdef1234567890',
-  credits: 0,
-  free_trials_used: 0,
-  free_trials_limit: 2,
-  segment: 'trial',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-  ...over,
-});
+const user = (over: Partial<User>): User => testUser({ id: 'abcdef1234567890', ...over });
 
 afterEach(async () => {
   cleanup();

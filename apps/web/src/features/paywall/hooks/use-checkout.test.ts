@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
 import { findPlan, type PublicConfig, type PublicPlan, type User } from '@aidressup/contract';
 import type { PaddleCheckout } from '../paddle';
+import { testUser } from '../../../test/user';
 
 // Paddle's overlay, ready at once: the test completes the checkout itself.
 const paddle = vi.hoisted(() => ({ completed: null as (() => void) | null }));
@@ -18,16 +19,7 @@ const { useCheckout } = await import('./use-checkout');
 
 const BILLING: PublicConfig['billing'] = { provider: 'paddle', environment: 'sandbox', clientToken: 'test_abc' };
 const MONTHLY: PublicPlan = { ...findPlan('monthly')!, paddlePriceId: 'pri_01monthly' };
-const buyer: User = {
-  id: 'user-0001',
-  credits: 0,
-  free_trials_used: 2,
-  free_trials_limit: 2,
-  segment: 'trial_exhausted',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-};
+const buyer = testUser({ free_trials_used: 2, segment: 'trial_exhausted' });
 
 function setup(refreshUser: () => Promise<User | null>, onSaveWithEmail?: () => void) {
   const onClose = vi.fn();

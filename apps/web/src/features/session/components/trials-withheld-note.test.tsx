@@ -2,18 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { MESSAGES, type User } from '@aidressup/contract';
 import { TrialsWithheldNote, trialsWithheldMessage } from './trials-withheld-note';
+import { testUser } from '../../../test/user';
 
-const user = (over: Partial<User>): User => ({
-  id: 'u1',
-  credits: 0,
-  free_trials_used: 2,
-  free_trials_limit: 2,
-  segment: 'trial_exhausted',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-  ...over,
-});
+const user = (over: Partial<User>): User =>
+  testUser({ id: 'u1', free_trials_used: 2, segment: 'trial_exhausted', ...over });
 
 afterEach(cleanup);
 

@@ -1,19 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook } from '@testing-library/react';
-import { MESSAGES, type User } from '@aidressup/contract';
+import { MESSAGES } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { normaliseCode, useEmailSignIn, type EmailSignInDeps } from './use-email-sign-in';
+import { testUser } from '../../../test/user';
 
-const account: User = {
+const account = testUser({
   id: 'user-account-1',
   credits: 50,
   free_trials_used: 2,
-  free_trials_limit: 2,
   segment: 'subscriber',
-  created_at: '2026-01-01T00:00:00.000Z',
   email: 'ana@example.com',
-  free_trials_withheld: null,
-};
+});
 
 function setup(over: Partial<EmailSignInDeps> = {}) {
   const deps = {

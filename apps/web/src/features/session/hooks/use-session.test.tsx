@@ -4,18 +4,9 @@ import { MESSAGES, type User } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { STORAGE_KEYS } from '../../../lib/storage';
 import { SessionProvider, useSession, type SessionDeps, type SessionState } from './use-session';
+import { testUser } from '../../../test/user';
 
-const user = (over: Partial<User> = {}): User => ({
-  id: 'user-cached-0001',
-  credits: 0,
-  free_trials_used: 1,
-  free_trials_limit: 2,
-  segment: 'trial',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-  ...over,
-});
+const user = (over: Partial<User> = {}): User => testUser({ id: 'user-cached-0001', free_trials_used: 1, ...over });
 
 let session: SessionState;
 function Probe() {

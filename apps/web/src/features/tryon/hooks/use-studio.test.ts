@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { MESSAGES, type PublicConfig, type TryOnResponse, type User } from '@aidressup/contract';
+import { MESSAGES, type PublicConfig, type TryOnResponse } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useStudio, type StudioDeps } from './use-studio';
+import { testUser } from '../../../test/user';
 
 // A picked photo starts its reduction at once; here it is left as it is.
 vi.mock('../utils/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
@@ -19,16 +20,7 @@ const config: PublicConfig = {
   supportEmail: 'support@example.com',
   maxUploadBytes: 10 * 1024 * 1024,
 };
-const exhausted: User = {
-  id: 'user-0001',
-  credits: 0,
-  free_trials_used: 2,
-  free_trials_limit: 2,
-  segment: 'trial_exhausted',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-};
+const exhausted = testUser({ free_trials_used: 2, segment: 'trial_exhausted' });
 const photo = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
 const asIs = (file: File) => Promise.resolve(file);
 const noProgress = () => () => undefined;

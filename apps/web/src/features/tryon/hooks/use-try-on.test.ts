@@ -1,19 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
-import { MESSAGES, WEB_MESSAGES, type User } from '@aidressup/contract';
+import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { applyTryOnResult, useTryOn, type TryOnDeps } from './use-try-on';
+import { testUser } from '../../../test/user';
 
-const user: User = {
-  id: 'user-0001',
-  credits: 4,
-  free_trials_used: 1,
-  free_trials_limit: 2,
-  segment: 'trial',
-  created_at: '2026-01-01T00:00:00.000Z',
-  email: null,
-  free_trials_withheld: null,
-};
+const user = testUser({ credits: 4, free_trials_used: 1 });
 const file = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
 
 function setup(over: Partial<TryOnDeps> = {}) {
