@@ -15,7 +15,7 @@ import {
   type ErrorCode,
 } from '@aidressup/contract';
 import { signIn, testApps } from '../test/app.js';
-import { multipart } from '../test/images.js';
+import { postMultipart } from '../test/images.js';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
@@ -111,19 +111,18 @@ afterAll(async () => {
 });
 
 function tryOn(cookie: string, userId: string, api: string) {
-  const body = multipart({
-    userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
-    clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
-    category: 'upper_body',
-    userId,
-    api,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+      category: 'upper_body',
+      userId,
+      api,
+    },
+    cookie,
+  );
 }
 
 async function trialsUsed(cookie: string, userId: string): Promise<number> {
@@ -205,20 +204,19 @@ describe('hosted engines through the try-on pipeline', () => {
 
 describe('a whole outfit on a hosted engine', () => {
   function outfit(cookie: string, userId: string, api: string) {
-    const body = multipart({
-      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
-      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
-      lowerClothingImage: { data: bottom, filename: 'trousers.jpg', contentType: 'image/jpeg' },
-      category: 'upper_body',
-      userId,
-      api,
-    });
-    return app.inject({
-      method: 'POST',
-      url: '/api/process-image',
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
+    return postMultipart(
+      app,
+      '/api/process-image',
+      {
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+        lowerClothingImage: { data: bottom, filename: 'trousers.jpg', contentType: 'image/jpeg' },
+        category: 'upper_body',
+        userId,
+        api,
+      },
+      cookie,
+    );
   }
   let bottom: Buffer;
   beforeAll(async () => {
@@ -272,19 +270,18 @@ describe('a retired Gemini model', () => {
     });
     const { cookie, user } = await signIn(retired);
     const before = gemini.calls().length;
-    const body = multipart({
-      userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
-      clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
-      category: 'upper_body',
-      userId: user.id,
-      api: 'nano-banana',
-    });
-    const res = await retired.inject({
-      method: 'POST',
-      url: '/api/process-image',
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
+    const res = await postMultipart(
+      retired,
+      '/api/process-image',
+      {
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+        category: 'upper_body',
+        userId: user.id,
+        api: 'nano-banana',
+      },
+      cookie,
+    );
     expectApiError(res, 502, 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable);
     expect(gemini.calls().length - before).toBe(1);
     const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, png, postMultipart } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { expectApiError } from '../test/api-error.js';
 import { envelope, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
@@ -35,19 +35,18 @@ afterAll(async () => {
 });
 
 function tryOn(app: FastifyInstance, cookie: string, userId: string, api?: string) {
-  const body = multipart({
-    userImage: { data: PERSON },
-    clothingImage: { data: GARMENT },
-    category: 'upper_body',
-    userId,
-    api,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT },
+      category: 'upper_body',
+      userId,
+      api,
+    },
+    cookie,
+  );
 }
 
 async function scrape(app: FastifyInstance): Promise<string> {

@@ -17,7 +17,7 @@ import {
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { newDeviceId, sessionCookieOf, signIn, testApps, type TestApp } from '../test/app.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, png, postMultipart } from '../test/images.js';
 import { codeFromMail, linkFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { sendJson, startStandInServer, type StandInServer } from '../test/stand-ins/stand-in-server.js';
 import { expectApiError } from '../test/api-error.js';
@@ -44,18 +44,17 @@ let mailSeq = 0;
 const newEmail = () => `Shopper.${process.pid}.${++mailSeq}.${Math.random().toString(36).slice(2, 8)}@Example.com`;
 
 function tryOn(app: FastifyInstance, cookie: string, userId: string) {
-  const body = multipart({
-    userImage: { data: PERSON },
-    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-    category: 'upper_body',
-    userId,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      category: 'upper_body',
+      userId,
+    },
+    cookie,
+  );
 }
 
 const post = (app: FastifyInstance, url: string, payload: unknown, cookie?: string, remoteAddress?: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps } from '../test/app.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, png, postMultipart } from '../test/images.js';
 import { grantCredits } from '../ledger/ledger.js';
 import { newResultName } from '../tryon/results.js';
 import { runRetention } from './retention.js';
@@ -22,18 +22,17 @@ describe.each(DATABASE_KINDS)('retention on %s', (kind) => {
     const { cookie, user } = await signIn(app);
     const urls: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const body = multipart({
-        userImage: { data: await jpeg() },
-        clothingImage: { data: await png() },
-        category: 'upper_body',
-        userId: user.id,
-      });
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/process-image',
-        headers: { ...body.headers, cookie },
-        payload: body.payload,
-      });
+      const res = await postMultipart(
+        app,
+        '/api/process-image',
+        {
+          userImage: { data: await jpeg() },
+          clothingImage: { data: await png() },
+          category: 'upper_body',
+          userId: user.id,
+        },
+        cookie,
+      );
       urls.push(res.json().imageUrl);
     }
     await app.inject({

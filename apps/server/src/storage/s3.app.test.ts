@@ -13,7 +13,7 @@ import type { TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, png, postMultipart } from '../test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { startS3StandIn, type S3StandIn } from '../test/stand-ins/s3-stand-in.js';
 import { expectApiError } from '../test/api-error.js';
@@ -41,18 +41,17 @@ afterAll(async () => {
 });
 
 function tryOnRequest(app: FastifyInstance, cookie: string, userId: string) {
-  const body = multipart({
-    userImage: { data: PERSON },
-    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-    category: 'upper_body',
-    userId,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      category: 'upper_body',
+      userId,
+    },
+    cookie,
+  );
 }
 
 /** Nothing the storage holds may land under DATA_DIR/files when S3 is configured. */

@@ -1,4 +1,5 @@
 /** Test images generated with sharp, and multipart bodies for `app.inject`. */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -97,4 +98,20 @@ export function multipart(fields: Record<string, string | FilePart | undefined>)
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** POSTs a multipart form (`multipart`'s fields) with the session cookie, as the page does. */
+export function postMultipart(
+  app: FastifyInstance,
+  url: string,
+  fields: Record<string, string | FilePart | undefined>,
+  cookie?: string,
+): Promise<LightMyRequestResponse> {
+  const body = multipart(fields);
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { ...body.headers, ...(cookie !== undefined ? { cookie } : {}) },
+    payload: body.payload,
+  });
 }

@@ -12,7 +12,7 @@ import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
-import { jpeg, multipart, png, type FilePart } from '../test/images.js';
+import { jpeg, multipart, png, type FilePart, postMultipart } from '../test/images.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
@@ -40,19 +40,18 @@ afterAll(async () => {
 });
 
 function tryOnRequest(app: FastifyInstance, cookie: string, userId: string, lower?: FilePart, person: Buffer = PERSON) {
-  const body = multipart({
-    userImage: { data: person },
-    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-    lowerClothingImage: lower,
-    category: 'upper_body',
-    userId,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: person },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      lowerClothingImage: lower,
+      category: 'upper_body',
+      userId,
+    },
+    cookie,
+  );
 }
 
 /** Stored uploads left under DATA_DIR/files/uploads. */

@@ -16,7 +16,7 @@ import {
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { signIn, testApps } from '../../test/app.js';
-import { jpeg, multipart, png } from '../../test/images.js';
+import { jpeg, png, postMultipart } from '../../test/images.js';
 import { expectApiError } from '../../test/api-error.js';
 import { completeTryOn, grantCredits, reserveTryOn } from '../../ledger/ledger.js';
 import { findTryOn } from '../../repositories/tryons.js';
@@ -32,18 +32,17 @@ beforeAll(async () => {
 
 /** One try-on through the route and the engine double; its answer. */
 async function tryOn(app: FastifyInstance, cookie: string, userId: string, category = 'upper_body') {
-  const body = multipart({
-    userImage: { data: PERSON },
-    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-    category,
-    userId,
-  });
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  const res = await postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      category,
+      userId,
+    },
+    cookie,
+  );
   expect(res.statusCode, res.body).toBe(200);
   return TryOnResponseSchema.parse(res.json());
 }

@@ -5,7 +5,7 @@ import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { signIn, testApps } from '../../test/app.js';
 import { createEngineDouble } from '../../test/engine-double.js';
-import { jpeg, multipart, png, type FilePart } from '../../test/images.js';
+import { jpeg, png, type FilePart, postMultipart } from '../../test/images.js';
 import { expectApiError } from '../../test/api-error.js';
 import { ENGINE_BUSY_RETRY_AFTER_S } from '../../plugins/error-handler.js';
 import type { JobLimiter } from '../../tryon/job-limiter.js';
@@ -23,18 +23,17 @@ function tryOn(
   userId: string,
   files: { userImage?: FilePart; clothingImage?: FilePart } = {},
 ) {
-  const body = multipart({
-    userImage: files.userImage ?? { data: PERSON },
-    clothingImage: files.clothingImage ?? { data: GARMENT, contentType: 'image/png' },
-    category: 'upper_body',
-    userId,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: files.userImage ?? { data: PERSON },
+      clothingImage: files.clothingImage ?? { data: GARMENT, contentType: 'image/png' },
+      category: 'upper_body',
+      userId,
+    },
+    cookie,
+  );
 }
 
 describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {

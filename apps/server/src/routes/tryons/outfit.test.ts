@@ -10,7 +10,7 @@ import { EngineError, type TryOnEngine } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { signIn, testApps } from '../../test/app.js';
 import { createEngineDouble } from '../../test/engine-double.js';
-import { gif, jpeg, multipart, png, type FilePart } from '../../test/images.js';
+import { gif, jpeg, png, type FilePart, postMultipart } from '../../test/images.js';
 import { expectApiError } from '../../test/api-error.js';
 import { findUserById } from '../../repositories/users.js';
 import { balance } from '../../ledger/ledger.js';
@@ -30,23 +30,22 @@ function tryOnRequest(
   cookie: string,
   fields: { userId: string; category?: string; api?: string; person?: Buffer; lower?: FilePart | null },
 ) {
-  const body = multipart({
-    userImage: { data: fields.person ?? PERSON },
-    clothingImage: { data: TOP, filename: 'top.png', contentType: 'image/png' },
-    lowerClothingImage:
-      fields.lower === null
-        ? undefined
-        : (fields.lower ?? { data: BOTTOM, filename: 'trousers.png', contentType: 'image/png' }),
-    category: fields.category ?? 'upper_body',
-    userId: fields.userId,
-    api: fields.api,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: fields.person ?? PERSON },
+      clothingImage: { data: TOP, filename: 'top.png', contentType: 'image/png' },
+      lowerClothingImage:
+        fields.lower === null
+          ? undefined
+          : (fields.lower ?? { data: BOTTOM, filename: 'trousers.png', contentType: 'image/png' }),
+      category: fields.category ?? 'upper_body',
+      userId: fields.userId,
+      api: fields.api,
+    },
+    cookie,
+  );
 }
 
 async function buy(app: FastifyInstance, cookie: string, planId: string): Promise<void> {
