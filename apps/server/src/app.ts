@@ -12,6 +12,7 @@ import dbPlugin from './plugins/db.js';
 import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
+import connectionLimitsPlugin from './plugins/connection-limits.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import webPlugin from './plugins/web.js';
@@ -83,6 +84,21 @@ export function trustProxyOption(
   return trustProxy;
 }
 
+/**
+ * The HTTP server's timeouts. A request must arrive whole (headers and body) within
+ * REQUEST_TIMEOUT_MS, else 408 and the connection closes: a body trickled in a byte at a time
+ * holds a connection no longer than that. The answer's time is not counted (a try-on may take
+ * 100 s, a progress stream longer). Node checks the open connections at an interval: a quarter of
+ * the timeout, at most 5 s. An idle kept-alive connection closes after KEEP_ALIVE_TIMEOUT_MS.
+ */
+export function serverTimeouts(config: Config) {
+  return {
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))) },
+  };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const sessionSecret = resolveSessionSecret(config);
@@ -99,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => newRequestId(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    ...serverTimeouts(config),
   });
 
   // Route schemas are the contract's zod schemas: they validate requests and serialise answers.
@@ -130,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin);
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
+  await app.register(connectionLimitsPlugin, { config });
 
   await app.register(authRoutes);
   await app.register(accountRoutes);

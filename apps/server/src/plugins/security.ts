@@ -1,6 +1,7 @@
 /**
  * Abuse and safety (docs/architecture.md, "15. Abuse limits and security headers"): Helmet headers with a CSP that admits Paddle, a global rate
- * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only.
+ * limit per IP, per-route limits per IP and per user, CORS for CORS_ORIGIN only, and no
+ * state-changing API request from another site (`refuseCrossSite`). HSTS only over https.
  * With REDIS_URL the limits' counters live in Redis, so API instances share one limit; a limit
  * that cannot be checked while Redis is away lets the request through (and logs it).
  */
@@ -17,6 +18,61 @@ declare module 'fastify' {
     /** An onRequest hook limiting a route per IP and (when signed in) per user. */
     perRouteLimit(name: string, perMinute: number): onRequestAsyncHookHandler;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route takes state-changing requests from any site: only for requests that prove
+     * themselves without a cookie (a signed webhook). Every other /api/ route refuses them.
+     */
+    anySite?: boolean;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Whether an Origin header names the host the request was sent to (the same scheme's default port counts). */
+function sameHost(origin: string, host: string | undefined): boolean {
+  if (!host || !URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  return URL.canParse(`${url.protocol}//${host}`) && new URL(`${url.protocol}//${host}`).host === url.host;
+}
+
+/**
+ * An onRequest hook: a state-changing request (POST, PUT, PATCH, DELETE) to any /api/ route,
+ * present or future, is refused with 403 CROSS_SITE_REQUEST when its Origin is neither the
+ * product's own (PUBLIC_URL; without it, the host the request was sent to) nor CORS_ORIGIN, or,
+ * without an Origin, when the browser says `Sec-Fetch-Site: cross-site`. A route marked
+ * `config.anySite` (the signed Paddle webhook) is exempt. Requests without either header (curl,
+ * servers) carry no shopper's cookie by accident and pass.
+ */
+export function refuseCrossSite(config: Config): onRequestAsyncHookHandler {
+  const allowed = new Set(
+    [config.publicUrl, config.corsOrigin].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
+  );
+  return async (request) => {
+    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (request.routeOptions.config?.anySite === true) return;
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      if (allowed.has(origin)) return;
+      if (config.publicUrl === undefined && sameHost(origin, request.headers.host)) return;
+      throw new AppError('CROSS_SITE_REQUEST');
+    }
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CROSS_SITE_REQUEST');
+  };
+}
+
+/** HSTS: a year, subdomains included. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Whether the request is known to have come over https, for HSTS: directly over TLS or through a
+ * trusted proxy that says so; without TRUST_PROXY, an https PUBLIC_URL says the product is served
+ * over https (a TLS proxy in front).
+ */
+function cameOverHttps(request: FastifyRequest, config: Config): boolean {
+  if (request.protocol === 'https') return true;
+  return config.trustProxy === false && config.publicUrl?.startsWith('https:') === true;
 }
 
 export const CONTENT_SECURITY_POLICY = {
@@ -47,7 +103,14 @@ export default fp(
       // Results are shown by a web app on another origin when CORS_ORIGIN is set.
       crossOriginResourcePolicy: { policy: config.corsOrigin ? 'cross-origin' : 'same-origin' },
       crossOriginEmbedderPolicy: false,
+      // Sent below, and only over https: a browser must never take it from a plain-http answer.
+      strictTransportSecurity: false,
     });
+    app.addHook('onSend', async (request, reply) => {
+      if (cameOverHttps(request, config)) reply.header('strict-transport-security', HSTS);
+    });
+
+    app.addHook('onRequest', refuseCrossSite(config));
 
     await app.register(rateLimit, {
       global: true,
