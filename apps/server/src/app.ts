@@ -88,14 +88,19 @@ export function trustProxyOption(
  * The HTTP server's timeouts. A request must arrive whole (headers and body) within
  * REQUEST_TIMEOUT_MS, else 408 and the connection closes: a body trickled in a byte at a time
  * holds a connection no longer than that. The answer's time is not counted (a try-on may take
- * 100 s, a progress stream longer). Node checks the open connections at an interval: a quarter of
+ * 100 s, a progress stream longer). The headers must arrive within the same time or 60 s,
+ * whichever is shorter (Node swaps the two when the headers' is the longer, which would let a
+ * body take the headers' time). Node checks the open connections at an interval: a quarter of
  * the timeout, at most 5 s. An idle kept-alive connection closes after KEEP_ALIVE_TIMEOUT_MS.
  */
 export function serverTimeouts(config: Config) {
   return {
     requestTimeout: config.requestTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
-    http: { connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))) },
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))),
+    },
   };
 }
 
