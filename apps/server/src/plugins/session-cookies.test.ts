@@ -138,6 +138,27 @@ describe.each(DATABASE_KINDS)('session cookies on %s', (kind) => {
     expect(rows).toEqual([]);
   });
 
+  it('attack 2: a planted cookie does not put its planter into the account a new address makes of it', async () => {
+    const { app, clock } = await make();
+    const attacker = await signIn(app, newDeviceId(), '198.51.100.66');
+    const token = await createSession(app.db, {
+      userId: attacker.user.id,
+      now: clock.now,
+      ttlMs: 365 * 24 * 3600 * 1000,
+      cookieName: 'aidu_session',
+    });
+    const planted = `aidu_session=${app.signCookie(`s1.${token}`)}`;
+    // The victim signs in with an address that has no account yet: the anonymous user takes it.
+    const res = await signInByEmail(app, newEmail(), planted);
+    expect(res.statusCode).toBe(200);
+    const body = EmailVerifyResponseSchema.parse(res.json());
+    expect(body.user.id).toBe(attacker.user.id);
+    expect(body.merged).toBe(false);
+    expect((await me(app, body.user.id, cookieOf(res, 'aidu_session'))).statusCode).toBe(200);
+    // The attacker's kept session no longer opens it.
+    expect((await me(app, body.user.id, attacker.cookie)).statusCode).toBe(401);
+  });
+
   it('issues a new session id on every sign-in', async () => {
     const { app } = await make();
     const s = await signIn(app);

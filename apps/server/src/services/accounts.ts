@@ -197,7 +197,7 @@ export interface VerifyResult {
 
 /**
  * Signs a session in by email. With no account for the address, the session's user becomes that
- * account, keeping its credits, trials and results. With one, the session moves to it, and an
+ * account, keeping its credits, trials and results, and its other sessions end. With one, the session moves to it, and an
  * anonymous session user's results and unspent credits move into it (once, in one transaction);
  * the anonymous user's other sessions end. The route gives the signing-in browser a new session.
  */
@@ -228,6 +228,9 @@ export async function verifyEmailSignIn(
     }
     if (live && live.email === null) {
       if (await setUserEmail(deps.db, live.id, input.email)) {
+        // The anonymous user is now an account: sessions it had besides this browser's end
+        // (the route gives this browser a new one), so a planted cookie never becomes a key to it.
+        await deleteUserSessions(deps.db, live.id);
         const user = await findUserById(deps.db, live.id);
         if (user) return { user, merged: false };
       }
