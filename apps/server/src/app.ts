@@ -12,6 +12,7 @@ import dbPlugin from './plugins/db.js';
 import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
+import crossSitePlugin from './plugins/cross-site.js';
 import connectionLimitsPlugin from './plugins/connection-limits.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -150,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
+  await app.register(crossSitePlugin, { config });
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
   await app.register(connectionLimitsPlugin, { config });

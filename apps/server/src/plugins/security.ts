@@ -1,7 +1,7 @@
 /**
  * Abuse and safety (docs/architecture.md, "15. Abuse limits and security headers"): Helmet headers with a CSP that admits Paddle, a global rate
- * limit per IP, per-route limits per IP and per user, CORS for CORS_ORIGIN only, and no
- * state-changing API request from another site (`refuseCrossSite`). HSTS only over https.
+ * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only. HSTS only
+ * over https. Requests from other sites are refused earlier, by `cross-site.ts`.
  * With REDIS_URL the limits' counters live in Redis, so API instances share one limit; a limit
  * that cannot be checked while Redis is away lets the request through (and logs it).
  */
@@ -18,48 +18,6 @@ declare module 'fastify' {
     /** An onRequest hook limiting a route per IP and (when signed in) per user. */
     perRouteLimit(name: string, perMinute: number): onRequestAsyncHookHandler;
   }
-  interface FastifyContextConfig {
-    /**
-     * The route takes state-changing requests from any site: only for requests that prove
-     * themselves without a cookie (a signed webhook). Every other /api/ route refuses them.
-     */
-    anySite?: boolean;
-  }
-}
-
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Whether an Origin header names the host the request was sent to (the same scheme's default port counts). */
-function sameHost(origin: string, host: string | undefined): boolean {
-  if (!host || !URL.canParse(origin)) return false;
-  const url = new URL(origin);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
-  return URL.canParse(`${url.protocol}//${host}`) && new URL(`${url.protocol}//${host}`).host === url.host;
-}
-
-/**
- * An onRequest hook: a state-changing request (POST, PUT, PATCH, DELETE) to any /api/ route,
- * present or future, is refused with 403 CROSS_SITE_REQUEST when its Origin is neither the
- * product's own (PUBLIC_URL; without it, the host the request was sent to) nor CORS_ORIGIN, or,
- * without an Origin, when the browser says `Sec-Fetch-Site: cross-site`. A route marked
- * `config.anySite` (the signed Paddle webhook) is exempt. Requests without either header (curl,
- * servers) carry no shopper's cookie by accident and pass.
- */
-export function refuseCrossSite(config: Config): onRequestAsyncHookHandler {
-  const allowed = new Set(
-    [config.publicUrl, config.corsOrigin].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
-  );
-  return async (request) => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.routeOptions.config?.anySite === true) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      if (allowed.has(origin)) return;
-      if (config.publicUrl === undefined && sameHost(origin, request.headers.host)) return;
-      throw new AppError('CROSS_SITE_REQUEST');
-    }
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('CROSS_SITE_REQUEST');
-  };
 }
 
 /** HSTS: a year, subdomains included. */
@@ -109,8 +67,6 @@ export default fp(
     app.addHook('onSend', async (request, reply) => {
       if (cameOverHttps(request, config)) reply.header('strict-transport-security', HSTS);
     });
-
-    app.addHook('onRequest', refuseCrossSite(config));
 
     await app.register(rateLimit, {
       global: true,
