@@ -45,7 +45,7 @@ export async function createSession(
 export async function findSession(db: Db, token: string, now: Date): Promise<SessionRow | undefined> {
   return db
     .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('sessions')
     .where('sessions.id', '=', sessionIdOf(token))
     .where('sessions.expires_at', '>', iso(now))
