@@ -196,6 +196,7 @@ async function runMode(mode: string, photos: Photos, redis: TestRedis | undefine
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_TRYON_PER_MINUTE: '100000',
     NEW_USERS_PER_IP_PER_DAY: '1000000',
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
     FREE_TRIALS_LIMIT: '2',
   };
   const procs: Proc[] = [];

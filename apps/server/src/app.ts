@@ -12,6 +12,8 @@ import dbPlugin from './plugins/db.js';
 import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
+import crossSitePlugin from './plugins/cross-site.js';
+import connectionLimitsPlugin from './plugins/connection-limits.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import webPlugin from './plugins/web.js';
@@ -83,6 +85,26 @@ export function trustProxyOption(
   return trustProxy;
 }
 
+/**
+ * The HTTP server's timeouts. A request must arrive whole (headers and body) within
+ * REQUEST_TIMEOUT_MS, else 408 and the connection closes: a body trickled in a byte at a time
+ * holds a connection no longer than that. The answer's time is not counted (a try-on may take
+ * 100 s, a progress stream longer). The headers must arrive within the same time or 60 s,
+ * whichever is shorter (Node swaps the two when the headers' is the longer, which would let a
+ * body take the headers' time). Node checks the open connections at an interval: a quarter of
+ * the timeout, at most 5 s. An idle kept-alive connection closes after KEEP_ALIVE_TIMEOUT_MS.
+ */
+export function serverTimeouts(config: Config) {
+  return {
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(5_000, Math.floor(config.requestTimeoutMs / 4))),
+    },
+  };
+}
+
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const sessionSecret = resolveSessionSecret(config);
@@ -99,6 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => newRequestId(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    ...serverTimeouts(config),
   });
 
   // Route schemas are the contract's zod schemas: they validate requests and serialise answers.
@@ -128,8 +151,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
+  await app.register(crossSitePlugin, { config });
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
+  await app.register(connectionLimitsPlugin, { config });
 
   await app.register(authRoutes);
   await app.register(accountRoutes);

@@ -41,7 +41,12 @@ describe('configuration', () => {
       newUsersPerIpPerDay: 50,
       emailPerMinute: 10,
       emailCodesPerAddressPerHour: 5,
+      signInFailuresPerIpPerHour: 20,
+      signInFailuresPerAddressPerHour: 10,
     });
+    expect(c.requestTimeoutMs).toBe(60_000);
+    expect(c.keepAliveTimeoutMs).toBe(72_000);
+    expect(c.maxConnectionsPerAddress).toBe(64);
     expect(c.mail).toEqual({ smtpUrl: undefined, from: 'AI Dress Up <no-reply@aidressup.app>' });
     expect(c.trustProxy).toBe(false);
   });

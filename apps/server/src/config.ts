@@ -36,6 +36,12 @@ const EnvSchema = z.object({
     .trim()
     .default('')
     .transform((v, ctx) => parseTrustProxy(v, ctx)),
+  /** A request (headers and body) must arrive whole within this time; past it: 408 and the connection closes. */
+  REQUEST_TIMEOUT_MS: int(60_000, 1_000, 600_000),
+  /** An idle kept-alive connection closes after this time. */
+  KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1_000, 600_000),
+  /** Connections open at once from one client address (0: no limit); past it a new one is closed at once. */
+  MAX_CONNECTIONS_PER_ADDRESS: int(64, 0, 100_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -108,6 +114,8 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('AI Dress Up <no-reply@aidressup.app>'),
   RATE_LIMIT_EMAIL_PER_MINUTE: int(10, 1, 100_000),
   EMAIL_CODES_PER_ADDRESS_PER_HOUR: int(5, 1, 1000),
+  SIGN_IN_FAILURES_PER_IP_PER_HOUR: int(20, 1, 100_000),
+  SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: int(10, 1, 100_000),
   // Paddle's API (server side only): the customer portal
   PADDLE_API_KEY: optionalString,
   PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
@@ -185,6 +193,12 @@ export interface Config {
   host: string;
   /** false, a number of trusted hops, or the trusted proxies' addresses and CIDRs. */
   trustProxy: false | number | string[];
+  /** Time for a request to arrive whole (headers and body). */
+  requestTimeoutMs: number;
+  /** Idle time after which a kept-alive connection closes. */
+  keepAliveTimeoutMs: number;
+  /** Connections open at once per client address; 0: no limit. */
+  maxConnectionsPerAddress: number;
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -225,8 +239,15 @@ export interface Config {
     newUsersPerIpPerDay: number;
     /** Sign-in mails asked for per minute from one address (IP). */
     emailPerMinute: number;
-    /** Sign-in mails sent to one email address per hour. */
+    /**
+     * Sign-in mails to one mailbox (an address without its +tag) per hour asked for from one
+     * client address; all client addresses together get four times as many.
+     */
     emailCodesPerAddressPerHour: number;
+    /** Wrong sign-in codes from one client address per hour, whatever the email address. */
+    signInFailuresPerIpPerHour: number;
+    /** Wrong codes per email address per hour from client addresses that did not ask for the code tried. */
+    signInFailuresPerAddressPerHour: number;
   };
   /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
   mail: { smtpUrl: string | undefined; from: string };
@@ -356,6 +377,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
@@ -388,6 +412,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       newUsersPerIpPerDay: e.NEW_USERS_PER_IP_PER_DAY,
       emailPerMinute: e.RATE_LIMIT_EMAIL_PER_MINUTE,
       emailCodesPerAddressPerHour: e.EMAIL_CODES_PER_ADDRESS_PER_HOUR,
+      signInFailuresPerIpPerHour: e.SIGN_IN_FAILURES_PER_IP_PER_HOUR,
+      signInFailuresPerAddressPerHour: e.SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     metricsToken: e.METRICS_TOKEN,

@@ -80,6 +80,7 @@ export const MESSAGES = {
   malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
   engineBusy:
     'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
+  crossSiteRequest: 'This request came from another website and was refused. Please use AI Dress Up directly.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -59,6 +59,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
+    // Deleted rows are overwritten with zeros, not left in free space (see `flushDeletedData`).
+    sqlite.pragma('secure_delete = ON');
     sqlite.pragma('busy_timeout = 5000');
     return migrated(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
   });
@@ -124,6 +126,17 @@ function createPrivately(file: string): void {
 /** True when this handle (or transaction) talks to PostgreSQL. */
 export function isPostgres(db: Kysely<Database>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * After personal data was deleted (an account): SQLite copies the write-ahead log into the file
+ * (where `secure_delete` has zeroed the deleted rows) and empties the log, so the data leaves
+ * both files now rather than at the next automatic checkpoint. PostgreSQL: nothing (its space is
+ * reclaimed by autovacuum).
+ */
+export async function flushDeletedData(db: Kysely<Database>): Promise<void> {
+  if (isPostgres(db)) return;
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }
 
 /** A cheap round trip, for the health check. */

@@ -72,6 +72,11 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /**
+   * The cookie name the session was issued under (`aidu_session`, or `__Host-aidu_session` over
+   * https); null for sessions issued before the name was recorded.
+   */
+  cookie_name: string | null;
 }
 
 export interface EmailCodesTable {
@@ -81,11 +86,28 @@ export interface EmailCodesTable {
   code_hash: string;
   /** SHA-256 of the magic link's token. */
   token_hash: string;
-  /** Wrong codes tried; at 5 the code is dead. */
+  /** Codes tried from the client address that asked for the code; at 5 it is dead for that address. */
   attempts: number;
+  /** Codes tried from any other client address; at 5 it is dead for all of them. */
+  stranger_attempts: number;
+  /** Keyed hash of the client address that asked for the code (null: codes from before it was kept). */
+  requester: string | null;
+  /** The address with its `+tag` removed, for the mail allowance. */
+  mailbox: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** One wrong sign-in code: counted per client address and per email address. */
+export interface SignInFailuresTable {
+  id: string;
+  email: string;
+  /** Keyed hash of the client address. */
+  client: string;
+  /** 1 when the client address had not asked for a code for this email (0 otherwise). */
+  stranger: number;
+  created_at: string;
 }
 
 export interface CreditGrantsTable {
@@ -177,6 +199,7 @@ export interface Database {
   ip_signups: IpSignupsTable;
   sessions: SessionsTable;
   email_codes: EmailCodesTable;
+  sign_in_failures: SignInFailuresTable;
   processes: ProcessesTable;
 }
 

@@ -10,13 +10,20 @@ import { createSession, deleteSession } from '../repositories/sessions.js';
 import { findUserById } from '../repositories/users.js';
 import type { UserRow } from '../db/schema.js';
 
+/** The session cookie's name over plain http (local use, the end-to-end tests). */
 export const SESSION_COOKIE = 'aidu_session';
+/**
+ * Its name over https. Browsers accept a `__Host-` cookie only when it is Secure, has Path=/ and
+ * no Domain, and was set by a secure page: neither a page on plain http nor a sibling subdomain
+ * can plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
 /** Sessions last a year and are renewed on use (at most once a day, to spare the database). */
 export const SESSION_TTL_MS = ONE_YEAR_S * 1000;
 export const RENEW_AFTER_MS = 24 * 60 * 60 * 1000;
-/** Cookie values of database sessions start with this; older cookies held a signed user id. */
+/** Cookie values of database sessions start with this. */
 export const TOKEN_PREFIX = 's1.';
 
 declare module 'fastify' {
@@ -72,29 +79,49 @@ export function userOf(request: FastifyRequest): UserRow {
 }
 
 /**
- * Sets the session cookie: HttpOnly, signed, SameSite=Lax (None with a separately hosted web
- * app), and Secure whenever the request came over HTTPS, directly or through a trusted proxy.
+ * True when the product is served over https: an https PUBLIC_URL (whatever the hop in front of
+ * the server says), a request that came over https (directly, or through a proxy TRUST_PROXY
+ * trusts), or a web app hosted elsewhere (its cross-site cookie must be Secure).
  */
-export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
-  const crossSite = config.corsOrigin !== undefined;
-  reply.setCookie(SESSION_COOKIE, `${TOKEN_PREFIX}${token}`, {
-    signed: true,
+export function servedOverHttps(request: FastifyRequest, config: Config): boolean {
+  return (
+    config.corsOrigin !== undefined || config.publicUrl?.startsWith('https:') === true || request.protocol === 'https'
+  );
+}
+
+/** The session cookie's name for this request: `__Host-aidu_session` over https, else `aidu_session`. */
+export function sessionCookieName(request: FastifyRequest, config: Config): string {
+  return servedOverHttps(request, config) ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/**
+ * The cookie's attributes: HttpOnly, Path=/, no Domain; Secure over https (with the `__Host-`
+ * name); SameSite=Lax, or None when a web app hosted elsewhere (CORS_ORIGIN) must send it.
+ */
+function cookieOptions(request: FastifyRequest, config: Config) {
+  return {
     httpOnly: true,
-    sameSite: crossSite ? 'none' : 'lax',
-    secure: crossSite || request.protocol === 'https',
+    sameSite: config.corsOrigin !== undefined ? ('none' as const) : ('lax' as const),
+    secure: servedOverHttps(request, config),
     path: '/',
+  };
+}
+
+/** Sets the session cookie (signed, one year; see `cookieOptions`). */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(sessionCookieName(request, config), `${TOKEN_PREFIX}${token}`, {
+    ...cookieOptions(request, config),
+    signed: true,
     maxAge: ONE_YEAR_S,
   });
 }
 
+/** Clears the session cookie, and over https also one of the plain-http name the browser may still hold. */
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
-  const crossSite = config.corsOrigin !== undefined;
-  reply.clearCookie(SESSION_COOKIE, {
-    httpOnly: true,
-    sameSite: crossSite ? 'none' : 'lax',
-    secure: crossSite || request.protocol === 'https',
-    path: '/',
-  });
+  const name = sessionCookieName(request, config);
+  reply.clearCookie(name, cookieOptions(request, config));
+  if (name !== SESSION_COOKIE && request.cookies[SESSION_COOKIE] !== undefined)
+    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, path: '/' });
 }
 
 /** Starts a new session for the user, sets its cookie, and makes it this request's session. */
@@ -104,7 +131,12 @@ export async function startSession(
   reply: FastifyReply,
   userId: string,
 ): Promise<void> {
-  const token = await createSession(app.db, { userId, now: app.clock(), ttlMs: SESSION_TTL_MS });
+  const token = await createSession(app.db, {
+    userId,
+    now: app.clock(),
+    ttlMs: SESSION_TTL_MS,
+    cookieName: sessionCookieName(request, app.config),
+  });
   setSessionCookie(request, reply, app.config, token);
   request.sessionUserId = userId;
   request.sessionToken = token;

@@ -1,6 +1,7 @@
 /**
  * Abuse and safety (docs/architecture.md, "15. Abuse limits and security headers"): Helmet headers with a CSP that admits Paddle, a global rate
- * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only.
+ * limit per IP, per-route limits per IP and per user, and CORS for CORS_ORIGIN only. HSTS only
+ * over https. Requests from other sites are refused earlier, by `cross-site.ts`.
  * With REDIS_URL the limits' counters live in Redis, so API instances share one limit; a limit
  * that cannot be checked while Redis is away lets the request through (and logs it).
  */
@@ -17,6 +18,19 @@ declare module 'fastify' {
     /** An onRequest hook limiting a route per IP and (when signed in) per user. */
     perRouteLimit(name: string, perMinute: number): onRequestAsyncHookHandler;
   }
+}
+
+/** HSTS: a year, subdomains included. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Whether the request is known to have come over https, for HSTS: directly over TLS or through a
+ * trusted proxy that says so; without TRUST_PROXY, an https PUBLIC_URL says the product is served
+ * over https (a TLS proxy in front).
+ */
+function cameOverHttps(request: FastifyRequest, config: Config): boolean {
+  if (request.protocol === 'https') return true;
+  return config.trustProxy === false && config.publicUrl?.startsWith('https:') === true;
 }
 
 export const CONTENT_SECURITY_POLICY = {
@@ -47,6 +61,11 @@ export default fp(
       // Results are shown by a web app on another origin when CORS_ORIGIN is set.
       crossOriginResourcePolicy: { policy: config.corsOrigin ? 'cross-origin' : 'same-origin' },
       crossOriginEmbedderPolicy: false,
+      // Sent below, and only over https: a browser must never take it from a plain-http answer.
+      strictTransportSecurity: false,
+    });
+    app.addHook('onSend', async (request, reply) => {
+      if (cameOverHttps(request, config)) reply.header('strict-transport-security', HSTS);
     });
 
     await app.register(rateLimit, {

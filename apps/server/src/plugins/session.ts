@@ -1,7 +1,7 @@
 /**
  * Sessions: an HttpOnly, signed cookie holding a random session token; the `sessions` table
  * holds its hash and the user. The session is the only key to an account: sign-out and account
- * deletion end it on the server.
+ * deletion end it on the server. The cookie's name and attributes are in `http/session.ts`.
  * The signing secret is SESSION_SECRET, or one generated on first run and kept in
  * `$DATA_DIR/session-secret` (mode 600).
  */
@@ -12,14 +12,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { Config } from '../config.js';
-import { findSession, renewSession } from '../repositories/sessions.js';
-import { findUserById } from '../repositories/users.js';
+import { expireSessionBy, findSession, renewSession } from '../repositories/sessions.js';
 import {
   RENEW_AFTER_MS,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   TOKEN_PREFIX,
   loadSessionUser,
+  sessionCookieName,
   setSessionCookie,
   startSession,
 } from '../http/session.js';
@@ -27,7 +27,8 @@ import {
 /** SESSION_SECRET, or the secret kept in the data folder (created on first run). */
 export function resolveSessionSecret(config: Config): string {
   if (config.sessionSecret) return config.sessionSecret;
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // The data folder holds the database and this secret: readable by the server's user only.
+  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(config.dataDir, 'session-secret');
   try {
     fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
@@ -40,30 +41,43 @@ export function resolveSessionSecret(config: Config): string {
   return secret;
 }
 
-/** Resolves the cookie to a session: a database session, or a cookie of the older kind upgraded to one. */
+/** How long a session replaced by its `__Host-` successor keeps working, for requests already in flight. */
+const RENAMED_SESSION_GRACE_MS = 60_000;
+
+/**
+ * Resolves the cookie to a database session. Over https the session is in `__Host-aidu_session`;
+ * a plain `aidu_session` cookie is honoured there only for a session issued before cookie names
+ * were recorded (an upgrade from plain names), and only once: it is replaced by a new session
+ * under the `__Host-` name, and the old one ends a minute later. A session issued under the plain
+ * name since (say, planted by a page on plain http or a sibling domain) is no session over https.
+ * Nothing else opens an account: cookies of the format before database sessions (a signed user
+ * id) are refused.
+ */
 async function resolveSession(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const raw = request.cookies[SESSION_COOKIE];
+  const name = sessionCookieName(request, app.config);
+  let raw = request.cookies[name];
+  const renaming = raw === undefined && name !== SESSION_COOKIE && request.cookies[SESSION_COOKIE] !== undefined;
+  if (renaming) raw = request.cookies[SESSION_COOKIE];
   if (!raw) return;
   const unsigned = request.unsignCookie(raw);
-  if (!unsigned.valid || !unsigned.value) return;
+  if (!unsigned.valid || !unsigned.value?.startsWith(TOKEN_PREFIX)) return;
   const now = app.clock();
-  if (unsigned.value.startsWith(TOKEN_PREFIX)) {
-    const token = unsigned.value.slice(TOKEN_PREFIX.length);
-    const session = await findSession(app.db, token, now);
-    if (!session) return;
-    request.sessionUserId = session.user_id;
-    request.sessionToken = token;
-    if (now.getTime() - Date.parse(session.last_seen_at) > RENEW_AFTER_MS) {
-      await renewSession(app.db, token, now, SESSION_TTL_MS);
-      setSessionCookie(request, reply, app.config, token);
-    }
+  const token = unsigned.value.slice(TOKEN_PREFIX.length);
+  const session = await findSession(app.db, token, now);
+  if (!session) return;
+  if (renaming) {
+    if (session.cookie_name !== null) return;
+    await expireSessionBy(app.db, token, new Date(now.getTime() + RENAMED_SESSION_GRACE_MS));
+    await startSession(app, request, reply, session.user_id);
+    reply.clearCookie(SESSION_COOKIE, { httpOnly: true, path: '/' });
     return;
   }
-  // A cookie from before database sessions: a signed user id. It keeps working once, by
-  // becoming a database session for a user that still exists.
-  const user = await findUserById(app.db, unsigned.value);
-  if (!user || user.deleted_at !== null || user.merged_into !== null) return;
-  await startSession(app, request, reply, user.id);
+  request.sessionUserId = session.user_id;
+  request.sessionToken = token;
+  if (now.getTime() - Date.parse(session.last_seen_at) > RENEW_AFTER_MS) {
+    await renewSession(app.db, token, now, SESSION_TTL_MS);
+    setSessionCookie(request, reply, app.config, token);
+  }
 }
 
 export default fp(

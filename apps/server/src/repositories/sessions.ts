@@ -19,7 +19,10 @@ export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-export async function createSession(db: Db, input: { userId: string; now: Date; ttlMs: number }): Promise<string> {
+export async function createSession(
+  db: Db,
+  input: { userId: string; now: Date; ttlMs: number; cookieName: string },
+): Promise<string> {
   const token = newSessionToken();
   await db
     .insertInto('sessions')
@@ -29,18 +32,25 @@ export async function createSession(db: Db, input: { userId: string; now: Date; 
       created_at: iso(input.now),
       last_seen_at: iso(input.now),
       expires_at: iso(new Date(input.now.getTime() + input.ttlMs)),
+      cookie_name: input.cookieName,
     })
     .execute();
   return token;
 }
 
-/** The unexpired session of a token, or undefined. */
+/**
+ * The unexpired session of a token, or undefined. A session of a user who was merged into an
+ * account or deleted is no session, whatever its row says.
+ */
 export async function findSession(db: Db, token: string, now: Date): Promise<SessionRow | undefined> {
   return db
     .selectFrom('sessions')
-    .selectAll()
-    .where('id', '=', sessionIdOf(token))
-    .where('expires_at', '>', iso(now))
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('sessions')
+    .where('sessions.id', '=', sessionIdOf(token))
+    .where('sessions.expires_at', '>', iso(now))
+    .where('users.merged_into', 'is', null)
+    .where('users.deleted_at', 'is', null)
     .executeTakeFirst();
 }
 
@@ -53,19 +63,24 @@ export async function renewSession(db: Db, token: string, now: Date, ttlMs: numb
     .execute();
 }
 
+/** Ends a session at `at` at the latest (a session replaced by another, kept briefly for requests in flight). */
+export async function expireSessionBy(db: Db, token: string, at: Date): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ expires_at: iso(at) })
+    .where('id', '=', sessionIdOf(token))
+    .where('expires_at', '>', iso(at))
+    .execute();
+}
+
 export async function deleteSession(db: Db, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionIdOf(token)).execute();
 }
 
-/** Ends every session of a user (account deletion). */
+/** Ends every session of a user (account deletion; an anonymous user merged into an account). */
 export async function deleteUserSessions(db: Db, userId: string): Promise<number> {
   const res = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
   return Number(res.numDeletedRows);
-}
-
-/** Moves every session of one user to another (an anonymous user merged into an account). */
-export async function moveUserSessions(db: Db, fromUserId: string, toUserId: string): Promise<void> {
-  await db.updateTable('sessions').set({ user_id: toUserId }).where('user_id', '=', fromUserId).execute();
 }
 
 /** Deletes expired sessions, at most `limit`; returns how many. */

@@ -197,7 +197,10 @@ export async function deleteUserData(db: Db, userId: string, now: Date): Promise
     await db.deleteFrom('tryons').where('id', 'in', ids).execute();
   }
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
-  if (user.email) await db.deleteFrom('email_codes').where('email', '=', user.email).execute();
+  if (user.email) {
+    await db.deleteFrom('email_codes').where('email', '=', user.email).execute();
+    await db.deleteFrom('sign_in_failures').where('email', '=', user.email).execute();
+  }
   await db
     .updateTable('users')
     .set({

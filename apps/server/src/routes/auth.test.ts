@@ -202,6 +202,7 @@ describe.each(DATABASE_KINDS)('anonymous sign-in on %s', (kind) => {
       payload: { deviceId: newDeviceId() },
     });
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
-    expect(sessionCookieOf(res)).toMatch(/^aidu_session=/);
+    // A cross-site cookie is Secure, so it carries the __Host- prefix.
+    expect(setCookie).toMatch(/^__Host-aidu_session=/);
   });
 });

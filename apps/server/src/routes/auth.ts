@@ -116,7 +116,12 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
     async (request) => {
       await startEmailSignIn(
         { ...accountDeps(), mailer: app.mailer },
-        { email: request.body.email, linkOrigin: webOrigin(app, request), locale: request.body.locale },
+        {
+          email: request.body.email,
+          linkOrigin: webOrigin(app, request),
+          locale: request.body.locale,
+          clientAddress: request.ip,
+        },
       );
       return { success: true as const };
     },
@@ -141,6 +146,7 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
         email: body.email,
         ...('code' in body ? { code: body.code } : { token: body.token }),
         currentUserId: request.sessionUserId,
+        clientAddress: request.ip,
       });
       // A new session for the account (never keep a session id across a sign-in).
       await endSession(app, request, reply);

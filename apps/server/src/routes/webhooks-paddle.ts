@@ -57,7 +57,8 @@ export async function paddleWebhookRoutes(app: FastifyInstance, opts: PaddleWebh
     PADDLE_WEBHOOK_PATH,
     {
       bodyLimit,
-      config: { rateLimit: false },
+      // Signed by Paddle, sent by Paddle's servers: no cookie, no site to check.
+      config: { rateLimit: false, anySite: true },
       schema: {
         summary: 'Paddle Billing notifications (signed; the raw body is checked against the signature)',
         tags: ['billing'],

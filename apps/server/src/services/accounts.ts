@@ -19,17 +19,23 @@ import type { Storage } from '../storage/storage.js';
 import type { Mailer } from '../mail/mailer.js';
 import { signInMail } from '../mail/sign-in-mail.js';
 import { AppError } from '../errors.js';
+import { flushDeletedData } from '../db/database.js';
 import { forfeitCredits, mergeUserInto } from '../ledger/ledger.js';
 import { cancelBillablePlan } from './plan-cancellation.js';
 import {
   consumeEmailCode,
   countEmailCodesSince,
+  countFailuresByClient,
+  countStrangerFailures,
+  endEmailCodes,
   findEmailCodeByToken,
   insertEmailCode,
-  latestEmailCode,
-  recordWrongAttempt,
+  liveEmailCodes,
+  recordSignInFailure,
+  takeCodeTry,
 } from '../repositories/email-codes.js';
-import { moveUserSessions } from '../repositories/sessions.js';
+import { hashIp } from './users.js';
+import { deleteUserSessions } from '../repositories/sessions.js';
 import {
   createUser,
   deleteUserData,
@@ -43,6 +49,21 @@ type Db = Kysely<Database>;
 
 const CODE_TTL_MS = SIGN_IN_CODE_TTL_MINUTES * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+/**
+ * Mails to one mailbox per hour from all client addresses together, as a multiple of the
+ * allowance of one client address: someone elsewhere cannot use up a shopper's allowance, and
+ * many addresses together still cannot flood an inbox.
+ */
+export const MAILBOX_ALLOWANCE_FACTOR = 4;
+
+/** The mailbox an address delivers to, for mail allowances: lower case, its `+tag` removed. */
+export function mailboxOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email.toLowerCase();
+  const local = email.slice(0, at);
+  const plus = local.indexOf('+');
+  return `${plus > 0 ? local.slice(0, plus) : local}@${email.slice(at + 1)}`.toLowerCase();
+}
 
 export interface AccountDeps {
   db: Db;
@@ -69,20 +90,29 @@ function sameHash(a: string, b: string): boolean {
 
 /**
  * Mails a sign-in code and link to an address, known or not (the answer never tells which), in
- * the page's language (English when not given). At most `emailCodesPerAddressPerHour` mails per
- * address per hour.
+ * the page's language (English when not given). A mailbox (the address without its `+tag`) gets
+ * at most `emailCodesPerAddressPerHour` mails an hour asked for from one client address, and
+ * `MAILBOX_ALLOWANCE_FACTOR` times that from all of them together.
  */
 export async function startEmailSignIn(
   deps: AccountDeps & { mailer: Mailer },
-  input: { email: string; linkOrigin: string; locale?: Locale },
+  input: { email: string; linkOrigin: string; locale?: Locale; clientAddress: string },
 ): Promise<void> {
   const now = deps.clock();
-  const sent = await countEmailCodesSince(deps.db, input.email, new Date(now.getTime() - HOUR_MS));
-  if (sent >= deps.config.rateLimits.emailCodesPerAddressPerHour) throw new AppError('RATE_LIMITED');
+  const mailbox = mailboxOf(input.email);
+  const requester = hashIp(input.clientAddress, deps.secret);
+  const since = new Date(now.getTime() - HOUR_MS);
+  const allowance = deps.config.rateLimits.emailCodesPerAddressPerHour;
+  if ((await countEmailCodesSince(deps.db, { mailbox, since, requester })) >= allowance)
+    throw new AppError('RATE_LIMITED');
+  if ((await countEmailCodesSince(deps.db, { mailbox, since })) >= allowance * MAILBOX_ALLOWANCE_FACTOR)
+    throw new AppError('RATE_LIMITED');
   const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
   const token = randomBytes(32).toString('base64url');
   await insertEmailCode(deps.db, {
     email: input.email,
+    mailbox,
+    requester,
     codeHash: codeHash(deps.secret, input.email, code),
     tokenHash: tokenHash(token),
     now,
@@ -97,27 +127,66 @@ export async function startEmailSignIn(
   }
 }
 
-/** Checks a code or a link's token; consumes it, or throws the specific 4xx. */
-async function checkCode(deps: AccountDeps, input: { email: string; code?: string; token?: string }): Promise<void> {
+/**
+ * Checks a code or a link's token; consumes it (and every other code of the address), or throws
+ * the specific 4xx.
+ *
+ * Wrong codes count three ways, so that no one can lock a stranger out:
+ * - per code: 5 tries from the client address that asked for it, and 5 from everywhere else
+ *   together. Someone guessing elsewhere never uses up the tries of the shopper who asked.
+ * - per email address: past `signInFailuresPerAddressPerHour` wrong codes in an hour from client
+ *   addresses trying codes they did not ask for, only a code one's own client address asked for
+ *   can be tried.
+ * - per client address: past `signInFailuresPerIpPerHour` wrong codes in an hour, any address,
+ *   the client address is refused (RATE_LIMITED).
+ * A try is taken before the code is compared (a guarded update), so concurrent guesses never
+ * exceed a code's tries. The link's token (256 bits) cannot be guessed and counts no tries.
+ */
+async function checkCode(
+  deps: AccountDeps,
+  input: { email: string; code?: string; token?: string; clientAddress: string },
+): Promise<void> {
   const now = deps.clock();
   const nowIso = now.toISOString();
   if (input.token !== undefined) {
     const row = await findEmailCodeByToken(deps.db, tokenHash(input.token));
     if (!row || row.email !== input.email) throw new AppError('INVALID_CODE', MESSAGES.invalidLink);
     if (row.used_at !== null || row.expires_at <= nowIso) throw new AppError('CODE_EXPIRED');
-    if (row.attempts >= SIGN_IN_CODE_MAX_ATTEMPTS) throw new AppError('CODE_LOCKED');
-    if (!(await consumeEmailCode(deps.db, row.id, now, SIGN_IN_CODE_MAX_ATTEMPTS))) throw new AppError('CODE_EXPIRED');
+    if (!(await consumeEmailCode(deps.db, row.id, now))) throw new AppError('CODE_EXPIRED');
+    await endEmailCodes(deps.db, input.email, now);
     return;
   }
-  const row = await latestEmailCode(deps.db, input.email);
-  if (!row || row.used_at !== null || row.expires_at <= nowIso) throw new AppError('CODE_EXPIRED');
-  if (row.attempts >= SIGN_IN_CODE_MAX_ATTEMPTS) throw new AppError('CODE_LOCKED');
-  if (!sameHash(codeHash(deps.secret, input.email, input.code ?? ''), row.code_hash)) {
-    const attempts = await recordWrongAttempt(deps.db, row.id, SIGN_IN_CODE_MAX_ATTEMPTS);
-    if (attempts === null || attempts >= SIGN_IN_CODE_MAX_ATTEMPTS) throw new AppError('CODE_LOCKED');
-    throw new AppError('INVALID_CODE');
+  const limits = deps.config.rateLimits;
+  const client = hashIp(input.clientAddress, deps.secret);
+  const since = new Date(now.getTime() - HOUR_MS);
+  if ((await countFailuresByClient(deps.db, client, since)) >= limits.signInFailuresPerIpPerHour)
+    throw new AppError('RATE_LIMITED');
+  const codes = await liveEmailCodes(deps.db, input.email, now);
+  if (codes.length === 0) throw new AppError('CODE_EXPIRED');
+  const strangersRefused =
+    (await countStrangerFailures(deps.db, input.email, since)) >= limits.signInFailuresPerAddressPerHour;
+  const tried: { row: (typeof codes)[number]; own: boolean; triesBefore: number }[] = [];
+  for (const row of codes) {
+    const own = row.requester === client;
+    if (!own && strangersRefused) continue;
+    if (await takeCodeTry(deps.db, { id: row.id, byRequester: own, maxTries: SIGN_IN_CODE_MAX_ATTEMPTS }))
+      tried.push({ row, own, triesBefore: own ? row.attempts : row.stranger_attempts });
   }
-  if (!(await consumeEmailCode(deps.db, row.id, now, SIGN_IN_CODE_MAX_ATTEMPTS))) throw new AppError('CODE_EXPIRED');
+  if (tried.length === 0) {
+    // No try left: the code was used meanwhile (by a simultaneous request), or it is locked.
+    const stillLive = await liveEmailCodes(deps.db, input.email, now);
+    throw new AppError(stillLive.length === 0 ? 'CODE_EXPIRED' : 'CODE_LOCKED');
+  }
+  const expected = codeHash(deps.secret, input.email, input.code ?? '');
+  const hit = tried.find((t) => sameHash(expected, t.row.code_hash));
+  if (hit) {
+    if (!(await consumeEmailCode(deps.db, hit.row.id, now))) throw new AppError('CODE_EXPIRED');
+    await endEmailCodes(deps.db, input.email, now);
+    return;
+  }
+  await recordSignInFailure(deps.db, { email: input.email, client, stranger: tried.some((t) => !t.own), now });
+  const triesLeft = tried.some((t) => t.triesBefore + 1 < SIGN_IN_CODE_MAX_ATTEMPTS);
+  throw new AppError(triesLeft ? 'INVALID_CODE' : 'CODE_LOCKED');
 }
 
 export interface VerifyResult {
@@ -128,12 +197,13 @@ export interface VerifyResult {
 
 /**
  * Signs a session in by email. With no account for the address, the session's user becomes that
- * account, keeping its credits, trials and results. With one, the session moves to it, and an
- * anonymous session user's results and unspent credits move into it (once, in one transaction).
+ * account, keeping its credits, trials and results, and its other sessions end. With one, the session moves to it, and an
+ * anonymous session user's results and unspent credits move into it (once, in one transaction);
+ * the anonymous user's other sessions end. The route gives the signing-in browser a new session.
  */
 export async function verifyEmailSignIn(
   deps: AccountDeps,
-  input: { email: string; code?: string; token?: string; currentUserId: string | null },
+  input: { email: string; code?: string; token?: string; currentUserId: string | null; clientAddress: string },
 ): Promise<VerifyResult> {
   await checkCode(deps, input);
   const now = deps.clock();
@@ -145,7 +215,9 @@ export async function verifyEmailSignIn(
     if (account) {
       if (live && live.id !== account.id && live.email === null) {
         const merge = await mergeUserInto(deps.db, { fromUserId: live.id, toUserId: account.id, now });
-        if (merge.merged) await moveUserSessions(deps.db, live.id, account.id);
+        // The anonymous user's other sessions end: they never move into the account. A cookie
+        // planted in the shopper's browser must not become a way into the shopper's account.
+        if (merge.merged) await deleteUserSessions(deps.db, live.id);
         deps.log.info(
           { merged: merge.merged, credits: merge.credits, tryons: merge.tryons },
           'email sign-in into an existing account',
@@ -156,6 +228,9 @@ export async function verifyEmailSignIn(
     }
     if (live && live.email === null) {
       if (await setUserEmail(deps.db, live.id, input.email)) {
+        // The anonymous user is now an account: sessions it had besides this browser's end
+        // (the route gives this browser a new one), so a planted cookie never becomes a key to it.
+        await deleteUserSessions(deps.db, live.id);
         const user = await findUserById(deps.db, live.id);
         if (user) return { user, merged: false };
       }
@@ -194,6 +269,14 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
     await forfeitCredits(trx, userId, now);
     return deleteUserData(trx, userId, now);
   });
+  try {
+    await flushDeletedData(deps.db);
+  } catch (err) {
+    deps.log.warn(
+      { err },
+      'the database could not be checkpointed after an account deletion (the next checkpoint will)',
+    );
+  }
   for (const name of names) {
     try {
       await deps.storage.delete(`results/${name}`);

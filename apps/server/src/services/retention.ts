@@ -13,7 +13,7 @@ import { LockUnavailableError, type RunLock } from '../redis/lock.js';
 import { expireGrants } from '../ledger/ledger.js';
 import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
-import { deleteExpiredEmailCodes } from '../repositories/email-codes.js';
+import { deleteExpiredEmailCodes, deleteOldSignInFailures } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
 import {
   deleteBillingEventsBefore,
@@ -113,6 +113,8 @@ export async function runRetention(
   const signInCodesDeleted = await inBatches(size, (n) =>
     deleteExpiredEmailCodes(db, new Date(now.getTime() - DAY_MS), n),
   );
+  // Wrong sign-in codes count for an hour; their records go after a day.
+  await inBatches(size, (n) => deleteOldSignInFailures(db, new Date(now.getTime() - DAY_MS), n));
   const ipCountersDeleted = await deleteIpSignupsBefore(db, iso(new Date(now.getTime() - 2 * DAY_MS)).slice(0, 10));
 
   const report = {

@@ -85,7 +85,8 @@ export function testApps(
 
 /** The `name=value` of the response's session cookie, for the next request's Cookie header. */
 export function sessionCookieOf(res: LightMyRequestResponse): string {
-  const cookie = res.cookies.find((c) => c.name === 'aidu_session');
+  // `__Host-aidu_session` when the app is served over https (an https PUBLIC_URL, CORS_ORIGIN).
+  const cookie = res.cookies.find((c) => c.name === 'aidu_session' || c.name === '__Host-aidu_session');
   if (!cookie) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
   return `${cookie.name}=${cookie.value}`;
 }
