@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { testApps, signIn } from '../test/app.js';
 import { tempDir } from '../test/databases.js';
 import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 
@@ -16,11 +16,11 @@ let smtp: SmtpStandIn;
 beforeAll(async () => {
   smtp = await startSmtpStandIn();
 });
-const apps: TestApp[] = [];
 afterAll(async () => {
-  await Promise.all(apps.map((t) => t.app.close()));
   await smtp.close();
 });
+// Closed before the mail stand-in (after-hooks run in reverse order).
+const newApp = testApps('sqlite');
 
 const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
 
@@ -48,8 +48,7 @@ describe('the data folder and deleted data', () => {
     const dataDir = path.join(parent, 'fresh', 'data');
     const old = process.umask(0o000);
     try {
-      const t = await createTestApp('sqlite', { dataDir });
-      apps.push(t);
+      await newApp({ dataDir });
       expect(mode(dataDir)).toBe('700');
       expect(mode(path.join(dataDir, 'session-secret'))).toBe('600');
     } finally {
@@ -58,8 +57,7 @@ describe('the data folder and deleted data', () => {
   });
 
   it('attack 7: a deleted account’s email leaves app.db and its write-ahead log at once', async () => {
-    const t = await createTestApp('sqlite', { env: { SMTP_URL: smtp.url } });
-    apps.push(t);
+    const t = await newApp({ env: { SMTP_URL: smtp.url } });
     const { app, config } = t;
     const secureDelete = await sql<{ secure_delete: number }>`PRAGMA secure_delete`.execute(app.db);
     expect(secureDelete.rows[0]?.secure_delete).toBe(1);
@@ -80,8 +78,7 @@ describe('the data folder and deleted data', () => {
 
 describe('HSTS', () => {
   const hsts = async (env: Record<string, string>, headers: Record<string, string> = {}) => {
-    const t = await createTestApp('sqlite', { env });
-    apps.push(t);
+    const t = await newApp({ env });
     const res = await t.app.inject({ method: 'GET', url: '/api/config', headers });
     return res.headers['strict-transport-security'];
   };

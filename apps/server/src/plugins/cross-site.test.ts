@@ -4,11 +4,11 @@
  * CORS_ORIGIN can; so can Paddle's signed webhook.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@aidressup/contract';
 import { envelope, signedHeaders } from '@aidressup/paddle-stand-in';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, type TestApp } from '../test/app.js';
+import { testApps, newDeviceId } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { PADDLE_WEBHOOK_PATH } from '../http/paths.js';
 
@@ -71,15 +71,8 @@ function expectRefused(res: LightMyRequestResponse) {
 }
 
 describe.each(DATABASE_KINDS)('cross-site requests on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp(kind, { env });
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const newApp = testApps(kind);
+  const make = (env: Record<string, string> = {}) => newApp({ env });
 
   const foreign: [string, Headers][] = [
     ['a foreign Origin', { origin: 'https://evil.example' }],

@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailVerifyResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, newDeviceId, signIn, type TestApp } from '../test/app.js';
+import { testApps, newDeviceId, signIn } from '../test/app.js';
 import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { createSession } from '../repositories/sessions.js';
 
@@ -38,15 +38,8 @@ function cookieOf(res: LightMyRequestResponse, name: string): string {
 const deviceInfo = { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' };
 
 describe.each(DATABASE_KINDS)('session cookies on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url, ...env } });
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const newApp = testApps(kind, () => ({ env: { SMTP_URL: smtp.url } }));
+  const make = (env: Record<string, string> = {}) => newApp({ env });
 
   const me = (app: FastifyInstance, id: string, cookie: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'GET', url: `/api/auth/user/${id}`, headers: { ...headers, cookie } });

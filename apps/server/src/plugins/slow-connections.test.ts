@@ -7,22 +7,21 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp } from '../test/app.js';
+import { testApps, signIn } from '../test/app.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { exemptFromConnectionLimit } from './connection-limits.js';
 
-const apps: TestApp[] = [];
+// The sockets go first, then the apps (after-hooks run in reverse order).
+const newApp = testApps('sqlite');
 const sockets: net.Socket[] = [];
-afterAll(async () => {
+afterAll(() => {
   for (const s of sockets) s.destroy();
-  await Promise.all(apps.map((t) => t.app.close()));
 });
 
 async function listening(env: Record<string, string>, engineDelayMs?: number) {
   const engine = engineDelayMs ? createEngineDouble({ delayMs: engineDelayMs }) : undefined;
-  const t = await createTestApp('sqlite', { env, ...(engine ? { engine } : {}) });
-  apps.push(t);
+  const t = await newApp({ env, ...(engine ? { engine } : {}) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return { ...t, port: (t.app.server.address() as AddressInfo).port };
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailVerifyResponseSchema, MESSAGES } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { testApps } from '../test/app.js';
 import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 
 let smtp: SmtpStandIn;
@@ -42,15 +42,8 @@ async function mailedCode(app: FastifyInstance, email: string, ip: string): Prom
 const wrongFor = (code: string) => (code === '000000' ? '000001' : '000000');
 
 describe.each(DATABASE_KINDS)('sign-in abuse on %s', (kind) => {
-  const apps: TestApp[] = [];
-  const make = async (env: Record<string, string> = {}) => {
-    const t = await createTestApp(kind, { env: { SMTP_URL: smtp.url, RATE_LIMIT_EMAIL_PER_MINUTE: '1000', ...env } });
-    apps.push(t);
-    return t;
-  };
-  afterAll(async () => {
-    await Promise.all(apps.map((t) => t.app.close()));
-  });
+  const newApp = testApps(kind, () => ({ env: { SMTP_URL: smtp.url, RATE_LIMIT_EMAIL_PER_MINUTE: '1000' } }));
+  const make = (env: Record<string, string> = {}) => newApp({ env });
 
   it('attack 6: five requests and five wrong codes from elsewhere do not lock the shopper out', async () => {
     const { app } = await make();
