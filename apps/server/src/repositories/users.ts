@@ -40,6 +40,7 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRow> {
     merged_into: null,
     deleted_at: null,
     paddle_customer_id: null,
+    blocked_at: null,
   };
   await db.insertInto('users').values(row).execute();
   return row;
