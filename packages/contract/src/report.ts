@@ -9,4 +9,3 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 /** A gallery item's report, when it has one. */
 export const TryOnReportStateSchema = z.object({ status: z.enum(REPORT_STATUSES), reason: z.enum(REPORT_REASONS) });
 export type TryOnReportState = z.infer<typeof TryOnReportStateSchema>;
-

@@ -311,7 +311,9 @@ const migrations: Record<string, Migration> = {
         } catch {
           await sql`rollback to savepoint trgm`.execute(db);
         }
-        const trgm = await sql<{ n: number }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
+        const trgm = await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_extension where extname = 'pg_trgm'`.execute(db);
         if ((trgm.rows[0]?.n ?? 0) > 0)
           await sql`create index users_email_trgm_idx on users using gin (email gin_trgm_ops)`.execute(db);
         await sql`create index users_id_pattern_idx on users (id text_pattern_ops)`.execute(db);
