@@ -273,6 +273,7 @@ const migrations: Record<string, Migration> = {
         .columns(['status', 'created_at'])
         .execute();
       await db.schema.createIndex('tryon_reports_created_idx').on('tryon_reports').column('created_at').execute();
+      await db.schema.createIndex('tryon_reports_decided_idx').on('tryon_reports').column('decided_at').execute();
 
       await db.schema
         .createTable('audit_log')
@@ -291,6 +292,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('audit_log_created_idx').on('audit_log').columns(['created_at', 'id']).execute();
       await db.schema.createIndex('audit_log_target_user_idx').on('audit_log').column('target_user_id').execute();
       await db.schema.createIndex('audit_log_actor_idx').on('audit_log').column('actor_id').execute();
+
+      // Statistics of closed days, computed once (the operator console's daily series).
+      await db.schema
+        .createTable('admin_daily_stats')
+        .addColumn('day', 'text', (c) => c.primaryKey())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('computed_at', 'text', (c) => c.notNull())
+        .execute();
 
       // Statistics by day: try-ons, new users and payments by their creation time.
       await db.schema.createIndex('tryons_created_idx').on('tryons').column('created_at').execute();

@@ -215,6 +215,13 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+/** The operator console's statistics of a closed UTC day, computed once (JSON text of the day's figures). */
+export interface AdminDailyStatsTable {
+  day: string;
+  data: string;
+  computed_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   credit_grants: CreditGrantsTable;
@@ -228,6 +235,7 @@ export interface Database {
   processes: ProcessesTable;
   tryon_reports: TryOnReportsTable;
   audit_log: AuditLogTable;
+  admin_daily_stats: AdminDailyStatsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -29,9 +29,10 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-/** Try-ons (main rows) started since `since`, by day and engine: outcomes and engine time of the succeeded ones. */
-export async function tryOnsByDay(db: Db, since: Date): Promise<EngineDayRow[]> {
+/** Try-ons (main rows) started in [since, until), by day and engine: outcomes and engine time of the succeeded ones. */
+export async function tryOnsByDay(db: Db, since: Date, until: Date): Promise<EngineDayRow[]> {
   const from = iso(since);
+  const to = iso(until);
   if (isPostgres(db)) {
     const res = await sql<{
       day: string;
@@ -52,7 +53,7 @@ export async function tryOnsByDay(db: Db, since: Date): Promise<EngineDayRow[]> 
         select created_at, engine, status, error_code,
           case when status = 'succeeded' and finished_at is not null
             then extract(epoch from (finished_at::timestamptz - created_at::timestamptz)) * 1000 end as dur
-        from tryons where created_at >= ${from} and bundle_of is null
+        from tryons where created_at >= ${from} and created_at < ${to} and bundle_of is null
       ) t
       group by 1, 2`.execute(db);
     return res.rows.map((r) => ({
@@ -70,13 +71,14 @@ export async function tryOnsByDay(db: Db, since: Date): Promise<EngineDayRow[]> 
       sum(case when status = 'succeeded' then 1 else 0 end) as succeeded,
       sum(case when status = 'failed' and error_code in (${REFUSALS}) then 1 else 0 end) as refused,
       sum(case when status = 'failed' and (error_code is null or error_code not in (${REFUSALS})) then 1 else 0 end) as failed
-    from tryons where created_at >= ${from} and bundle_of is null
+    from tryons where created_at >= ${from} and created_at < ${to} and bundle_of is null
     group by 1, 2`.execute(db);
   const durations = await sql<{ day: string; engine: string; dur: number }>`
     select substr(created_at, 1, 10) as day, engine,
       (julianday(finished_at) - julianday(created_at)) * 86400000.0 as dur
     from tryons
-    where created_at >= ${from} and bundle_of is null and status = 'succeeded' and finished_at is not null`.execute(db);
+    where created_at >= ${from} and created_at < ${to} and bundle_of is null and status = 'succeeded'
+      and finished_at is not null`.execute(db);
   const byKey = new Map<string, number[]>();
   for (const d of durations.rows) {
     const key = `${d.day}|${d.engine}`;
@@ -101,11 +103,12 @@ export async function tryOnsByDay(db: Db, since: Date): Promise<EngineDayRow[]> 
 }
 
 /** New users by day since `since`. */
-export async function newUsersByDay(db: Db, since: Date): Promise<{ day: string; n: number }[]> {
+export async function newUsersByDay(db: Db, since: Date, until: Date): Promise<{ day: string; n: number }[]> {
   const rows = await db
     .selectFrom('users')
     .select((eb) => [sql<string>`substr(created_at, 1, 10)`.as('day'), eb.fn.countAll<number | string>().as('n')])
     .where('created_at', '>=', iso(since))
+    .where('created_at', '<', iso(until))
     .groupBy(sql`substr(created_at, 1, 10)`)
     .execute();
   return rows.map((r) => ({ day: r.day, n: Number(r.n) }));
@@ -121,7 +124,7 @@ export interface PurchaseDayRow {
 }
 
 /** Purchases (demo and Paddle grants) by day, plan and currency since `since`, with what was paid. */
-export async function purchasesByDay(db: Db, since: Date): Promise<PurchaseDayRow[]> {
+export async function purchasesByDay(db: Db, since: Date, until: Date): Promise<PurchaseDayRow[]> {
   const amount = isPostgres(db) ? sql`cast(amount_paid as numeric)` : sql`cast(amount_paid as real)`;
   const rows = await sql<{
     day: string;
@@ -132,7 +135,7 @@ export async function purchasesByDay(db: Db, since: Date): Promise<PurchaseDayRo
   }>`
     select substr(created_at, 1, 10) as day, plan_id, currency, count(*) as n, sum(${amount}) as revenue
     from credit_grants
-    where created_at >= ${iso(since)} and source in ('demo', 'paddle')
+    where created_at >= ${iso(since)} and created_at < ${iso(until)} and source in ('demo', 'paddle')
     group by 1, 2, 3`.execute(db);
   return rows.rows.map((r) => ({
     day: r.day,
@@ -147,14 +150,17 @@ export async function purchasesByDay(db: Db, since: Date): Promise<PurchaseDayRo
 export async function reportsByDay(
   db: Db,
   since: Date,
+  until: Date,
 ): Promise<{ day: string; created: number; refunded: number; rejected: number }[]> {
   const from = iso(since);
+  const to = iso(until);
   const created = await sql<{ day: string; n: number | string }>`
     select substr(created_at, 1, 10) as day, count(*) as n from tryon_reports
-    where created_at >= ${from} group by 1`.execute(db);
+    where created_at >= ${from} and created_at < ${to} group by 1`.execute(db);
   const decided = await sql<{ day: string; status: string; n: number | string }>`
     select substr(decided_at, 1, 10) as day, status, count(*) as n from tryon_reports
-    where decided_at >= ${from} and status in ('refunded', 'rejected') group by 1, 2`.execute(db);
+    where decided_at >= ${from} and decided_at < ${to} and status in ('refunded', 'rejected')
+    group by 1, 2`.execute(db);
   const days = new Map<string, { day: string; created: number; refunded: number; rejected: number }>();
   const at = (day: string) => {
     let d = days.get(day);
@@ -189,4 +195,24 @@ export async function activePlans(db: Db, now: Date): Promise<number> {
     .where((eb) => eb.or([eb('subscription_period_end', 'is', null), eb('subscription_period_end', '>', iso(now))]))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** Stored statistics of closed days (`admin_daily_stats`), from `fromDay` to `toDay` inclusive. */
+export async function readDailyStats(db: Db, fromDay: string, toDay: string): Promise<{ day: string; data: string }[]> {
+  return db
+    .selectFrom('admin_daily_stats')
+    .select(['day', 'data'])
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .execute();
+}
+
+/** Stores closed days' statistics; a day stored already (by a concurrent request) is kept. */
+export async function storeDailyStats(db: Db, rows: { day: string; data: string }[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('admin_daily_stats')
+    .values(rows.map((r) => ({ day: r.day, data: r.data, computed_at: iso(now) })))
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute();
 }

@@ -1,13 +1,36 @@
 /**
- * Test helpers for the operator console: a mailer that keeps sign-in mails in memory, email
- * sign-in, and try-ons made straight through the ledger (no engine, no images) when a test needs
- * many settled try-ons.
+ * Test helpers for the operator console (also used by `npm run bench:admin`, so no Vitest here): a
+ * mailer that keeps sign-in mails in memory, email sign-in, and try-ons made straight through the
+ * ledger (no engine, no images) when a test needs many settled try-ons.
  */
 import type { FastifyInstance } from 'fastify';
 import { completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { newId } from '../db/ids.js';
-import { sessionCookieOf, signIn } from './app.js';
+
+/** The `name=value` of the answer's session cookie. */
+function sessionCookieOf(res: {
+  statusCode: number;
+  body: string;
+  cookies: { name: string; value: string }[];
+}): string {
+  const cookie = res.cookies.find((c) => c.name === 'aidu_session');
+  if (!cookie) throw new Error(`no session cookie in response ${res.statusCode}: ${res.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+/** A new anonymous session (this module stays free of Vitest, so the admin benchmark can use it). */
+async function anonymousCookie(app: FastifyInstance): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/anonymous',
+    payload: {
+      deviceId: `device_operator_${Math.random().toString(36).slice(2, 12)}`,
+      deviceInfo: { browser: 'Chrome', os: 'Linux', device_type: 'desktop', screen_resolution: '1920x1080' },
+    },
+  });
+  return sessionCookieOf(res);
+}
 
 export interface MemoryMailer extends Mailer {
   sent: Mail[];
@@ -31,7 +54,7 @@ export const newEmail = (who = 'shopper') =>
 
 /** Starts and verifies an email sign-in (from `cookie`'s session, or a new anonymous one); the raw verify answer. */
 export async function verifyEmail(app: FastifyInstance, mailer: MemoryMailer, email: string, cookie?: string) {
-  const session = cookie ?? (await signIn(app)).cookie;
+  const session = cookie ?? (await anonymousCookie(app));
   const start = await app.inject({
     method: 'POST',
     url: '/api/auth/email/start',

@@ -300,6 +300,17 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
       expect(stats.days[2]).toMatchObject({ tryons: [], new_users: 1, purchases: [] });
       // 10 credits, less the outfit's two units (the first two try-ons were free trials, failures refunded).
       expect(stats.totals).toEqual({ credits_outstanding: 8, active_plans: 0 });
+      // Closed days are computed once and stored; the open day is aggregated on each request.
+      const stored = await app.db.selectFrom('admin_daily_stats').select('day').orderBy('day').execute();
+      expect(stored.map((r) => r.day)).toEqual(['2026-06-09', '2026-06-10']);
+      await ledgerTryOn(app, shopper.user.id);
+      const later = AdminStatsResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/admin/stats?days=3', headers: { cookie: op.cookie } })).json(),
+      );
+      expect(later.days.slice(0, 2)).toEqual(stats.days.slice(0, 2));
+      expect(later.days[2]!.tryons).toEqual([
+        { engine: 'test-double', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500 },
+      ]);
       for (const q of ['days=0', 'days=91', 'days=x'])
         expect(
           (await app.inject({ method: 'GET', url: `/api/admin/stats?${q}`, headers: { cookie: op.cookie } }))
