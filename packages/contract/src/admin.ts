@@ -220,7 +220,7 @@ export const AdminEngineDaySchema = z.object({
   refused: z.number().int(),
   /** ENGINE_FAILED, ENGINE_TIMEOUT and any other failure. */
   failed: z.number().int(),
-  /** Engine time of the day's finished try-ons, in milliseconds; null without any. */
+  /** Engine time (start to result) of the day's succeeded try-ons, in milliseconds; null without any. */
   p50_ms: z.number().int().nullable(),
   p95_ms: z.number().int().nullable(),
 });
