@@ -8,7 +8,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../../test/app.js';
+import { signIn, type TestApp } from '../../test/app.js';
+import { createAdminTestApp } from '../../test/admin-app.js';
 import { memoryMailer, newEmail, signInByEmail, type MemoryMailer } from '../../test/operator.js';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -46,7 +47,7 @@ describe.each(DATABASE_KINDS)('operator access on %s', (kind) => {
   const operatorEmail = newEmail('operator');
   beforeAll(async () => {
     mailer = memoryMailer();
-    t = await createTestApp(kind, {
+    t = await createAdminTestApp(kind, {
       mailer,
       // Any case, with spaces: compared without case.
       env: { ADMIN_EMAILS: ` ${operatorEmail.toUpperCase()} , other-operator@example.com` },
@@ -131,7 +132,7 @@ describe.each(DATABASE_KINDS)('operator access on %s', (kind) => {
   });
 
   it('has no operators without ADMIN_EMAILS', async () => {
-    const plain = await createTestApp(kind, { mailer });
+    const plain = await createAdminTestApp(kind, { mailer });
     try {
       const someone = await signInByEmail(plain.app, mailer, operatorEmail);
       const res = await plain.app.inject({

@@ -18,7 +18,8 @@ import {
   TryOnResponseSchema,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
-import { createTestApp, signIn, type TestApp } from '../../test/app.js';
+import { signIn, type TestApp } from '../../test/app.js';
+import { createAdminTestApp } from '../../test/admin-app.js';
 import { jpeg, multipart, png } from '../../test/images.js';
 import { ledgerTryOn, memoryMailer, newEmail, signInByEmail, type MemoryMailer } from '../../test/operator.js';
 import { findUserById } from '../../repositories/users.js';
@@ -33,7 +34,7 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
   const operatorEmail = newEmail('operator');
   beforeAll(async () => {
     mailer = memoryMailer();
-    t = await createTestApp(kind, { mailer, env: { ADMIN_EMAILS: operatorEmail } });
+    t = await createAdminTestApp(kind, { mailer, env: { ADMIN_EMAILS: operatorEmail } });
     operator = await signInByEmail(t.app, mailer, operatorEmail);
   });
   afterAll(async () => {
@@ -263,7 +264,7 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
   });
 
   it('counts the day’s try-ons by engine and outcome, new users, purchases and reports', async () => {
-    const fresh = await createTestApp(kind, {
+    const fresh = await createAdminTestApp(kind, {
       mailer,
       env: { ADMIN_EMAILS: operatorEmail },
       start: new Date('2026-06-10T12:00:00.000Z'),

@@ -15,7 +15,8 @@ import {
   MESSAGES,
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
-import { createTestApp, newDeviceId, signIn, type TestApp } from '../../test/app.js';
+import { newDeviceId, signIn, type TestApp } from '../../test/app.js';
+import { createAdminTestApp } from '../../test/admin-app.js';
 import { jpeg, multipart, png } from '../../test/images.js';
 import { memoryMailer, newEmail, signInByEmail, verifyEmail, type MemoryMailer } from '../../test/operator.js';
 import { REMOVED } from '../../repositories/audit.js';
@@ -49,7 +50,7 @@ describe.each(DATABASE_KINDS)('operator console users on %s', (kind) => {
   const operatorEmail = newEmail('operator');
   beforeAll(async () => {
     mailer = memoryMailer();
-    t = await createTestApp(kind, { mailer, env: { ADMIN_EMAILS: operatorEmail } });
+    t = await createAdminTestApp(kind, { mailer, env: { ADMIN_EMAILS: operatorEmail } });
     operator = await signInByEmail(t.app, mailer, operatorEmail);
   });
   afterAll(async () => {
