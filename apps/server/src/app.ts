@@ -33,6 +33,11 @@ import sharePageRoutes from './routes/share-pages.js';
 import garmentRoutes from './routes/garments.js';
 import demoBillingRoutes from './routes/billing-demo.js';
 import metaRoutes from './routes/meta.js';
+import reportRoutes from './routes/tryons/report.js';
+import adminUserRoutes from './routes/admin/users.js';
+import adminReportRoutes from './routes/admin/reports.js';
+import adminStatsRoutes from './routes/admin/stats.js';
+import blockedPlugin from './plugins/blocked.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
 import { loggerOptions, newRequestId } from './logging.js';
@@ -155,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
   await app.register(connectionLimitsPlugin, { config });
+  await app.register(blockedPlugin);
 
   await app.register(authRoutes);
   await app.register(accountRoutes);
@@ -166,6 +172,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(progressRoutes);
   await app.register(galleryRoutes);
   await app.register(sharePageRoutes);
+  await app.register(reportRoutes);
+  // The operator console: each plugin refuses anyone but an operator (http/operator.ts).
+  await app.register(adminUserRoutes);
+  await app.register(adminReportRoutes);
+  await app.register(adminStatsRoutes);
   if (config.billing.provider === 'paddle')
     await app.register(paddleWebhookRoutes, {
       db: app.db,

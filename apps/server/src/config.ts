@@ -123,6 +123,22 @@ const EnvSchema = z.object({
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
     message: 'METRICS_TOKEN must be at least 16 characters',
   }),
+  // the operator console (docs/operations.md)
+  /** Comma-separated email addresses whose accounts, signed in by email, are operators (case-insensitive). */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim().toLowerCase())
+        .filter((x) => x !== ''),
+    )
+    .refine((list) => list.every((x) => /^[^\s@]+@[^\s@]+$/.test(x)), {
+      message: 'ADMIN_EMAILS must be a comma-separated list of email addresses',
+    }),
+  /** A shopper's first this many reports in 30 days are refunded at once; later ones wait for an operator. */
+  AUTO_REFUND_REPORTS: int(3, 0, 1000),
 });
 
 /** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
@@ -253,6 +269,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** GET /metrics is on, behind this bearer token, when set. */
   metricsToken: string | undefined;
+  /** The operator console: operators' addresses (lower case) and the reports refunded at once per 30 days. */
+  admin: { emails: string[]; autoRefundReports: number };
 }
 
 export class ConfigError extends Error {
@@ -417,6 +435,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     metricsToken: e.METRICS_TOKEN,
+    admin: { emails: e.ADMIN_EMAILS, autoRefundReports: e.AUTO_REFUND_REPORTS },
   };
 }
 

@@ -7,6 +7,7 @@ import { CATEGORY_VALUES } from './categories.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { PLAN_IDS } from './plans.js';
 import { DEVICE_ID_PATTERN } from './limits.js';
+import { TryOnReportStateSchema } from './report.js';
 
 // ---------- shared pieces ----------
 export const BROWSERS = ['Chrome', 'Firefox', 'Safari', 'Edge', 'Unknown'] as const;
@@ -158,6 +159,8 @@ export const TryOnItemSchema = z.object({
   expiresAt: z.string().nullable(),
   /** The public link of a shared result; null when it is not shared. */
   shareUrl: z.string().nullable(),
+  /** The shopper's report of this result and its state; null (or absent) when it has none. */
+  report: TryOnReportStateSchema.nullable().optional(),
 });
 export type TryOnItem = z.infer<typeof TryOnItemSchema>;
 export const TryOnListResponseSchema = z.object({

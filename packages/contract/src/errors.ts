@@ -38,6 +38,11 @@ export const ERROR_STATUS = {
   CODE_LOCKED: 429,
   PORTAL_UNAVAILABLE: 409,
   ENGINE_BUSY: 503,
+  REAUTH_REQUIRED: 401,
+  ACCOUNT_BLOCKED: 403,
+  ALREADY_REPORTED: 409,
+  NOT_REPORTABLE: 409,
+  REPORT_DECIDED: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -94,4 +99,9 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   CODE_LOCKED: MESSAGES.codeLocked,
   PORTAL_UNAVAILABLE: MESSAGES.portalUnavailable,
   ENGINE_BUSY: MESSAGES.engineBusy,
+  REAUTH_REQUIRED: MESSAGES.reauthRequired,
+  ACCOUNT_BLOCKED: MESSAGES.accountBlocked,
+  ALREADY_REPORTED: MESSAGES.alreadyReported,
+  NOT_REPORTABLE: MESSAGES.notReportable,
+  REPORT_DECIDED: MESSAGES.reportDecided,
 };

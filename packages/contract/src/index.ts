@@ -13,3 +13,5 @@ export * from './image-signature.js';
 export * from './gallery.js';
 export * from './garments.js';
 export * from './locales.js';
+export * from './report.js';
+export * from './admin.js';

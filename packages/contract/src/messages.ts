@@ -81,6 +81,13 @@ export const MESSAGES = {
   engineBusy:
     'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
   crossSiteRequest: 'This request came from another website and was refused. Please use AI Dress Up directly.',
+
+  // Reports of bad results, blocked accounts, the operator console.
+  alreadyReported: 'You have already reported this result.',
+  notReportable: 'Only a finished result can be reported.',
+  accountBlocked: 'This account has been blocked. If you think this is a mistake, please write to support.',
+  reauthRequired: 'Please sign in with your email again to continue (operator sign-ins last 12 hours).',
+  reportDecided: 'This report has already been decided.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -18,7 +18,9 @@ export type CreditEventType =
   | 'transfer_out'
   | 'transfer_in'
   /** Unspent credits given up when the person deleted their data (-N). */
-  | 'forfeit';
+  | 'forfeit'
+  /** Credits an operator took back (-N), with the reason as note and the operator as actor. */
+  | 'admin_remove';
 export type TryOnStatus = 'processing' | 'succeeded' | 'failed';
 export type TryOnCharge = 'trial' | 'credit';
 
@@ -49,6 +51,8 @@ export interface UsersTable {
   deleted_at: string | null;
   /** Paddle's customer id (ctm_…), for the customer portal. */
   paddle_customer_id: string | null;
+  /** When an operator blocked the account; null when it is not blocked. */
+  blocked_at: string | null;
 }
 
 /** Free trials spent on one device, by all of its users. */
@@ -77,6 +81,8 @@ export interface SessionsTable {
    * https); null for sessions issued before the name was recorded.
    */
   cookie_name: string | null;
+  /** When this session signed in by email (operator routes need it recent); null for anonymous sessions. */
+  email_signed_in_at: string | null;
 }
 
 export interface EmailCodesTable {
@@ -140,6 +146,8 @@ export interface CreditEventsTable {
   amount: number;
   created_at: string;
   note: string | null;
+  /** The operator who made a manual change (admin grant or removal); null otherwise. */
+  actor_id: string | null;
 }
 
 export interface TryOnsTable {
@@ -189,6 +197,53 @@ export interface BillingEventsTable {
   created_at: string;
 }
 
+export type ReportStatus = 'pending' | 'refunded' | 'rejected';
+
+/** A shopper's report of a bad result: refunded at once within the monthly allowance, else decided by an operator. */
+export interface TryOnReportsTable {
+  id: string;
+  /** The reported try-on (unique: one report per try-on); no foreign key, the report outlives a deleted try-on. */
+  tryon_id: string;
+  user_id: string;
+  reason: string;
+  note: string | null;
+  status: ReportStatus;
+  /** JSON text of `ReportUnit[]`: each unit's charge and grant, so a refund needs no try-on row. */
+  units: string;
+  created_at: string;
+  decided_at: string | null;
+  /** The operator who decided; null for an automatic refund or while pending. */
+  decided_by: string | null;
+  decision_note: string | null;
+}
+
+/**
+ * The operator audit log: append-only (rows are inserted, never updated or deleted, except that
+ * deleting an account blanks the personal data in rows about it).
+ */
+export interface AuditLogTable {
+  id: string;
+  created_at: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** The user the action concerns (for the user's page and for deletion). */
+  target_user_id: string | null;
+  reason: string | null;
+  /** JSON text of the values before and after, or null. */
+  before: string | null;
+  after: string | null;
+}
+
+/** The operator console's statistics of a closed UTC day, computed once (JSON text of the day's figures). */
+export interface AdminDailyStatsTable {
+  day: string;
+  data: string;
+  computed_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   credit_grants: CreditGrantsTable;
@@ -201,6 +256,9 @@ export interface Database {
   email_codes: EmailCodesTable;
   sign_in_failures: SignInFailuresTable;
   processes: ProcessesTable;
+  tryon_reports: TryOnReportsTable;
+  audit_log: AuditLogTable;
+  admin_daily_stats: AdminDailyStatsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -213,3 +271,5 @@ export type BillingEventRow = Selectable<BillingEventsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type EmailCodeRow = Selectable<EmailCodesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;
+export type TryOnReportRow = Selectable<TryOnReportsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

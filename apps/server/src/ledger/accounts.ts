@@ -78,6 +78,12 @@ export async function mergeUserInto(
       .set({ user_id: input.toUserId })
       .where('user_id', '=', input.fromUserId)
       .executeTakeFirst();
+    // Reports of those try-ons follow them (a refund then reaches the account).
+    await trx
+      .updateTable('tryon_reports')
+      .set({ user_id: input.toUserId })
+      .where('user_id', '=', input.fromUserId)
+      .execute();
 
     const [from, to] = await Promise.all([
       trx.selectFrom('users').selectAll().where('id', '=', input.fromUserId).executeTakeFirstOrThrow(),

@@ -29,6 +29,8 @@ export async function addEvent(
     grantId?: string | null;
     tryonId?: string | null;
     note?: string | null;
+    /** The operator who made a manual change. */
+    actorId?: string | null;
     now: Date;
   },
 ): Promise<void> {
@@ -43,6 +45,7 @@ export async function addEvent(
       amount: e.amount,
       created_at: iso(e.now),
       note: e.note ?? null,
+      actor_id: e.actorId ?? null,
     })
     .execute();
   for (const listener of creditEventListeners) listener(e.type, e.amount);

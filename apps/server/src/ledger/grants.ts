@@ -29,6 +29,8 @@ export interface GrantCreditsInput {
   amountPaid?: string | null;
   currency?: string | null;
   note?: string | null;
+  /** The operator, for an admin grant. */
+  actorId?: string | null;
   now?: Date;
 }
 
@@ -92,6 +94,7 @@ export async function grantCredits(db: Db, input: GrantCreditsInput): Promise<Gr
       amount: input.amount,
       grantId: id,
       note: input.note ?? (input.planId ? `plan ${input.planId}` : null),
+      actorId: input.actorId ?? null,
       now,
     });
     return { grant: inserted, created: true };

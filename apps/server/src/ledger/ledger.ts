@@ -14,7 +14,9 @@
  *   - balance.ts       read-only: the balance, credits from priority plans;
  *   - reservations.ts  reserving a try-on's free trials or credits, and the read-only pre-check;
  *   - settlement.ts    completing or refunding a reserved try-on, refunding stuck ones;
- *   - accounts.ts      merging an anonymous user into an account, forfeiting on data deletion.
+ *   - accounts.ts      merging an anonymous user into an account, forfeiting on data deletion;
+ *   - adjustments.ts   an operator adding or taking back credits, with a reason and the actor;
+ *   - report-refunds.ts giving back what a reported try-on cost (a trial as a trial).
  * Those modules never import this file.
  */
 export type { Db } from './transaction.js';
@@ -32,3 +34,5 @@ export { balance, holdsPlanCredits } from './balance.js';
 export { canReserveTryOn, reserveTryOn, type ReserveTryOnInput, type ReserveTryOnResult } from './reservations.js';
 export { completeTryOn, refundStuckTryOns, refundTryOn, type RefundTryOnInput } from './settlement.js';
 export { forfeitCredits, mergeUserInto, type MergeResult } from './accounts.js';
+export { adjustCredits, type AdjustCreditsInput, type AdjustCreditsResult } from './adjustments.js';
+export { refundReportedTryOn, type RefundReportedInput, type ReportUnit } from './report-refunds.js';

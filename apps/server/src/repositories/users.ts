@@ -40,6 +40,7 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRow> {
     merged_into: null,
     deleted_at: null,
     paddle_customer_id: null,
+    blocked_at: null,
   };
   await db.insertInto('users').values(row).execute();
   return row;
@@ -170,12 +171,13 @@ export async function setUserSubscription(db: Db, userId: string, update: Subscr
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Whether the user ever received purchased (non-trial) credits. */
+/** Whether the user ever received purchased (non-trial) credits; an operator's grant is not a purchase. */
 export async function hasPurchased(db: Db, userId: string): Promise<boolean> {
   const row = await db
     .selectFrom('credit_grants')
     .select('id')
     .where('user_id', '=', userId)
+    .where('source', '!=', 'admin')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;

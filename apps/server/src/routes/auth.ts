@@ -23,6 +23,7 @@ import { createAnonymousUser, toApiUser } from '../services/users.js';
 import { startEmailSignIn, verifyEmailSignIn } from '../services/accounts.js';
 import { ERROR_RESPONSES } from '../http/schemas.js';
 import { webOrigin } from '../http/public-origin.js';
+import { markEmailSignIn } from '../repositories/admin-sessions.js';
 
 const UserParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
@@ -151,6 +152,8 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
       // A new session for the account (never keep a session id across a sign-in).
       await endSession(app, request, reply);
       await startSession(app, request, reply, row.id);
+      // When this session signed in by email: operator routes need a recent one.
+      if (request.sessionToken) await markEmailSignIn(app.db, request.sessionToken, app.clock());
       const user = await toApiUser(app.db, row, userOpts());
       return reply.send({ success: true, user, merged });
     },

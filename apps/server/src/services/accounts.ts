@@ -36,6 +36,8 @@ import {
 } from '../repositories/email-codes.js';
 import { hashIp } from './users.js';
 import { deleteUserSessions } from '../repositories/sessions.js';
+import { removePersonalDataFromAudit } from '../repositories/audit.js';
+import { removePersonalDataFromReports } from '../repositories/reports.js';
 import {
   createUser,
   deleteUserData,
@@ -212,6 +214,8 @@ export async function verifyEmailSignIn(
 
   for (let attempt = 0; attempt < 3; attempt++) {
     const account = await findUserByEmail(deps.db, input.email);
+    // A blocked account cannot be signed in to (the operator console).
+    if (account?.blocked_at) throw new AppError('ACCOUNT_BLOCKED');
     if (account) {
       if (live && live.id !== account.id && live.email === null) {
         const merge = await mergeUserInto(deps.db, { fromUserId: live.id, toUserId: account.id, now });
@@ -267,6 +271,9 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
   const now = deps.clock();
   const names = await deps.db.transaction().execute(async (trx) => {
     await forfeitCredits(trx, userId, now);
+    // Audit rows and reports about the person stay, without their personal data.
+    await removePersonalDataFromAudit(trx, userId);
+    await removePersonalDataFromReports(trx, userId);
     return deleteUserData(trx, userId, now);
   });
   try {

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { SHARE_PATH_PREFIX, type Category, type TryOnItem } from '@aidressup/contract';
-import type { Database, TryOnRow } from '../db/schema.js';
+import { SHARE_PATH_PREFIX, type Category, type ReportReason, type TryOnItem } from '@aidressup/contract';
+import type { Database, TryOnReportRow, TryOnRow } from '../db/schema.js';
 import type { Storage, StoredStream } from '../storage/storage.js';
 import { AppError } from '../errors.js';
 import {
@@ -17,6 +17,7 @@ import {
   unshareTryOn,
   type ResultCursor,
 } from '../repositories/tryons.js';
+import { reportsOfTryOns } from '../repositories/reports.js';
 
 export interface GalleryDeps {
   db: Kysely<Database>;
@@ -48,7 +49,7 @@ export function shareUrl(origin: string, token: string): string {
   return `${origin}${SHARE_PATH_PREFIX}${token}`;
 }
 
-function toItem(row: TryOnRow, origin: string): TryOnItem {
+function toItem(row: TryOnRow, origin: string, report?: Pick<TryOnReportRow, 'status' | 'reason'>): TryOnItem {
   return {
     id: row.id,
     imageUrl: `/api/results/${row.result_name}`,
@@ -58,6 +59,7 @@ function toItem(row: TryOnRow, origin: string): TryOnItem {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     shareUrl: row.share_token ? shareUrl(origin, row.share_token) : null,
+    report: report ? { status: report.status, reason: report.reason as ReportReason } : null,
   };
 }
 
@@ -73,8 +75,12 @@ export async function listGalleryPage(
   const rows = await listResultsForUser(deps.db, userId, deps.clock(), page.limit + 1, before);
   const pageRows = rows.slice(0, page.limit);
   const last = pageRows[pageRows.length - 1];
+  const reports = await reportsOfTryOns(
+    deps.db,
+    pageRows.map((row) => row.id),
+  );
   return {
-    items: pageRows.map((row) => toItem(row, origin)),
+    items: pageRows.map((row) => toItem(row, origin, reports.get(row.id))),
     nextCursor: rows.length > page.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
