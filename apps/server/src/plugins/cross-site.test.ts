@@ -155,6 +155,30 @@ describe.each(DATABASE_KINDS)('cross-site requests on %s', (kind) => {
     expect((await actions.logout(app, s.cookie, {})).statusCode).toBe(200);
   });
 
+  it('refuses every state-changing operator route from another site (listed from the OpenAPI document)', async () => {
+    const { app } = await make({ ADMIN_EMAILS: 'operator@example.com' });
+    const s = await signIn(app);
+    const doc = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const writes = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/api/admin/'))
+      .flatMap(([path, ops]) =>
+        Object.keys(ops)
+          .filter((m) => ['post', 'put', 'patch', 'delete'].includes(m))
+          .map((m) => ({ method: m.toUpperCase() as 'POST', url: path.replace(/\{[^}]+\}/g, 'x') })),
+      );
+    expect(writes.length).toBeGreaterThanOrEqual(4);
+    for (const w of writes) {
+      const res = await app.inject({
+        ...w,
+        headers: { origin: 'https://evil.example', cookie: s.cookie },
+        payload: { amount: 5, reason: 'cross-site', decision: 'refund', note: '' },
+      });
+      expect(res.json(), `${w.method} ${w.url}`).toEqual(REFUSED);
+    }
+  });
+
   it('leaves Paddle’s signed webhook open to any origin', async () => {
     const secret = 'pdl_ntfset_01test_cross_site_secret';
     const { app, clock } = await make({
