@@ -13,7 +13,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '@aidressup/server/app';
 import { loadConfig } from '@aidressup/server/config';
 import { memoryMailer, signInByEmail } from '@aidressup/server/testing/operator';
+import { postgresBinDir, startPostgresCluster } from '@aidressup/server/testing/postgres-cluster';
 
 const RUNS = Number(process.env.ADMIN_BENCH_RUNS ?? 40);
 const USERS = Number(process.env.ADMIN_BENCH_USERS ?? 100_000);
@@ -34,61 +34,10 @@ function stats(values: number[]) {
   return { p50: pct(50), p95: pct(95), max: s[s.length - 1]! };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function pgBinDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = fs.existsSync(root)
-    ? fs
-        .readdirSync(root)
-        .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (!versions[0]) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql: set BENCH_DATABASE_URL');
-  return path.join(root, versions[0], 'bin');
-}
-
-/** A throwaway PostgreSQL cluster (as apps/server/src/test/postgres.ts starts for the tests). */
-async function startPostgres(bin: string): Promise<{ url: string; stop: () => void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-bench-pg-'));
-  const dataDir = path.join(dir, 'data');
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  const run = (cmd: string, args: string[]) =>
-    asRoot
-      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' })
-      : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
-  const port = await freePort();
-  run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  run('pg_ctl', [
-    '-D',
-    dataDir,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
-    '-l',
-    path.join(dir, 'server.log'),
-    '-w',
-    'start',
-  ]);
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: () => {
-      try {
-        run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
+  const bin = postgresBinDir();
+  if (!bin) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql: set BENCH_DATABASE_URL');
+  return bin;
 }
 
 /** The seed: ids are md5 prefixes of a counter, times spread over the last year, all as ISO-8601 text. */
@@ -178,7 +127,7 @@ async function measure(
 
 export async function runAdminBench(): Promise<void> {
   const bin = process.env.BENCH_DATABASE_URL ? undefined : pgBinDir();
-  const pg = bin ? await startPostgres(bin) : undefined;
+  const pg = bin ? await startPostgresCluster(bin) : undefined;
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? pg!.url;
   const mailer = memoryMailer();
   const config = loadConfig({

@@ -20,11 +20,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { redisServerAvailable, startRedis, type TestRedis } from '@aidressup/server/testing/redis';
+import { freePort } from '@aidressup/server/testing/ports';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -79,17 +79,6 @@ function cpuSeconds(pid: number | undefined): number {
   } catch {
     return 0;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitHealthy(base: string, procs: Proc[], timeoutMs = 120_000): Promise<void> {

@@ -8,7 +8,6 @@
  * (test/processes/), so the cost and timing of a try-on are known.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -16,6 +15,7 @@ import { DATABASE_KINDS, createPostgresDatabase, tempDir } from './test/database
 import { jpeg, png } from './test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.js';
 import { startS3StandIn, type S3StandIn } from './test/stand-ins/s3-stand-in.js';
+import { freePort } from './test/ports.js';
 
 const RUN = DATABASE_KINDS.includes('postgres') && redisServerAvailable();
 const ENGINE_DELAY_MS = 1500;
@@ -50,17 +50,6 @@ async function stopProc(p: Proc): Promise<void> {
   const timer = setTimeout(() => p.child.kill('SIGKILL'), 10_000);
   await p.exited;
   clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(

@@ -10,7 +10,6 @@
  * needs nothing from `npm run build` and runs in `npm run test:unit` like every other test.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { expectApiError } from '../test/api-error.js';
+import { freePort } from '../test/ports.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'chaos-test-key';
@@ -58,17 +58,6 @@ function killGroup(child: ChildProcess): void {
       // already gone
     }
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Running {

@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { reportMissingService } from './missing-service.js';
+import { freePort } from './ports.js';
 
 export interface TestRedis {
   url: string;
@@ -26,18 +27,6 @@ export function redisServerAvailable(): boolean {
     });
   }
   return ok;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000): Promise<void> {
