@@ -2,6 +2,7 @@
  * Pieces of route schemas the routes share: the error answer, and the documentation-only parts of
  * requests the type provider cannot validate (a multipart form, a raw signed body).
  */
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ErrorResponseSchema, NoCreditsResponseSchema } from '@aidressup/contract';
 
@@ -43,3 +44,14 @@ declare module 'fastify' {
     documented?: { body?: z.ZodType; headers?: z.ZodType };
   }
 }
+
+/** A result image's bytes, streamed from storage (the serializer never sees them). */
+const StreamedImage = {
+  schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }),
+};
+
+/** The 200 answer of a route that streams a result image. */
+export const IMAGE_RESPONSE = {
+  description: 'The image',
+  content: { 'image/jpeg': StreamedImage, 'image/png': StreamedImage, 'image/webp': StreamedImage },
+};

@@ -2,10 +2,8 @@
  * The operator console's reports queue and a shopper's result as an operator sees it (each view
  * audited). Operators only (`http/operator.ts`, run for every route of this plugin).
  */
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AdminReportDecisionRequestSchema,
   AdminReportDecisionResponseSchema,
@@ -15,16 +13,11 @@ import {
   AdminTryOnIdParamsSchema,
 } from '@aidressup/contract';
 import { AppError } from '../../errors.js';
-import { ERROR_RESPONSES } from '../../http/schemas.js';
+import { ERROR_RESPONSES, IMAGE_RESPONSE } from '../../http/schemas.js';
 import { operatorGuard, operatorOf } from '../../http/operator.js';
 import { decideReport, listAdminReports } from '../../services/admin/reports.js';
 import { viewResultAsOperator } from '../../services/admin/result-views.js';
 import type { AdminDeps } from '../../services/admin/users.js';
-
-/** A result image's bytes, streamed from storage (the serializer never sees them). */
-const ResultImage = {
-  schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }),
-};
 
 export default async function adminReportRoutes(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -82,10 +75,7 @@ export default async function adminReportRoutes(instance: FastifyInstance): Prom
         security,
         params: AdminTryOnIdParamsSchema,
         response: {
-          200: {
-            description: 'The image',
-            content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage },
-          },
+          200: IMAGE_RESPONSE,
           ...ERROR_RESPONSES,
         },
       },

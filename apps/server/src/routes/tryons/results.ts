@@ -1,18 +1,13 @@
 /** GET /api/results/:name: a result image, by its unguessable name, while its try-on is kept. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { ERROR_RESPONSES } from '../../http/schemas.js';
+import { ERROR_RESPONSES, IMAGE_RESPONSE } from '../../http/schemas.js';
 import { findByResultName } from '../../repositories/tryons.js';
 import { RESULT_NAME_PATTERN } from '../../tryon/results.js';
 
 const ResultParamsSchema = z.object({ name: z.string().regex(RESULT_NAME_PATTERN) });
-/** A result image's bytes, streamed from storage (the serializer never sees them). */
-const ResultImage = {
-  schema: z.custom<Readable>((v) => v instanceof Readable).meta({ type: 'string', format: 'binary' }),
-};
 
 export default async function resultRoutes(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -25,10 +20,7 @@ export default async function resultRoutes(instance: FastifyInstance): Promise<v
         tags: ['tryon'],
         params: ResultParamsSchema,
         response: {
-          200: {
-            description: 'The image',
-            content: { 'image/jpeg': ResultImage, 'image/png': ResultImage, 'image/webp': ResultImage },
-          },
+          200: IMAGE_RESPONSE,
           ...ERROR_RESPONSES,
         },
       },
