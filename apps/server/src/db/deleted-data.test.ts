@@ -8,9 +8,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApps, signIn } from '../test/app.js';
+import { sessionCookieOf, signIn, testApps } from '../test/app.js';
 import { tempDir } from '../test/databases.js';
-import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
+import { startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
+import { verifyByEmail } from '../test/email-sign-in.js';
 
 let smtp: SmtpStandIn;
 beforeAll(async () => {
@@ -25,21 +26,9 @@ const newApp = testApps('sqlite');
 const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
 
 async function signInByEmail(app: FastifyInstance, email: string, cookie: string): Promise<string> {
-  const since = new Date();
-  expect(
-    (await app.inject({ method: 'POST', url: '/api/auth/email/start', headers: { cookie }, payload: { email } }))
-      .statusCode,
-  ).toBe(200);
-  const code = codeFromMail(await smtp.waitForMail(email, { since }));
-  const res = await app.inject({
-    method: 'POST',
-    url: '/api/auth/email/verify',
-    headers: { cookie },
-    payload: { email, code },
-  });
+  const res = await verifyByEmail(app, smtp, email, { cookie });
   expect(res.statusCode).toBe(200);
-  const c = res.cookies.find((x) => x.name === 'aidu_session')!;
-  return `${c.name}=${c.value}`;
+  return sessionCookieOf(res);
 }
 
 describe('the data folder and deleted data', () => {

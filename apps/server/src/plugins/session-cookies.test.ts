@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailVerifyResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { testApps, newDeviceId, signIn } from '../test/app.js';
-import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
+import { startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { createSession } from '../repositories/sessions.js';
+import { verifyByEmail } from '../test/email-sign-in.js';
 
 let smtp: SmtpStandIn;
 beforeAll(async () => {
@@ -44,25 +45,8 @@ describe.each(DATABASE_KINDS)('session cookies on %s', (kind) => {
   const me = (app: FastifyInstance, id: string, cookie: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'GET', url: `/api/auth/user/${id}`, headers: { ...headers, cookie } });
 
-  async function signInByEmail(app: FastifyInstance, email: string, cookie: string, remoteAddress = '203.0.113.10') {
-    const since = new Date();
-    const start = await app.inject({
-      method: 'POST',
-      url: '/api/auth/email/start',
-      remoteAddress,
-      headers: { cookie },
-      payload: { email },
-    });
-    expect(start.statusCode).toBe(200);
-    const code = codeFromMail(await smtp.waitForMail(email, { since }));
-    return app.inject({
-      method: 'POST',
-      url: '/api/auth/email/verify',
-      remoteAddress,
-      headers: { cookie },
-      payload: { email, code },
-    });
-  }
+  const signInByEmail = (app: FastifyInstance, email: string, cookie: string, remoteAddress = '203.0.113.10') =>
+    verifyByEmail(app, smtp, email, { cookie, remoteAddress });
 
   it('attack 1: a cookie of the old format (a signed user id) opens nothing, and makes no session', async () => {
     const { app } = await make();

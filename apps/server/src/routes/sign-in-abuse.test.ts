@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmailVerifyResponseSchema, MESSAGES } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { testApps } from '../test/app.js';
-import { codeFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
+import { startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
+import { mailedCode as mailedCodeFor } from '../test/email-sign-in.js';
 
 let smtp: SmtpStandIn;
 beforeAll(async () => {
@@ -33,10 +34,7 @@ const verify = (app: FastifyInstance, email: string, code: string, ip: string) =
 
 /** Asks for a code from `ip` and reads it from the mail. */
 async function mailedCode(app: FastifyInstance, email: string, ip: string): Promise<string> {
-  const since = new Date();
-  const res = await start(app, email, ip);
-  expect(res.statusCode).toBe(200);
-  return codeFromMail(await smtp.waitForMail(email, { since }));
+  return (await mailedCodeFor(app, smtp, email, { remoteAddress: ip })).code;
 }
 
 const wrongFor = (code: string) => (code === '000000' ? '000001' : '000000');

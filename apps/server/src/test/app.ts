@@ -1,6 +1,7 @@
 /** Builds the app for a test on a fresh database, with the deterministic engine double; `testApps` is the way in. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, expect } from 'vitest';
+import type { User } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
@@ -112,4 +113,22 @@ export async function signIn(app: FastifyInstance, deviceId = newDeviceId(), ip 
     isNew: boolean;
   }>();
   return { cookie: sessionCookieOf(res), user: body.user, isNew: body.isNew, res };
+}
+
+/** POSTs a JSON body, with the session cookie and from the client address when given. */
+export function postJson(app: FastifyInstance, url: string, payload: unknown, cookie?: string, remoteAddress?: string) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    ...(cookie ? { headers: { cookie } } : {}),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
+/** The session's own user, as the page refreshes it (200 expected). */
+export async function getUser(app: FastifyInstance, cookie: string, id: string): Promise<User> {
+  const res = await app.inject({ method: 'GET', url: `/api/auth/user/${id}`, headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ user: User }>().user;
 }
