@@ -360,7 +360,7 @@ export function UserPage() {
           </p>
 
           <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
-            <Stat label="Credits" value={user.credits} testId="user-credits" />
+            <Stat label="Credits" value={user.credits} testId="admin-user-credits" />
             <Stat label="Free trials used" value={`${user.free_trials_used} / ${user.free_trials_limit}`} />
             <Stat label="Sessions" value={user.sessions.count} />
             <Stat

@@ -121,7 +121,7 @@ export function ReportDialog({
         </div>
         <div className="mt-6 flex justify-end">
           <Button onClick={onClose} data-autofocus>
-            {t('report.close')}
+            {t('report.done')}
           </Button>
         </div>
       </Dialog>
