@@ -190,3 +190,83 @@ test('the overview draws its charts from the statistics, with engine health and 
   await op.screenshot({ path: `${SHOTS}/overview-1366.png`, fullPage: true });
   await op.context().close();
 });
+
+/** What sticks out of the window sideways (nothing, when the page fits a phone). */
+const overflows = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    return Array.from(document.querySelectorAll('body *'))
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > width + 1 && el.parentElement?.closest('[role="region"], nav') == null,
+      )
+      .slice(0, 5)
+      .map(
+        (el) => `${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 60)}: ${el.textContent?.slice(0, 40)}`,
+      );
+  });
+
+test('the console and the report dialog fit a desktop and a phone (screenshots in E2E_SHOTS_DIR)', async ({
+  page,
+  browser,
+}) => {
+  // A shopper with a result given back and one waiting in the queue.
+  const shopperId = await openSignedIn(page);
+  await uploadBoth(page);
+  for (const reason of ['Wrong garment', 'Something else']) {
+    await tryOnce(page);
+    await page.getByTestId('report-result').click();
+    const dialog = page.getByTestId('report-dialog');
+    await dialog.getByRole('radio', { name: reason }).check();
+    await dialog.getByRole('button', { name: 'Send report' }).click();
+    await expect(dialog.getByTestId('report-outcome')).toBeVisible();
+    await page.screenshot({
+      path: `${SHOTS}/report-outcome-${reason === 'Wrong garment' ? 'refunded' : 'pending'}.png`,
+    });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/gallery');
+  await expect(page.getByTestId('gallery-item')).toHaveCount(2);
+  expect(await overflows(page)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/gallery-reported-390.png`, fullPage: true });
+
+  for (const width of [1366, 390]) {
+    const op = await operatorPage(browser, width);
+    await expect(op.getByTestId('chart-tryons').locator('canvas')).toBeVisible();
+    expect(await overflows(op)).toEqual([]);
+    await op.screenshot({ path: `${SHOTS}/overview-${width}.png`, fullPage: true });
+
+    await openShopper(op, shopperId);
+    await op.getByTestId('tryon-row').first().getByTestId('show-result').click();
+    await expect(op.getByTestId('result-thumbnail')).toBeVisible();
+    expect(await overflows(op)).toEqual([]);
+    await op.evaluate(() => window.scrollTo(0, 0));
+    await op.screenshot({ path: `${SHOTS}/user-${width}.png`, fullPage: true });
+    await op.getByRole('button', { name: 'Add credits' }).click();
+    await op.getByTestId('reason-dialog').getByLabel('Reason').fill('Screenshot');
+    await op.screenshot({ path: `${SHOTS}/credits-dialog-${width}.png` });
+    await op.keyboard.press('Escape');
+
+    await op.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Reports' }).click();
+    const report = op.getByTestId('report-item').filter({ hasText: shopperId });
+    await report.getByTestId('show-result').click();
+    await expect(report.getByTestId('result-thumbnail')).toBeVisible();
+    expect(await overflows(op)).toEqual([]);
+    await op.evaluate(() => window.scrollTo(0, 0));
+    await op.screenshot({ path: `${SHOTS}/reports-${width}.png`, fullPage: true });
+
+    await op.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(op.getByTestId('audit-row').first()).toBeVisible();
+    await op.screenshot({ path: `${SHOTS}/audit-${width}.png`, fullPage: true });
+    await op.context().close();
+  }
+
+  await page.goto('/');
+  await uploadBoth(page);
+  await tryOnce(page);
+  await page.getByTestId('report-result').click();
+  await page.getByTestId('report-dialog').getByRole('radio', { name: 'My body or face changed' }).check();
+  await page.screenshot({ path: `${SHOTS}/report-dialog-390.png` });
+});

@@ -142,16 +142,16 @@ export function AdminConsole({ user, onSignIn }: AdminConsoleProps) {
           {access === 'ok' && user?.email ? <p className="text-sm text-ink-500">Signed in as {user.email}</p> : null}
         </div>
         {access === 'ok' ? (
-          <nav aria-label="Console" className="mt-5 -mx-4 overflow-x-auto px-4 sm:mx-0 sm:px-0">
-            <ul className="flex gap-1 rounded-2xl bg-ink-100 p-1 sm:inline-flex">
+          <nav aria-label="Console" className="mt-5">
+            <ul className="grid grid-cols-4 gap-1 rounded-2xl bg-ink-100 p-1 sm:inline-flex">
               {SECTIONS.map((s) => (
-                <li key={s.to} className="shrink-0">
+                <li key={s.to}>
                   <NavLink
                     to={s.to}
                     end={s.end}
                     className={({ isActive }) =>
                       cn(
-                        'block rounded-xl px-4 py-2 text-sm font-semibold whitespace-nowrap focus-visible:outline-3 focus-visible:outline-brand-500',
+                        'block rounded-xl px-1 py-2 text-center text-sm font-semibold whitespace-nowrap focus-visible:outline-3 focus-visible:outline-brand-500 sm:px-4',
                         isActive ? 'bg-white text-brand-700 shadow-sm' : 'text-ink-600 hover:text-ink-900',
                       )
                     }

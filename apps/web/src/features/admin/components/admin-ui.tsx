@@ -45,7 +45,7 @@ export function TableScroll({ label, children }: { label: string; children: Reac
   return (
     // A scrolling region is focusable so a keyboard can scroll it.
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-    <div className="-mx-4 overflow-x-auto px-4 sm:-mx-6 sm:px-6" tabIndex={0} role="region" aria-label={label}>
+    <div className="relative -mx-4 overflow-x-auto px-4 sm:-mx-6 sm:px-6" tabIndex={0} role="region" aria-label={label}>
       {children}
     </div>
   );
