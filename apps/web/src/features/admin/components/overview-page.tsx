@@ -1,11 +1,13 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import type { AdminStatsDay, HealthResponse } from '@aidressup/contract';
 import { getHealth } from '../api/get-health';
 import { getStats } from '../api/get-stats';
 import { useAdminData } from '../hooks/use-admin-data';
 import { formatNumber } from '../utils/format';
 import { Badge, ErrorNote, inputClass, Loading, Panel, Stat } from './admin-ui';
-import { StatsCharts } from './stats-charts';
+
+/** Chart.js is most of the console's weight: the overview loads it, the other screens never do. */
+const StatsCharts = lazy(async () => ({ default: (await import('./stats-charts')).StatsCharts }));
 
 const PERIODS = [7, 30, 90] as const;
 
@@ -125,7 +127,9 @@ export function OverviewPage() {
               />
             </div>
           </dl>
-          <StatsCharts days={series} />
+          <Suspense fallback={<Loading label="Drawing the charts…" />}>
+            <StatsCharts days={series} />
+          </Suspense>
         </>
       ) : stats.loading ? (
         <Loading label="Loading the statistics…" />
