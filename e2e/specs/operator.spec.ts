@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
 import { codeFromMail, newestMail, OPERATOR_EMAIL } from '../mail';
@@ -191,6 +192,16 @@ test('the overview draws its charts from the statistics, with engine health and 
   await op.context().close();
 });
 
+/** axe's serious and critical findings on the page as it is (none expected). */
+async function axeFindings(page: Page, label: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 /** What sticks out of the window sideways (nothing, when the page fits a phone). */
 const overflows = (page: Page) =>
   page.evaluate(() => {
@@ -236,17 +247,20 @@ test('the console and the report dialog fit a desktop and a phone (screenshots i
     const op = await operatorPage(browser, width);
     await expect(op.getByTestId('chart-tryons').locator('canvas')).toBeVisible();
     expect(await overflows(op)).toEqual([]);
+    expect(await axeFindings(op, `overview ${width}`)).toEqual([]);
     await op.screenshot({ path: `${SHOTS}/overview-${width}.png`, fullPage: true });
 
     await openShopper(op, shopperId);
     await op.getByTestId('tryon-row').first().getByTestId('show-result').click();
     await expect(op.getByTestId('result-thumbnail')).toBeVisible();
     expect(await overflows(op)).toEqual([]);
+    expect(await axeFindings(op, `user ${width}`)).toEqual([]);
     await op.evaluate(() => window.scrollTo(0, 0));
     await op.screenshot({ path: `${SHOTS}/user-${width}.png`, fullPage: true });
     await op.getByRole('button', { name: 'Add credits' }).click();
     await op.getByTestId('reason-dialog').getByLabel('Reason').fill('Screenshot');
     await op.screenshot({ path: `${SHOTS}/credits-dialog-${width}.png` });
+    expect(await axeFindings(op, `credits dialog ${width}`)).toEqual([]);
     await op.keyboard.press('Escape');
 
     await op.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Reports' }).click();
@@ -254,11 +268,13 @@ test('the console and the report dialog fit a desktop and a phone (screenshots i
     await report.getByTestId('show-result').click();
     await expect(report.getByTestId('result-thumbnail')).toBeVisible();
     expect(await overflows(op)).toEqual([]);
+    expect(await axeFindings(op, `reports ${width}`)).toEqual([]);
     await op.evaluate(() => window.scrollTo(0, 0));
     await op.screenshot({ path: `${SHOTS}/reports-${width}.png`, fullPage: true });
 
     await op.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
     await expect(op.getByTestId('audit-row').first()).toBeVisible();
+    expect(await axeFindings(op, `audit ${width}`)).toEqual([]);
     await op.screenshot({ path: `${SHOTS}/audit-${width}.png`, fullPage: true });
     await op.context().close();
   }
@@ -269,4 +285,5 @@ test('the console and the report dialog fit a desktop and a phone (screenshots i
   await page.getByTestId('report-result').click();
   await page.getByTestId('report-dialog').getByRole('radio', { name: 'My body or face changed' }).check();
   await page.screenshot({ path: `${SHOTS}/report-dialog-390.png` });
+  expect(await axeFindings(page, 'report dialog 390')).toEqual([]);
 });

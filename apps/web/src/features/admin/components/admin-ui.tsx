@@ -102,9 +102,19 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
 }
 
 /** A figure with its name, for the totals and the account's balance. */
-export function Stat({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
+export function Stat({
+  label,
+  value,
+  testId,
+  className,
+}: {
+  label: string;
+  value: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
   return (
-    <div className="rounded-2xl border border-ink-200 bg-ink-50/60 px-4 py-3">
+    <div className={cn('rounded-2xl border border-ink-200 bg-ink-50/60 px-4 py-3', className)}>
       <dt className="text-xs font-semibold tracking-wide text-ink-500 uppercase">{label}</dt>
       <dd className="mt-1 text-2xl font-extrabold tracking-tight text-ink-950" data-testid={testId}>
         {value}

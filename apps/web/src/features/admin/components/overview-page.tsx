@@ -120,12 +120,11 @@ export function OverviewPage() {
               value={formatNumber(sum((d) => d.tryons.reduce((a, e) => a + e.succeeded + e.refused + e.failed, 0)))}
             />
             <Stat label={`New users, ${days} days`} value={formatNumber(sum((d) => d.new_users))} />
-            <div className="col-span-2 lg:col-span-1">
-              <Stat
-                label={`Revenue, ${days} days`}
-                value={<span className="text-lg">{revenueByCurrency(series)}</span>}
-              />
-            </div>
+            <Stat
+              className="col-span-2 lg:col-span-1"
+              label={`Revenue, ${days} days`}
+              value={<span className="text-lg">{revenueByCurrency(series)}</span>}
+            />
           </dl>
           <Suspense fallback={<Loading label="Drawing the charts…" />}>
             <StatsCharts days={series} />
