@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SavedMail } from './stand-ins/smtp-stand-in';
 
+/** The e2e server's only operator (its ADMIN_EMAILS, playwright.config.ts); no other spec uses it. */
+export const OPERATOR_EMAIL = 'operator.e2e@example.com';
+
 /** The folder the SMTP stand-in saves mails in (set by playwright.config.ts). */
 function mailDir(): string {
   const dir = process.env.E2E_MAIL_DIR;

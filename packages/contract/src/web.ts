@@ -11,6 +11,7 @@ export const WEB_MESSAGES = {
   galleryShareFailed: 'The share link could not be changed. Please try again.',
   copyFailed: 'Could not copy the link. Select it and copy it yourself.',
   busyTitle: 'Busy right now',
+  reportFailed: 'Your report could not be sent. Please try again.',
 } as const;
 
 export type WebMessageKey = keyof typeof WEB_MESSAGES;

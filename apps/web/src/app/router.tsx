@@ -27,6 +27,7 @@ const AccountPage = lazy(async () => ({ default: (await import('./pages/account'
 const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));
 const DemoPortalPage = lazy(async () => ({ default: (await import('./pages/demo-portal')).DemoPortalPage }));
 const ImageCreditsPage = lazy(async () => ({ default: (await import('./pages/image-credits')).ImageCreditsPage }));
+const AdminPage = lazy(async () => ({ default: (await import('./pages/admin')).AdminPage }));
 const RefundPolicyPage = lazy(async () => ({
   default: (await legalPage(import('./pages/refund-policy'))).RefundPolicyPage,
 }));
@@ -61,6 +62,8 @@ export function AppRoutes() {
         <Route path="privacy-policy" element={lazyPage(<PrivacyPolicyPage />)} />
         <Route path="refund-policy" element={lazyPage(<RefundPolicyPage />)} />
         <Route path="image-credits" element={lazyPage(<ImageCreditsPage />)} />
+        {/* The operator console: no link leads there; operators type the address. */}
+        <Route path="admin/*" element={lazyPage(<AdminPage />)} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -6,6 +6,7 @@ import type tryon from './catalogs/app/en/tryon.json';
 import type account from './catalogs/app/en/account.json';
 import type paywall from './catalogs/app/en/paywall.json';
 import type gallery from './catalogs/app/en/gallery.json';
+import type report from './catalogs/app/en/report.json';
 import type layout from './catalogs/app/en/layout.json';
 import type msg from './catalogs/app/en/msg.json';
 import type legal from './catalogs/legal/en/legal.json';
@@ -17,6 +18,7 @@ export type MessageId =
   | keyof typeof account
   | keyof typeof paywall
   | keyof typeof gallery
+  | keyof typeof report
   | keyof typeof layout
   | keyof typeof msg
   | keyof typeof legal;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { RESULT_RETENTION_DAYS, type TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../components/ui/button';
@@ -13,17 +13,21 @@ import { ShareDialog } from '../../features/gallery/components/share-dialog';
 import { useTryOns } from '../../features/gallery/hooks/use-tryons';
 import { useSession } from '../../features/session/hooks/use-session';
 
+const ReportDialog = lazy(async () => ({
+  default: (await import('../../features/report/components/report-dialog')).ReportDialog,
+}));
+
 export function GalleryPage() {
   const t = useT();
   const localize = useLocalizeMessage();
-  const { loading, user, error: sessionError } = useSession();
+  const { loading, user, error: sessionError, refreshUser } = useSession();
   const { config } = usePublicConfig();
   const ready = !loading && !!user && !sessionError;
-  const { items, error, retry, nextCursor, loadMore, loadingMore, moreError, remove, setShareUrl } = useTryOns(
-    ready ? `${user.id}:${user.email ?? ''}` : null,
-  );
+  const { items, error, retry, nextCursor, loadMore, loadingMore, moreError, remove, setShareUrl, setReport } =
+    useTryOns(ready ? `${user.id}:${user.email ?? ''}` : null);
   const [sharing, setSharing] = useState<TryOnItem | null>(null);
   const [deleting, setDeleting] = useState<TryOnItem | null>(null);
+  const [reporting, setReporting] = useState<TryOnItem | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [focusHeading, setFocusHeading] = useState(0);
@@ -128,7 +132,13 @@ export function GalleryPage() {
           </div>
         ) : (
           <>
-            <GalleryGrid items={items} engineLabel={engineLabel} onShare={setSharing} onDelete={setDeleting} />
+            <GalleryGrid
+              items={items}
+              engineLabel={engineLabel}
+              onShare={setSharing}
+              onDelete={setDeleting}
+              onReport={setReporting}
+            />
             {nextCursor ? (
               <div className="mt-8 flex flex-col items-center gap-3">
                 {moreError ? (
@@ -161,6 +171,18 @@ export function GalleryPage() {
           onShareUrl={setShareUrl}
           announce={announce}
         />
+      ) : null}
+      {reporting ? (
+        <Suspense fallback={null}>
+          <ReportDialog
+            key={reporting.id}
+            tryOnId={reporting.id}
+            user={user}
+            refreshUser={refreshUser}
+            onClose={() => setReporting(null)}
+            onReported={(res, reason) => setReport(reporting.id, { status: res.status, reason })}
+          />
+        </Suspense>
       ) : null}
       {deleting ? (
         <DeleteDialog key={deleting.id} item={deleting} onClose={() => setDeleting(null)} onDeleted={onDeleted} />

@@ -1,4 +1,5 @@
-import { categoryInfo, hasFreeTrial } from '@aidressup/contract';
+import { lazy, Suspense, useState } from 'react';
+import { categoryInfo, hasFreeTrial, type ReportStatus } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
 import { TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -21,6 +22,10 @@ import { categoryDescription } from '../../features/tryon/utils/category-text';
 import { rich, useT } from '../../i18n/use-t';
 import { usePublicConfig } from '../../lib/public-config';
 
+const ReportDialog = lazy(async () => ({
+  default: (await import('../../features/report/components/report-dialog')).ReportDialog,
+}));
+
 export function HomePage() {
   const t = useT();
   const { config } = usePublicConfig();
@@ -35,6 +40,11 @@ export function HomePage() {
     onNoCredits: () => openPaywall('no_credits'),
   });
   const { category, processing } = studio;
+  const tryonId = studio.state.status === 'success' ? studio.state.tryonId : null;
+  /** The try-on whose report dialog is open, and the reports made on this page (by try-on id). */
+  const [reporting, setReporting] = useState<string | null>(null);
+  const [reported, setReported] = useState<Record<string, ReportStatus>>({});
+  const reportedStatus = tryonId ? reported[tryonId] : undefined;
 
   return (
     <>
@@ -173,7 +183,21 @@ export function HomePage() {
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
               onTryAnotherGarment={studio.tryAnotherGarment}
+              onReport={tryonId ? () => setReporting(tryonId) : undefined}
+              reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
             />
+            {reporting ? (
+              <Suspense fallback={null}>
+                <ReportDialog
+                  key={reporting}
+                  tryOnId={reporting}
+                  user={user}
+                  refreshUser={refreshUser}
+                  onClose={() => setReporting(null)}
+                  onReported={(res) => setReported((r) => ({ ...r, [reporting]: res.status }))}
+                />
+              </Suspense>
+            ) : null}
           </div>
 
           <div className="mt-6 flex justify-center">

@@ -29,7 +29,15 @@ describe('gallery grid', () => {
   });
 
   it('renders a result card in English', () => {
-    render(<GalleryGrid items={[item]} engineLabel={() => 'Quick preview'} onShare={vi.fn()} onDelete={vi.fn()} />);
+    render(
+      <GalleryGrid
+        items={[item]}
+        engineLabel={() => 'Quick preview'}
+        onShare={vi.fn()}
+        onDelete={vi.fn()}
+        onReport={vi.fn()}
+      />,
+    );
     const card = screen.getByTestId('gallery-item');
     expect(within(card).getByTestId('gallery-item-category').textContent).toBe('Upper Body');
     expect(within(card).getByTestId('gallery-item-date').textContent).toBe(madeIn('en'));
@@ -41,7 +49,15 @@ describe('gallery grid', () => {
   });
 
   it('renders it in the page’s language when it changes', async () => {
-    render(<GalleryGrid items={[item]} engineLabel={() => 'Quick preview'} onShare={vi.fn()} onDelete={vi.fn()} />);
+    render(
+      <GalleryGrid
+        items={[item]}
+        engineLabel={() => 'Quick preview'}
+        onShare={vi.fn()}
+        onDelete={vi.fn()}
+        onReport={vi.fn()}
+      />,
+    );
     await act(() => activateLocale('es'));
     const card = screen.getByTestId('gallery-item');
     expect(within(card).getByTestId('gallery-item-category').textContent).toBe('Parte superior');

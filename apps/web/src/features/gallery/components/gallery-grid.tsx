@@ -1,10 +1,16 @@
 import { useMemo } from 'react';
-import type { Locale, TryOnItem } from '@aidressup/contract';
+import type { Locale, ReportStatus, TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
-import { DownloadIcon, ShareIcon, TrashIcon } from '../../../components/ui/icons';
+import { AlertIcon, DownloadIcon, ShareIcon, TrashIcon } from '../../../components/ui/icons';
 import { categoryLabel } from '../../../i18n/category';
 import { formatters, useFormat } from '../../../i18n/format';
-import { useT, type Translate } from '../../../i18n/use-t';
+import { useT, type MessageId, type Translate } from '../../../i18n/use-t';
+
+const REPORT_STATE_IDS: Record<ReportStatus, MessageId> = {
+  pending: 'report.state.pending',
+  refunded: 'report.state.refunded',
+  rejected: 'report.state.rejected',
+};
 
 /** When a result was made (date and time), in the page's language and the browser's time zone. */
 export function formatMadeAt(iso: string, locale: Locale): string {
@@ -37,9 +43,11 @@ export interface GalleryGridProps {
   engineLabel: (id: string) => string;
   onShare: (item: TryOnItem) => void;
   onDelete: (item: TryOnItem) => void;
+  /** Opens "Report a problem" for a result not reported yet. */
+  onReport: (item: TryOnItem) => void;
 }
 
-export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGridProps) {
+export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport }: GalleryGridProps) {
   const t = useT();
   const f = useFormat();
   return (
@@ -97,6 +105,16 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                   </>
                 ) : null}
               </dl>
+              {item.report ? (
+                <p
+                  className="inline-flex items-center gap-1.5 self-start rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-200"
+                  data-testid="gallery-item-report"
+                  data-status={item.report.status}
+                >
+                  <AlertIcon className="size-3.5" />
+                  {t(REPORT_STATE_IDS[item.report.status])}
+                </p>
+              ) : null}
               <div className="mt-auto flex flex-wrap items-center gap-2">
                 <a
                   href={item.imageUrl}
@@ -117,6 +135,19 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete }: GalleryGr
                   {t('gallery.item.share')}
                   <span className="sr-only"> {name}</span>
                 </button>
+                {item.report ? null : (
+                  <button
+                    type="button"
+                    className={buttonClasses('ghost', 'sm', 'w-9 px-0')}
+                    onClick={() => onReport(item)}
+                    aria-haspopup="dialog"
+                    aria-label={t('report.openLabel', { name })}
+                    title={t('report.open')}
+                    data-testid="gallery-item-report-button"
+                  >
+                    <AlertIcon className="size-4" />
+                  </button>
+                )}
                 <button
                   type="button"
                   className={buttonClasses('danger', 'sm', 'ms-auto w-9 px-0')}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
+import { WEB_MESSAGES, type TryOnItem, type TryOnReportState } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { getTryOns } from '../api/get-tryons';
 
@@ -85,6 +85,12 @@ export function useTryOns(sessionKey: string | null) {
     [],
   );
 
+  const setReport = useCallback(
+    (id: string, report: TryOnReportState) =>
+      setState((s) => ({ ...s, items: s.items?.map((i) => (i.id === id ? { ...i, report } : i)) ?? null })),
+    [],
+  );
+
   return {
     items: current.items,
     error: current.error,
@@ -95,5 +101,6 @@ export function useTryOns(sessionKey: string | null) {
     moreError: current.moreError,
     remove,
     setShareUrl,
+    setReport,
   };
 }

@@ -16,6 +16,7 @@ const errorState = (errorCode: string, error: string): TryOnState => ({
   engine: null,
   stage: null,
   estimateSeconds: null,
+  tryonId: null,
 });
 
 describe('result panel errors', () => {
@@ -46,6 +47,7 @@ const base: TryOnState = {
   engine: 'local',
   stage: null,
   estimateSeconds: null,
+  tryonId: null,
 };
 
 describe('result panel progress and result', () => {

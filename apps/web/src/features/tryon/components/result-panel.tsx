@@ -31,6 +31,10 @@ export interface ResultPanelProps {
   hostedEngine?: { label: string; onUse: () => void; selected: boolean };
   /** Keeps the person photo, clears the garment and the result. */
   onTryAnotherGarment?: () => void;
+  /** Opens "Report a problem" for the result shown (absent: no report button). */
+  onReport?: () => void;
+  /** The result has been reported: the button gives way to this note. */
+  reportedNote?: string | null;
 }
 
 export function ResultPanel({
@@ -40,6 +44,8 @@ export function ResultPanel({
   beforeUrl,
   hostedEngine,
   onTryAnotherGarment,
+  onReport,
+  reportedNote,
 }: ResultPanelProps) {
   const t = useT();
   const localize = useLocalizeMessage();
@@ -207,9 +213,25 @@ export function ResultPanel({
               {t('tryon.result.tryAgain')}
             </button>
           </div>
-          <p className="mt-3 text-center text-xs text-ink-500">
-            {t('tryon.result.kept', { days: RESULT_RETENTION_DAYS })}
-          </p>
+          <div className="mt-3 flex flex-wrap items-center justify-center gap-x-4 gap-y-1 text-center text-xs text-ink-500">
+            <p>{t('tryon.result.kept', { days: RESULT_RETENTION_DAYS })}</p>
+            {reportedNote ? (
+              <p className="font-semibold text-amber-900" data-testid="result-reported">
+                {reportedNote}
+              </p>
+            ) : onReport ? (
+              <button
+                type="button"
+                onClick={onReport}
+                aria-haspopup="dialog"
+                className="inline-flex items-center gap-1 rounded-lg px-2 py-1 font-semibold text-ink-600 underline decoration-dotted underline-offset-4 hover:text-ink-900 focus-visible:outline-3 focus-visible:outline-brand-500"
+                data-testid="report-result"
+              >
+                <AlertIcon className="size-3.5" />
+                {t('report.open')}
+              </button>
+            ) : null}
+          </div>
         </div>
       ) : null}
 

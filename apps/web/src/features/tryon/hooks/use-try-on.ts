@@ -29,6 +29,8 @@ export interface TryOnState {
   stage: TryOnStage | null;
   /** The server's estimate of the whole try-on, seconds, once it reported one. */
   estimateSeconds: { min: number; max: number } | null;
+  /** The finished try-on's id (to report it), when the server gave one. */
+  tryonId: string | null;
 }
 
 export interface TryOnDeps {
@@ -73,6 +75,7 @@ const idle: TryOnState = {
   engine: null,
   stage: null,
   estimateSeconds: null,
+  tryonId: null,
 };
 
 export function useTryOn(deps: TryOnDeps) {
@@ -150,7 +153,14 @@ export function useTryOn(deps: TryOnDeps) {
         });
         d.updateUser((u) => applyTryOnResult(u, res));
         void d.refreshUser();
-        setState({ ...idle, status: 'success', message: MESSAGES.completed, resultUrl: res.imageUrl, engine });
+        setState({
+          ...idle,
+          status: 'success',
+          message: MESSAGES.completed,
+          resultUrl: res.imageUrl,
+          engine,
+          tryonId: res.tryonId ?? null,
+        });
       } catch (e) {
         if (e instanceof ApiError && e.code === 'NO_CREDITS') {
           const parsed = NoCreditsResponseSchema.safeParse(e.body);
