@@ -170,6 +170,10 @@ test('the overview draws its charts from the statistics, with engine health and 
   await expect(op.getByTestId('total-credits')).toHaveText(/^\d[\d,]*$/);
   await expect(op.getByTestId('total-plans')).toHaveText(/^\d[\d,]*$/);
   await expect(op.getByTestId('engine-health').getByRole('listitem').first()).toBeVisible();
+  // Each engine over the last hour and day: earlier tests made try-ons on the built-in engine just now.
+  const windows = op.getByTestId('engine-windows');
+  await expect(windows.getByRole('row', { name: /local Last hour/ })).toBeVisible();
+  await expect(windows.getByRole('row', { name: /local Last day/ })).toContainText(/\d+ %/);
   for (const id of ['chart-tryons', 'chart-timing', 'chart-growth', 'chart-reports']) {
     const canvas = op.getByTestId(id).locator('canvas');
     await expect(canvas).toHaveCount(1);

@@ -240,9 +240,18 @@ export const AdminStatsDaySchema = z.object({
   reports: z.object({ created: z.number().int(), refunded: z.number().int(), rejected: z.number().int() }),
 });
 export type AdminStatsDay = z.infer<typeof AdminStatsDaySchema>;
+/** One engine's try-ons over a recent window (the last hour, the last day): its health as shoppers saw it. */
+export const AdminEngineWindowSchema = AdminEngineDaySchema.extend({
+  window: z.enum(['hour', 'day']),
+  /** The latest failure (not a refusal of the photos) in the window: its code and when the try-on started. */
+  last_error: z.object({ code: z.string(), at: z.string() }).nullable(),
+});
+export type AdminEngineWindow = z.infer<typeof AdminEngineWindowSchema>;
 export const AdminStatsResponseSchema = z.object({
   success: z.literal(true),
   days: z.array(AdminStatsDaySchema),
+  /** Each engine over the last hour and the last day (engines without try-ons there are left out). */
+  engines: z.array(AdminEngineWindowSchema),
   totals: z.object({
     /** Unspent, unexpired credits held by all users. */
     credits_outstanding: z.number().int(),

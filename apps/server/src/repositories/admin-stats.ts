@@ -29,10 +29,14 @@ function percentile(sorted: number[], p: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-/** Try-ons (main rows) started in [since, until), by day and engine: outcomes and engine time of the succeeded ones. */
-export async function tryOnsByDay(db: Db, since: Date, until: Date): Promise<EngineDayRow[]> {
+/**
+ * Try-ons (main rows) started in [since, until), by day (or, with `byDay` false, over the whole
+ * window, as day `all`) and engine: outcomes and engine time of the succeeded ones.
+ */
+export async function tryOnsByDay(db: Db, since: Date, until: Date, byDay = true): Promise<EngineDayRow[]> {
   const from = iso(since);
   const to = iso(until);
+  const day = byDay ? sql`substr(created_at, 1, 10)` : sql`'all'`;
   if (isPostgres(db)) {
     const res = await sql<{
       day: string;
@@ -43,7 +47,7 @@ export async function tryOnsByDay(db: Db, since: Date, until: Date): Promise<Eng
       p50: number | null;
       p95: number | null;
     }>`
-      select substr(created_at, 1, 10) as day, engine,
+      select ${day} as day, engine,
         count(*) filter (where status = 'succeeded') as succeeded,
         count(*) filter (where status = 'failed' and error_code in (${REFUSALS})) as refused,
         count(*) filter (where status = 'failed' and (error_code is null or error_code not in (${REFUSALS}))) as failed,
@@ -67,14 +71,14 @@ export async function tryOnsByDay(db: Db, since: Date, until: Date): Promise<Eng
     }));
   }
   const counts = await sql<{ day: string; engine: string; succeeded: number; refused: number; failed: number }>`
-    select substr(created_at, 1, 10) as day, engine,
+    select ${day} as day, engine,
       sum(case when status = 'succeeded' then 1 else 0 end) as succeeded,
       sum(case when status = 'failed' and error_code in (${REFUSALS}) then 1 else 0 end) as refused,
       sum(case when status = 'failed' and (error_code is null or error_code not in (${REFUSALS})) then 1 else 0 end) as failed
     from tryons where created_at >= ${from} and created_at < ${to} and bundle_of is null
     group by 1, 2`.execute(db);
   const durations = await sql<{ day: string; engine: string; dur: number }>`
-    select substr(created_at, 1, 10) as day, engine,
+    select ${day} as day, engine,
       (julianday(finished_at) - julianday(created_at)) * 86400000.0 as dur
     from tryons
     where created_at >= ${from} and created_at < ${to} and bundle_of is null and status = 'succeeded'
@@ -100,6 +104,22 @@ export async function tryOnsByDay(db: Db, since: Date, until: Date): Promise<Eng
       p95: p95 === null ? null : Math.round(p95),
     };
   });
+}
+
+/** Each engine's latest failure (not a refusal of the photos) among try-ons started since `since`. */
+export async function lastErrors(db: Db, since: Date): Promise<{ engine: string; code: string; at: string }[]> {
+  const res = await sql<{ engine: string; code: string; at: string }>`
+    select t.engine, t.error_code as code, t.created_at as at
+    from tryons t
+    join (
+      select engine, max(created_at) as at from tryons
+      where created_at >= ${iso(since)} and bundle_of is null and status = 'failed'
+        and error_code is not null and error_code not in (${REFUSALS})
+      group by engine
+    ) latest on latest.engine = t.engine and latest.at = t.created_at
+    where t.bundle_of is null and t.status = 'failed' and t.error_code not in (${REFUSALS})`.execute(db);
+  // Two failures started in the same millisecond: one is enough.
+  return [...new Map(res.rows.map((r) => [r.engine, r])).values()];
 }
 
 /** New users by day since `since`. */

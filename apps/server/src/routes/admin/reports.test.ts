@@ -260,6 +260,42 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
     });
   });
 
+  it('gives each engine’s health over the last hour and the last day, with its latest failure', async () => {
+    const fresh = await newApp({
+      mailer,
+      env: { ADMIN_EMAILS: operatorEmail },
+      start: new Date('2026-07-01T12:00:00.000Z'),
+    });
+    const { app } = fresh;
+    const shopper = await signIn(app);
+    await give(app, shopper.user.id, 10);
+    await ledgerTryOn(app, shopper.user.id);
+    await ledgerTryOn(app, shopper.user.id, { fail: 'PERSON_NOT_FOUND' });
+    await ledgerTryOn(app, shopper.user.id, { fail: 'ENGINE_TIMEOUT' });
+    await ledgerTryOn(app, shopper.user.id, { engine: 'other' });
+    const op = await signInByEmail(app, mailer, operatorEmail);
+    const engines = async () =>
+      AdminStatsResponseSchema.parse(
+        (await app.inject({ method: 'GET', url: '/api/admin/stats?days=1', headers: { cookie: op.cookie } })).json(),
+      ).engines;
+
+    const failure = { code: 'ENGINE_TIMEOUT', at: '2026-07-01T12:00:00.000Z' };
+    const double = { engine: 'test-double', succeeded: 1, refused: 1, failed: 1, p50_ms: 1500, p95_ms: 1500 };
+    const other = { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500 };
+    expect(await engines()).toEqual([
+      { ...other, window: 'hour', last_error: null },
+      { ...other, window: 'day', last_error: null },
+      { ...double, window: 'hour', last_error: failure },
+      { ...double, window: 'day', last_error: failure },
+    ]);
+    // Two hours on, the last hour has nothing; the last day still has them.
+    fresh.clock.advance(2 * 60 * 60 * 1000);
+    expect(await engines()).toEqual([
+      { ...other, window: 'day', last_error: null },
+      { ...double, window: 'day', last_error: failure },
+    ]);
+  });
+
   it('counts the day’s try-ons by engine and outcome, new users, purchases and reports', async () => {
     const fresh = await newApp({
       mailer,

@@ -8,10 +8,11 @@
  * computed once and stored (`admin_daily_stats`); only the open days are aggregated on each request.
  * That keeps 90 days fast on a large database (`npm run bench:admin`).
  */
-import type { AdminStatsDay, AdminStatsResponse } from '@aidressup/contract';
+import type { AdminEngineWindow, AdminStatsDay, AdminStatsResponse } from '@aidressup/contract';
 import {
   activePlans,
   creditsOutstanding,
+  lastErrors,
   newUsersByDay,
   purchasesByDay,
   readDailyStats,
@@ -72,6 +73,37 @@ async function aggregate(deps: AdminDeps, since: number, until: number): Promise
   return days;
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Each engine over the last hour and the last day: outcomes, engine time, the latest failure. */
+async function engineWindows(deps: AdminDeps, now: Date): Promise<AdminEngineWindow[]> {
+  const windows = [
+    ['hour', HOUR_MS],
+    ['day', DAY_MS],
+  ] as const;
+  const results = await Promise.all(
+    windows.map(async ([window, ms]) => {
+      const since = new Date(now.getTime() - ms);
+      const [rows, errors] = await Promise.all([
+        tryOnsByDay(deps.db, since, new Date(now.getTime() + 1), false),
+        lastErrors(deps.db, since),
+      ]);
+      const errorOf = new Map(errors.map((e) => [e.engine, { code: e.code, at: e.at }]));
+      return rows.map((r) => ({
+        window,
+        engine: r.engine,
+        succeeded: r.succeeded,
+        refused: r.refused,
+        failed: r.failed,
+        p50_ms: r.p50,
+        p95_ms: r.p95,
+        last_error: errorOf.get(r.engine) ?? null,
+      }));
+    }),
+  );
+  return results.flat().sort((a, b) => a.engine.localeCompare(b.engine) || (a.window === 'hour' ? -1 : 1));
+}
+
 export async function adminStats(deps: AdminDeps, days: number): Promise<AdminStatsResponse> {
   const now = deps.clock();
   const today = startOfDay(now.getTime());
@@ -101,14 +133,15 @@ export async function adminStats(deps: AdminDeps, days: number): Promise<AdminSt
       for (const d of toStore) series.set(d.date, d);
     }
   }
-  const [live, credits, plans] = await Promise.all([
+  const [live, credits, plans, engines] = await Promise.all([
     aggregate(deps, open, today + DAY_MS),
     creditsOutstanding(deps.db, now),
     activePlans(deps.db, now),
+    engineWindows(deps, now),
   ]);
   for (const d of live.values()) series.set(d.date, d);
 
   const result: AdminStatsDay[] = [];
   for (let t = since; t <= today; t += DAY_MS) result.push(series.get(dayOf(t)) ?? emptyDay(dayOf(t)));
-  return { success: true, days: result, totals: { credits_outstanding: credits, active_plans: plans } };
+  return { success: true, days: result, engines, totals: { credits_outstanding: credits, active_plans: plans } };
 }

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import type { AdminStatsDay, HealthResponse } from '@aidressup/contract';
+import type { AdminEngineWindow, AdminStatsDay, HealthResponse } from '@aidressup/contract';
 import { getHealth } from '../api/get-health';
 import { getStats } from '../api/get-stats';
 import { useAdminData } from '../hooks/use-admin-data';
-import { formatNumber } from '../utils/format';
-import { Badge, ErrorNote, inputClass, Loading, Panel, Stat } from './admin-ui';
+import { formatDateTime, formatDuration, formatNumber } from '../utils/format';
+import { Badge, ErrorNote, inputClass, Loading, Panel, Stat, TableScroll, tdClass, thClass } from './admin-ui';
 
 /** Chart.js is most of the console's weight: the overview loads it, the other screens never do. */
 const StatsCharts = lazy(async () => ({ default: (await import('./stats-charts')).StatsCharts }));
@@ -72,6 +72,50 @@ function Health({ health }: { health: HealthResponse }) {
   );
 }
 
+/** The share of try-ons that succeeded (refusals of the photos count against it too), or a dash. */
+function successRate(w: AdminEngineWindow): string {
+  const all = w.succeeded + w.refused + w.failed;
+  return all === 0 ? '–' : `${Math.round((w.succeeded / all) * 100)} %`;
+}
+
+/** Each engine over the last hour and the last day, as shoppers saw it. */
+function EngineWindows({ engines }: { engines: AdminEngineWindow[] }) {
+  if (engines.length === 0) return <p className="text-sm text-ink-500">No try-ons in the last day.</p>;
+  const heads = ['Engine', 'Window', 'Success', 'Try-ons', 'Refused', 'Failed', 'p50', 'p95', 'Latest failure'];
+  return (
+    <TableScroll label="Engines over the last hour and day">
+      <table className="w-full" data-testid="engine-windows">
+        <thead>
+          <tr className="border-b border-ink-200">
+            {heads.map((h) => (
+              <th key={h} scope="col" className={thClass}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-ink-100">
+          {engines.map((w) => (
+            <tr key={`${w.engine}|${w.window}`}>
+              <td className={`${tdClass} font-medium`}>{w.engine}</td>
+              <td className={tdClass}>{w.window === 'hour' ? 'Last hour' : 'Last day'}</td>
+              <td className={tdClass}>{successRate(w)}</td>
+              <td className={tdClass}>{formatNumber(w.succeeded + w.refused + w.failed)}</td>
+              <td className={tdClass}>{formatNumber(w.refused)}</td>
+              <td className={tdClass}>{formatNumber(w.failed)}</td>
+              <td className={tdClass}>{formatDuration(w.p50_ms)}</td>
+              <td className={tdClass}>{formatDuration(w.p95_ms)}</td>
+              <td className={tdClass}>
+                {w.last_error ? `${w.last_error.code} · ${formatDateTime(w.last_error.at)}` : '–'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
 /** Overview: today's totals, the daily series as charts, and the health of engines and services. */
 export function OverviewPage() {
   const [days, setDays] = useState<number>(30);
@@ -132,6 +176,12 @@ export function OverviewPage() {
         </>
       ) : stats.loading ? (
         <Loading label="Loading the statistics…" />
+      ) : null}
+
+      {stats.data ? (
+        <Panel title="Engines, last hour and last day">
+          <EngineWindows engines={stats.data.engines} />
+        </Panel>
       ) : null}
 
       <Panel
