@@ -83,6 +83,16 @@ const EnvSchema = z.object({
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
+  /** Models to switch to, in order, when GEMINI_MODEL is retired (comma-separated). */
+  GEMINI_FALLBACK_MODELS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((m) => m.trim().replace(/^models\//, ''))
+        .filter((m) => m !== ''),
+    ),
   FASHN_API_KEY: optionalString,
   FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
   FASHN_MODE: z.enum(FASHN_MODES).default(FASHN_DEFAULT_MODE),
@@ -243,7 +253,8 @@ export interface Config {
     deadlineMs: number;
     /** At most this many try-ons wait for an engine slot; more are refused with ENGINE_BUSY. */
     queueLimit: number;
-    gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
+    gemini:
+      { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
     fashn: { apiKey: string; baseUrl: string | undefined; mode: FashnMode } | undefined;
     fal: { key: string; baseUrl: string | undefined; model: string; fashnMode: FashnMode } | undefined;
   };
@@ -415,7 +426,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deadlineMs: e.ENGINE_DEADLINE_MS,
       queueLimit: e.ENGINE_QUEUE_LIMIT,
       gemini: e.GEMINI_API_KEY
-        ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL }
+        ? {
+            apiKey: e.GEMINI_API_KEY,
+            baseUrl: e.GEMINI_BASE_URL,
+            model: e.GEMINI_MODEL,
+            fallbackModels: e.GEMINI_FALLBACK_MODELS,
+          }
         : undefined,
       fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL, mode: e.FASHN_MODE } : undefined,
       fal: e.FAL_KEY

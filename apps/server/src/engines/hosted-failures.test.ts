@@ -582,9 +582,13 @@ const ROWS: Row[] = [
   },
   {
     provider: 'nano-banana',
-    name: 'a retired or unknown model is a 502-class failure with a clear message and an operator log line, not retried',
+    name: 'a retired or unknown model with no replacement listed is a 502-class failure with a clear message and an operator log line, not retried',
     steps: [
       {
+        // the model list offers nothing to switch to
+        answers: () => {
+          gemini.listing = [];
+        },
         with: { model: 'gemini-3.1-flash-image-preview' },
         expect: fails('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable, [
           'HTTP 404 NOT_FOUND for model gemini-3.1-flash-image-preview',
