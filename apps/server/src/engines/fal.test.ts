@@ -63,6 +63,9 @@ describe('fal request', () => {
       category: 'tops',
       mode: 'balanced',
       garment_photo_type: 'auto',
+      moderation_level: 'permissive',
+      segmentation_free: true,
+      num_samples: 1,
       output_format: 'jpeg',
       sync_mode: true,
     });
