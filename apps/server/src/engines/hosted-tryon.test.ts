@@ -353,3 +353,35 @@ describe('a retired Gemini model', () => {
     }
   });
 });
+
+describe('FASHN Try-On Max', () => {
+  it('is selected by FASHN_MODEL; /api/config gives its own estimate, and its runs use tryon-max', async () => {
+    const { app: max } = await make({
+      env: { FASHN_API_KEY: FASHN_KEY, FASHN_BASE_URL: fashn.url, FASHN_MODEL: 'tryon-max' },
+    });
+    const cfg = PublicConfigSchema.parse((await max.inject({ method: 'GET', url: '/api/config' })).json());
+    expect(cfg.engines.find((e) => e.id === 'fashn')).toEqual({
+      id: 'fashn',
+      label: 'FASHN',
+      kind: 'hosted',
+      estimateSeconds: { min: 50, max: 120 },
+    });
+    const { cookie, user } = await signIn(max);
+    const before = fashn.runCalls().length;
+    const res = await postMultipart(
+      max,
+      '/api/process-image',
+      {
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+        category: 'upper_body',
+        userId: user.id,
+        api: 'fashn',
+      },
+      cookie,
+    );
+    expect(res.statusCode).toBe(200);
+    const runs = fashn.runCalls().slice(before);
+    expect(runs.map((r) => (r.json as { model_name: string }).model_name)).toEqual(['tryon-max']);
+  });
+});
