@@ -21,9 +21,15 @@ const ENGINE_VARS = [
   'GEMINI_API_KEY',
   'GEMINI_BASE_URL',
   'GEMINI_MODEL',
+  'GEMINI_FALLBACK_MODELS',
   'FASHN_API_KEY',
   'FASHN_BASE_URL',
   'FASHN_MODE',
+  'FASHN_MODEL',
+  'FASHN_MODERATION',
+  'FASHN_SEGMENTATION_FREE',
+  'FASHN_SEED',
+  'FASHN_LOW_CREDITS',
   'FAL_KEY',
   'FAL_BASE_URL',
   'FAL_MODEL',
@@ -60,7 +66,7 @@ export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
     const cfg = engines.fashn;
     checks.push({
       id: 'fashn',
-      model: `tryon-v1.6 (mode ${cfg.mode})`,
+      model: cfg.model === 'tryon-max' ? 'tryon-max' : `tryon-v1.6 (mode ${cfg.mode})`,
       create: async (l) => (await import('@aidressup/server/engines/fashn')).createFashnEngine(cfg, deps(l)),
     });
   }
@@ -101,6 +107,7 @@ export async function checkEngines(
         if (obj.modelVersion !== undefined) notes.modelVersion = obj.modelVersion;
         if (obj.creditsUsed !== undefined) notes.creditsUsed = obj.creditsUsed;
         if (obj.requestId !== undefined) notes.requestId = obj.requestId;
+        if (obj.credits !== undefined) notes.creditsLeft = obj.credits;
       },
       warn: (obj, msg) => {
         if (msg && !msg.startsWith('hosted try-on failed') && !msg.startsWith('hosted engine: retrying'))
@@ -109,8 +116,14 @@ export async function checkEngines(
       },
     };
     const started = performance.now();
+    let engine: TryOnEngine | undefined;
     try {
-      const engine = await check.create(logger);
+      engine = await check.create(logger);
+      // What the server does at start: Gemini's model list, FASHN's credit balance (their
+      // findings are printed through the logger's warnings, as the server logs them).
+      await engine.warm?.();
+      const reasons = (engine.health?.() as { reasons?: string[] } | undefined)?.reasons ?? [];
+      for (const reason of reasons) print(`  ${check.id}: health degraded: ${reason}`);
       const out = await engine.tryOn({ person, garment, category: 'upper_body' });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       const meta = await sharp(out.image).metadata();
@@ -126,6 +139,8 @@ export async function checkEngines(
       const line = `FAIL  ${check.id.padEnd(12)} ${seconds.padStart(6)} s  model ${check.model}  ${what}`;
       print(line);
       results.push({ id: check.id, model: check.model, ok: false, line });
+    } finally {
+      await engine?.close?.();
     }
   }
   return results;

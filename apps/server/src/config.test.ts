@@ -127,6 +127,49 @@ describe('configuration', () => {
     expect(problemsOf({ FASHN_MODE: 'fast' })[0]).toMatch(/FASHN_MODE/);
   });
 
+  it('takes the round-three engine settings, with defaults', () => {
+    const d = loadConfig({ GEMINI_API_KEY: 'g', FASHN_API_KEY: 'f', FAL_KEY: 'k' }).engines;
+    expect(d.gemini?.fallbackModels).toEqual([]);
+    expect(d.fashn).toMatchObject({
+      model: 'tryon-v1.6',
+      moderation: 'permissive',
+      segmentationFree: true,
+      seed: undefined,
+      lowCredits: 50,
+    });
+    expect(d.fal?.model).toBe('fal-ai/fashn/tryon/v1.6');
+    const c = loadConfig({
+      GEMINI_API_KEY: 'g',
+      GEMINI_FALLBACK_MODELS: ' gemini-3-pro-image, models/gemini-3.1-flash-image ,',
+      FASHN_API_KEY: 'f',
+      FASHN_MODEL: 'tryon-max',
+      FASHN_MODERATION: 'conservative',
+      FASHN_SEGMENTATION_FREE: 'false',
+      FASHN_SEED: '42',
+      FASHN_LOW_CREDITS: '10',
+      FAL_KEY: 'k',
+      FAL_MODEL: 'fal-ai/leffa/virtual-tryon',
+    }).engines;
+    expect(c.gemini?.fallbackModels).toEqual(['gemini-3-pro-image', 'gemini-3.1-flash-image']);
+    expect(c.fashn).toMatchObject({
+      model: 'tryon-max',
+      moderation: 'conservative',
+      segmentationFree: false,
+      seed: 42,
+      lowCredits: 10,
+    });
+    expect(c.fal).toMatchObject({ model: 'fal-ai/leffa/virtual-tryon', moderation: 'conservative', seed: 42 });
+    expect(problemsOf({ FASHN_MODEL: 'tryon-v9' })[0]).toMatch(/FASHN_MODEL/);
+    expect(problemsOf({ FASHN_MODERATION: 'strict' })[0]).toMatch(/FASHN_MODERATION/);
+    expect(problemsOf({ FASHN_SEED: '-1' })[0]).toMatch(/FASHN_SEED/);
+  });
+
+  it('refuses an unknown fal endpoint at start, listing the supported ones', () => {
+    expect(problemsOf({ FAL_KEY: 'k', FAL_MODEL: 'fal-ai/idm-vton' })).toEqual([
+      'FAL_MODEL: FAL_MODEL must be one of the supported fal endpoints: fal-ai/fashn/tryon/v1.6, fal-ai/image-apps-v2/virtual-try-on, fal-ai/flux-pro/v1/vto, fal-ai/leffa/virtual-tryon, fal-ai/kling/v1-5/kolors-virtual-try-on',
+    ]);
+  });
+
   it('takes S3-compatible storage settings, refusing incomplete ones; takes the queue settings', () => {
     expect(loadConfig({}).s3).toBeUndefined();
     expect(

@@ -7,10 +7,18 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   FASHN_DEFAULT_MODE,
+  FASHN_DEFAULT_MODEL,
+  FASHN_DEFAULT_MODERATION,
+  FASHN_MODELS,
+  FASHN_MODERATION_LEVELS,
   FASHN_MODES,
   GEMINI_DEFAULT_MODEL,
+  FAL_DEFAULT_MODEL,
+  FAL_MODELS,
   PLAN_IDS,
   type FashnMode,
+  type FashnModel,
+  type FashnModeration,
   type PlanId,
 } from '@aidressup/contract';
 
@@ -83,12 +91,47 @@ const EnvSchema = z.object({
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
+  /** Models to switch to, in order, when GEMINI_MODEL is retired (comma-separated). */
+  GEMINI_FALLBACK_MODELS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((m) => m.trim().replace(/^models\//, ''))
+        .filter((m) => m !== ''),
+    ),
   FASHN_API_KEY: optionalString,
   FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
   FASHN_MODE: z.enum(FASHN_MODES).default(FASHN_DEFAULT_MODE),
+  FASHN_MODEL: z.enum(FASHN_MODELS).default(FASHN_DEFAULT_MODEL),
+  FASHN_MODERATION: z.enum(FASHN_MODERATION_LEVELS).default(FASHN_DEFAULT_MODERATION),
+  /** FASHN v1.6 without clothing segmentation (bulky garments, body shape kept); false if old clothes show through. */
+  FASHN_SEGMENTATION_FREE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
+  /** A fixed seed makes FASHN's results repeatable; unset: a new one each time. */
+  FASHN_SEED: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+  ),
+  /** Below this many FASHN credits the engine is reported degraded (0: never). */
+  FASHN_LOW_CREDITS: int(50, 0, 1_000_000),
   FAL_KEY: optionalString,
   FAL_BASE_URL: optionalUrl('FAL_BASE_URL'),
-  FAL_MODEL: z.string().default('fal-ai/fashn/tryon/v1.6'),
+  FAL_MODEL: z
+    .string()
+    .trim()
+    .default(FAL_DEFAULT_MODEL)
+    .refine((v) => (FAL_MODELS as readonly string[]).includes(v.replace(/^\/+|\/+$/g, '')), {
+      message: `FAL_MODEL must be one of the supported fal endpoints: ${FAL_MODELS.join(', ')}`,
+    }),
   // billing
   PADDLE_ENV: z.enum(['sandbox', 'production']).optional(),
   PADDLE_CLIENT_TOKEN: optionalString,
@@ -243,9 +286,31 @@ export interface Config {
     deadlineMs: number;
     /** At most this many try-ons wait for an engine slot; more are refused with ENGINE_BUSY. */
     queueLimit: number;
-    gemini: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
-    fashn: { apiKey: string; baseUrl: string | undefined; mode: FashnMode } | undefined;
-    fal: { key: string; baseUrl: string | undefined; model: string; fashnMode: FashnMode } | undefined;
+    gemini:
+      { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
+    fashn:
+      | {
+          apiKey: string;
+          baseUrl: string | undefined;
+          mode: FashnMode;
+          model: FashnModel;
+          moderation: FashnModeration;
+          segmentationFree: boolean;
+          seed: number | undefined;
+          lowCredits: number;
+        }
+      | undefined;
+    fal:
+      | {
+          key: string;
+          baseUrl: string | undefined;
+          model: string;
+          fashnMode: FashnMode;
+          moderation: FashnModeration;
+          segmentationFree: boolean;
+          seed: number | undefined;
+        }
+      | undefined;
   };
   billing: { provider: 'demo' } | { provider: 'paddle'; paddle: PaddleConfig };
   rateLimits: {
@@ -415,11 +480,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deadlineMs: e.ENGINE_DEADLINE_MS,
       queueLimit: e.ENGINE_QUEUE_LIMIT,
       gemini: e.GEMINI_API_KEY
-        ? { apiKey: e.GEMINI_API_KEY, baseUrl: e.GEMINI_BASE_URL, model: e.GEMINI_MODEL }
+        ? {
+            apiKey: e.GEMINI_API_KEY,
+            baseUrl: e.GEMINI_BASE_URL,
+            model: e.GEMINI_MODEL,
+            fallbackModels: e.GEMINI_FALLBACK_MODELS,
+          }
         : undefined,
-      fashn: e.FASHN_API_KEY ? { apiKey: e.FASHN_API_KEY, baseUrl: e.FASHN_BASE_URL, mode: e.FASHN_MODE } : undefined,
+      fashn: e.FASHN_API_KEY
+        ? {
+            apiKey: e.FASHN_API_KEY,
+            baseUrl: e.FASHN_BASE_URL,
+            mode: e.FASHN_MODE,
+            model: e.FASHN_MODEL,
+            moderation: e.FASHN_MODERATION,
+            segmentationFree: e.FASHN_SEGMENTATION_FREE,
+            seed: e.FASHN_SEED,
+            lowCredits: e.FASHN_LOW_CREDITS,
+          }
+        : undefined,
       fal: e.FAL_KEY
-        ? { key: e.FAL_KEY, baseUrl: e.FAL_BASE_URL, model: e.FAL_MODEL, fashnMode: e.FASHN_MODE }
+        ? {
+            key: e.FAL_KEY,
+            baseUrl: e.FAL_BASE_URL,
+            model: e.FAL_MODEL.replace(/^\/+|\/+$/g, ''),
+            fashnMode: e.FASHN_MODE,
+            moderation: e.FASHN_MODERATION,
+            segmentationFree: e.FASHN_SEGMENTATION_FREE,
+            seed: e.FASHN_SEED,
+          }
         : undefined,
     },
     billing,

@@ -36,6 +36,19 @@ export type FashnMode = (typeof FASHN_MODES)[number];
 export const FASHN_DEFAULT_MODE: FashnMode = 'balanced';
 
 /**
+ * FASHN try-on models (FASHN_MODEL): `tryon-v1.6` (stable, 5–17 s, 1 credit) or `tryon-max`
+ * (experimental, about 50 s and up to 120 s, 4 credits, higher fidelity).
+ */
+export const FASHN_MODELS = ['tryon-v1.6', 'tryon-max'] as const;
+export type FashnModel = (typeof FASHN_MODELS)[number];
+export const FASHN_DEFAULT_MODEL: FashnModel = 'tryon-v1.6';
+
+/** FASHN v1.6 `moderation_level` (FASHN_MODERATION): conservative also blocks swimwear and underwear. */
+export const FASHN_MODERATION_LEVELS = ['conservative', 'permissive', 'none'] as const;
+export type FashnModeration = (typeof FASHN_MODERATION_LEVELS)[number];
+export const FASHN_DEFAULT_MODERATION: FashnModeration = 'permissive';
+
+/**
  * What a hosted engine wants its input photos to be: the longest side is brought into
  * [minSide, maxSide] (never beyond the photo's own size unless it is below minSide) and
  * re-encoded as JPEG at `jpegQuality`.
@@ -53,3 +66,17 @@ export const GEMINI_INPUT: HostedInputSpec = { minSide: 1024, maxSide: 1024, jpe
  * a portrait reaches it without being upscaled (the same model runs behind fal).
  */
 export const FASHN_INPUT: HostedInputSpec = { minSide: 1024, maxSide: 2000, jpegQuality: 95 };
+
+/**
+ * The fal.ai try-on endpoints the `fal` engine knows the inputs of (FAL_MODEL); any other is
+ * refused at start. See docs/engines.md for each one's inputs.
+ */
+export const FAL_MODELS = [
+  'fal-ai/fashn/tryon/v1.6',
+  'fal-ai/image-apps-v2/virtual-try-on',
+  'fal-ai/flux-pro/v1/vto',
+  'fal-ai/leffa/virtual-tryon',
+  'fal-ai/kling/v1-5/kolors-virtual-try-on',
+] as const;
+export type FalModel = (typeof FAL_MODELS)[number];
+export const FAL_DEFAULT_MODEL: FalModel = 'fal-ai/fashn/tryon/v1.6';

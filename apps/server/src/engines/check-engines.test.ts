@@ -58,4 +58,37 @@ describe('check:engines', () => {
     expect([gemini.calls().length, fashn.runCalls().length, fal.submitCalls().length]).toEqual([1, 1, 1]);
     for (const key of Object.values(env)) if (!key.startsWith('http')) expect(lines.join('\n')).not.toContain(key);
   });
+
+  it('reports what the server reports at start: a retired Gemini model and a low FASHN balance', async () => {
+    const lines: string[] = [];
+    fashn.credits = 3;
+    try {
+      const results = await checkEngines(
+        {
+          GEMINI_API_KEY: 'g-check-key',
+          GEMINI_BASE_URL: gemini.url,
+          GEMINI_MODEL: 'gemini-2.5-flash-image',
+          FASHN_API_KEY: 'f-check-key',
+          FASHN_BASE_URL: fashn.url,
+        },
+        (l) => lines.push(l),
+      );
+      if (results === 'skipped') throw new Error('expected checks');
+      // the retired model's try-on ran on the listed replacement
+      expect(results.map((r) => [r.id, r.ok])).toEqual([
+        ['nano-banana', true],
+        ['fashn', true],
+      ]);
+      const out = lines.join('\n');
+      expect(out).toContain(
+        'nano-banana: health degraded: the Gemini model "gemini-2.5-flash-image" is not in the Gemini API model list (retired or unknown): set GEMINI_MODEL to "gemini-3.1-flash-image"',
+      );
+      expect(out).toContain(
+        'fashn: health degraded: the FASHN account has 3 credits left (below FASHN_LOW_CREDITS=50)',
+      );
+      expect(results[1]!.line).toContain('creditsLeft 3');
+    } finally {
+      fashn.reset();
+    }
+  });
 });

@@ -63,6 +63,9 @@ describe('fal request', () => {
       category: 'tops',
       mode: 'balanced',
       garment_photo_type: 'auto',
+      moderation_level: 'permissive',
+      segmentation_free: true,
+      num_samples: 1,
       output_format: 'jpeg',
       sync_mode: true,
     });
@@ -164,5 +167,119 @@ describe('falError', () => {
     );
     expect(e.code).toBe('ENGINE_TIMEOUT');
     expect(falError(504, Buffer.from('{"detail":"Gateway timeout"}'), 'r-1', 'result').code).toBe('ENGINE_FAILED');
+  });
+});
+
+describe('each supported fal endpoint gets the inputs its schema names', () => {
+  const ENDPOINTS: Array<{ model: string; inputs: Record<string, unknown>; person: string; size: number }> = [
+    {
+      model: 'fal-ai/image-apps-v2/virtual-try-on',
+      inputs: { person_image_url: 'P', clothing_image_url: 'G', preserve_pose: true },
+      person: 'person_image_url',
+      size: 1024,
+    },
+    {
+      model: 'fal-ai/flux-pro/v1/vto',
+      inputs: {
+        prompt:
+          'The person of image 1, maintaining exactly their face and pose, wearing the trousers or skirt of image 2.',
+        human_image_url: 'P',
+        garment_image_url: 'G',
+      },
+      person: 'human_image_url',
+      size: 1024,
+    },
+    {
+      model: 'fal-ai/leffa/virtual-tryon',
+      inputs: { human_image_url: 'P', garment_image_url: 'G', garment_type: 'lower_body' },
+      person: 'human_image_url',
+      size: 1024,
+    },
+    {
+      model: 'fal-ai/kling/v1-5/kolors-virtual-try-on',
+      inputs: { human_image_url: 'P', garment_image_url: 'G' },
+      person: 'human_image_url',
+      size: 1024,
+    },
+  ];
+
+  it.each(ENDPOINTS)('$model', async ({ model, inputs, person: personField, size }) => {
+    const own = await startFalStandIn({ key: KEY, model });
+    try {
+      const e = createFalEngine(
+        { key: KEY, baseUrl: own.url, model },
+        { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000 },
+      );
+      const out = await e.tryOn({ person, garment, category: 'lower_body' });
+      expect(out.image.length).toBeGreaterThan(0);
+      const call = own.submitCalls().at(-1)!;
+      expect(call.url).toBe(`/${model}`);
+      const body = call.json as Record<string, string>;
+      const photos = Object.entries(body).filter(([, v]) => typeof v === 'string' && v.startsWith('data:image/jpeg'));
+      expect(
+        Object.fromEntries(Object.keys(body).map((k) => [k, photos.some(([p]) => p === k) ? '' : body[k]])),
+      ).toEqual(Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v === 'P' || v === 'G' ? '' : v])));
+      const meta = await sharp(Buffer.from(body[personField]!.split(',')[1]!, 'base64')).metadata();
+      expect(Math.max(meta.width, meta.height)).toBe(size);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('FASHN on fal gets FASHN v1.6 inputs from the same settings as FASHN itself', () => {
+    expect(
+      falInput('fal-ai/fashn/tryon/v1.6', 'P', 'G', 'upper_body', {
+        mode: 'quality',
+        moderation: 'none',
+        segmentationFree: false,
+        seed: 9,
+      }),
+    ).toEqual({
+      model_image: 'P',
+      garment_image: 'G',
+      category: 'tops',
+      mode: 'quality',
+      garment_photo_type: 'auto',
+      moderation_level: 'none',
+      segmentation_free: false,
+      seed: 9,
+      num_samples: 1,
+      output_format: 'jpeg',
+      sync_mode: true,
+    });
+  });
+
+  it("a result flagged by the endpoint's safety checker is a content block", async () => {
+    const own = await startFalStandIn({ key: KEY, model: 'fal-ai/leffa/virtual-tryon' });
+    try {
+      const seen: typeof fetch = async (input, init) => {
+        const res = await fetch(input, init);
+        if (String(input).endsWith('/requests/' + String(input).split('/').pop()) && init?.method === 'GET') {
+          const json = (await res.json()) as Record<string, unknown>;
+          if (json.image)
+            return new Response(JSON.stringify({ ...json, has_nsfw_concepts: true }), {
+              status: 200,
+              headers: { 'content-type': 'application/json' },
+            });
+          return new Response(JSON.stringify(json), { status: res.status, headers: res.headers });
+        }
+        return res;
+      };
+      const e = createFalEngine(
+        { key: KEY, baseUrl: own.url, model: 'fal-ai/leffa/virtual-tryon' },
+        { fetch: seen, retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, deadlineMs: 10_000 },
+      );
+      await expect(e.tryOn({ person, garment, category: 'upper_body' })).rejects.toMatchObject({
+        code: 'CONTENT_BLOCKED',
+      });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses an endpoint it does not know the inputs of', () => {
+    expect(() => createFalEngine({ key: KEY, baseUrl: standIn.url, model: 'fal-ai/some/other-tryon' })).toThrow(
+      /unsupported FAL_MODEL fal-ai\/some\/other-tryon \(supported: fal-ai\/fashn\/tryon\/v1\.6, /,
+    );
   });
 });

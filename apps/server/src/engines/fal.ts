@@ -8,13 +8,15 @@
  * shortest named lifecycle fal's client offers).
  */
 import {
+  FAL_DEFAULT_MODEL,
+  FAL_MODELS,
   FASHN_DEFAULT_MODE,
   FASHN_INPUT,
   GEMINI_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
   type Category,
-  type FashnMode,
+  type FalModel,
   type HostedInputSpec,
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
@@ -29,42 +31,73 @@ import {
 import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
-import { fashnInputs, fashnRuntimeError } from './fashn.js';
+import { fashnInputs, fashnRuntimeError, type FashnTuning } from './fashn.js';
 
-/** The configured fal engine; `fashnMode` (FASHN_MODE) defaults to FASHN_DEFAULT_MODE (`balanced`). */
-export type FalConfig = Omit<NonNullable<Config['engines']['fal']>, 'fashnMode'> & { fashnMode?: FashnMode };
+type FullFalConfig = NonNullable<Config['engines']['fal']>;
+/**
+ * The configured fal engine; `fashnMode` (FASHN_MODE) defaults to FASHN_DEFAULT_MODE
+ * (`balanced`), and FASHN's other inputs to FASHN's own defaults.
+ */
+export type FalConfig = Pick<FullFalConfig, 'key' | 'baseUrl' | 'model'> &
+  Partial<Omit<FullFalConfig, 'key' | 'baseUrl' | 'model'>>;
 
 export const FAL_ID = 'fal';
 export const FAL_LABEL = 'fal.ai';
 export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run';
-export const FAL_DEFAULT_MODEL = 'fal-ai/fashn/tryon/v1.6';
+export { FAL_DEFAULT_MODEL };
 
 /** How long fal keeps output files: one hour, the shortest named lifecycle its client offers ("1h"). */
 export const FAL_OUTPUT_LIFETIME_SECONDS = 3600;
 
-const isKolors = (model: string) => /kolors-virtual-try-on/i.test(model);
+const isFashn = (model: string) => model.startsWith('fal-ai/fashn/');
 
-/** The input photos the configured model wants: FASHN's size for FASHN's models, 1024 px otherwise. */
+/** The input photos the configured model wants: FASHN's size for FASHN's models, 1024 px (about 1 MP) otherwise. */
 export function falInputSpec(model: string): HostedInputSpec {
-  return isKolors(model) ? GEMINI_INPUT : FASHN_INPUT;
+  return isFashn(model) ? FASHN_INPUT : GEMINI_INPUT;
+}
+
+const GARMENT_WORDS: Record<Category, string> = {
+  upper_body: 'top',
+  lower_body: 'trousers or skirt',
+  dresses: 'dress or full outfit',
+};
+
+/** The prompt FLUX VTO wants, in Black Forest Labs' documented form ("the person of image 1 … of image 2"). */
+export function fluxVtoPrompt(category: Category): string {
+  return `The person of image 1, maintaining exactly their face and pose, wearing the ${GARMENT_WORDS[category]} of image 2.`;
 }
 
 /**
- * The request body for the configured model. FASHN's models on fal take the same inputs
- * as FASHN's own API (`model_image`, `garment_image`, `category`, `mode`,
- * `garment_photo_type`, `output_format`), plus fal's `sync_mode`, which returns the image
- * as a data URI instead of a stored file. Kling's Kolors try-on takes
- * `human_image_url`/`garment_image_url`. Other models get the FASHN shape.
+ * The request body for the configured endpoint, with the input names its schema on fal gives:
+ * - `fal-ai/fashn/tryon/v1.6`: FASHN's own inputs (`model_image`, `garment_image`, `category`,
+ *   `mode`, `garment_photo_type`, `moderation_level`, `segmentation_free`, `seed`,
+ *   `num_samples`, `output_format`) plus fal's `sync_mode` (the image as a data URI);
+ * - `fal-ai/image-apps-v2/virtual-try-on`: `person_image_url`, `clothing_image_url`, `preserve_pose`;
+ * - `fal-ai/flux-pro/v1/vto`: `prompt`, `human_image_url`, `garment_image_url`;
+ * - `fal-ai/leffa/virtual-tryon`: `human_image_url`, `garment_image_url`, `garment_type`
+ *   (`upper_body`, `lower_body`, `dresses`: our own category names);
+ * - `fal-ai/kling/v1-5/kolors-virtual-try-on`: `human_image_url`, `garment_image_url`.
  */
 export function falInput(
   model: string,
   person: string,
   garment: string,
   category: Category,
-  mode: FashnMode = FASHN_DEFAULT_MODE,
+  tuning: FashnTuning = {},
 ): Record<string, unknown> {
-  if (isKolors(model)) return { human_image_url: person, garment_image_url: garment };
-  return { ...fashnInputs(person, garment, category, mode), sync_mode: true };
+  switch (model as FalModel) {
+    case 'fal-ai/image-apps-v2/virtual-try-on':
+      return { person_image_url: person, clothing_image_url: garment, preserve_pose: true };
+    case 'fal-ai/flux-pro/v1/vto':
+      return { prompt: fluxVtoPrompt(category), human_image_url: person, garment_image_url: garment };
+    case 'fal-ai/leffa/virtual-tryon':
+      return { human_image_url: person, garment_image_url: garment, garment_type: category };
+    case 'fal-ai/kling/v1-5/kolors-virtual-try-on':
+      return { human_image_url: person, garment_image_url: garment };
+    case 'fal-ai/fashn/tryon/v1.6':
+      return { ...fashnInputs(person, garment, category, tuning), sync_mode: true };
+  }
+  throw new Error(`fal: unsupported FAL_MODEL ${model} (supported: ${FAL_MODELS.join(', ')})`);
 }
 
 interface FalSubmitAnswer {
@@ -86,6 +119,8 @@ interface FalImage {
 interface FalOutput {
   images?: FalImage[];
   image?: FalImage;
+  /** Leffa (a boolean) and other models (one per image) flag results their safety checker caught. */
+  has_nsfw_concepts?: boolean | boolean[];
 }
 interface FalModelError {
   loc?: unknown[];
@@ -158,6 +193,14 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const logger: HostedLogger | undefined = deps.logger;
   const mode = cfg.fashnMode ?? FASHN_DEFAULT_MODE;
+  const tuning: FashnTuning = {
+    mode,
+    moderation: cfg.moderation,
+    segmentationFree: cfg.segmentationFree,
+    seed: cfg.seed,
+  };
+  if (!(FAL_MODELS as readonly string[]).includes(model))
+    throw new Error(`fal: unsupported FAL_MODEL ${model} (supported: ${FAL_MODELS.join(', ')})`);
   const inputSpec = falInputSpec(model);
 
   /** Use a URL fal returned only if it is on fal's own origin: the key goes with it. */
@@ -182,7 +225,7 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
           expiration_duration_seconds: FAL_OUTPUT_LIFETIME_SECONDS,
         }),
       },
-      body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category, mode)),
+      body: JSON.stringify(falInput(model, toDataUrl(person), toDataUrl(garment), category, tuning)),
     });
     if (res.status < 200 || res.status >= 300)
       throw falError(res.status, res.body, res.headers.get('x-fal-request-id') ?? undefined, 'submit', res.headers);
@@ -235,6 +278,12 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
       const res = await call.fetch(req.responseUrl, { method: 'GET', headers: auth });
       if (res.status < 200 || res.status >= 300) throw falError(res.status, res.body, req.id, 'result', res.headers);
       const output = parseJson<FalOutput>(res, FAL_ID, 'result');
+      if ([output.has_nsfw_concepts].flat().includes(true))
+        throw new EngineError(
+          'CONTENT_BLOCKED',
+          MESSAGES.contentBlocked,
+          `fal: request ${req.id} result flagged by the safety checker (has_nsfw_concepts)`,
+        );
       const url = output.images?.[0]?.url ?? output.image?.url;
       if (typeof url !== 'string' || url === '') {
         throw new EngineError(

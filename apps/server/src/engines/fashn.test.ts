@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FashnMode } from '@aidressup/contract';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
@@ -61,6 +61,9 @@ describe('fashn request', () => {
       category: 'tops',
       mode: 'balanced',
       garment_photo_type: 'auto',
+      moderation_level: 'permissive',
+      segmentation_free: true,
+      num_samples: 1,
       output_format: 'jpeg',
       return_base64: true,
     });
@@ -135,3 +138,95 @@ describe('fashn request', () => {
 });
 
 // How FASHN's failures become engine errors: hosted-failures.test.ts.
+
+describe('fashn settings, retries, Try-On Max and the credit balance', () => {
+  function configured(cfg: Partial<Parameters<typeof createFashnEngine>[0]>, deps: HostedEngineDeps = {}) {
+    const logger = {
+      info: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg }),
+      warn: (obj: Record<string, unknown>, msg?: string) => logs.push({ obj, msg: `warn: ${msg}` }),
+    };
+    return createFashnEngine(
+      { apiKey: KEY, baseUrl: standIn.url, ...cfg },
+      {
+        retry: { baseMs: 5, maxMs: 20 },
+        pollIntervalMs: 10,
+        maxPollIntervalMs: 30,
+        deadlineMs: 10_000,
+        logger,
+        ...deps,
+      },
+    );
+  }
+
+  it('sends the configured moderation level, segmentation setting and seed, one sample', async () => {
+    await configured({ moderation: 'conservative', segmentationFree: false, seed: 42 }).tryOn({
+      person,
+      garment,
+      category: 'lower_body',
+    });
+    expect(lastRun().inputs).toMatchObject({
+      category: 'bottoms',
+      moderation_level: 'conservative',
+      segmentation_free: false,
+      seed: 42,
+      num_samples: 1,
+    });
+  });
+
+  it('a PipelineError is retried once with a new prediction, inside the same try-on', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name: 'PipelineError' } });
+    const idsBefore = standIn.predictionIds.length;
+    const e = configured({});
+    const out = await e.tryOn({ person, garment, category: 'upper_body' });
+    expect(out.image.length).toBeGreaterThan(0);
+    expect(standIn.runCalls()).toHaveLength(2);
+    expect(new Set(standIn.predictionIds.slice(idsBefore)).size).toBe(2);
+    expect(logs.some((l) => l.msg === 'warn: fashn: PipelineError, starting the prediction once more')).toBe(true);
+    expect(e.health()).toMatchObject({ recentCalls: 1, errorRate: 0 });
+  });
+
+  it('other failures are not retried', async () => {
+    standIn.enqueueRun({ kind: 'accept', outcome: { kind: 'failed', name: 'InputValidationError' } });
+    await expect(configured({}).tryOn({ person, garment, category: 'upper_body' })).rejects.toMatchObject({
+      code: 'ENGINE_FAILED',
+    });
+    expect(standIn.runCalls()).toHaveLength(1);
+  });
+
+  it('tryon-max: its own inputs (product_image, base64 output) and a deadline raised to 150 s for it only', async () => {
+    const max = configured({ model: 'tryon-max', seed: 7 }, { deadlineMs: 100_000 });
+    expect(max.model).toBe('tryon-max');
+    expect(max.deadlineMs).toBe(150_000);
+    expect(configured({}, { deadlineMs: 100_000 }).deadlineMs).toBe(100_000);
+    await max.tryOn({ person, garment, category: 'upper_body' });
+    const body = lastRun() as unknown as { model_name: string; inputs: Record<string, unknown> };
+    expect(body.model_name).toBe('tryon-max');
+    expect(Object.keys(body.inputs).sort()).toEqual(
+      ['model_image', 'output_format', 'product_image', 'return_base64', 'seed'].sort(),
+    );
+    expect(body.inputs).toMatchObject({ output_format: 'jpeg', return_base64: true, seed: 7 });
+  });
+
+  it('reads the credit balance at start and hourly; a low balance degrades health with the reason', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const e = configured({ lowCredits: 50 });
+      await e.warm?.();
+      expect(standIn.creditsCalls()).toHaveLength(1);
+      expect(standIn.creditsCalls()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(e.health().status).toBe('ok');
+      standIn.credits = 12;
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      await vi.waitFor(() => expect(e.health().status).toBe('degraded'));
+      const reason = 'the FASHN account has 12 credits left (below FASHN_LOW_CREDITS=50): top up the FASHN API balance';
+      expect(e.health().reasons).toEqual([reason]);
+      expect(logs.filter((l) => l.msg === `warn: fashn: ${reason}`)).toHaveLength(1);
+      standIn.credits = 500;
+      await e.checkCredits();
+      expect(e.health().status).toBe('ok');
+      await e.close?.();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -7,23 +7,42 @@
  * reports (`x-fashn-credits-used`) are logged per try-on.
  */
 import {
+  ENGINE_DEADLINE_MS,
   FASHN_DEFAULT_MODE,
+  FASHN_DEFAULT_MODEL,
+  FASHN_DEFAULT_MODERATION,
   FASHN_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
   type Category,
   type FashnMode,
+  type FashnModel,
+  type FashnModeration,
   type HostedInputSpec,
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
-import type { HostedEngineHealth } from './hosted-health.js';
+import { FASHN_MAX_DEADLINE_MS } from './deadlines.js';
+import { withReasons, type HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl } from './hosted-image.js';
 
-/** The configured FASHN engine; `mode` defaults to FASHN_DEFAULT_MODE (`balanced`). */
-export type FashnConfig = Omit<NonNullable<Config['engines']['fashn']>, 'mode'> & { mode?: FashnMode };
+type FullFashnConfig = NonNullable<Config['engines']['fashn']>;
+/**
+ * The configured FASHN engine; what is left out takes its default: `mode` balanced, `model`
+ * tryon-v1.6, `moderation` permissive, `segmentationFree` true, no seed, `lowCredits` 50.
+ */
+export type FashnConfig = Pick<FullFashnConfig, 'apiKey' | 'baseUrl'> &
+  Partial<Omit<FullFashnConfig, 'apiKey' | 'baseUrl'>>;
+
+/** FASHN v1.6's own inputs we set from configuration (also sent to FASHN's model on fal). */
+export interface FashnTuning {
+  mode?: FashnMode;
+  moderation?: FashnModeration;
+  segmentationFree?: boolean;
+  seed?: number | undefined;
+}
 
 export const FASHN_ID = 'fashn';
 export const FASHN_LABEL = 'FASHN';
@@ -83,30 +102,111 @@ export function fashnRuntimeError(name: string | undefined, message: string | un
   }
 }
 
-/** The `inputs` of a try-on v1.6 run (FASHN's own API; fal's FASHN models take the same fields). */
-export function fashnInputs(model: string, garment: string, category: Category, mode: FashnMode) {
+/**
+ * The `inputs` of a try-on v1.6 run (FASHN's own API; fal's FASHN models take the same fields).
+ * `num_samples` is 1: only one image is shown, and each one costs a credit.
+ */
+export function fashnInputs(model: string, garment: string, category: Category, tuning: FashnTuning = {}) {
   return {
     model_image: model,
     garment_image: garment,
     category: FASHN_CATEGORIES[category],
-    mode,
+    mode: tuning.mode ?? FASHN_DEFAULT_MODE,
     garment_photo_type: 'auto' as const,
+    moderation_level: tuning.moderation ?? FASHN_DEFAULT_MODERATION,
+    segmentation_free: tuning.segmentationFree ?? true,
+    ...(tuning.seed !== undefined ? { seed: tuning.seed } : {}),
+    num_samples: 1,
     output_format: 'jpeg' as const,
   };
+}
+
+/** The `inputs` of a Try-On Max run: the garment is the `product_image`; no category or mode. */
+export function fashnMaxInputs(model: string, product: string, seed?: number) {
+  return {
+    model_image: model,
+    product_image: product,
+    output_format: 'jpeg' as const,
+    return_base64: true,
+    ...(seed !== undefined ? { seed } : {}),
+  };
+}
+
+/** FASHN documents PipelineError as a transient failure that costs nothing: one new run is tried. */
+const RETRIED_RUNTIME_ERRORS = new Set(['PipelineError']);
+
+/** A prediction that failed with an error worth one new run. */
+class RetryableRun extends Error {
+  constructor(readonly failure: EngineError) {
+    super(failure.message);
+  }
 }
 
 export interface FashnEngine extends TryOnEngine {
   health(): HostedEngineHealth;
   /** The input photos this engine wants. */
   readonly input: HostedInputSpec;
+  /** The FASHN model runs use (FASHN_MODEL). */
+  readonly model: FashnModel;
+  /** This engine's deadline for one try-on (longer for tryon-max). */
+  readonly deadlineMs: number;
+  /** Reads the credit balance (at start, then hourly); never throws. */
+  checkCredits(): Promise<void>;
 }
 
-export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {}): FashnEngine {
+/** Where FASHN reports the account's balance. */
+interface FashnCreditsAnswer {
+  credits?: { total?: number; subscription?: number; on_demand?: number };
+}
+
+export const CREDITS_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+
+export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps = {}): FashnEngine {
   const base = (cfg.baseUrl ?? FASHN_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  const modelName: FashnModel = cfg.model ?? FASHN_DEFAULT_MODEL;
+  const max = modelName === 'tryon-max';
+  // Try-On Max takes about 50 s and up to 120 s: its deadline is raised, for it only.
+  const deps: HostedEngineDeps = max
+    ? {
+        ...engineDeps,
+        deadlineMs: Math.max(engineDeps.deadlineMs ?? ENGINE_DEADLINE_MS, FASHN_MAX_DEADLINE_MS),
+        maxDeadlineMs: Math.max(engineDeps.maxDeadlineMs ?? 0, FASHN_MAX_DEADLINE_MS),
+      }
+    : engineDeps;
   const runner = createHostedRunner(FASHN_ID, [cfg.apiKey], deps);
   const auth = { authorization: `Bearer ${cfg.apiKey}` };
   const runRetry = { attempts: 6, baseMs: deps.retry?.baseMs ?? 500, maxMs: deps.retry?.maxMs ?? 8_000 };
   const mode = cfg.mode ?? FASHN_DEFAULT_MODE;
+  const tuning: FashnTuning = {
+    mode,
+    moderation: cfg.moderation ?? FASHN_DEFAULT_MODERATION,
+    segmentationFree: cfg.segmentationFree ?? true,
+    seed: cfg.seed,
+  };
+  const lowCredits = cfg.lowCredits ?? 50;
+  const credits = { low: undefined as string | undefined };
+  let timer: NodeJS.Timeout | undefined;
+
+  async function checkCredits(): Promise<void> {
+    try {
+      const res = await runner.fetchOutside(`${base}/v1/credits`, { method: 'GET', headers: auth });
+      if (res.status !== 200) throw new Error(`credits answered HTTP ${res.status}: ${snippet(res.body)}`);
+      const total = parseJson<FashnCreditsAnswer>(res, FASHN_ID, 'credits').credits?.total;
+      if (typeof total !== 'number') throw new Error(`credits answer has no total: ${snippet(res.body)}`);
+      runner.log({ credits: total }, 'fashn credit balance');
+      const low =
+        lowCredits > 0 && total < lowCredits
+          ? `the FASHN account has ${total} credits left (below FASHN_LOW_CREDITS=${lowCredits}): top up the FASHN API balance`
+          : undefined;
+      if (low && low !== credits.low) runner.warn({ credits: total, lowCredits }, `fashn: ${low}`);
+      credits.low = low;
+    } catch (err) {
+      runner.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        'fashn: could not read the credit balance',
+      );
+    }
+  }
 
   async function start(call: HostedCall, input: TryOnInput, model: string, garment: string): Promise<string> {
     const res = await call.fetch(
@@ -115,9 +215,11 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
         method: 'POST',
         headers: { 'content-type': 'application/json', ...auth },
         body: JSON.stringify({
-          model_name: FASHN_MODEL_NAME,
+          model_name: modelName,
           // return_base64: the result comes back in the status answer and is not stored at FASHN
-          inputs: { ...fashnInputs(model, garment, input.category, mode), return_base64: true },
+          inputs: max
+            ? fashnMaxInputs(model, garment, tuning.seed)
+            : { ...fashnInputs(model, garment, input.category, tuning), return_base64: true },
         }),
       },
       {
@@ -166,7 +268,11 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
       }
       if (status === 'failed') {
         const err = answer.error;
-        if (err && typeof err === 'object') throw fashnRuntimeError(err.name, err.message, id);
+        if (err && typeof err === 'object') {
+          const failure = fashnRuntimeError(err.name, err.message, id);
+          if (err.name && RETRIED_RUNTIME_ERRORS.has(err.name)) throw new RetryableRun(failure);
+          throw failure;
+        }
         throw fashnRuntimeError(undefined, typeof err === 'string' ? err : undefined, id);
       }
       if (status === 'time_out')
@@ -205,16 +311,55 @@ export function createFashnEngine(cfg: FashnConfig, deps: HostedEngineDeps = {})
         reduceImage(input.person, FASHN_INPUT),
         reduceImage(input.garment, FASHN_INPUT),
       ]);
-      const id = await start(call, input, toDataUrl(person), toDataUrl(garment));
-      call.requestId = id;
-      call.log({ category: FASHN_CATEGORIES[input.category], mode }, 'fashn prediction started');
-      const output = await waitForOutput(call, id);
+      const [modelImage, garmentImage] = [toDataUrl(person), toDataUrl(garment)];
+      let output: string | undefined;
+      for (let run = 1; output === undefined; run++) {
+        const id = await start(call, input, modelImage, garmentImage);
+        call.requestId = id;
+        call.log(
+          {
+            model: modelName,
+            category: max ? undefined : FASHN_CATEGORIES[input.category],
+            mode: max ? undefined : mode,
+            run,
+          },
+          'fashn prediction started',
+        );
+        try {
+          output = await waitForOutput(call, id);
+        } catch (err) {
+          if (!(err instanceof RetryableRun)) throw err;
+          // FASHN: a PipelineError is not charged and may be retried; once, within the same deadline
+          if (run >= 2) throw err.failure;
+          call.warn({ detail: err.failure.detail }, 'fashn: PipelineError, starting the prediction once more');
+        }
+      }
       const bytes = await readOutput(call, output);
       return finishResult(bytes, person, FASHN_ID);
     });
   }
 
-  return { id: FASHN_ID, label: FASHN_LABEL, tryOn, health: () => runner.healthSnapshot(), input: FASHN_INPUT };
+  return {
+    id: FASHN_ID,
+    label: FASHN_LABEL,
+    tryOn,
+    health: () => withReasons(runner.healthSnapshot(), credits.low ? [credits.low] : []),
+    input: FASHN_INPUT,
+    model: modelName,
+    deadlineMs: runner.deadlineMs,
+    checkCredits,
+    async warm() {
+      await checkCredits();
+      if (!timer) {
+        timer = setInterval(() => void checkCredits(), deps.refreshIntervalMs ?? CREDITS_CHECK_INTERVAL_MS);
+        timer.unref?.();
+      }
+    },
+    async close() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }
 
 function apiError(res: HttpResult): FashnApiError {

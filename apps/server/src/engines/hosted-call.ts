@@ -37,6 +37,13 @@ export interface HostedEngineDeps {
   pollIntervalMs?: number;
   /** Longest wait between status polls. */
   maxPollIntervalMs?: number;
+  /** How often the provider's model list or balance is read again after start (default hourly). */
+  refreshIntervalMs?: number;
+  /**
+   * Raise the 115 s ceiling for an engine whose model is documented to take longer (FASHN's
+   * tryon-max); the page's own limit must then allow for it.
+   */
+  maxDeadlineMs?: number;
 }
 
 /** Hard ceiling: the client gives up at 120 s. */
@@ -62,8 +69,18 @@ export interface HostedCall {
 
 export interface HostedRunner {
   readonly health: HealthStats;
+  /** This engine's deadline for one try-on. */
+  readonly deadlineMs: number;
   run<T>(signal: AbortSignal | undefined, body: (call: HostedCall) => Promise<T>): Promise<T>;
   healthSnapshot(): HostedEngineHealth;
+  /**
+   * A request outside any try-on (a model list, a balance): its own deadline, the same retries,
+   * not counted in health. Resolves with the answer, or rejects on a network error or timeout.
+   */
+  fetchOutside(url: string, init: RequestInit, timeoutMs?: number): Promise<HttpResult>;
+  /** The engine's logger, with the engine id added and secrets scrubbed from the message. */
+  log(obj: Record<string, unknown>, msg: string): void;
+  warn(obj: Record<string, unknown>, msg: string): void;
 }
 
 const REFUSALS = new Set([
@@ -83,7 +100,7 @@ export function createHostedRunner(
   const logger = deps.logger ?? silentLogger;
   const health = new HealthStats(deps.now ?? Date.now);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
-  const deadlineMs = Math.min(deps.deadlineMs ?? ENGINE_DEADLINE_MS, MAX_HOSTED_DEADLINE_MS);
+  const deadlineMs = Math.min(deps.deadlineMs ?? ENGINE_DEADLINE_MS, deps.maxDeadlineMs ?? MAX_HOSTED_DEADLINE_MS);
   const pollFirst = deps.pollIntervalMs ?? 1_000;
   const pollMax = deps.maxPollIntervalMs ?? 3_000;
   const clean = (s: string) => redact(s, secrets);
@@ -171,7 +188,24 @@ export function createHostedRunner(
     }
   }
 
-  return { health, run, healthSnapshot: () => health.snapshot() };
+  async function fetchOutside(url: string, init: RequestInit, timeoutMs = 15_000): Promise<HttpResult> {
+    const deadline = new Deadline(timeoutMs);
+    try {
+      return await hostedFetch(url, init, { deadline, fetch: fetchImpl, retry }, engineId);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  return {
+    health,
+    deadlineMs,
+    run,
+    healthSnapshot: () => health.snapshot(),
+    fetchOutside,
+    log: (obj, msg) => logger.info({ engine: engineId, ...obj }, clean(msg)),
+    warn: (obj, msg) => logger.warn({ engine: engineId, ...obj }, clean(msg)),
+  };
 }
 
 /** A URL without its query string (signed CDN links carry tokens there). */

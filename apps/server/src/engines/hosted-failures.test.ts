@@ -151,6 +151,7 @@ const FASHN_FAILURES: Array<[string, EngineError['code'], string]> = [
   ['PoseError', 'PERSON_NOT_FOUND', HOSTED_ENGINE_MESSAGES.poseNotFound],
   ['ImageLoadError', 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.photoUnreadable],
   ['InputValidationError', 'ENGINE_FAILED', MESSAGES.engineFailed],
+  // PipelineError is retried once (see fashn.test.ts); failing twice ends like the others
   ['PipelineError', 'ENGINE_FAILED', MESSAGES.engineFailed],
   ['3rdPartyProviderError', 'ENGINE_FAILED', MESSAGES.engineFailed],
   ['InternalServerError', 'ENGINE_FAILED', MESSAGES.engineFailed],
@@ -353,10 +354,13 @@ const ROWS: Row[] = [
     steps: [
       {
         answers: () =>
-          fashn.enqueueRun({
-            kind: 'accept',
-            outcome: { kind: 'failed', name, message: `${name}: details from the model` },
-          }),
+          // a PipelineError gets one new run: it fails twice here
+          fashn.enqueueRun(
+            ...Array.from({ length: name === 'PipelineError' ? 2 : 1 }, () => ({
+              kind: 'accept' as const,
+              outcome: { kind: 'failed' as const, name, message: `${name}: details from the model` },
+            })),
+          ),
         expect: fails(code, message, [name, lastId]),
         then: () =>
           expect(logs.find((l) => l.msg === 'fashn credits used')?.obj).toMatchObject({
@@ -582,9 +586,13 @@ const ROWS: Row[] = [
   },
   {
     provider: 'nano-banana',
-    name: 'a retired or unknown model is a 502-class failure with a clear message and an operator log line, not retried',
+    name: 'a retired or unknown model with no replacement listed is a 502-class failure with a clear message and an operator log line, not retried',
     steps: [
       {
+        // the model list offers nothing to switch to
+        answers: () => {
+          gemini.listing = [];
+        },
         with: { model: 'gemini-3.1-flash-image-preview' },
         expect: fails('ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable, [
           'HTTP 404 NOT_FOUND for model gemini-3.1-flash-image-preview',

@@ -19,6 +19,14 @@ export interface HostedEngineHealth {
   errorRate: number;
   /** How many recent calls errorRate is computed over. */
   recentCalls: number;
+  /** Why the engine is degraded besides its error rate (a retired model, a low balance), for the operator. */
+  reasons?: string[];
+}
+
+/** The snapshot with the engine's own warnings: any warning makes it `degraded`. */
+export function withReasons(health: HostedEngineHealth, reasons: readonly string[]): HostedEngineHealth {
+  if (reasons.length === 0) return health;
+  return { ...health, status: 'degraded', reasons: [...reasons] };
 }
 
 export class HealthStats {

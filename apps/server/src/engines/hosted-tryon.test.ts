@@ -21,6 +21,7 @@ import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-st
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { expectApiError } from '../test/api-error.js';
+import type { NanoBananaEngine } from './nano-banana.js';
 
 const GEMINI_KEY = 'AIza-integration-key-000111222';
 const FASHN_KEY = 'fa-integration-key-333444555';
@@ -244,47 +245,143 @@ describe('a whole outfit on a hosted engine', () => {
     expect(runs[1]!.garment_image).not.toBe(runs[0]!.garment_image);
   });
 
-  it('Gemini: two generateContent calls; a refusal of the second gives both try-ons back', async () => {
+  it('Gemini: both garments in one generateContent call; a refusal gives both try-ons back', async () => {
     const { cookie, user } = await signIn(app);
     const before = gemini.calls().length;
-    expect((await outfit(cookie, user.id, 'nano-banana')).statusCode).toBe(200);
-    expect(gemini.calls().length - before).toBe(2);
+    const res = await outfit(cookie, user.id, 'nano-banana');
+    expect(res.statusCode).toBe(200);
+    expect(gemini.calls().length - before).toBe(1);
+    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({ tryOnsUsed: 2, freeTrialsUsed: 2 });
 
     const other = await signIn(app);
-    gemini.enqueue({ kind: 'image' }, { kind: 'finish', reason: 'IMAGE_SAFETY' });
+    gemini.enqueue({ kind: 'finish', reason: 'IMAGE_SAFETY' });
     const refused = await outfit(other.cookie, other.user.id, 'nano-banana');
     expectApiError(refused, 422, 'CONTENT_BLOCKED');
     expect(await trialsUsed(other.cookie, other.user.id)).toBe(0);
   });
+
+  it('Gemini: an answer without an image for the whole outfit falls back to two calls, charged as one outfit', async () => {
+    const { cookie, user } = await signIn(app);
+    const before = gemini.calls().length;
+    gemini.enqueue({ kind: 'text-only' });
+    const res = await outfit(cookie, user.id, 'nano-banana');
+    expect(res.statusCode).toBe(200);
+    expect(gemini.calls().length - before).toBe(3);
+    expect(await trialsUsed(cookie, user.id)).toBe(2);
+  });
 });
 
 describe('a retired Gemini model', () => {
-  it('answers 502 with a clear message, costs nothing and is not retried', async () => {
-    const { app: retired } = await make({
+  const RETIRED = 'gemini-2.5-flash-image';
+  let retired: FastifyInstance;
+  beforeAll(async () => {
+    ({ app: retired } = await make({
       env: {
         GEMINI_API_KEY: GEMINI_KEY,
         GEMINI_BASE_URL: gemini.url,
-        // shut down on 2 October 2026; the stand-in no longer serves it
-        GEMINI_MODEL: 'gemini-2.5-flash-image',
+        // shut down on 2 October 2026; the stand-in neither serves nor lists it
+        GEMINI_MODEL: RETIRED,
       },
-    });
-    const { cookie, user } = await signIn(retired);
-    const before = gemini.calls().length;
-    const res = await postMultipart(
+    }));
+  });
+
+  function tryOnRetired(cookie: string, userId: string) {
+    return postMultipart(
       retired,
       '/api/process-image',
       {
         userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
         clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
         category: 'upper_body',
-        userId: user.id,
+        userId,
         api: 'nano-banana',
       },
       cookie,
     );
-    expectApiError(res, 502, 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable);
-    expect(gemini.calls().length - before).toBe(1);
+  }
+
+  it('the start-up listing reports it in /api/health: nano-banana degraded, with the reason', async () => {
+    await retired.engines.warmAll();
+    const res = await retired.inject({ method: 'GET', url: '/api/health' });
+    const body = res.json() as { status: string; checks: { engines: Record<string, Record<string, unknown>> } };
+    expect(body.status).toBe('degraded');
+    expect(body.checks.engines['nano-banana']).toMatchObject({
+      status: 'degraded',
+      reasons: [
+        `the Gemini model "${RETIRED}" is not in the Gemini API model list (retired or unknown): set GEMINI_MODEL to "gemini-3.1-flash-image" (or list it first in GEMINI_FALLBACK_MODELS)`,
+      ],
+    });
+    expect(res.body).not.toContain(GEMINI_KEY);
+  });
+
+  it('a 404 is retried once on the listed replacement inside the same try-on: one success, charged once', async () => {
+    const { cookie, user } = await signIn(retired);
+    const before = gemini.calls().length;
+    const res = await tryOnRetired(cookie, user.id);
+    expect(res.statusCode).toBe(200);
+    expect(
+      gemini
+        .calls()
+        .slice(before)
+        .map((c) => c.url),
+    ).toEqual([`/v1beta/models/${RETIRED}:generateContent`, '/v1beta/models/gemini-3.1-flash-image:generateContent']);
+    expect(TryOnResponseSchema.parse(res.json())).toMatchObject({ usedFreeTrial: true, tryOnsUsed: 1 });
     const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
-    expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
+    expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(1);
+    const rows = await retired.db
+      .selectFrom('tryons')
+      .select(['status', 'engine'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows).toEqual([{ status: 'succeeded', engine: 'nano-banana' }]);
+  });
+
+  it('with no replacement listed it answers 502 with a clear message and costs nothing', async () => {
+    const engine = (await retired.engines.get('nano-banana')) as NanoBananaEngine;
+    gemini.listing = [];
+    try {
+      await engine.refreshModels();
+      const { cookie, user } = await signIn(retired);
+      const before = gemini.calls().length;
+      const res = await tryOnRetired(cookie, user.id);
+      expectApiError(res, 502, 'ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable);
+      expect(gemini.calls().length - before).toBe(1);
+      const me = await retired.inject({ method: 'GET', url: `/api/auth/user/${user.id}`, headers: { cookie } });
+      expect((me.json() as { user: { free_trials_used: number } }).user.free_trials_used).toBe(0);
+    } finally {
+      gemini.reset();
+    }
+  });
+});
+
+describe('FASHN Try-On Max', () => {
+  it('is selected by FASHN_MODEL; /api/config gives its own estimate, and its runs use tryon-max', async () => {
+    const { app: max } = await make({
+      env: { FASHN_API_KEY: FASHN_KEY, FASHN_BASE_URL: fashn.url, FASHN_MODEL: 'tryon-max' },
+    });
+    const cfg = PublicConfigSchema.parse((await max.inject({ method: 'GET', url: '/api/config' })).json());
+    expect(cfg.engines.find((e) => e.id === 'fashn')).toEqual({
+      id: 'fashn',
+      label: 'FASHN',
+      kind: 'hosted',
+      estimateSeconds: { min: 50, max: 120 },
+    });
+    const { cookie, user } = await signIn(max);
+    const before = fashn.runCalls().length;
+    const res = await postMultipart(
+      max,
+      '/api/process-image',
+      {
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shirt.jpg', contentType: 'image/jpeg' },
+        category: 'upper_body',
+        userId: user.id,
+        api: 'fashn',
+      },
+      cookie,
+    );
+    expect(res.statusCode).toBe(200);
+    const runs = fashn.runCalls().slice(before);
+    expect(runs.map((r) => (r.json as { model_name: string }).model_name)).toEqual(['tryon-max']);
   });
 });

@@ -13,14 +13,18 @@ import {
   type Category,
   type HostedInputSpec,
 } from '@aidressup/contract';
-import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
+import { EngineError, isEngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
-import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';
-import type { HostedEngineHealth } from './hosted-health.js';
+import { createHostedRunner, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
+import { withReasons, type HostedEngineHealth } from './hosted-health.js';
+import { configuredModelProblem, listGeminiModels, pickFallback, type ListedGeminiModel } from './gemini-models.js';
 import { parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { finishResult, reduceImage } from './hosted-image.js';
 
-export type GeminiConfig = NonNullable<Config['engines']['gemini']>;
+/** The configured Gemini engine; `fallbackModels` (GEMINI_FALLBACK_MODELS) defaults to none. */
+export type GeminiConfig = Omit<NonNullable<Config['engines']['gemini']>, 'fallbackModels'> & {
+  fallbackModels?: readonly string[];
+};
 
 export const NANO_BANANA_ID = 'nano-banana';
 export const NANO_BANANA_LABEL = 'Nano Banana (Gemini)';
@@ -133,58 +137,166 @@ export interface NanoBananaEngine extends TryOnEngine {
   health(): HostedEngineHealth;
   /** The input photos this engine wants. */
   readonly input: HostedInputSpec;
+  /** Both garments of an outfit go to Gemini in one request (two calls only if that answer has no image). */
+  readonly outfit: true;
+  /** The model try-ons use now: GEMINI_MODEL, or its replacement after a "model not found" answer. */
+  activeModel(): string;
+  /** Reads the model list again (at start, then hourly); never throws. */
+  refreshModels(): Promise<void>;
 }
+
+/** The instruction for a whole outfit in one request: the person, the top, then the bottom. */
+export function buildOutfitInstruction(): string {
+  return [
+    'Virtual try-on (category: whole outfit, a top and a bottom).',
+    'The first image is a photo of a person. The second image shows an upper-body garment (for example a T-shirt, shirt, blouse, sweater or jacket). The third image shows a lower-body garment (for example trousers, jeans, shorts or a skirt).',
+    'Edit the first image so that the person is wearing both garments: the garment from the second image on the upper body (torso and arms) and the garment from the third image on the lower body (from the waist down to the ankles).',
+    'Keep the shoes and any accessories exactly as they are.',
+    'Keep everything else exactly as in the first image: the same person and identity, face, facial expression, hair, skin tone, pose, body shape and proportions, hands, background, lighting and framing.',
+    "Reproduce each garment's colour, pattern, print, texture and cut faithfully, fitted naturally to the person's body with realistic folds and shadows.",
+    'Do not add people, text, logos or watermarks. Answer with the edited photo only.',
+  ].join(' ');
+}
+
+/** Photos of one request: the person first, then the garments in the instruction's order. */
+type Reduced = Awaited<ReturnType<typeof reduceImage>>;
 
 export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps = {}): NanoBananaEngine {
   const base = (cfg.baseUrl ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const model = cfg.model.replace(/^models\//, '');
-  const endpoint = `${base}/v1beta/models/${encodeURIComponent(model)}:generateContent`;
+  const configured = cfg.model.replace(/^models\//, '');
+  const preferred = (cfg.fallbackModels ?? []).map((m) => m.replace(/^models\//, ''));
   const runner = createHostedRunner(NANO_BANANA_ID, [cfg.apiKey], deps);
-  const imageSize = geminiImageSize(model);
+  const headers = { 'content-type': 'application/json', 'x-goog-api-key': cfg.apiKey };
+  const state = {
+    active: configured,
+    listed: undefined as ListedGeminiModel[] | undefined,
+    /** From the last listing: the configured model is missing or deprecated. */
+    problem: undefined as string | undefined,
+    /** Set when try-ons run on a replacement after a "model not found" answer. */
+    switched: undefined as string | undefined,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  /** The HTTP status of a "model gone" answer, for the operator's log line. */
+  const goneStatus = new WeakMap<Error, number>();
+
+  function useListing(listed: ListedGeminiModel[]): void {
+    state.listed = listed;
+    state.active = configured;
+    state.switched = undefined;
+    const problem = configuredModelProblem(listed, configured, preferred);
+    if (problem && problem !== state.problem) runner.warn({ model: configured }, `nano-banana: ${problem}`);
+    state.problem = problem;
+  }
+
+  async function refreshModels(): Promise<void> {
+    try {
+      useListing(await listGeminiModels((url, init) => runner.fetchOutside(url, init), base, cfg.apiKey));
+    } catch (err) {
+      runner.warn(
+        { error: err instanceof Error ? err.message : String(err) },
+        'nano-banana: could not read the Gemini model list; keeping the current model',
+      );
+    }
+  }
+
+  async function generate(call: HostedCall, model: string, parts: unknown[], person: Reduced) {
+    const aspectRatio = nearestAspectRatio(person.width, person.height);
+    const imageSize = geminiImageSize(model);
+    const body = {
+      contents: [{ role: 'user', parts }],
+      generationConfig: {
+        responseModalities: ['IMAGE'],
+        imageConfig: { aspectRatio, ...(imageSize ? { imageSize } : {}) },
+      },
+    };
+    const endpoint = `${base}/v1beta/models/${encodeURIComponent(model)}:generateContent`;
+    const res = await call.fetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (res.status < 200 || res.status >= 300) {
+      const failure = httpFailure(res, model);
+      goneStatus.set(failure, res.status);
+      throw failure;
+    }
+    const answer = parseJson<GeminiResponse>(res, NANO_BANANA_ID, 'generateContent');
+    call.requestId = typeof answer.responseId === 'string' ? answer.responseId : undefined;
+    call.log({ model, aspectRatio, imageSize, modelVersion: answer.modelVersion }, 'gemini answered');
+    return imageFrom(answer);
+  }
+
+  /**
+   * One generateContent on the active model; when Gemini answers that the model is gone, the
+   * best listed replacement is tried once (same deadline, same engine call: one charge at most)
+   * and kept until the next listing.
+   */
+  async function generateWithFallback(call: HostedCall, parts: unknown[], person: Reduced): Promise<Buffer> {
+    const model = state.active;
+    try {
+      return await generate(call, model, parts, person);
+    } catch (err) {
+      if (!(isEngineError(err) && err.message === HOSTED_ENGINE_MESSAGES.unavailable)) throw err;
+      let listed = state.listed;
+      if (!listed) {
+        try {
+          listed = await listGeminiModels((url, init) => call.fetch(url, init), base, cfg.apiKey);
+          state.listed = listed;
+        } catch {
+          listed = [];
+        }
+      }
+      const replacement = pickFallback(listed, configured, preferred, [model]);
+      if (!replacement) {
+        call.warn(
+          { model, status: goneStatus.get(err), detail: err.detail },
+          `nano-banana: the Gemini model "${model}" is not available (retired or unknown): set GEMINI_MODEL to a current model (${GEMINI_CURRENT_MODELS.join(' or ')})`,
+        );
+        throw err;
+      }
+      state.active = replacement;
+      state.switched = `the Gemini model "${model}" answered that it does not exist; try-ons use "${replacement}" until the next model listing: set GEMINI_MODEL (or GEMINI_FALLBACK_MODELS) to a current model`;
+      call.warn(
+        { model, replacement, status: goneStatus.get(err), detail: err.detail },
+        `nano-banana: ${state.switched}`,
+      );
+      return generate(call, replacement, parts, person);
+    }
+  }
+
+  const inline = (img: Reduced) => ({ inlineData: { mimeType: img.mimeType, data: img.data.toString('base64') } });
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
-      const [person, garment] = await Promise.all([
+      const { lowerGarment } = input;
+      const [person, garment, lower] = await Promise.all([
         reduceImage(input.person, GEMINI_INPUT),
         reduceImage(input.garment, GEMINI_INPUT),
+        lowerGarment ? reduceImage(lowerGarment, GEMINI_INPUT) : undefined,
       ]);
-      const aspectRatio = nearestAspectRatio(person.width, person.height);
-      const body = {
-        contents: [
-          {
-            role: 'user',
-            parts: [
-              { text: buildTryOnInstruction(input.category) },
-              { inlineData: { mimeType: person.mimeType, data: person.data.toString('base64') } },
-              { inlineData: { mimeType: garment.mimeType, data: garment.data.toString('base64') } },
-            ],
-          },
-        ],
-        generationConfig: {
-          responseModalities: ['IMAGE'],
-          imageConfig: { aspectRatio, ...(imageSize ? { imageSize } : {}) },
-        },
-      };
-      const res = await call.fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-goog-api-key': cfg.apiKey },
-        body: JSON.stringify(body),
-      });
-      if (res.status < 200 || res.status >= 300) {
-        const failure = httpFailure(res, model);
-        if (failure.message === HOSTED_ENGINE_MESSAGES.unavailable) {
-          call.warn(
-            { model, status: res.status, detail: failure.detail },
-            `nano-banana: the Gemini model "${model}" is not available (retired or unknown): set GEMINI_MODEL to a current model (${GEMINI_CURRENT_MODELS.join(' or ')})`,
-          );
-        }
-        throw failure;
+      if (!lower) {
+        const parts = [{ text: buildTryOnInstruction(input.category) }, inline(person), inline(garment)];
+        return finishResult(await generateWithFallback(call, parts, person), person, NANO_BANANA_ID);
       }
-      const answer = parseJson<GeminiResponse>(res, NANO_BANANA_ID, 'generateContent');
-      call.requestId = typeof answer.responseId === 'string' ? answer.responseId : undefined;
-      call.log({ model, aspectRatio, imageSize, modelVersion: answer.modelVersion }, 'gemini answered');
-      const bytes = imageFrom(answer);
-      return finishResult(bytes, person, NANO_BANANA_ID);
+      // A whole outfit: both garments in one request; if that answer has no image, the bottom
+      // and then the top, one request each, under the same deadline.
+      try {
+        const parts = [{ text: buildOutfitInstruction() }, inline(person), inline(garment), inline(lower)];
+        const bytes = await generateWithFallback(call, parts, person);
+        call.log({ requests: 1 }, 'gemini outfit in one request');
+        return finishResult(bytes, person, NANO_BANANA_ID);
+      } catch (err) {
+        if (!(isEngineError(err) && err.message === HOSTED_ENGINE_MESSAGES.noImage)) throw err;
+        call.log({ detail: err.detail }, 'gemini outfit: no image in one request, dressing bottom then top');
+      }
+      const bottom = await generateWithFallback(
+        call,
+        [{ text: buildTryOnInstruction('lower_body') }, inline(person), inline(lower)],
+        person,
+      );
+      const dressed = await reduceImage(bottom, GEMINI_INPUT);
+      const top = await generateWithFallback(
+        call,
+        [{ text: buildTryOnInstruction('upper_body') }, inline(dressed), inline(garment)],
+        dressed,
+      );
+      return finishResult(top, person, NANO_BANANA_ID);
     });
   }
 
@@ -192,10 +304,31 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
     id: NANO_BANANA_ID,
     label: NANO_BANANA_LABEL,
     tryOn,
-    health: () => runner.healthSnapshot(),
+    outfit: true,
+    health: () =>
+      withReasons(
+        runner.healthSnapshot(),
+        [state.problem, state.switched].filter((r): r is string => r !== undefined),
+      ),
     input: GEMINI_INPUT,
+    activeModel: () => state.active,
+    refreshModels,
+    async warm() {
+      await refreshModels();
+      if (!timer) {
+        timer = setInterval(() => void refreshModels(), deps.refreshIntervalMs ?? MODEL_LIST_INTERVAL_MS);
+        timer.unref?.();
+      }
+    },
+    async close() {
+      clearInterval(timer);
+      timer = undefined;
+    },
   };
 }
+
+/** The model list is read at start, then hourly. */
+export const MODEL_LIST_INTERVAL_MS = 60 * 60 * 1000;
 
 /** A 404, or an answer saying the model is unknown, retired or not served any more. */
 function isModelGone(status: number, apiStatus: string, message: string): boolean {

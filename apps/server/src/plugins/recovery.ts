@@ -3,6 +3,7 @@
  * settles at once the try-ons of processes that are gone (before listening), then keeps a
  * heartbeat and, with background work on, sweeps every couple of seconds (services/recovery.ts).
  */
+import { longestEngineDeadlineMs } from '../engines/deadlines.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { startProcess } from '../services/recovery.js';
@@ -17,7 +18,13 @@ declare module 'fastify' {
 export default fp(
   async function recoveryPlugin(app: FastifyInstance, opts: { sweep: boolean }) {
     const handle = await startProcess(
-      { db: app.db, storage: app.storage, clock: app.clock, deadlineMs: app.config.engines.deadlineMs, log: app.log },
+      {
+        db: app.db,
+        storage: app.storage,
+        clock: app.clock,
+        deadlineMs: longestEngineDeadlineMs(app.config),
+        log: app.log,
+      },
       'api',
       { sweep: opts.sweep },
     );

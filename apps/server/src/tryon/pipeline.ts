@@ -4,6 +4,7 @@
  * trial or credit back in one transaction and answer the error. The runner only runs; refunding and
  * the response live here, once. The route sees only `TryOnService` (built by `plugins/tryon.ts`).
  */
+import { engineDeadlineMs } from '../engines/deadlines.js';
 import type { Kysely } from 'kysely';
 import {
   FREE_RESULT_MAX_SIDE,
@@ -146,7 +147,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     person: req.person,
     garment: req.garment,
     lowerGarment: req.lowerGarment,
-    deadlineAt: Date.now() + config.engines.deadlineMs,
+    deadlineAt: Date.now() + engineDeadlineMs(config, req.engineId),
     reqId: req.reqId,
     progress,
     priority,

@@ -4,6 +4,7 @@
  * database, storage and engines of the given configuration and processes queued try-ons until
  * stopped. An API process with WORKER_IN_PROCESS starts the same worker (`plugins/tryon.ts`).
  */
+import { longestEngineDeadlineMs } from '../engines/deadlines.js';
 import os from 'node:os';
 import type { TryOnEngine } from '@aidressup/engine';
 import type { TryOnStage } from '@aidressup/contract';
@@ -97,7 +98,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   try {
     // Registers this worker and settles at once the try-ons of workers (or API processes) that are gone.
     registered = await startProcess(
-      { db: database.db, storage, clock, deadlineMs: config.engines.deadlineMs, log },
+      { db: database.db, storage, clock, deadlineMs: longestEngineDeadlineMs(config), log },
       'worker',
     );
     const worker = await startTryOnWorker(

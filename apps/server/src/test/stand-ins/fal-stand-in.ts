@@ -63,7 +63,22 @@ const FASHN_ENUMS: Record<string, readonly string[]> = {
   category: ['tops', 'bottoms', 'one-pieces', 'auto'],
   mode: ['performance', 'balanced', 'quality'],
   garment_photo_type: ['auto', 'flat-lay', 'model'],
+  moderation_level: ['conservative', 'permissive', 'none'],
   output_format: ['png', 'jpeg'],
+  // Leffa
+  garment_type: ['upper_body', 'lower_body', 'dresses'],
+};
+
+/**
+ * Each endpoint's required inputs, as its schema on fal names them, the first being the person
+ * photo; and where the result is (`images` list, or Leffa's single `image`).
+ */
+export const FAL_ENDPOINT_SCHEMAS: Record<string, { required: string[]; single?: boolean }> = {
+  'fal-ai/fashn/tryon/v1.6': { required: ['model_image', 'garment_image'] },
+  'fal-ai/image-apps-v2/virtual-try-on': { required: ['person_image_url', 'clothing_image_url'] },
+  'fal-ai/flux-pro/v1/vto': { required: ['human_image_url', 'garment_image_url', 'prompt'] },
+  'fal-ai/leffa/virtual-tryon': { required: ['human_image_url', 'garment_image_url', 'garment_type'], single: true },
+  'fal-ai/kling/v1-5/kolors-virtual-try-on': { required: ['human_image_url', 'garment_image_url'] },
 };
 
 /** `instant`: every request returns the output made for the first one (benchmarks). */
@@ -71,6 +86,7 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
   let cachedOutput: Buffer | undefined;
   const model = opts.model ?? 'fal-ai/fashn/tryon/v1.6';
   const appId = model.split('/').slice(0, 2).join('/');
+  const schema = FAL_ENDPOINT_SCHEMAS[model] ?? FAL_ENDPOINT_SCHEMAS['fal-ai/fashn/tryon/v1.6']!;
   const submitQueue: FalSubmitBehaviour[] = [];
   const pollFaults: FalPollFault[] = [];
   const requests = new Map<string, QueuedRequest>();
@@ -100,8 +116,8 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
         }
         if (!ok) return sendJson(res, 400, { detail: 'Invalid X-Fal-Object-Lifecycle-Preference' });
       }
-      const body = req.json as (Record<string, unknown> & { model_image?: string; garment_image?: string }) | undefined;
-      const missing = ['model_image', 'garment_image'].filter((f) => !body?.[f as 'model_image']);
+      const body = req.json as Record<string, unknown> | undefined;
+      const missing = schema.required.filter((f) => !body?.[f]);
       if (missing.length) {
         return sendJson(res, 422, {
           detail: missing.map((f) => ({ loc: ['body', f], msg: 'field required', type: 'missing' })),
@@ -117,10 +133,12 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
           });
         }
       }
-      if (body!.sync_mode !== undefined && typeof body!.sync_mode !== 'boolean') {
-        return sendJson(res, 422, {
-          detail: [{ loc: ['body', 'sync_mode'], msg: 'Input should be a valid boolean', type: 'bool_type' }],
-        });
+      for (const field of ['sync_mode', 'segmentation_free', 'preserve_pose']) {
+        if (body![field] !== undefined && typeof body![field] !== 'boolean') {
+          return sendJson(res, 422, {
+            detail: [{ loc: ['body', field], msg: 'Input should be a valid boolean', type: 'bool_type' }],
+          });
+        }
       }
       const format = body!.output_format === 'jpeg' ? 'jpeg' : 'png';
       const b = submitQueue.shift() ?? state.fallbackSubmit;
@@ -132,7 +150,8 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
         });
       const id = randomUUID();
       requestIds.push(id);
-      const personB64 = body!.model_image!.slice(body!.model_image!.indexOf(',') + 1);
+      const personImage = String(body![schema.required[0]!]);
+      const personB64 = personImage.slice(personImage.indexOf(',') + 1);
       const output =
         (opts.instant ? cachedOutput : undefined) ??
         (await (() => {
@@ -223,7 +242,9 @@ export async function startFalStandIn(opts: { key: string; model?: string; insta
           height: 1296,
         };
         if (o.output === 'none') return sendJson(res, 200, { images: [] });
-        return sendJson(res, 200, o.output === 'image' ? { image } : { images: [image] });
+        if (schema.single || o.output === 'image')
+          return sendJson(res, 200, { image, seed: 42, has_nsfw_concepts: false });
+        return sendJson(res, 200, { images: [image] });
       }
     }
 

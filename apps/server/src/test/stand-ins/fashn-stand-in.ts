@@ -52,6 +52,9 @@ export interface FashnStandIn extends StandInServer {
   outputCalls(): RecordedRequest[];
   /** Prediction ids issued so far. */
   predictionIds: string[];
+  /** The balance `GET /v1/credits` reports (`credits.total`, split into subscription and on-demand). */
+  credits: number;
+  creditsCalls(): RecordedRequest[];
 }
 
 interface Prediction {
@@ -86,7 +89,7 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
   const runQueue: FashnRunBehaviour[] = [];
   const pollFaults: FashnPollFault[] = [];
   const predictions = new Map<string, Prediction>();
-  const state = { fallbackRun: { kind: 'accept' } as FashnRunBehaviour };
+  const state = { fallbackRun: { kind: 'accept' } as FashnRunBehaviour, credits: 234 };
   const predictionIds: string[] = [];
   let base = '';
 
@@ -100,15 +103,24 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
 
   const server = await startStandInServer(async (req, res) => {
     const path = req.url.split('?')[0]!;
+    if (req.method === 'GET' && path === '/v1/credits') {
+      if (!authorised(req, res)) return;
+      const subscription = Math.min(state.credits, 100);
+      return sendJson(res, 200, {
+        credits: { total: state.credits, subscription, on_demand: state.credits - subscription },
+      });
+    }
     if (req.method === 'POST' && path === '/v1/run') {
       if (!authorised(req, res)) return;
       const body = req.json as
         | { model_name?: string; inputs?: Record<string, unknown> & { model_image?: string; garment_image?: string } }
         | undefined;
+      // Try-On Max takes the garment as `product_image`
+      const max = body?.model_name === 'tryon-max';
       if (
         !body?.inputs?.model_image ||
-        !body.inputs.garment_image ||
-        !['tryon-v1.6', 'tryon-v1.5'].includes(body.model_name ?? '')
+        !(max ? body.inputs.product_image : body.inputs.garment_image) ||
+        !['tryon-v1.6', 'tryon-v1.5', 'tryon-max'].includes(body.model_name ?? '')
       ) {
         return sendJson(res, 400, {
           error: 'BadRequest',
@@ -120,8 +132,18 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
         if (v !== undefined && !allowed.includes(String(v)))
           return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: ${String(v)}` });
       }
-      if (body.inputs.return_base64 !== undefined && typeof body.inputs.return_base64 !== 'boolean') {
-        return sendJson(res, 400, { error: 'BadRequest', message: 'Invalid return_base64: expected a boolean' });
+      for (const field of ['return_base64', 'segmentation_free']) {
+        const v = body.inputs[field];
+        if (v !== undefined && typeof v !== 'boolean')
+          return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: expected a boolean` });
+      }
+      for (const [field, min, max] of [
+        ['seed', 0, 2 ** 32 - 1],
+        ['num_samples', 1, 4],
+      ] as const) {
+        const v = body.inputs[field];
+        if (v !== undefined && !(Number.isInteger(v) && (v as number) >= min && (v as number) <= max))
+          return sendJson(res, 400, { error: 'BadRequest', message: `Invalid ${field}: ${String(v)}` });
       }
       const format = body.inputs.output_format === 'jpeg' ? 'jpeg' : 'png';
       const b = runQueue.shift() ?? state.fallbackRun;
@@ -210,6 +232,7 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
       pollFaults.length = 0;
       server.requests.length = 0;
       state.fallbackRun = { kind: 'accept' };
+      state.credits = 234;
     },
     get url() {
       return server.url;
@@ -225,6 +248,13 @@ export async function startFashnStandIn(opts: { apiKey: string; instant?: boolea
     runCalls: () => server.requests.filter((r) => r.url === '/v1/run'),
     statusCalls: () => server.requests.filter((r) => r.url.startsWith('/v1/status/')),
     outputCalls: () => server.requests.filter((r) => r.url.startsWith('/cdn/')),
+    creditsCalls: () => server.requests.filter((r) => r.url === '/v1/credits'),
     predictionIds,
+    get credits() {
+      return state.credits;
+    },
+    set credits(n: number) {
+      state.credits = n;
+    },
   };
 }

@@ -53,7 +53,26 @@ function thoughtImage(): Promise<Buffer> {
   return thoughtPng;
 }
 
+/** One entry of the model list (`GET /v1beta/models`), as the Gemini API describes a model. */
+export interface GeminiListedModel {
+  name: string;
+  displayName?: string;
+  description?: string;
+  supportedGenerationMethods?: string[];
+}
+
 export interface GeminiStandIn extends StandInServer {
+  /** The models generateContent answers for (others: 404 NOT_FOUND). */
+  serve(models: string[]): void;
+  /**
+   * The model list `GET /v1beta/models` answers with (default: the served models as image
+   * models), paginated: `pageSize` per page and `nextPageToken` until the last.
+   */
+  listing: GeminiListedModel[];
+  /** Largest page the model list answers with (the API's own cap is 1000). */
+  maxPageSize: number;
+  /** The model list requests received so far. */
+  listCalls(): RecordedRequest[];
   /** Forget queued behaviours and recorded requests; back to plain success. */
   reset(): void;
   /** Answers for the next generateContent calls, in order; afterwards `fallback` applies. */
@@ -82,12 +101,38 @@ export async function startGeminiStandIn(opts: {
   const cache = new Map<string, Buffer>();
   const models = [opts.model ?? 'gemini-3.1-flash-image'].flat();
   const queue: GeminiBehaviour[] = [];
-  const paths = new Map(models.map((m) => [`/v1beta/models/${m}:generateContent`, m]));
-  const state = { fallback: { kind: 'image' } as GeminiBehaviour, lastResponseId: undefined as string | undefined };
+  const paths = new Map<string, string>();
+  const serve = (served: string[]) => {
+    paths.clear();
+    for (const m of served) paths.set(`/v1beta/models/${m}:generateContent`, m);
+  };
+  serve(models);
+  const describe = (m: string): GeminiListedModel => ({
+    name: `models/${m}`,
+    displayName: m,
+    description: 'Image generation and editing model.',
+    supportedGenerationMethods: ['generateContent', 'countTokens'],
+  });
+  const state = {
+    fallback: { kind: 'image' } as GeminiBehaviour,
+    lastResponseId: undefined as string | undefined,
+    listing: models.map(describe),
+    maxPageSize: 1000,
+  };
 
   const server = await startStandInServer(async (req, res) => {
     const error = (code: number, status: string, message: string, headers: Record<string, string> = {}) =>
       sendJson(res, code, { error: { code, message, status } }, headers);
+    if (req.method === 'GET' && req.url.split('?')[0] === '/v1beta/models') {
+      if (req.headers['x-goog-api-key'] !== opts.apiKey)
+        return error(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+      const query = new URL(req.url, 'http://stand-in').searchParams;
+      const size = Math.min(state.maxPageSize, Number(query.get('pageSize') ?? 50) || 50);
+      const from = Number(query.get('pageToken') ?? 0) || 0;
+      const page = state.listing.slice(from, from + size);
+      const next = from + size < state.listing.length ? String(from + size) : undefined;
+      return sendJson(res, 200, { models: page, ...(next ? { nextPageToken: next } : {}) });
+    }
     if (req.method !== 'POST' || !req.url.startsWith('/v1beta/models/')) return error(404, 'NOT_FOUND', 'Not found.');
     const model = paths.get(decodeURIComponent(req.url));
     if (!model) {
@@ -253,6 +298,9 @@ export async function startGeminiStandIn(opts: {
       queue.length = 0;
       server.requests.length = 0;
       state.fallback = { kind: 'image' };
+      serve(models);
+      state.listing = models.map(describe);
+      state.maxPageSize = 1000;
     },
     get url() {
       return server.url;
@@ -271,5 +319,19 @@ export async function startGeminiStandIn(opts: {
       state.lastResponseId = v;
     },
     calls: () => server.requests.filter((r) => r.method === 'POST'),
+    listCalls: () => server.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v1beta/models')),
+    serve,
+    get listing() {
+      return state.listing;
+    },
+    set listing(l: GeminiListedModel[]) {
+      state.listing = l;
+    },
+    get maxPageSize() {
+      return state.maxPageSize;
+    },
+    set maxPageSize(n: number) {
+      state.maxPageSize = n;
+    },
   };
 }
