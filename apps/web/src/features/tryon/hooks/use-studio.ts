@@ -7,6 +7,7 @@ import { useCategoryChoice, type CategoryChoiceDeps } from './use-category-choic
 import { useImageUpload } from './use-image-upload';
 import { usePasteImage } from './use-paste-image';
 import { useTryOn, type TryOnDeps } from './use-try-on';
+import { clientTimeoutMs } from '../utils/client-timeout';
 
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
 function preparePhoto(file: File): Promise<File> {
@@ -58,6 +59,7 @@ export function useStudio({
   const { state, run, reset } = useTryOn({
     user,
     engine: engineId,
+    timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
     updateUser,
     setUser,
     refreshUser,
