@@ -8,7 +8,7 @@ import { iso } from '../db/ids.js';
 import { inTransaction, lockUser, type Db } from './transaction.js';
 import { addEvent } from './credit-events.js';
 import { balance } from './balance.js';
-import { grantCredits } from './grants.js';
+import { grantCredits, takeFromGrant } from './grants.js';
 
 export interface AdjustCreditsInput {
   userId: string;
@@ -72,13 +72,7 @@ export async function adjustCredits(db: Db, input: AdjustCreditsInput): Promise<
     for (const grant of grants) {
       if (toTake === 0) break;
       const take = Math.min(grant.remaining, toTake);
-      const res = await trx
-        .updateTable('credit_grants')
-        .set({ remaining: sql<number>`remaining - ${take}` })
-        .where('id', '=', grant.id)
-        .where('remaining', '>=', take)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new Error('credit removal raced with another change');
+      await takeFromGrant(trx, grant.id, take, 'credit removal');
       await addEvent(trx, {
         userId: input.userId,
         type: 'admin_remove',

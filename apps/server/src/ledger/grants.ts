@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { CreditGrantRow, GrantSource } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
-import { inTransaction, lockUser, type Db } from './transaction.js';
+import { inTransaction, lockUser, type Db, type Trx } from './transaction.js';
 import { addEvent } from './credit-events.js';
 
 function toIsoOrNull(value: Date | string | null): string | null {
@@ -101,6 +101,21 @@ export async function grantCredits(db: Db, input: GrantCreditsInput): Promise<Gr
   });
 }
 
+/**
+ * Takes `take` credits from a grant by a guarded update (never below zero). The caller holds the
+ * user's lock, so losing the guard means a change outside the ledger's rules: it throws, and the
+ * transaction rolls back.
+ */
+export async function takeFromGrant(trx: Trx, grantId: string, take: number, what: string): Promise<void> {
+  const res = await trx
+    .updateTable('credit_grants')
+    .set({ remaining: sql<number>`remaining - ${take}` })
+    .where('id', '=', grantId)
+    .where('remaining', '>=', take)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new Error(`${what} raced with another change`);
+}
+
 export interface ClawbackInput {
   externalRef: string;
   note?: string | null;
@@ -137,13 +152,7 @@ export async function clawbackGrant(db: Db, input: ClawbackInput): Promise<Clawb
       .executeTakeFirstOrThrow();
     const take = Math.max(0, Math.min(grant.remaining, input.amount ?? grant.remaining));
     if (take === 0) return { grant, clawedBack: 0 };
-    const res = await trx
-      .updateTable('credit_grants')
-      .set({ remaining: sql<number>`remaining - ${take}` })
-      .where('id', '=', grant.id)
-      .where('remaining', '>=', take)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw new Error('clawback raced with another change');
+    await takeFromGrant(trx, grant.id, take, 'clawback');
     await addEvent(trx, {
       userId: grant.user_id,
       type: 'clawback',
