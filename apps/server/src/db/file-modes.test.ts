@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signIn, testApps } from '../test/app.js';
-import { jpeg, multipart, png } from '../test/images.js';
+import { jpeg, png, postMultipart } from '../test/images.js';
 
 const make = testApps('sqlite');
 
@@ -15,18 +15,17 @@ describe('data file permissions', () => {
     try {
       const t = await make();
       const { cookie, user } = await signIn(t.app);
-      const body = multipart({
-        userImage: { data: await jpeg() },
-        clothingImage: { data: await png(), contentType: 'image/png' },
-        category: 'upper_body',
-        userId: user.id,
-      });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/process-image',
-        headers: { ...body.headers, cookie },
-        payload: body.payload,
-      });
+      const res = await postMultipart(
+        t.app,
+        '/api/process-image',
+        {
+          userImage: { data: await jpeg() },
+          clothingImage: { data: await png(), contentType: 'image/png' },
+          category: 'upper_body',
+          userId: user.id,
+        },
+        cookie,
+      );
       expect(res.statusCode).toBe(200);
       const dir = t.config.dataDir;
       for (const f of ['app.db', 'app.db-wal', 'app.db-shm'])

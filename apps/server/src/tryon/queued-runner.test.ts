@@ -12,7 +12,7 @@ import { EngineError } from '@aidressup/engine';
 import { DATABASE_KINDS } from '../test/databases.js';
 import { signIn, testApps, type TestApp } from '../test/app.js';
 import { createEngineDouble, type EngineDouble } from '../test/engine-double.js';
-import { jpeg, multipart, png, type FilePart, postMultipart } from '../test/images.js';
+import { jpeg, png, type FilePart, postMultipart } from '../test/images.js';
 import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { refundTryOn, reserveTryOn } from '../ledger/ledger.js';
@@ -414,19 +414,18 @@ describe.skipIf(!REDIS)('queued try-ons: progress across API processes, and the 
     const stream = await openStream(`${bBase}/api/tryon-progress/${progressId}`, cookie);
     expect(stream.status).toBe(200);
 
-    const body = multipart({
-      userImage: { data: PERSON },
-      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-      category: 'upper_body',
-      userId: user.id,
-      progressId,
-    });
-    const res = await a.app.inject({
-      method: 'POST',
-      url: '/api/process-image',
-      headers: { ...body.headers, cookie },
-      payload: body.payload,
-    });
+    const res = await postMultipart(
+      a.app,
+      '/api/process-image',
+      {
+        userImage: { data: PERSON },
+        clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+        category: 'upper_body',
+        userId: user.id,
+        progressId,
+      },
+      cookie,
+    );
     expect(res.statusCode).toBe(200);
     await Promise.race([
       stream.ended,

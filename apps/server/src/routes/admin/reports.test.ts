@@ -19,7 +19,7 @@ import {
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { signIn, type TestApp, testApps } from '../../test/app.js';
-import { jpeg, multipart, png } from '../../test/images.js';
+import { jpeg, png, postMultipart } from '../../test/images.js';
 import { ledgerTryOn, memoryMailer, newEmail, signInByEmail, type MemoryMailer } from '../../test/operator.js';
 import { findUserById } from '../../repositories/users.js';
 import { balance, grantCredits } from '../../ledger/ledger.js';
@@ -219,18 +219,17 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
 
   it('lets an operator see a reported result, writing each view to the audit log', async () => {
     const shopper = await signIn(t.app);
-    const body = multipart({
-      userImage: { data: await jpeg(480, 640, '#c08060') },
-      clothingImage: { data: await png(300, 300, '#2040ff'), filename: 'shirt.png', contentType: 'image/png' },
-      category: 'upper_body',
-      userId: shopper.user.id,
-    });
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/process-image',
-      headers: { ...body.headers, cookie: shopper.cookie },
-      payload: body.payload,
-    });
+    const made = await postMultipart(
+      t.app,
+      '/api/process-image',
+      {
+        userImage: { data: await jpeg(480, 640, '#c08060') },
+        clothingImage: { data: await png(300, 300, '#2040ff'), filename: 'shirt.png', contentType: 'image/png' },
+        category: 'upper_body',
+        userId: shopper.user.id,
+      },
+      shopper.cookie,
+    );
     const { tryonId } = TryOnResponseSchema.parse(made.json());
     expect((await report(shopper.cookie, tryonId!, { reason: 'badly_placed' })).statusCode).toBe(200);
 

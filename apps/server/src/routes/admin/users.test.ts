@@ -16,7 +16,7 @@ import {
 } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { newDeviceId, signIn, type TestApp, testApps } from '../../test/app.js';
-import { jpeg, multipart, png } from '../../test/images.js';
+import { jpeg, png, postMultipart } from '../../test/images.js';
 import { memoryMailer, newEmail, signInByEmail, verifyEmail, type MemoryMailer } from '../../test/operator.js';
 import { REMOVED } from '../../repositories/audit.js';
 
@@ -28,18 +28,17 @@ beforeAll(async () => {
 });
 
 function tryOn(app: FastifyInstance, cookie: string, userId: string) {
-  const body = multipart({
-    userImage: { data: PERSON },
-    clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
-    category: 'upper_body',
-    userId,
-  });
-  return app.inject({
-    method: 'POST',
-    url: '/api/process-image',
-    headers: { ...body.headers, cookie },
-    payload: body.payload,
-  });
+  return postMultipart(
+    app,
+    '/api/process-image',
+    {
+      userImage: { data: PERSON },
+      clothingImage: { data: GARMENT, filename: 'shirt.png', contentType: 'image/png' },
+      category: 'upper_body',
+      userId,
+    },
+    cookie,
+  );
 }
 
 describe.each(DATABASE_KINDS)('operator console users on %s', (kind) => {
