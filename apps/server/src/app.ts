@@ -37,6 +37,8 @@ import reportRoutes from './routes/tryons/report.js';
 import adminUserRoutes from './routes/admin/users.js';
 import adminReportRoutes from './routes/admin/reports.js';
 import adminStatsRoutes from './routes/admin/stats.js';
+import adminMerchantRoutes from './routes/admin/merchants.js';
+import embedRoutes from './routes/embed.js';
 import blockedPlugin from './plugins/blocked.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
@@ -177,6 +179,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminUserRoutes);
   await app.register(adminReportRoutes);
   await app.register(adminStatsRoutes);
+  await app.register(adminMerchantRoutes);
+  await app.register(embedRoutes);
   if (config.billing.provider === 'paddle')
     await app.register(paddleWebhookRoutes, {
       db: app.db,

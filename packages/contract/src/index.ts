@@ -15,3 +15,4 @@ export * from './garments.js';
 export * from './locales.js';
 export * from './report.js';
 export * from './admin.js';
+export * from './merchants.js';

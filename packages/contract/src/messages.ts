@@ -88,6 +88,14 @@ export const MESSAGES = {
   accountBlocked: 'This account has been blocked. If you think this is a mistake, please write to support.',
   reauthRequired: 'Please sign in with your email again to continue (operator sign-ins last 12 hours).',
   reportDecided: 'This report has already been decided.',
+
+  // The "Try it on" widget of shops (docs/embed.md).
+  embedKeyInvalid: 'This try-on button is not set up correctly: its shop key is missing or unknown.',
+  originNotAllowed: 'This shop is not allowed to use this try-on button.',
+  embedSessionInvalid: 'This try-on session has ended. Please close it and open it again.',
+  merchantNoCredits:
+    'Sorry, try-ons are not available on this shop right now. Please try again later. Nothing was charged.',
+  embedLimitReached: 'You have reached today’s number of try-ons on this shop. Please come back tomorrow.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

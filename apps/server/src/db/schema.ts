@@ -244,6 +244,51 @@ export interface AdminDailyStatsTable {
   computed_at: string;
 }
 
+/** A shop using the "Try it on" widget (docs/embed.md). Its credits are its ledger account's (`user_id`). */
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  /** The merchant's own ledger account: a bare user that never signs in. */
+  user_id: string;
+  /** pk_…: public by design. */
+  publishable_key: string;
+  /** SHA-256 of the secret key (sk_…), which is shown once. */
+  secret_key_hash: string;
+  /** JSON text: the origins allowed to frame the widget and open embed sessions. */
+  allowed_origins: string;
+  billing: 'merchant';
+  daily_limit: number;
+  shopper_daily_limit: number;
+  /** Since when try-ons were refused for want of credits; null once credits were added. */
+  out_of_credits_at: string | null;
+  refused_no_credits: number;
+  created_at: string;
+  keys_rotated_at: string | null;
+}
+
+/** A shopper's short-lived embed session (the token's SHA-256 only). */
+export interface EmbedSessionsTable {
+  id: string;
+  merchant_id: string;
+  token_hash: string;
+  /** The shop page's origin the session is bound to. */
+  origin: string;
+  /** Keyed hash of the shopper's address (the per-shopper daily cap). */
+  shopper_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A try-on made through the widget: its merchant, session and UTC day (caps and usage). */
+export interface EmbedTryOnsTable {
+  tryon_id: string;
+  merchant_id: string;
+  session_id: string;
+  shopper_hash: string;
+  day: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   credit_grants: CreditGrantsTable;
@@ -259,6 +304,9 @@ export interface Database {
   tryon_reports: TryOnReportsTable;
   audit_log: AuditLogTable;
   admin_daily_stats: AdminDailyStatsTable;
+  merchants: MerchantsTable;
+  embed_sessions: EmbedSessionsTable;
+  embed_tryons: EmbedTryOnsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -273,3 +321,5 @@ export type EmailCodeRow = Selectable<EmailCodesTable>;
 export type ProcessRow = Selectable<ProcessesTable>;
 export type TryOnReportRow = Selectable<TryOnReportsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type MerchantRow = Selectable<MerchantsTable>;
+export type EmbedSessionRow = Selectable<EmbedSessionsTable>;

@@ -16,7 +16,8 @@
  *   - settlement.ts    completing or refunding a reserved try-on, refunding stuck ones;
  *   - accounts.ts      merging an anonymous user into an account, forfeiting on data deletion;
  *   - adjustments.ts   an operator adding or taking back credits, with a reason and the actor;
- *   - report-refunds.ts giving back what a reported try-on cost (a trial as a trial).
+ *   - report-refunds.ts giving back what a reported try-on cost (a trial as a trial);
+ *   - merchant-tryons.ts a shop's try-on: a merchant's credit within its daily caps.
  * Those modules never import this file.
  */
 export type { Db } from './transaction.js';
@@ -36,3 +37,9 @@ export { completeTryOn, refundStuckTryOns, refundTryOn, type RefundTryOnInput } 
 export { forfeitCredits, mergeUserInto, type MergeResult } from './accounts.js';
 export { adjustCredits, type AdjustCreditsInput, type AdjustCreditsResult } from './adjustments.js';
 export { refundReportedTryOn, type RefundReportedInput, type ReportUnit } from './report-refunds.js';
+export {
+  reserveMerchantTryOn,
+  utcDay,
+  type ReserveMerchantTryOnInput,
+  type ReserveMerchantTryOnResult,
+} from './merchant-tryons.js';

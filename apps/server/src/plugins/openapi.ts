@@ -68,7 +68,12 @@ export default fp(
             '`error` is a message safe to show. The session is an HttpOnly cookie set by the sign-in calls.',
         },
         components: {
-          securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'aidu_session' } },
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'aidu_session' },
+            // The shop widget (docs/embed.md): a shopper's embed session, a merchant's secret key.
+            embedToken: { type: 'http', scheme: 'bearer' },
+            merchantSecretKey: { type: 'http', scheme: 'bearer' },
+          },
         },
       },
       transform,

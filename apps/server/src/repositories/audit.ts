@@ -13,7 +13,7 @@ export interface AuditInput {
   actorId: string;
   actorEmail: string | null;
   action: string;
-  targetType: 'user' | 'report' | 'tryon';
+  targetType: 'user' | 'report' | 'tryon' | 'merchant';
   targetId: string;
   targetUserId: string | null;
   reason: string | null;

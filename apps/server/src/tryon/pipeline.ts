@@ -17,7 +17,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
 import { AppError } from '../errors.js';
-import { balance, canReserveTryOn, holdsPlanCredits, reserveTryOn } from '../ledger/ledger.js';
+import { balance, canReserveTryOn, holdsPlanCredits, reserveMerchantTryOn, reserveTryOn } from '../ledger/ledger.js';
+import { markOutOfCredits } from '../repositories/merchants.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
 import { toApiUser } from '../services/users.js';
@@ -174,17 +175,108 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   throw new AppError(result.code, result.message || undefined);
 }
 
+/** A shopper's try-on in a shop's widget (docs/embed.md), paid by the merchant. */
+export interface MerchantTryOnRequest {
+  merchantId: string;
+  /** The merchant's ledger account. */
+  accountId: string;
+  sessionId: string;
+  shopperHash: string;
+  dailyLimit: number;
+  shopperDailyLimit: number;
+  category: Category;
+  engineId: string;
+  person: NormalisedImage;
+  garment: NormalisedImage;
+  /** Minutes the result is kept. */
+  resultMinutes: number;
+  reqId?: string | undefined;
+}
+
+/**
+ * The merchant's cheap refusals, before the photos are decoded: no credit left (read-only:
+ * MERCHANT_NO_CREDITS, counted for the operator) or no room on the engine (ENGINE_BUSY).
+ */
+export async function refuseMerchantEarly(
+  deps: TryOnDeps,
+  m: { merchantId: string; accountId: string },
+  engineId: string,
+): Promise<void> {
+  const now = deps.clock();
+  if (!(await canReserveTryOn(deps.db, { userId: m.accountId, freeTrialsLimit: 0, now, units: 1 }))) {
+    await markOutOfCredits(deps.db, m.merchantId, now.toISOString());
+    throw new AppError('MERCHANT_NO_CREDITS');
+  }
+  if (await deps.runner.busy(engineId)) throw new AppError('ENGINE_BUSY');
+}
+
+/**
+ * Reserves one of the merchant's credits within its caps, runs and settles one try-on, like
+ * `performTryOn`: a failure refunds the credit (the guarded refund of the ordinary path, so
+ * recovery and workers settle it the same way). Answers the result's name and the try-on's id.
+ */
+export async function performMerchantTryOn(
+  deps: TryOnDeps,
+  req: MerchantTryOnRequest,
+): Promise<{ tryonId: string; resultName: string; expiresAt: string }> {
+  const now = deps.clock();
+  const reservation = await reserveMerchantTryOn(deps.db, {
+    merchantId: req.merchantId,
+    accountId: req.accountId,
+    sessionId: req.sessionId,
+    shopperHash: req.shopperHash,
+    dailyLimit: req.dailyLimit,
+    shopperDailyLimit: req.shopperDailyLimit,
+    category: req.category,
+    engine: req.engineId,
+    resultMinutes: req.resultMinutes,
+    ownerId: deps.processId ?? null,
+    now,
+  });
+  if (!reservation.ok) {
+    if (reservation.code === 'NO_CREDITS') {
+      await markOutOfCredits(deps.db, req.merchantId, now.toISOString());
+      throw new AppError('MERCHANT_NO_CREDITS');
+    }
+    throw new AppError('EMBED_LIMIT_REACHED');
+  }
+  const tryonId = reservation.tryon.id;
+  const expiresAt = reservation.tryon.expires_at;
+  const result = await deps.runner.run({
+    tryonId,
+    userId: req.accountId,
+    category: req.category,
+    engineId: req.engineId,
+    person: req.person,
+    garment: req.garment,
+    deadlineAt: Date.now() + engineDeadlineMs(deps.config, req.engineId),
+    reqId: req.reqId,
+  });
+  if (result.ok) return { tryonId, resultName: result.resultName, expiresAt };
+  if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
+    const row = await findTryOn(deps.db, tryonId);
+    if (row?.status === 'succeeded' && row.result_name) return { tryonId, resultName: row.result_name, expiresAt };
+  }
+  throw new AppError(result.code, result.message || undefined);
+}
+
 /** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */
 export interface TryOnService {
   /** The cheap refusals, before the photos are decoded (see `refuseEarly`). */
   refuseEarly(userId: string, engineId: string, units: number): Promise<void>;
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
+  /** A shop widget's refusals before decoding (see `refuseMerchantEarly`). */
+  refuseMerchantEarly(m: { merchantId: string; accountId: string }, engineId: string): Promise<void>;
+  /** A shop widget's try-on, paid by the merchant (see `performMerchantTryOn`). */
+  performForMerchant(req: MerchantTryOnRequest): Promise<{ tryonId: string; resultName: string; expiresAt: string }>;
 }
 
 export function createTryOnService(deps: TryOnDeps): TryOnService {
   return {
     refuseEarly: (userId, engineId, units) => refuseEarly(deps, userId, engineId, units),
     perform: (req) => performTryOn(deps, req),
+    refuseMerchantEarly: (m, engineId) => refuseMerchantEarly(deps, m, engineId),
+    performForMerchant: (req) => performMerchantTryOn(deps, req),
   };
 }
