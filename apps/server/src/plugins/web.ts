@@ -18,6 +18,9 @@ import { LOCALES, localeDirection, type Locale } from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../html.js';
 import { addVary, requestLocale, varyByLocale } from '../http/request-locale.js';
+import { EMBED_NOT_BUILT_PAGE, embedCsp, embedLocale, embedPageHtml } from '../http/embed-page.js';
+import { allowedOriginsOf, merchantByPublishableKey } from '../services/merchants.js';
+import { CONTENT_SECURITY_POLICY } from './security.js';
 
 /** `apps/web/dist`, found relative to this file (the same from src/plugins and dist/plugins). */
 export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -187,6 +190,36 @@ export default fp(
     };
 
     app.get('/', async (request, reply) => sendIndex(request, reply, true));
+
+    // The shop widget's frame (docs/embed.md): framed by the merchant's allowed origins only.
+    const embedFile = path.join(distDir, 'embed.html');
+    const embedSource = fs.existsSync(embedFile) ? fs.readFileSync(embedFile, 'utf8') : null;
+    app.get('/embed', async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const key = typeof query.key === 'string' ? query.key : '';
+      const lang = typeof query.lang === 'string' ? query.lang : undefined;
+      const merchant = await merchantByPublishableKey(app.db, key);
+      const csp = embedCsp(
+        CONTENT_SECURITY_POLICY,
+        merchant ? allowedOriginsOf(merchant) : [],
+        app.config.publicUrl?.startsWith('https:') === true,
+      );
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', csp)
+        .header('referrer-policy', 'no-referrer')
+        .removeHeader('x-frame-options');
+      varyByLocale(reply);
+      if (!embedSource) return reply.send(EMBED_NOT_BUILT_PAGE);
+      return reply.send(
+        embedPageHtml(embedSource, {
+          key: merchant ? key : '',
+          merchant: merchant?.name ?? null,
+          locale: embedLocale(lang, requestLocale(request)),
+        }),
+      );
+    });
 
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
