@@ -4,6 +4,8 @@ import type { SavedMail } from './stand-ins/smtp-stand-in';
 
 /** The e2e server's only operator (its ADMIN_EMAILS, playwright.config.ts); no other spec uses it. */
 export const OPERATOR_EMAIL = 'operator.e2e@example.com';
+/** The operator who sets up the widget's merchants (specs/embed.spec.ts), apart from the console's. */
+export const MERCHANT_OPERATOR_EMAIL = 'merchants.e2e@example.com';
 
 /** The folder the SMTP stand-in saves mails in (set by playwright.config.ts). */
 function mailDir(): string {

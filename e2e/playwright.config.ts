@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
-import { OPERATOR_EMAIL } from './mail';
+import { MERCHANT_OPERATOR_EMAIL, OPERATOR_EMAIL } from './mail';
 
 /**
  * Browser tests against the REAL built server (`node apps/server/dist/server.js`), which also
@@ -99,7 +99,8 @@ export default defineConfig({
       MAIL_FROM: 'AI Dress Up <no-reply@aidressup.app>',
       // The operator console (specs/operator.spec.ts): one operator address, used by no other spec;
       // a shopper's first report in 30 days is refunded at once, the next ones wait for it.
-      ADMIN_EMAILS: OPERATOR_EMAIL,
+      // The shop widget's spec (specs/embed.spec.ts) has an operator of its own.
+      ADMIN_EMAILS: `${OPERATOR_EMAIL},${MERCHANT_OPERATOR_EMAIL}`,
       AUTO_REFUND_REPORTS: '1',
       ...extraEnv,
     },

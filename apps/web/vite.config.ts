@@ -68,6 +68,8 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: {
+      // The app, and the shop widget's frame (/embed, docs/embed.md) as a small entry of its own.
+      input: { main: path.join(here, 'index.html'), embed: path.join(here, 'embed.html') },
       output: {
         codeSplitting: {
           // React, zod and the contract in one chunk with the zod set-up that must run before any

@@ -9,6 +9,7 @@ import type gallery from './catalogs/app/en/gallery.json';
 import type report from './catalogs/app/en/report.json';
 import type layout from './catalogs/app/en/layout.json';
 import type msg from './catalogs/app/en/msg.json';
+import type embed from './catalogs/app/en/embed.json';
 import type legal from './catalogs/legal/en/legal.json';
 
 /** Every message id English has: a typo in an id fails the type check. */
@@ -21,6 +22,7 @@ export type MessageId =
   | keyof typeof report
   | keyof typeof layout
   | keyof typeof msg
+  | keyof typeof embed
   | keyof typeof legal;
 
 export type MessageValues = Record<string, string | number>;
