@@ -236,6 +236,44 @@ test('the frame speaks the shop page’s language', async ({ page }) => {
   await expect(frameOf(page).getByRole('button', { name: 'Foto hochladen' })).toBeEnabled();
 });
 
+test('the operator console shows the merchant: keys, origins, credits, try-ons per day, shopper sessions', async ({
+  browser,
+}) => {
+  for (const width of [1366, 390]) {
+    const context = await browser.newContext({
+      baseURL: app,
+      storageState: await api.storageState(),
+      viewport: { width, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/admin/merchants');
+    const row = page.getByTestId('merchant-row').filter({ hasText: 'Test Shop' });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText(merchant.publishableKey);
+    await expect(row).toContainText(`http://localhost:${shopPort}`);
+    await row.getByRole('link', { name: 'Test Shop' }).click();
+    await expect(page.getByTestId('merchant-title')).toHaveText('Test Shop');
+    // Three credits, two try-ons with results (the first test and the phone's).
+    await expect(page.getByTestId('merchant-credits')).toHaveText('1');
+    const today = new Date().toISOString().slice(0, 10);
+    await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1)).toContainText(today);
+    await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText('2');
+    await expect(page.getByTestId('merchant-sessions')).toContainText(`http://localhost:${shopPort}`);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/console-merchant-${width}.png`, fullPage: true });
+    if (width === 1366) {
+      await page.getByRole('button', { name: 'Add credits' }).click();
+      const dialog = page.getByTestId('reason-dialog');
+      await dialog.getByLabel('Credits').fill('5');
+      await dialog.getByLabel('Reason').fill('Invoice 2026-11');
+      await dialog.getByRole('button', { name: 'Add credits' }).click();
+      await expect(page.getByTestId('merchant-credits')).toHaveText('6');
+      expect(await credits(api)).toBe(6);
+    }
+    await context.close();
+  }
+});
+
 test('the script is at most 10 KB compressed and sets no cookie', async () => {
   const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
     http.get(`${app}/embed.js`, { headers: { 'accept-encoding': 'gzip' } }, resolve).on('error', reject),

@@ -43,7 +43,7 @@ function errorFields(body: unknown): { error: string | undefined; code: string |
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   json?: unknown;
   body?: BodyInit;
   signal?: AbortSignal;

@@ -9,6 +9,8 @@ import { AdminAccessContext, accessAfter, type AdminAccess } from '../hooks/use-
 import { ErrorNote, Loading } from './admin-ui';
 import { AuditPage } from './audit-page';
 import { OverviewPage } from './overview-page';
+import { MerchantPage } from './merchant-page';
+import { MerchantsPage } from './merchants-page';
 import { ReportsPage } from './reports-page';
 import { UserPage } from './user-page';
 import { UsersPage } from './users-page';
@@ -24,6 +26,7 @@ const SECTIONS = [
   { to: '/admin', label: 'Overview', end: true },
   { to: '/admin/users', label: 'Users', end: false },
   { to: '/admin/reports', label: 'Reports', end: false },
+  { to: '/admin/merchants', label: 'Merchants', end: false },
   { to: '/admin/audit', label: 'Audit log', end: false },
 ] as const;
 
@@ -124,6 +127,8 @@ export function AdminConsole({ user, onSignIn }: AdminConsoleProps) {
         <Route path="users" element={<UsersPage />} />
         <Route path="users/:id" element={<UserPage />} />
         <Route path="reports" element={<ReportsPage />} />
+        <Route path="merchants" element={<MerchantsPage />} />
+        <Route path="merchants/:id" element={<MerchantPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="*" element={<ErrorNote message="There is no such page in the console." />} />
       </Routes>
@@ -143,7 +148,7 @@ export function AdminConsole({ user, onSignIn }: AdminConsoleProps) {
         </div>
         {access === 'ok' ? (
           <nav aria-label="Console" className="mt-5">
-            <ul className="grid grid-cols-4 gap-1 rounded-2xl bg-ink-100 p-1 sm:inline-flex">
+            <ul className="grid grid-cols-3 gap-1 rounded-2xl bg-ink-100 p-1 sm:inline-flex">
               {SECTIONS.map((s) => (
                 <li key={s.to}>
                   <NavLink

@@ -12,10 +12,12 @@ export interface ReasonDialogProps {
   confirmLabel: string;
   /** Ask for a number of credits too (adding or removing). */
   withAmount?: boolean;
+  /** Ask for a text too (a merchant's origins), starting from `initial`. */
+  withText?: { label: string; initial: string } | undefined;
   destructive?: boolean;
   onClose: () => void;
   /** Does the action; a rejection is shown in the dialog, which stays open. */
-  onConfirm: (input: { reason: string; amount: number }) => Promise<void>;
+  onConfirm: (input: { reason: string; amount: number; text: string }) => Promise<void>;
 }
 
 /** Every operator action asks why (and, for credits, how many); the reason goes to the ledger and the audit log. */
@@ -24,12 +26,15 @@ export function ReasonDialog({
   description,
   confirmLabel,
   withAmount,
+  withText,
   destructive,
   onClose,
   onConfirm,
 }: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [amount, setAmount] = useState('1');
+  const [text, setText] = useState(withText?.initial ?? '');
+  const textId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const reasonId = useId();
@@ -50,7 +55,7 @@ export function ReasonDialog({
     setBusy(true);
     setError(null);
     try {
-      await onConfirm({ reason: reason.trim(), amount: n });
+      await onConfirm({ reason: reason.trim(), amount: n, text });
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Could not reach the server.');
       setBusy(false);
@@ -89,6 +94,21 @@ export function ReasonDialog({
             />
           </div>
         ) : null}
+        {withText ? (
+          <div>
+            <label htmlFor={textId} className="text-sm font-semibold text-ink-900">
+              {withText.label}
+            </label>
+            <textarea
+              id={textId}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={3}
+              className={`${inputClass} mt-1.5 font-mono`}
+              data-autofocus
+            />
+          </div>
+        ) : null}
         <div>
           <label htmlFor={reasonId} className="text-sm font-semibold text-ink-900">
             Reason
@@ -103,7 +123,7 @@ export function ReasonDialog({
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? errorId : undefined}
             className={`${inputClass} mt-1.5`}
-            data-autofocus={withAmount ? undefined : true}
+            data-autofocus={withAmount || withText ? undefined : true}
             data-testid="reason-text"
           />
         </div>
