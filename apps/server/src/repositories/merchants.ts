@@ -169,6 +169,28 @@ export async function merchantSessions(db: Db, merchantId: string, limit: number
   }));
 }
 
+/**
+ * Retention: the shopper's address hash of embed try-ons made before `cutoff` (the caps need only
+ * today's), at most `limit`; how many were blanked.
+ */
+export async function blankOldShopperHashes(db: Db, cutoff: string, limit: number): Promise<number> {
+  const res = await db
+    .updateTable('embed_tryons')
+    .set({ shopper_hash: '' })
+    .where(
+      'tryon_id',
+      'in',
+      db
+        .selectFrom('embed_tryons')
+        .select('tryon_id')
+        .where('created_at', '<', cutoff)
+        .where('shopper_hash', '!=', '')
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 /** Retention: embed sessions that expired before `cutoff`, at most `limit`; how many went. */
 export async function deleteExpiredEmbedSessions(db: Db, cutoff: string, limit: number): Promise<number> {
   const res = await db

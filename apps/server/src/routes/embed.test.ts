@@ -24,6 +24,7 @@ import { DATABASE_KINDS } from '../test/databases.js';
 import { type TestApp, testApps } from '../test/app.js';
 import { jpeg, multipart, png } from '../test/images.js';
 import { memoryMailer, newEmail, signInByEmail, type MemoryMailer } from '../test/operator.js';
+import { runRetention } from '../services/retention.js';
 
 const SHOP = 'https://shop.example';
 const OTHER = 'https://evil.example';
@@ -335,5 +336,26 @@ describe.each(DATABASE_KINDS)('the shop widget on %s', (kind) => {
     expect(source).not.toMatch(/document\.cookie|localStorage/);
     // It parses as JavaScript.
     expect(() => new Function(source)).not.toThrow();
+  });
+
+  it('keeps a result half an hour, then retention deletes it; shopper sessions go 30 days after they end', async () => {
+    const { merchant } = await createMerchant();
+    const token = await tokenFor(merchant.publishableKey);
+    const answer = EmbedTryOnResponseSchema.parse((await embedTryOn(token)).json());
+    const name = answer.imageUrl.slice('/api/results/'.length);
+    expect(await t.app.storage.get(`results/${name}`)).toBeTruthy();
+    t.clock.advance(31 * 60_000);
+    expect((await t.app.inject({ method: 'GET', url: answer.imageUrl })).statusCode).toBe(404);
+    const retention = () => runRetention({ db: t.app.db, storage: t.app.storage, clock: () => t.clock.now });
+    expect((await retention()).resultsDeleted).toBeGreaterThanOrEqual(1);
+    expect(await t.app.storage.get(`results/${name}`)).toBeFalsy();
+
+    t.clock.advance(31 * 24 * 60 * 60_000);
+    expect((await retention()).embedSessionsDeleted).toBeGreaterThanOrEqual(1);
+    operator = await signInByEmail(t.app, mailer, operatorEmail);
+    const seen = AdminMerchantDetailResponseSchema.parse(
+      (await admin('GET', `/api/admin/merchants/${merchant.id}`)).json(),
+    );
+    expect(seen.sessions).toEqual([]);
   });
 });

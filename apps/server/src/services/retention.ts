@@ -15,6 +15,7 @@ import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
 import { deleteExpiredEmailCodes, deleteOldSignInFailures } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
+import { blankOldShopperHashes, deleteExpiredEmbedSessions } from '../repositories/merchants.js';
 import {
   deleteBillingEventsBefore,
   deleteCreditEventsBefore,
@@ -44,6 +45,7 @@ export interface RetentionReport {
   sessionsDeleted: number;
   signInCodesDeleted: number;
   ipCountersDeleted: number;
+  embedSessionsDeleted: number;
 }
 
 /** Repeats `batch` until it handles fewer than `size` items (or `maxBatches` runs). */
@@ -116,6 +118,12 @@ export async function runRetention(
   // Wrong sign-in codes count for an hour; their records go after a day.
   await inBatches(size, (n) => deleteOldSignInFailures(db, new Date(now.getTime() - DAY_MS), n));
   const ipCountersDeleted = await deleteIpSignupsBefore(db, iso(new Date(now.getTime() - 2 * DAY_MS)).slice(0, 10));
+  // The shop widget (docs/embed.md): shoppers' embed sessions 30 days after they ended (the
+  // merchant's page lists them until then); the address hash on embed try-ons after two days.
+  const embedSessionsDeleted = await inBatches(size, (n) =>
+    deleteExpiredEmbedSessions(db, iso(new Date(now.getTime() - 30 * DAY_MS)), n),
+  );
+  await inBatches(size, (n) => blankOldShopperHashes(db, iso(new Date(now.getTime() - 2 * DAY_MS)), n));
 
   const report = {
     resultsDeleted,
@@ -129,6 +137,7 @@ export async function runRetention(
     sessionsDeleted,
     signInCodesDeleted,
     ipCountersDeleted,
+    embedSessionsDeleted,
   };
   if (Object.values(report).some((v) => v > 0)) deps.log?.info({ retention: report }, 'retention run');
   return report;
