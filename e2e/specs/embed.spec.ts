@@ -15,12 +15,14 @@ import { codeFromMail, MERCHANT_OPERATOR_EMAIL, newestMail } from '../mail';
 const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/shots/embed';
 test.describe.configure({ mode: 'serial' });
 // The page on an origin not on the list: the browser logs its refusal to show the frame.
-test.use({ allowedConsoleErrors: [/frame-ancestors/] });
+// A shop without credits: the browser logs the frame's 402.
+test.use({ allowedConsoleErrors: [/frame-ancestors|status of 402/] });
 
 let shop: http.Server;
 let shopPort = 0;
 let app = '';
 let merchant: { id: string; publishableKey: string };
+let emptyMerchant: { id: string; publishableKey: string };
 let api: APIRequestContext;
 
 function shopPage(key: string, lang: string): string {
@@ -70,10 +72,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   shop = http.createServer((req, res) => {
     if (req.url === '/garment.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' }).end(garment);
-    } else if (req.url === '/' || req.url?.startsWith('/?lang=')) {
-      // The shop page's own language (`?lang=de`): the frame follows it.
-      const lang = /^\/\?lang=([a-zA-Z-]{2,10})$/.exec(req.url)?.[1] ?? 'en';
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(merchant.publishableKey, lang));
+    } else if (req.url?.split('?')[0] === '/') {
+      // The shop page's own language (`?lang=de`): the frame follows it. `?shop=empty`: a merchant without credits.
+      const query = new URL(req.url, 'http://shop').searchParams;
+      const lang = /^[a-zA-Z-]{2,10}$/.test(query.get('lang') ?? '') ? query.get('lang')! : 'en';
+      const key = query.get('shop') === 'empty' ? emptyMerchant.publishableKey : merchant.publishableKey;
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(key, lang));
     } else if (req.url === '/favicon.ico') {
       res.writeHead(204).end();
     } else res.writeHead(404).end();
@@ -87,6 +91,11 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   });
   expect(created.status(), await created.text()).toBe(200);
   merchant = ((await created.json()) as { merchant: typeof merchant }).merchant;
+  const empty = await api.post('/api/admin/merchants', {
+    data: { name: 'Empty Shop', allowedOrigins: [`http://localhost:${shopPort}`], billing: 'merchant', credits: 0 },
+  });
+  expect(empty.status(), await empty.text()).toBe(200);
+  emptyMerchant = ((await empty.json()) as { merchant: typeof merchant }).merchant;
 });
 
 test.afterAll(async () => {
@@ -234,6 +243,28 @@ test('the frame speaks the shop page’s language', async ({ page }) => {
   await expect(frame).toHaveAttribute('lang', 'de');
   await expect(frameOf(page).getByRole('heading', { name: 'Anprobieren' })).toBeVisible();
   await expect(frameOf(page).getByRole('button', { name: 'Foto hochladen' })).toBeEnabled();
+});
+
+test('a shop without credits: the frame says so politely, nothing is charged, the operator sees it', async ({
+  page,
+}) => {
+  await page.goto(`${allowedShop()}?shop=empty`);
+  await page.waitForFunction(() => 'AIDressUp' in window);
+  await page.getByRole('button', { name: 'Try it on' }).click();
+  const frame = frameOf(page);
+  await frame.getByTestId('embed-photo-input').setInputFiles(PHOTOS.person);
+  await frame.getByLabel(/This photo is of me/).check();
+  await frame.getByRole('button', { name: 'Try it on' }).click();
+  await expect(frame.getByRole('alert')).toHaveText(
+    'Sorry, try-ons are not available on this shop right now. Please try again later. Nothing was charged.',
+  );
+  await expect(frame.getByRole('button', { name: 'Try again' })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __events: unknown[] }).__events)).toEqual([]);
+  const seen = (await (await api.get(`/api/admin/merchants/${emptyMerchant.id}`)).json()) as {
+    merchant: { credits: number; outOfCreditsSince: string | null; refusedNoCredits: number };
+  };
+  expect(seen.merchant).toMatchObject({ credits: 0, refusedNoCredits: 1 });
+  expect(seen.merchant.outOfCreditsSince).not.toBeNull();
 });
 
 test('the operator console shows the merchant: keys, origins, credits, try-ons per day, shopper sessions', async ({
