@@ -182,5 +182,9 @@ function aiDressUpEmbed(): void {
   w.AIDressUp = { open: (o: OpenOptions) => open(o), close };
 }
 
-/** The script as served: the function's source, called once. */
-export const EMBED_SCRIPT = `/*! AI Dress Up "Try it on" widget: docs/embed.md */\n(${aiDressUpEmbed.toString()})();\n`;
+/**
+ * The script as served: the function's source, called once, in a scope of its own. Run from
+ * source (tsx, Vitest), esbuild keeps function names by wrapping nested functions in `__name(…)`;
+ * that helper is defined here for them (it returns the function), so the source works either way.
+ */
+export const EMBED_SCRIPT = `/*! AI Dress Up "Try it on" widget: docs/embed.md */\n(function () {\nvar __name = function (f) { return f; };\n(${aiDressUpEmbed.toString()})();\n})();\n`;

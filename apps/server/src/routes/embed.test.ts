@@ -334,8 +334,19 @@ describe.each(DATABASE_KINDS)('the shop widget on %s', (kind) => {
     const source = zlib.gunzipSync(res.rawPayload).toString();
     expect(source).toContain('data-aidressup-garment');
     expect(source).not.toMatch(/document\.cookie|localStorage/);
-    // It parses as JavaScript.
-    expect(() => new Function(source)).not.toThrow();
+    // It runs as served: in a page (a stand-in of the few browser objects it touches) it listens for
+    // clicks and messages and offers window.AIDressUp.
+    const listeners: string[] = [];
+    const win: Record<string, unknown> = { addEventListener: (type: string) => listeners.push(`window:${type}`) };
+    const doc = {
+      currentScript: { src: 'https://app.example/embed.js', getAttribute: () => 'pk_x' },
+      documentElement: { lang: 'de' },
+      addEventListener: (type: string) => listeners.push(`document:${type}`),
+    };
+    const run = new Function('window', 'document', 'location', 'navigator', source) as (...args: unknown[]) => void;
+    run(win, doc, { href: 'https://shop.example/p' }, { language: 'de' });
+    expect(Object.keys(win.AIDressUp as object).sort()).toEqual(['close', 'open']);
+    expect(listeners.sort()).toEqual(['document:click', 'window:message']);
   });
 
   it('keeps a result half an hour, then retention deletes it; shopper sessions go 30 days after they end', async () => {
