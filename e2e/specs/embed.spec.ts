@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -233,6 +234,30 @@ test('on a phone: the overlay and the frame fit 390 px', async ({ browser }) => 
   await context.close();
 });
 
+/** Serious and critical axe findings (WCAG 2.1 A and AA, best practices) on the page and its frames. */
+async function axeProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test('the overlay and the frame pass axe, in English and in Arabic (right to left)', async ({ page }) => {
+  for (const lang of ['en', 'ar']) {
+    await page.goto(`${allowedShop()}?lang=${lang}`);
+    await page.waitForFunction(() => 'AIDressUp' in window);
+    await page.getByRole('button', { name: 'Try it on' }).click();
+    const frame = frameOf(page);
+    await expect(frame.getByTestId('embed-garment')).toBeVisible();
+    await expect(frame.locator('html')).toHaveAttribute('dir', lang === 'ar' ? 'rtl' : 'ltr');
+    await frame.getByTestId('embed-photo-input').setInputFiles(PHOTOS.person);
+    await expect(frame.locator('main img').nth(1)).toBeVisible();
+    expect(await axeProblems(page)).toEqual([]);
+  }
+});
+
 test('the frame speaks the shop page’s language', async ({ page }) => {
   await page.goto(`${allowedShop()}?lang=de`);
   await page.waitForFunction(() => 'AIDressUp' in window);
@@ -291,6 +316,7 @@ test('the operator console shows the merchant: keys, origins, credits, try-ons p
     await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1)).toContainText(today);
     await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText('2');
     await expect(page.getByTestId('merchant-sessions')).toContainText(`http://localhost:${shopPort}`);
+    expect(await axeProblems(page)).toEqual([]);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/console-merchant-${width}.png`, fullPage: true });
     if (width === 1366) {

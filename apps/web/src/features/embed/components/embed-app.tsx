@@ -364,7 +364,7 @@ function Shell({ merchant, children }: { merchant: string | null; children: Reac
         {merchant && <p className="text-sm text-ink-600">{t('embed.shopLine', { shop: merchant })}</p>}
       </header>
       {children}
-      <p className="mt-3 text-[11px] text-ink-400">{t('embed.poweredBy')}</p>
+      <p className="mt-3 text-xs text-ink-500">{t('embed.poweredBy')}</p>
     </main>
   );
 }
