@@ -25,15 +25,28 @@ const worker = await runWorker(config, { log }).catch((err: unknown) => {
 });
 log.info({ concurrency: config.engines.concurrency || 'cores' }, 'try-on worker started');
 
+// SIGTERM or SIGINT: no new job is taken; the ones under way get SHUTDOWN_GRACE_MS to finish and
+// are refunded past it (`runWorker`), then the process exits 0 (1 should closing hang well past it).
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'stopping: finishing the jobs under way');
+    const started = Date.now();
+    log.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: finishing the jobs under way');
+    setTimeout(() => {
+      log.error('stopping did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 15_000).unref();
     worker.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        log.info({ ms: Date.now() - started }, 'stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stopping failed');
+        process.exit(1);
+      },
     );
   });
 }
