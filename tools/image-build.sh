@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # npm run image:build — builds the product's image (default localhost/aidressup:latest) from the
-# root Dockerfile with podman, or docker when podman is missing.
+# root Dockerfile with podman, or docker when podman is missing. With `--services` (npm run
+# image:build -- --services) it also builds the compose stack's service images from
+# deploy/images/ (PostgreSQL, Redis, the S3 store; compose.local-images.yaml uses them).
 #
 # The Dockerfile's base is NODE_IMAGE (default node:22-bookworm-slim from Docker Hub). Where no
 # registry can be reached (IMAGE_BASE=debian, or IMAGE_BASE=auto and the pull fails) the base is
@@ -23,6 +25,14 @@ LOCAL_NODE_IMAGE="localhost/aidressup-node-base:${NODE_MAJOR}"
 CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt
 
 log() { echo "image-build: $*" >&2; }
+
+services=""
+for arg in "$@"; do
+  case "$arg" in
+    --services) services=1 ;;
+    *) log "unknown argument $arg (only --services)"; exit 1 ;;
+  esac
+done
 
 runtime="${CONTAINER_RUNTIME:-}"
 if [ -z "$runtime" ]; then
@@ -93,16 +103,33 @@ fi
 
 version="$(node -p "require('./apps/server/package.json').version")"
 revision="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-args=(build --tag "$IMAGE" --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "VERSION=$version" --build-arg "REVISION=$revision")
+common=()
 if [ "$runtime" = podman ]; then
   # Docker-format images keep HEALTHCHECK (OCI images drop it); never pull a localhost/ base.
-  args+=(--format docker)
-  [[ "$NODE_IMAGE" == localhost/* ]] && args+=(--pull=never)
+  common+=(--format docker)
+  [[ "$NODE_IMAGE" == localhost/* ]] && common+=(--pull=never)
   # Build steps that fetch packages trust the host's CAs (a re-signing HTTPS proxy).
-  [ -f "$CA_BUNDLE" ] && args+=(--volume "$CA_BUNDLE:/etc/ssl/certs/ca-certificates.crt:ro")
+  [ -f "$CA_BUNDLE" ] && common+=(--volume "$CA_BUNDLE:/etc/ssl/certs/ca-certificates.crt:ro")
 fi
-log "$runtime ${args[*]} ."
-started=$(date +%s)
-"$runtime" "${args[@]}" .
-size="$("$runtime" image inspect "$IMAGE" --format '{{.Size}}')"
-log "built $IMAGE from $NODE_IMAGE in $(($(date +%s) - started)) s, $((size / 1000000)) MB"
+
+# build TAG CONTEXT [ARGS...]
+build() {
+  local tag="$1" context="$2"
+  shift 2
+  local started size
+  started=$(date +%s)
+  log "$runtime build --tag $tag ${common[*]} $* $context"
+  "$runtime" build --tag "$tag" "${common[@]}" "$@" "$context"
+  size="$("$runtime" image inspect "$tag" --format '{{.Size}}')"
+  log "built $tag in $(($(date +%s) - started)) s, $((size / 1000000)) MB"
+}
+
+build "$IMAGE" . --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "VERSION=$version" --build-arg "REVISION=$revision"
+
+if [ -n "$services" ]; then
+  # Debian for PostgreSQL and Redis: the registry's, or (no registry) the Node base, which is Debian too.
+  if [[ "$NODE_IMAGE" == localhost/* ]]; then debian="$NODE_IMAGE"; else debian="docker.io/library/debian:bookworm-slim"; fi
+  build localhost/aidressup-postgres:15 deploy/images/postgres --build-arg "DEBIAN_IMAGE=$debian"
+  build localhost/aidressup-redis:7 deploy/images/redis --build-arg "DEBIAN_IMAGE=$debian"
+  build localhost/aidressup-s3:3.7.1 deploy/images/s3 --build-arg "NODE_IMAGE=$NODE_IMAGE"
+fi
