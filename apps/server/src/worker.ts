@@ -7,6 +7,7 @@
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logging.js';
 import { runWorker } from './tryon/worker.js';
+import { keepAlive } from './worker-alive.js';
 
 const config = loadConfigOrExit();
 if (!config.redisUrl) {
@@ -24,6 +25,8 @@ const worker = await runWorker(config, { log }).catch((err: unknown) => {
   process.exit(1);
 });
 log.info({ concurrency: config.engines.concurrency || 'cores' }, 'try-on worker started');
+// For an exec liveness probe (`node apps/server/dist/worker-alive.js`).
+const stopKeepingAlive = keepAlive();
 
 // SIGTERM or SIGINT: no new job is taken; the ones under way get SHUTDOWN_GRACE_MS to finish and
 // are refunded past it (`runWorker`), then the process exits 0 (1 should closing hang well past it).
@@ -32,6 +35,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
+    stopKeepingAlive();
     const started = Date.now();
     log.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: finishing the jobs under way');
     setTimeout(() => {
