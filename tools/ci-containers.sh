@@ -19,6 +19,9 @@ IMAGE="${IMAGE:-localhost/aidressup:latest}"
 EMBEDDED=aidressup-ci-embedded
 PROJECT=aidressup-ci
 STOP_LIMIT_S=10
+# The try-ons' grace on SIGTERM, below STOP_LIMIT_S: a stop ends in time however loaded the machine
+# is, and either way (finished or refunded past the grace) nothing may be lost.
+GRACE_MS=8000
 PERSON="$root/e2e/fixtures/person.jpg"
 GARMENT="$root/e2e/fixtures/garment-upper.jpg"
 started_all=$(date +%s)
@@ -152,7 +155,7 @@ port=$(free_port)
 base="http://127.0.0.1:$port"
 say "embedded: podman run --read-only on port $port"
 podman run -d --pull=never --name "$EMBEDDED" --read-only -p "127.0.0.1:$port:3000" \
-  -v "$EMBEDDED-data:/data" "$IMAGE" >/dev/null 2>&1 || fail "podman run failed"
+  -e "SHUTDOWN_GRACE_MS=$GRACE_MS" -v "$EMBEDDED-data:/data" "$IMAGE" >/dev/null 2>&1 || fail "podman run failed"
 wait_healthy "$base" 90
 user=$(sign_in "$base" embedded)
 buy_credits "$base" embedded
@@ -184,12 +187,13 @@ ln -s "$root/deploy" "$work/deploy"
   echo "POSTGRES_PASSWORD=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
   echo "API_PORTS=$port"
   echo "AIDRESSUP_IMAGE=$IMAGE"
+  echo "SHUTDOWN_GRACE_MS=$GRACE_MS"
 } >"$work/.env"
 compose() { (cd "$work" && podman-compose -p "$PROJECT" -f compose.yaml -f compose.local-images.yaml "$@"); }
 say "compose: up (API on port $port)"
 compose up -d >"$work/compose-up.log" 2>&1 || { cat "$work/compose-up.log"; fail "compose up failed"; }
 wait_healthy "$base" 180
-wait_log "${PROJECT}_worker_1" 'try-on worker started' 1
+wait_log "${PROJECT}_worker_1" 'engines warmed' 1
 user=$(sign_in "$base" stack)
 buy_credits "$base" stack
 credits0=$(credits_now "$base" stack "$user")
@@ -202,7 +206,7 @@ ok=1
 stop_busy "${PROJECT}_worker_1" "${PROJECT}_worker_1" "$base" stack "$user" 'try-on job started'
 summary+=("compose: worker stop with a try-on in flight $stop_ms ms (try-on answered $busy_status)")
 podman start "${PROJECT}_worker_1" >/dev/null 2>&1 || fail "podman start worker failed"
-wait_log "${PROJECT}_worker_1" 'try-on worker started' 2
+wait_log "${PROJECT}_worker_1" 'engines warmed' 2
 stop_busy "${PROJECT}_api_1" "${PROJECT}_worker_1" "$base" stack "$user" 'try-on job started'
 summary+=("compose: API stop with a try-on in flight $stop_ms ms (try-on answered $busy_status)")
 podman start "${PROJECT}_api_1" >/dev/null 2>&1 || fail "podman start api failed"

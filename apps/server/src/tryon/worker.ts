@@ -107,6 +107,10 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       { db: database.db, storage, engines, clock, ownerId: registered.id, log, stop: stop.signal },
       options,
     );
+    // Warm while already waiting for jobs, so the first try-on does not pay for loading models.
+    void engines
+      .warmAll((id, err) => log.warn({ err, engine: id }, 'engine failed to warm up'))
+      .then(() => log.info({ engines: engines.status() }, 'engines warmed'));
     const process = registered;
     return {
       log,
