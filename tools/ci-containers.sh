@@ -42,10 +42,10 @@ fail() {
 
 cleanup() {
   set +e
-  podman rm -f -t 0 "$EMBEDDED" >/dev/null 2>&1
+  podman rm -f -v -t 0 "$EMBEDDED" >/dev/null 2>&1
   podman volume rm -f "$EMBEDDED-data" >/dev/null 2>&1
   for c in $(podman ps -a -q --filter "label=io.podman.compose.project=$PROJECT" 2>/dev/null); do
-    podman rm -f -t 0 "$c" >/dev/null 2>&1
+    podman rm -f -v -t 0 "$c" >/dev/null 2>&1
   done
   for v in $(podman volume ls -q 2>/dev/null | grep "^${PROJECT}_"); do podman volume rm -f "$v" >/dev/null 2>&1; done
   podman network rm -f "${PROJECT}_default" >/dev/null 2>&1
@@ -143,6 +143,8 @@ say "building $IMAGE (and the service images for compose.local-images.yaml)"
 build_started=$(date +%s)
 IMAGE="$IMAGE" tools/image-build.sh --services >"$work/build.log" 2>&1 || { tail -40 "$work/build.log"; fail "image build failed"; }
 grep '^image-build:' "$work/build.log" || true
+# Older build leftovers go (the last two days' stay: they are the cache of the next build).
+podman image prune -f --filter until=48h >/dev/null 2>&1 || true
 build_s=$(($(date +%s) - build_started))
 size_mb=$(($(podman image inspect "$IMAGE" --format '{{.Size}}') / 1000000))
 summary+=("image $IMAGE: ${size_mb} MB, built in ${build_s} s (with the service images)")
@@ -173,7 +175,7 @@ wait_healthy "$base" 60
 [ "$(charged "$base" embedded "$user" "$credits0")" = "$ok" ] || fail "embedded: charged $(charged "$base" embedded "$user" "$credits0"), succeeded $ok"
 [ "$(gallery_count "$base" embedded)" = "$ok" ] || fail "embedded: gallery $(gallery_count "$base" embedded), succeeded $ok"
 say "embedded: $ok try-ons answered 200, each charged and stored once; nothing else charged"
-podman rm -f -t 0 "$EMBEDDED" >/dev/null 2>&1
+podman rm -f -v -t 0 "$EMBEDDED" >/dev/null 2>&1
 podman volume rm -f "$EMBEDDED-data" >/dev/null 2>&1
 
 # ---- 3. the compose stack

@@ -15,8 +15,10 @@ const STALE_AFTER_MS = 30_000;
 
 /** Touches the file now and every WORKER_ALIVE_EVERY_MS; returns the stop function. */
 export function keepAlive(file = WORKER_ALIVE_FILE): () => void {
-  const touch = () => fs.promises.writeFile(file, `${new Date().toISOString()}\n`).catch(() => undefined);
-  void touch();
+  const touch = () => {
+    fs.promises.writeFile(file, `${new Date().toISOString()}\n`).catch(() => undefined);
+  };
+  touch();
   const timer = setInterval(touch, WORKER_ALIVE_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
