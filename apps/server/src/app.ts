@@ -14,6 +14,7 @@ import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import crossSitePlugin from './plugins/cross-site.js';
 import connectionLimitsPlugin from './plugins/connection-limits.js';
+import closingPlugin from './plugins/closing.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import webPlugin from './plugins/web.js';
@@ -162,6 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
   await app.register(connectionLimitsPlugin, { config });
+  await app.register(closingPlugin);
   await app.register(blockedPlugin);
 
   await app.register(authRoutes);

@@ -50,6 +50,11 @@ const EnvSchema = z.object({
   KEEP_ALIVE_TIMEOUT_MS: int(72_000, 1_000, 600_000),
   /** Connections open at once from one client address (0: no limit); past it a new one is closed at once. */
   MAX_CONNECTIONS_PER_ADDRESS: int(64, 0, 100_000),
+  /**
+   * On SIGTERM/SIGINT: how long try-ons under way may still take to finish; past it they are
+   * refunded and the process exits (keep below the orchestrator's stop timeout).
+   */
+  SHUTDOWN_GRACE_MS: int(25_000, 0, 600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
@@ -258,6 +263,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Connections open at once per client address; 0: no limit. */
   maxConnectionsPerAddress: number;
+  /** On SIGTERM/SIGINT: how long try-ons under way may still take before they are refunded. */
+  shutdownGraceMs: number;
   logLevel: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -463,6 +470,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

@@ -7,6 +7,7 @@
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logging.js';
 import { runWorker } from './tryon/worker.js';
+import { keepAlive } from './worker-alive.js';
 
 const config = loadConfigOrExit();
 if (!config.redisUrl) {
@@ -24,16 +25,32 @@ const worker = await runWorker(config, { log }).catch((err: unknown) => {
   process.exit(1);
 });
 log.info({ concurrency: config.engines.concurrency || 'cores' }, 'try-on worker started');
+// For an exec liveness probe (`node apps/server/dist/worker-alive.js`).
+const stopKeepingAlive = keepAlive();
 
+// SIGTERM or SIGINT: no new job is taken; the ones under way get SHUTDOWN_GRACE_MS to finish and
+// are refunded past it (`runWorker`), then the process exits 0 (1 should closing hang well past it).
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'stopping: finishing the jobs under way');
+    stopKeepingAlive();
+    const started = Date.now();
+    log.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: finishing the jobs under way');
+    setTimeout(() => {
+      log.error('stopping did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 15_000).unref();
     worker.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        log.info({ ms: Date.now() - started }, 'stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stopping failed');
+        process.exit(1);
+      },
     );
   });
 }

@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-async function createRunner(app: FastifyInstance): Promise<TryOnRunner> {
+async function createRunner(app: FastifyInstance, stop: AbortSignal): Promise<TryOnRunner> {
   const { config } = app;
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
@@ -40,6 +40,7 @@ async function createRunner(app: FastifyInstance): Promise<TryOnRunner> {
         engines: app.engines,
         log: app.log,
         ownerId: app.processId,
+        stop,
       })
     : undefined;
   app.addHook('onClose', async () => {
@@ -51,7 +52,21 @@ async function createRunner(app: FastifyInstance): Promise<TryOnRunner> {
 
 export default fp(
   async function tryOnPlugin(app: FastifyInstance) {
-    const runner = await createRunner(app);
+    // Closing (SIGTERM): no new request is taken (Fastify answers 503) and the try-ons under way
+    // get SHUTDOWN_GRACE_MS to finish; then they give up and are refunded, so the close completes.
+    const stop = new AbortController();
+    let grace: NodeJS.Timeout | undefined;
+    app.addHook('preClose', async () => {
+      grace = setTimeout(() => {
+        app.log.warn(
+          { graceMs: app.config.shutdownGraceMs },
+          'shutdown grace is over: refunding the try-ons still running',
+        );
+        stop.abort();
+      }, app.config.shutdownGraceMs);
+    });
+    app.addHook('onClose', async () => clearTimeout(grace));
+    const runner = await createRunner(app, stop.signal);
     app.decorate('tryOnRunner', runner);
     app.decorate(
       'tryOns',
@@ -63,6 +78,7 @@ export default fp(
         runner,
         progress: app.tryOnProgress,
         processId: app.processId,
+        stop: stop.signal,
       }),
     );
   },

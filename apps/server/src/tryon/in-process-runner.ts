@@ -5,7 +5,6 @@
  */
 import os from 'node:os';
 import type { Kysely } from 'kysely';
-import { EngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -14,7 +13,7 @@ import { withTimeout } from '../timeout.js';
 import { JobLimiter } from './job-limiter.js';
 import { storeResult } from './results.js';
 import { runEngine } from './engine-call.js';
-import { failureOf, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import { failureOf, runLimit, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
@@ -46,8 +45,8 @@ export function createInProcessRunner(
   }
 
   async function run(job: TryOnJob): Promise<RunResult> {
-    const signal = AbortSignal.timeout(Math.max(0, job.deadlineAt - Date.now()));
-    const timeout = () => new EngineError('ENGINE_TIMEOUT');
+    // The deadline, or the end of the shutdown's grace.
+    const { signal, error: timeout } = runLimit(job.deadlineAt, job.stop);
     try {
       const engine = await deps.engines.get(job.engineId);
       // Waiting for a slot is `queued` (reported when the try-on was accepted).

@@ -16,7 +16,7 @@ import { claimTryOn, findTryOn } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../timeout.js';
 import { storeResult } from './results.js';
-import { failureOf } from './runner.js';
+import { failureOf, runLimit } from './runner.js';
 import { runEngine } from './engine-call.js';
 import { refundFailedTryOn } from './settle.js';
 
@@ -79,6 +79,8 @@ export interface TryOnJobDeps {
   log?: LogSink;
   /** This worker's process id: it takes ownership of the try-on before running it (crash recovery). */
   ownerId?: string;
+  /** Aborted when the worker shuts down and its grace is over: the job gives up and is refunded. */
+  stop?: AbortSignal;
 }
 
 /**
@@ -100,8 +102,9 @@ export async function processTryOnJob(
       ? await claimTryOn(deps.db, data.tryonId, deps.ownerId)
       : (await findTryOn(deps.db, data.tryonId))?.status === 'processing';
     if (!taken) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
-    const signal = AbortSignal.timeout(Math.max(0, data.deadlineAt - Date.now()));
-    if (signal.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    // The deadline, or the end of the shutdown's grace.
+    const { signal, error: stopped } = runLimit(data.deadlineAt, deps.stop);
+    if (signal.aborted) throw stopped();
     report('reading');
     const [person, garment, lowerGarment] = await Promise.all([
       deps.storage.get(data.personKey),
@@ -121,7 +124,7 @@ export async function processTryOnJob(
         signal,
       }),
       signal,
-      () => new EngineError('ENGINE_TIMEOUT'),
+      stopped,
     );
     report('finishing');
     const name = await storeResult(deps, data.tryonId, output.image, signal, now(), { maxSide: data.resultMaxSide });

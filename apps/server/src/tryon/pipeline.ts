@@ -38,6 +38,8 @@ export interface TryOnDeps {
   progress?: Pick<ProgressHub, 'publish'> | undefined;
   /** This process's id (crash recovery): the owner of the try-ons it reserves. */
   processId?: string;
+  /** Aborted when the process shuts down and its grace is over: runs under way give up and are refunded. */
+  stop?: AbortSignal;
 }
 
 export interface TryOnRequest {
@@ -152,6 +154,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     reqId: req.reqId,
     progress,
     priority,
+    stop: deps.stop,
     // HD downloads: a result paid wholly with credits keeps its full size; one that used a free
     // trial (trials are spent first, so the first unit says) is reduced.
     resultMaxSide: reservation.charge === 'trial' ? FREE_RESULT_MAX_SIDE : undefined,

@@ -13,7 +13,7 @@ import { findTryOn } from '../repositories/tryons.js';
 import { openJobQueue, type QueuedJob, type QueueOptions } from '../queue/job-queue.js';
 import { valueWithin, withTimeout } from '../timeout.js';
 import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
-import type { RunResult, TryOnJob, TryOnRunner } from './runner.js';
+import { interruptedByShutdown, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 import {
   JOB_PRIORITY,
   TRYON_QUEUE_NAME,
@@ -165,7 +165,10 @@ export async function createTryOnQueue(
       const watch = watchRow(deps, t.tryonId);
       let answer: TryOnJobResult | typeof SETTLED_ELSEWHERE;
       try {
-        answer = await Promise.race([finished, watch.settled]);
+        // Shutting down past its grace: stop waiting (the catch below removes a job not yet taken).
+        answer = await (t.stop
+          ? withTimeout(Promise.race([finished, watch.settled]), t.stop, interruptedByShutdown)
+          : Promise.race([finished, watch.settled]));
       } finally {
         watch.stop();
       }
@@ -178,7 +181,7 @@ export async function createTryOnQueue(
       }
       result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
-      const code = remaining() <= DEADLINE_SLACK_MS ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
+      const code = remaining() <= DEADLINE_SLACK_MS && !t.stop?.aborted ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
       result = {
         ok: false,
         code,

@@ -31,6 +31,8 @@ export interface TryOnJob {
   /** The id of the API request that posted it (log lines of every process carry it). */
   reqId?: string | undefined;
   progress?: ProgressReporter | undefined;
+  /** Aborted when the process is shutting down and its grace is over: the run gives up (and is refunded). */
+  stop?: AbortSignal | undefined;
 }
 
 export type RunFailure = {
@@ -58,4 +60,21 @@ export function failureOf(err: unknown): RunFailure {
     ? err
     : new EngineError('ENGINE_FAILED', undefined, (err as Error)?.message ?? String(err));
   return { ok: false, code: e.code, message: e.message, detail: e.detail ?? (err as Error)?.message };
+}
+
+/** The failure of a try-on cut short because its process is shutting down (refunded like any failure). */
+export function interruptedByShutdown(): EngineError {
+  return new EngineError('ENGINE_FAILED', undefined, 'interrupted: the process is shutting down');
+}
+
+/**
+ * A run's limit: its deadline, or with `stop` whichever comes first; `error()` is the failure for
+ * the one that came (ENGINE_TIMEOUT, or the shutdown's).
+ */
+export function runLimit(deadlineAt: number, stop?: AbortSignal): { signal: AbortSignal; error: () => EngineError } {
+  const deadline = AbortSignal.timeout(Math.max(0, deadlineAt - Date.now()));
+  return {
+    signal: stop ? AbortSignal.any([deadline, stop]) : deadline,
+    error: () => (stop?.aborted ? interruptedByShutdown() : new EngineError('ENGINE_TIMEOUT')),
+  };
 }

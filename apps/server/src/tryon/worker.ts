@@ -101,16 +101,31 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       { db: database.db, storage, clock, deadlineMs: longestEngineDeadlineMs(config), log },
       'worker',
     );
+    const stop = new AbortController();
     const worker = await startTryOnWorker(
       config,
-      { db: database.db, storage, engines, clock, ownerId: registered.id, log },
+      { db: database.db, storage, engines, clock, ownerId: registered.id, log, stop: stop.signal },
       options,
     );
+    // Warm while already waiting for jobs, so the first try-on does not pay for loading models.
+    void engines
+      .warmAll((id, err) => log.warn({ err, engine: id }, 'engine failed to warm up'))
+      .then(() => log.info({ engines: engines.status() }, 'engines warmed'));
     const process = registered;
     return {
       log,
       async close() {
-        await worker.close();
+        // No new job is taken (those waiting stay on the queue for other workers); the ones under
+        // way get SHUTDOWN_GRACE_MS to finish, then give up and are refunded.
+        const grace = setTimeout(() => {
+          log.warn({ graceMs: config.shutdownGraceMs }, 'shutdown grace is over: refunding the try-ons still running');
+          stop.abort();
+        }, config.shutdownGraceMs);
+        try {
+          await worker.close();
+        } finally {
+          clearTimeout(grace);
+        }
         await process.stop();
         await engines.closeAll();
         await database.close();

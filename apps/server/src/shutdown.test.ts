@@ -1,0 +1,368 @@
+/**
+ * Graceful shutdown: the BUILT server (`node apps/server/dist/server.js`) and worker
+ * (`dist/worker.js`) get SIGTERM with paid try-ons in flight. A try-on that finishes within
+ * SHUTDOWN_GRACE_MS is answered with its result and charged; one that cannot (the engine hangs)
+ * is refunded when the grace is over and answered ENGINE_FAILED; the process exits 0 soon after,
+ * and no credit is lost: a restart on the same data shows exactly the finished try-on charged.
+ *
+ * The engine is the real `nano-banana` adapter pointed at the Gemini stand-in, behind a small
+ * proxy that holds every generateContent call for ENGINE_DELAY_MS first (a slow provider); the
+ * stand-in answers the first call with an image and hangs on the others.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './test/databases.js';
+import { startGeminiStandIn, type GeminiStandIn } from './test/stand-ins/gemini-stand-in.js';
+import { syntheticPhoto } from './test/stand-ins/test-photos.js';
+import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.js';
+import { expectApiError } from './test/api-error.js';
+import { freePort } from './test/ports.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const API_KEY = 'shutdown-test-key';
+/** How long the slow provider holds each call before the stand-in answers (or hangs). */
+const ENGINE_DELAY_MS = 1_500;
+const GRACE_MS = 4_000;
+/**
+ * Past the grace, closing the queue, the engines (worker threads) and the database may take this
+ * long on a loaded 2-core machine; a kept-alive connection would hold the server for 72 s.
+ */
+const CLOSE_WITHIN_MS = 5_000;
+
+let gemini: GeminiStandIn;
+let slow: { url: string; calls: number; close(): Promise<void> };
+let PERSON: Buffer;
+let GARMENT: Buffer;
+const children = new Set<ChildProcess>();
+
+/** A proxy in front of the Gemini stand-in that holds each generateContent call for ENGINE_DELAY_MS. */
+async function startSlowProxy(target: string): Promise<typeof slow> {
+  const state = { calls: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const generate = req.method === 'POST';
+      if (generate) state.calls++;
+      setTimeout(
+        () => {
+          const headers: Record<string, string> = {};
+          for (const name of ['content-type', 'x-goog-api-key'])
+            if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+          fetch(`${target}${req.url}`, {
+            method: req.method ?? 'GET',
+            headers,
+            ...(generate ? { body: Buffer.concat(chunks) } : {}),
+          }).then(
+            async (r) => {
+              const body = Buffer.from(await r.arrayBuffer());
+              res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'application/json' });
+              res.end(body);
+            },
+            () => res.destroy(),
+          );
+        },
+        generate ? ENGINE_DELAY_MS : 0,
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get calls() {
+      return state.calls;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+beforeAll(async () => {
+  const build = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  gemini = await startGeminiStandIn({ apiKey: API_KEY, instant: true });
+  slow = await startSlowProxy(gemini.url);
+  PERSON = await syntheticPhoto(600, 800, { seed: 5 });
+  GARMENT = await syntheticPhoto(400, 400, { seed: 11 });
+}, 300_000);
+
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await slow?.close();
+  await gemini?.close();
+});
+
+interface Running {
+  child: ChildProcess;
+  /** The exit code and when the process exited (epoch ms). */
+  exited: Promise<{ code: number | null; at: number }>;
+  output: () => string;
+}
+
+function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): Running {
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  return { child, exited, output: () => out };
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, output?: () => string) {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
+}
+
+function serverEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    DATA_DIR: tempDir('aidressup-shutdown-'),
+    GEMINI_API_KEY: API_KEY,
+    GEMINI_BASE_URL: slow.url,
+    DEFAULT_ENGINE: 'nano-banana',
+    FREE_TRIALS_LIMIT: '0',
+    SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    // Two try-ons at once are all these tests need (the local engine warms one thread per slot).
+    ENGINE_CONCURRENCY: '2',
+    NEW_USERS_PER_IP_PER_DAY: '100000',
+    RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
+    RATE_LIMIT_TRYON_PER_MINUTE: '100000',
+    RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
+    ...extra,
+  };
+}
+
+class Client {
+  cookie = '';
+  userId = '';
+  constructor(public base: string) {}
+  async signIn(): Promise<void> {
+    const res = await fetch(`${this.base}/api/auth/anonymous`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        deviceId: `shutdown_${Math.random().toString(36).slice(2, 12)}`,
+        deviceInfo: { browser: 'Chrome', os: 'Linux' },
+      }),
+    });
+    expect(res.status).toBe(200);
+    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+    this.userId = ((await res.json()) as { user: { id: string } }).user.id;
+  }
+  async buy(planId: string): Promise<void> {
+    const res = await fetch(`${this.base}/api/billing/demo/checkout`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: this.cookie },
+      body: JSON.stringify({ planId }),
+    });
+    expect(res.status).toBe(200);
+  }
+  async credits(): Promise<number> {
+    const res = await fetch(`${this.base}/api/auth/user/${this.userId}`, { headers: { cookie: this.cookie } });
+    if (res.status !== 200) throw new Error(`user: ${res.status}`);
+    return ((await res.json()) as { user: { credits: number } }).user.credits;
+  }
+  async gallery(): Promise<{ imageUrl: string }[]> {
+    const res = await fetch(`${this.base}/api/tryons`, { headers: { cookie: this.cookie } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { items: { imageUrl: string }[] }).items;
+  }
+  tryOn(): Promise<Response> {
+    const form = new FormData();
+    form.set('userImage', new Blob([new Uint8Array(PERSON)], { type: 'image/jpeg' }), 'me.jpg');
+    form.set('clothingImage', new Blob([new Uint8Array(GARMENT)], { type: 'image/jpeg' }), 'shirt.jpg');
+    form.set('category', 'upper_body');
+    form.set('userId', this.userId);
+    return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
+  }
+}
+
+async function waitHealthy(base: string, r: Running): Promise<void> {
+  await waitFor(
+    'server ready',
+    async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined),
+    30_000,
+    r.output,
+  );
+}
+
+/** Two paid try-ons in the slow engine: the first will finish within the grace, the second never. */
+async function twoTryOnsInFlight(client: Client, output: () => string) {
+  gemini.reset();
+  gemini.enqueue({ kind: 'image' });
+  gemini.fallback = { kind: 'hang' };
+  const callsBefore = slow.calls;
+  const finishing = client.tryOn();
+  await waitFor(
+    'the first try-on in the engine',
+    async () => (slow.calls > callsBefore ? true : undefined),
+    20_000,
+    output,
+  );
+  const hanging = client.tryOn();
+  await waitFor('both in the engine', async () => (slow.calls > callsBefore + 1 ? true : undefined), 20_000, output);
+  return { finishing, hanging };
+}
+
+describe('graceful shutdown of the API (engines in the process)', () => {
+  it('on SIGTERM finishes the try-on it can, refunds the one it cannot, exits 0 and loses no credit', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const env = serverEnv(port);
+    const api = start('server.js', env);
+    await waitHealthy(base, api);
+    const client = new Client(base);
+    await client.signIn();
+    await client.buy('monthly');
+    const before = await client.credits();
+    const { finishing, hanging } = await twoTryOnsInFlight(client, api.output);
+    expect(await client.credits()).toBe(before - 2);
+
+    const signalled = Date.now();
+    api.child.kill('SIGTERM');
+    // Closing: no new request is taken.
+    await waitFor(
+      'new requests refused',
+      async () => {
+        const res = await fetch(`${base}/api/health`).catch((err: unknown) => err as Error);
+        return res instanceof Error || res.status === 503 ? true : undefined;
+      },
+      2_000,
+      api.output,
+    );
+
+    const done = await finishing;
+    expect(done.status).toBe(200);
+    const { imageUrl } = (await done.json()) as { imageUrl: string };
+    const refused = await hanging;
+    await expectApiError(refused, 502, 'ENGINE_FAILED');
+    const answeredAt = Date.now();
+    expect(answeredAt - signalled).toBeGreaterThanOrEqual(GRACE_MS - 200);
+
+    const { code, at } = await api.exited;
+    expect(code).toBe(0);
+    expect(at - signalled).toBeLessThan(GRACE_MS + CLOSE_WITHIN_MS);
+    expect(api.output()).toContain('shutdown grace is over');
+
+    // The same data after a restart: exactly the finished try-on is charged, and its result is there.
+    const again = start('server.js', env);
+    try {
+      await waitHealthy(base, again);
+      expect(await client.credits()).toBe(before - 1);
+      const items = await client.gallery();
+      expect(items).toHaveLength(1);
+      expect(items[0]!.imageUrl).toBe(imageUrl);
+      const image = await fetch(`${base}${imageUrl}`, { headers: { cookie: client.cookie } });
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-type')).toMatch(/^image\//);
+
+      // Idle (kept-alive connections from the requests above included): it exits at once.
+      const idleSignalled = Date.now();
+      again.child.kill('SIGTERM');
+      const idle = await again.exited;
+      expect(idle.code).toBe(0);
+      expect(idle.at - idleSignalled).toBeLessThan(CLOSE_WITHIN_MS);
+    } finally {
+      if (again.child.exitCode === null) again.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+const REDIS = redisServerAvailable();
+
+describe.skipIf(!REDIS)('graceful shutdown of a queue worker', () => {
+  let redis: TestRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  it('on SIGTERM takes no new job, finishes the one it can, refunds the one it cannot and exits 0', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    // API and worker share the SQLite file (one machine): DATA_DIR is the same.
+    const env = serverEnv(port, { REDIS_URL: redis.url, SHUTDOWN_GRACE_MS: '20000' });
+    const api = start('server.js', env);
+    const worker = start('worker.js', { ...env, SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    const output = () => api.output() + worker.output();
+    try {
+      await waitHealthy(base, api);
+      await waitFor(
+        'worker ready',
+        async () => (worker.output().includes('try-on worker started') ? true : undefined),
+        30_000,
+        output,
+      );
+      const client = new Client(base);
+      await client.signIn();
+      await client.buy('monthly');
+      const before = await client.credits();
+      const { finishing, hanging } = await twoTryOnsInFlight(client, output);
+
+      const signalled = Date.now();
+      worker.child.kill('SIGTERM');
+      // A try-on posted now waits on the queue: the stopping worker does not take it.
+      const callsAtSignal = slow.calls;
+      const waiting = client.tryOn();
+
+      const done = await finishing;
+      expect(done.status).toBe(200);
+      await expectApiError(await hanging, 502, 'ENGINE_FAILED');
+      const { code, at } = await worker.exited;
+      expect(code).toBe(0);
+      expect(at - signalled).toBeLessThan(GRACE_MS + CLOSE_WITHIN_MS);
+      expect(at - signalled).toBeGreaterThanOrEqual(GRACE_MS - 200);
+      expect(slow.calls).toBe(callsAtSignal);
+
+      // The waiting try-on is still on the queue; a new worker runs it.
+      gemini.enqueue({ kind: 'image' });
+      const next = start('worker.js', env);
+      try {
+        const third = await waiting;
+        expect(third.status).toBe(200);
+        expect(await client.credits()).toBe(before - 2);
+        expect(await client.gallery()).toHaveLength(2);
+      } finally {
+        next.child.kill('SIGTERM');
+        expect((await next.exited).code).toBe(0);
+      }
+    } finally {
+      api.child.kill('SIGTERM');
+      expect((await api.exited).code).toBe(0);
+      if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
