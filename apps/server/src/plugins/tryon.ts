@@ -7,7 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createMemoryLine, type AdmissionLine } from '../tryon/admission.js';
 import { createInProcessRunner } from '../tryon/in-process-runner.js';
+import { createRedisLine } from '../tryon/redis-line.js';
 import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
@@ -17,22 +19,38 @@ declare module 'fastify' {
   interface FastifyInstance {
     tryOnQueue: TryOnQueue | undefined;
     tryOnRunner: TryOnRunner;
+    /** Where try-ons wait for a slot, uncharged (`tryon/admission.ts`). */
+    tryOnLine: AdmissionLine;
     tryOns: TryOnService;
   }
 }
 
-async function createRunner(app: FastifyInstance): Promise<TryOnRunner> {
+/** How long a ticket keeps its place after its Retry-After has passed. */
+const TICKET_GRACE_MS = 30_000;
+
+async function createRunner(app: FastifyInstance): Promise<{ runner: TryOnRunner; line: AdmissionLine }> {
   const { config } = app;
+  const limits = {
+    maxWaiting: config.engines.queueLimit,
+    maxWaitMs: config.engines.lineWaitMs,
+    ticketGraceMs: TICKET_GRACE_MS,
+  };
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
-    return createInProcessRunner({ db: app.db, storage: app.storage, engines: app.engines, config, clock: app.clock });
+    const runner = createInProcessRunner({
+      db: app.db,
+      storage: app.storage,
+      engines: app.engines,
+      config,
+      clock: app.clock,
+    });
+    // The line's slots are the engine's: as many as its limiter runs at once.
+    const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
+    return { runner, line };
   }
-  const queue = await createTryOnQueue(
-    config,
-    { db: app.db, storage: app.storage, queueLimit: config.engines.queueLimit },
-    { progress: app.tryOnProgress },
-  );
+  const queue = await createTryOnQueue(config, { db: app.db, storage: app.storage }, { progress: app.tryOnProgress });
   app.decorate('tryOnQueue', queue);
+  const line = await createRedisLine({ ...limits, redisUrl: config.redisUrl, progress: app.tryOnProgress });
   const worker = config.workerInProcess
     ? await startTryOnWorker(config, {
         db: app.db,
@@ -45,14 +63,16 @@ async function createRunner(app: FastifyInstance): Promise<TryOnRunner> {
   app.addHook('onClose', async () => {
     await worker?.close();
     await queue.close();
+    await line.close();
   });
-  return queue;
+  return { runner: queue, line };
 }
 
 export default fp(
   async function tryOnPlugin(app: FastifyInstance) {
-    const runner = await createRunner(app);
+    const { runner, line } = await createRunner(app);
     app.decorate('tryOnRunner', runner);
+    app.decorate('tryOnLine', line);
     app.decorate(
       'tryOns',
       createTryOnService({
@@ -61,6 +81,7 @@ export default fp(
         clock: app.clock,
         log: app.log,
         runner,
+        line,
         progress: app.tryOnProgress,
         processId: app.processId,
       }),
