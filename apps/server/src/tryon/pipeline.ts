@@ -143,7 +143,8 @@ async function waitTurn(req: TryOnRequest, progress: ProgressReporter | undefine
     signal: req.signal,
     onPlace: progress ? (place) => progress.reportPlace(place) : undefined,
   });
-  if (outcome === 'admitted') return;
+  // Admitted just as the shopper left: nobody would see the result, so nothing is charged.
+  if (outcome === 'admitted' && !req.signal?.aborted) return;
   if (outcome === 'timeout') throw engineBusyError(await req.admission.entry.stepOut());
   // The shopper went away: nobody reads this answer.
   throw new AppError('ENGINE_BUSY');
