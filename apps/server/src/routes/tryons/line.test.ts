@@ -56,11 +56,12 @@ describe.each(DATABASE_KINDS)('the try-on line on %s', (kind) => {
 
     const progressId = '0f8fad5b-d9cb-469f-a165-70867728950e';
     const events: TryOnProgressEvent[] = [];
+    // The page listens before it posts.
+    const sub = t.app.tryOnProgress.subscribe(progressId, b.user.id, (e) => events.push(e));
+    if (!sub.ok) throw new Error('the progress id should be free');
     const waiting = tryOn(t.app, b.cookie, b.user.id, { progressId });
     await expect.poll(() => t.app.tryOnLine.waiting(engine.id)).toBe(1);
-    const sub = t.app.tryOnProgress.subscribe(progressId, b.user.id, (e) => events.push(e));
-    if (!sub.ok) throw new Error('the progress id should be b’s');
-    if (sub.last) events.push(sub.last);
+    await expect.poll(() => events.at(-1)?.place).toBe(1);
     expect(events.at(-1)).toMatchObject({ stage: 'queued', place: 1 });
     expect(events.at(-1)?.waitSeconds).toBeGreaterThanOrEqual(1);
     // Waiting reserves nothing: no row, no trial, no ledger event.
@@ -128,13 +129,16 @@ describe.each(DATABASE_KINDS)('the try-on line on %s', (kind) => {
   });
 
   it('first come, first served: a ticket holder due back is not overtaken by someone behind who comes back first', async () => {
-    const engine = createEngineDouble({ held: true });
+    // Named as a hosted engine (about 30 s a try-on until measured): c's Retry-After is long, so c is
+    // surely still due back when d returns.
+    const engine = createEngineDouble({ held: true, id: 'nano-banana' });
     // Nobody is held on the server: every wait is an ENGINE_BUSY with a ticket.
     const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '0' } });
     const [a, c, d] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
     const running = tryOn(t.app, a.cookie, a.user.id);
     await expect.poll(() => engine.calls.length).toBe(1);
     const cBusy = EngineBusyResponseSchema.parse((await tryOn(t.app, c.cookie, c.user.id)).json());
+    expect(cBusy.retryAfterSeconds).toBe(15);
     const dBusy = EngineBusyResponseSchema.parse((await tryOn(t.app, d.cookie, d.user.id)).json());
     expect([cBusy.place, dBusy.place]).toEqual([1, 2]);
 
