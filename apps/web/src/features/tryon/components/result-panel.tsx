@@ -42,24 +42,24 @@ export interface ResultPanelProps {
 /** How often a screen reader hears the place in line again while it moves (the screen shows every change). */
 const LINE_ANNOUNCE_MS = 5_000;
 
-/** `value`, changing at most once every `ms` (the first value at once). */
-function useThrottled<T>(value: T, ms: number): T {
-  const [shown, setShown] = useState(value);
-  const last = useRef(0);
+/** `text`, changing at most once every `ms`; from empty (the first text) at once. */
+function useThrottledText(text: string, ms: number): string {
+  const [shown, setShown] = useState(text);
+  const last = useRef(Date.now());
   useEffect(() => {
-    if (Object.is(value, shown)) return;
+    if (text === shown) return;
     const wait = last.current + ms - Date.now();
     const apply = () => {
       last.current = Date.now();
-      setShown(value);
+      setShown(text);
     };
-    if (wait <= 0) {
+    if (wait <= 0 || shown === '' || text === '') {
       apply();
       return;
     }
     const timer = setTimeout(apply, wait);
     return () => clearTimeout(timer);
-  }, [value, shown, ms]);
+  }, [text, shown, ms]);
   return shown;
 }
 
@@ -92,7 +92,7 @@ export function ResultPanel({
       ? t('tryon.line.place', { place: line.place, seconds: line.waitSeconds ?? 0 })
       : t('tryon.line.joining')
     : '';
-  const announced = useThrottled(placeText, LINE_ANNOUNCE_MS);
+  const announced = useThrottledText(placeText, LINE_ANNOUNCE_MS);
   const cancelledRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (state.status === 'idle' && state.cancelled) cancelledRef.current?.focus();
