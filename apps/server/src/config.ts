@@ -91,8 +91,13 @@ const EnvSchema = z.object({
   DEFAULT_ENGINE: optionalString,
   ENGINE_CONCURRENCY: int(0, 0, 64),
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
-  /** Try-ons that may wait for an engine slot (per engine in this process; queued jobs with REDIS_URL); past it: 503. */
+  /**
+   * Try-ons held waiting in line for an engine slot, uncharged (per engine in this process; the
+   * queue's line with REDIS_URL); past it: 503 ENGINE_BUSY with the place and a ticket that keeps it.
+   */
   ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
+  /** Longest a try-on is held waiting in line before the answer is 503 ENGINE_BUSY with its ticket. */
+  ENGINE_LINE_WAIT_MS: int(15_000, 0, 60_000),
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
@@ -291,8 +296,10 @@ export interface Config {
     defaultEngine: string | undefined;
     concurrency: number;
     deadlineMs: number;
-    /** At most this many try-ons wait for an engine slot; more are refused with ENGINE_BUSY. */
+    /** At most this many try-ons are held waiting in line; more are answered ENGINE_BUSY with a ticket. */
     queueLimit: number;
+    /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
+    lineWaitMs: number;
     gemini:
       { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
     fashn:
@@ -487,6 +494,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.ENGINE_CONCURRENCY,
       deadlineMs: e.ENGINE_DEADLINE_MS,
       queueLimit: e.ENGINE_QUEUE_LIMIT,
+      lineWaitMs: e.ENGINE_LINE_WAIT_MS,
       gemini: e.GEMINI_API_KEY
         ? {
             apiKey: e.GEMINI_API_KEY,

@@ -107,6 +107,9 @@ export const UserResponseSchema = z.object({ success: z.literal(true), user: Use
 export type UserResponse = z.infer<typeof UserResponseSchema>;
 
 // ---------- POST /api/process-image (multipart) ----------
+/** A place in the try-on line, as the server hands it out (random base64url). */
+export const LineTicketSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
 /** The non-file fields of the multipart form. */
 export const TryOnFieldsSchema = z.object({
   category: z.enum(CATEGORY_VALUES),
@@ -114,6 +117,11 @@ export const TryOnFieldsSchema = z.object({
   api: z.string().min(1).max(40).optional(),
   /** Optional: a client-made UUID to follow the try-on's stages (see progress.ts). */
   progressId: z.string().uuid().optional(),
+  /**
+   * Optional: the `ticket` of an earlier ENGINE_BUSY answer. Sent with the retry, it keeps the
+   * shopper's place in line (first come, first served); an unknown or expired one joins at the end.
+   */
+  lineTicket: LineTicketSchema.optional(),
 });
 export type TryOnFields = z.infer<typeof TryOnFieldsSchema>;
 
@@ -129,6 +137,28 @@ export const TryOnResponseSchema = z.object({
   freeTrialsUsed: z.number().int().nonnegative().optional(),
 });
 export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
+
+/**
+ * ENGINE_BUSY refusal: HTTP 503 with a `Retry-After` header (seconds). Every engine slot is taken
+ * and the shopper could not be kept waiting on the server (the line is full, or the longest wait
+ * the server holds a request passed). The fields below are optional for older clients; a client
+ * that waits `retryAfterSeconds` and posts again with `lineTicket` = `ticket` keeps its place.
+ * Nothing was charged.
+ */
+export const EngineBusyResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.literal('ENGINE_BUSY'),
+  error: z.string(),
+  /** The shopper's place in line: 1 is next. */
+  place: z.number().int().positive().optional(),
+  /** About how many seconds until this try-on starts, from now. */
+  waitSeconds: z.number().int().nonnegative().optional(),
+  /** The same number as the Retry-After header: when to post again. */
+  retryAfterSeconds: z.number().int().positive().optional(),
+  /** Keeps the place in line when sent back as the form field `lineTicket`. */
+  ticket: LineTicketSchema.optional(),
+});
+export type EngineBusyResponse = z.infer<typeof EngineBusyResponseSchema>;
 
 /** NO_CREDITS refusal: HTTP 402 with the user. */
 export const NoCreditsResponseSchema = z.object({

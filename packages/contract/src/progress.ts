@@ -8,7 +8,10 @@
  */
 import { z } from 'zod';
 
-/** In order. `queued`: waiting for a free engine slot or worker. */
+/**
+ * In order. `queued`: waiting for a free engine slot or worker. While the shopper waits in line
+ * (nothing charged yet) `queued` events repeat with `place` and `waitSeconds` as the line moves.
+ */
 export const TRYON_STAGES = ['queued', 'reading', 'fitting', 'finishing', 'done', 'failed'] as const;
 export type TryOnStage = (typeof TRYON_STAGES)[number];
 
@@ -20,6 +23,10 @@ export const TryOnProgressEventSchema = z.object({
   estimateSeconds: z.object({ min: z.number().nonnegative(), max: z.number().nonnegative() }),
   /** Milliseconds since the server accepted the try-on. */
   elapsedMs: z.number().int().nonnegative(),
+  /** While waiting in line (stage `queued`, nothing charged yet): the place, 1 is next. */
+  place: z.number().int().positive().optional(),
+  /** While waiting in line: about how many seconds until the try-on starts. */
+  waitSeconds: z.number().int().nonnegative().optional(),
 });
 export type TryOnProgressEvent = z.infer<typeof TryOnProgressEventSchema>;
 

@@ -4,7 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ErrorResponseSchema, NoCreditsResponseSchema } from '@aidressup/contract';
+import { EngineBusyResponseSchema, ErrorResponseSchema, NoCreditsResponseSchema } from '@aidressup/contract';
 
 /**
  * Every refusal and failure: `{success:false, code, error}`, plus what some codes add (the
@@ -25,10 +25,14 @@ export const ERROR_RESPONSES = {
   '5xx': ErrorReplySchema,
 } as const;
 
-/** ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user. */
+/**
+ * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, and HTTP 503, which is
+ * ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
+ */
 export const TRYON_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   402: NoCreditsResponseSchema,
+  503: z.union([EngineBusyResponseSchema, ErrorReplySchema]),
 } as const;
 
 /** A file part of a multipart form, for the OpenAPI document. */

@@ -23,7 +23,7 @@ import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
 import { AppError, defaultMessage, isAppError } from '../errors.js';
 
-/** Retry-After (seconds) when every engine slot and waiting place is taken. */
+/** Retry-After (seconds) of an ENGINE_BUSY that does not say its own (the line's answers do, `tryon/admission.ts`). */
 export const ENGINE_BUSY_RETRY_AFTER_S = 15;
 
 /** Parser limits answered with a message that says what was wrong. */
@@ -147,8 +147,11 @@ export default fp(
       const message =
         status >= 500 && appErr.code === 'INTERNAL_ERROR' ? defaultMessage('INTERNAL_ERROR') : appErr.message;
       if (appErr.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after'))
-        reply.header('retry-after', String(ENGINE_BUSY_RETRY_AFTER_S));
+      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after')) {
+        // The line's own answer when it gave one (the shopper's place decides it), else the default.
+        const asked = appErr.extra?.retryAfterSeconds;
+        reply.header('retry-after', String(typeof asked === 'number' ? asked : ENGINE_BUSY_RETRY_AFTER_S));
+      }
       return reply.status(status).send({ success: false, code: appErr.code, error: message, ...appErr.extra });
     });
   },

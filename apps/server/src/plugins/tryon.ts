@@ -7,7 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createMemoryLine, type AdmissionLine } from '../tryon/admission.js';
 import { createInProcessRunner } from '../tryon/in-process-runner.js';
+import { createRedisLine } from '../tryon/redis-line.js';
 import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
@@ -17,22 +19,41 @@ declare module 'fastify' {
   interface FastifyInstance {
     tryOnQueue: TryOnQueue | undefined;
     tryOnRunner: TryOnRunner;
+    /** Where try-ons wait for a slot, uncharged (`tryon/admission.ts`). */
+    tryOnLine: AdmissionLine;
     tryOns: TryOnService;
   }
 }
 
-async function createRunner(app: FastifyInstance, stop: AbortSignal): Promise<TryOnRunner> {
+/** How long a ticket keeps its place after its Retry-After has passed. */
+const TICKET_GRACE_MS = 30_000;
+
+async function createRunner(
+  app: FastifyInstance,
+  stop: AbortSignal,
+): Promise<{ runner: TryOnRunner; line: AdmissionLine }> {
   const { config } = app;
+  const limits = {
+    maxWaiting: config.engines.queueLimit,
+    maxWaitMs: config.engines.lineWaitMs,
+    ticketGraceMs: TICKET_GRACE_MS,
+  };
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
-    return createInProcessRunner({ db: app.db, storage: app.storage, engines: app.engines, config, clock: app.clock });
+    const runner = createInProcessRunner({
+      db: app.db,
+      storage: app.storage,
+      engines: app.engines,
+      config,
+      clock: app.clock,
+    });
+    // The line's slots are the engine's: as many as its limiter runs at once.
+    const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
+    return { runner, line };
   }
-  const queue = await createTryOnQueue(
-    config,
-    { db: app.db, storage: app.storage, queueLimit: config.engines.queueLimit },
-    { progress: app.tryOnProgress },
-  );
+  const queue = await createTryOnQueue(config, { db: app.db, storage: app.storage }, { progress: app.tryOnProgress });
   app.decorate('tryOnQueue', queue);
+  const line = await createRedisLine({ ...limits, redisUrl: config.redisUrl, progress: app.tryOnProgress });
   const worker = config.workerInProcess
     ? await startTryOnWorker(config, {
         db: app.db,
@@ -46,8 +67,9 @@ async function createRunner(app: FastifyInstance, stop: AbortSignal): Promise<Tr
   app.addHook('onClose', async () => {
     await worker?.close();
     await queue.close();
+    await line.close();
   });
-  return queue;
+  return { runner: queue, line };
 }
 
 export default fp(
@@ -66,8 +88,9 @@ export default fp(
       }, app.config.shutdownGraceMs);
     });
     app.addHook('onClose', async () => clearTimeout(grace));
-    const runner = await createRunner(app, stop.signal);
+    const { runner, line } = await createRunner(app, stop.signal);
     app.decorate('tryOnRunner', runner);
+    app.decorate('tryOnLine', line);
     app.decorate(
       'tryOns',
       createTryOnService({
@@ -76,6 +99,7 @@ export default fp(
         clock: app.clock,
         log: app.log,
         runner,
+        line,
         progress: app.tryOnProgress,
         processId: app.processId,
         stop: stop.signal,

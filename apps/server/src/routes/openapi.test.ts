@@ -108,15 +108,20 @@ describe.each([
       'api',
       'category',
       'clothingImage',
+      'lineTicket',
       'lowerClothingImage',
       'progressId',
       'userId',
       'userImage',
     ]);
     expect(schema?.required).not.toContain('lowerClothingImage');
+    expect(schema?.required).not.toContain('lineTicket');
     expect(schema?.required).toEqual(expect.arrayContaining(['userImage', 'clothingImage', 'category', 'userId']));
     // HTTP 402 NO_CREDITS carries the user.
     expect(JSON.stringify(doc.paths['/api/process-image']?.post?.responses['402'])).toContain('free_trials_used');
+    // HTTP 503 ENGINE_BUSY carries the place in line, the expected wait and the ticket.
+    const busy = JSON.stringify(doc.paths['/api/process-image']?.post?.responses['503']);
+    for (const field of ['place', 'waitSeconds', 'retryAfterSeconds', 'ticket']) expect(busy).toContain(field);
   });
 
   it('includes the JSON request bodies from the contract schemas', () => {

@@ -1,7 +1,8 @@
 /**
  * The in-process TryOnRunner (`runner.ts`), used without REDIS_URL: the engine runs in this
- * process, at most ENGINE_CONCURRENCY try-ons at a time per engine (JobLimiter), each under its
- * deadline; the result is stored before the run answers.
+ * process, at most ENGINE_CONCURRENCY try-ons at a time per engine (JobLimiter, whose limit is also
+ * the line's number of slots, `admission.ts`), each under its deadline; the result is stored
+ * before the run answers.
  */
 import os from 'node:os';
 import type { Kysely } from 'kysely';
@@ -19,7 +20,7 @@ export interface InProcessRunnerDeps {
   db: Kysely<Database>;
   storage: Storage;
   engines: EngineRegistry;
-  config: { engines: { concurrency: number; queueLimit: number } };
+  config: { engines: { concurrency: number } };
   clock: () => Date;
 }
 
@@ -34,11 +35,9 @@ export function createInProcessRunner(
       const configured = deps.config.engines.concurrency;
       // The built-in engine is CPU-bound; hosted engines mostly wait on the network.
       const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
-      l = new JobLimiter(
-        configured > 0 ? configured : auto,
-        deps.config.engines.queueLimit,
-        () => new AppError('ENGINE_BUSY'),
-      );
+      // The line (`admission.ts`) admits at most `limit` try-ons, so nobody waits here: waiting
+      // happens in line, before the try-on is charged.
+      l = new JobLimiter(configured > 0 ? configured : auto, Infinity, () => new AppError('ENGINE_BUSY'));
       limiters.set(engineId, l);
     }
     return l;
@@ -81,7 +80,6 @@ export function createInProcessRunner(
   return {
     mode: 'in-process',
     run,
-    busy: async (engineId) => limiter(engineId).saturated,
     limiter,
   };
 }

@@ -24,8 +24,10 @@ import { findUserById } from '../repositories/users.js';
 import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
 import type { TryOnRunner } from './runner.js';
-import { createProgressReporter, type ProgressHub } from './progress.js';
+import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
+import type { AdmissionLine, LineBusy, LineEntry } from './admission.js';
+import { TRYON_QUEUE_NAME } from './job.js';
 
 export interface TryOnDeps {
   db: Kysely<Database>;
@@ -34,6 +36,8 @@ export interface TryOnDeps {
   log: LogSink;
   /** Runs the engine: in this process, or (REDIS_URL) in a worker through the queue. */
   runner: TryOnRunner;
+  /** Where try-ons wait for a slot before they are charged (`admission.ts`). */
+  line: AdmissionLine;
   /** Where progress events go (the SSE streams); none: no progress is reported. */
   progress?: Pick<ProgressHub, 'publish'> | undefined;
   /** This process's id (crash recovery): the owner of the try-ons it reserves. */
@@ -56,6 +60,18 @@ export interface TryOnRequest {
   reqId?: string | undefined;
   /** When the server accepted the post (epoch ms; default now). */
   acceptedAt?: number;
+  /** The place in line `refuseEarly` took (it is left, or its slot freed, when the try-on ends). */
+  admission: Admission;
+  /** Aborts when the shopper goes away (the connection closed): the place in line is given up. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A try-on's place in line, taken before its photos are decoded; `leave()` it whatever happens. */
+export interface Admission {
+  readonly entry: LineEntry;
+  /** Holds credits of a plan with priority processing (decided before anything is reserved). */
+  readonly priority: boolean;
+  leave(): Promise<void>;
 }
 
 /** NO_CREDITS, with the user as the page needs it. */
@@ -74,23 +90,67 @@ export function tryOnsFor(outfit: boolean): number {
   return outfit ? TRYONS_PER_OUTFIT : 1;
 }
 
+/** ENGINE_BUSY (503) with the shopper's place, expected wait, Retry-After and ticket. Nothing was charged. */
+export function engineBusyError(busy: LineBusy): AppError {
+  return new AppError('ENGINE_BUSY', undefined, {
+    place: busy.place,
+    waitSeconds: busy.waitSeconds,
+    retryAfterSeconds: busy.retryAfterSeconds,
+    ...(busy.ticket ? { ticket: busy.ticket } : {}),
+  });
+}
+
+/** The line a try-on on this engine waits in: the engine's own (in-process), or the queue's. */
+export function linePool(runner: Pick<TryOnRunner, 'mode'>, engineId: string): string {
+  return runner.mode === 'redis' ? TRYON_QUEUE_NAME : engineId;
+}
+
 /**
- * The cheap refusals, before the photos are decoded: too little left to spend for `units`
- * try-ons (read-only, nothing reserved), or every engine slot and waiting place taken
- * (ENGINE_BUSY, 503 with Retry-After).
+ * The cheap steps before the photos are decoded: too little left to spend for `units` try-ons
+ * (NO_CREDITS, read-only, nothing reserved); then a place in line (`admission.ts`), or, when the
+ * line is full, ENGINE_BUSY (503 with Retry-After, place, expected wait and a ticket that keeps
+ * the place). Nothing is charged by either.
  */
-export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string, units = 1): Promise<void> {
-  if (
-    !(await canReserveTryOn(deps.db, {
-      userId,
-      freeTrialsLimit: deps.config.freeTrialsLimit,
-      now: deps.clock(),
-      units,
-    }))
-  ) {
+export async function refuseEarly(
+  deps: TryOnDeps,
+  userId: string,
+  engineId: string,
+  units = 1,
+  ticket?: string,
+): Promise<Admission> {
+  const now = deps.clock();
+  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now, units }))) {
     throw await noCreditsError(deps, userId);
   }
-  if (await deps.runner.busy(engineId)) throw new AppError('ENGINE_BUSY');
+  // Decided before the reservation spends anything: the try-on paid with the last credit of a
+  // plan with priority processing still goes first.
+  const priority = await holdsPlanCredits(deps.db, userId, PRIORITY_PLAN_IDS, now);
+  const joined = await deps.line.join({
+    pool: linePool(deps.runner, engineId),
+    userId,
+    priority,
+    ticket,
+    typicalSeconds: engineEstimate(engineId, units > 1).estimateSeconds.min,
+  });
+  if (!joined.ok) throw engineBusyError(joined.busy);
+  const entry = joined.entry;
+  return { entry, priority, leave: () => entry.leave() };
+}
+
+/**
+ * Waits in line for a slot (nothing charged), telling the page its place; ENGINE_BUSY with the
+ * ticket when the longest wait passes first.
+ */
+async function waitTurn(req: TryOnRequest, progress: ProgressReporter | undefined): Promise<void> {
+  const outcome = await req.admission.entry.wait({
+    signal: req.signal,
+    onPlace: progress ? (place) => progress.reportPlace(place) : undefined,
+  });
+  // Admitted just as the shopper left: nobody would see the result, so nothing is charged.
+  if (outcome === 'admitted' && !req.signal?.aborted) return;
+  if (outcome === 'timeout') throw engineBusyError(await req.admission.entry.stepOut());
+  // The shopper went away: nobody reads this answer.
+  throw new AppError('ENGINE_BUSY');
 }
 
 /** The answer to a try-on that succeeded. */
@@ -116,9 +176,20 @@ async function tryOnResponse(
  */
 export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<TryOnResponse> {
   const { db, config } = deps;
-  // Decided before the reservation spends anything: the try-on paid with the last credit of a
-  // plan with priority processing still goes first.
-  const priority = await holdsPlanCredits(db, req.userId, PRIORITY_PLAN_IDS, deps.clock());
+  const priority = req.admission.priority;
+  const progress =
+    deps.progress && req.progressId
+      ? createProgressReporter(deps.progress, {
+          progressId: req.progressId,
+          userId: req.userId,
+          engineId: req.engineId,
+          outfit: req.lowerGarment !== undefined,
+          ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
+          relay: deps.line.relayProgress,
+        })
+      : undefined;
+  // Waiting in line costs nothing: the reservation comes once a slot is ours.
+  await waitTurn(req, progress);
   const reservation = await reserveTryOn(db, {
     userId: req.userId,
     freeTrialsLimit: config.freeTrialsLimit,
@@ -130,16 +201,6 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   });
   if (!reservation.ok) throw await noCreditsError(deps, req.userId);
   const tryonId = reservation.tryon.id;
-  const progress =
-    deps.progress && req.progressId
-      ? createProgressReporter(deps.progress, {
-          progressId: req.progressId,
-          userId: req.userId,
-          engineId: req.engineId,
-          outfit: req.lowerGarment !== undefined,
-          ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
-        })
-      : undefined;
   // Accepted and charged: waiting for an engine slot (in-process) or a worker (queue).
   progress?.report('queued');
   const result = await deps.runner.run({
@@ -265,8 +326,8 @@ export async function performMerchantTryOn(
 
 /** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */
 export interface TryOnService {
-  /** The cheap refusals, before the photos are decoded (see `refuseEarly`). */
-  refuseEarly(userId: string, engineId: string, units: number): Promise<void>;
+  /** The cheap refusals and a place in line, before the photos are decoded (see `refuseEarly`). */
+  refuseEarly(userId: string, engineId: string, units: number, ticket?: string): Promise<Admission>;
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
   /** A shop widget's refusals before decoding (see `refuseMerchantEarly`). */
@@ -277,7 +338,7 @@ export interface TryOnService {
 
 export function createTryOnService(deps: TryOnDeps): TryOnService {
   return {
-    refuseEarly: (userId, engineId, units) => refuseEarly(deps, userId, engineId, units),
+    refuseEarly: (userId, engineId, units, ticket) => refuseEarly(deps, userId, engineId, units, ticket),
     perform: (req) => performTryOn(deps, req),
     refuseMerchantEarly: (m, engineId) => refuseMerchantEarly(deps, m, engineId),
     performForMerchant: (req) => performMerchantTryOn(deps, req),

@@ -8,6 +8,8 @@
  *   receives its events.
  * - Stages only move forward (queued, reading, fitting, finishing, then done or failed); a repeated
  *   or older stage (the same event relayed twice, or arriving late from another process) is dropped.
+ *   One exception: while the try-on waits in line, `queued` events carry its place, and a new
+ *   place (or expected wait) is news; a `queued` without a place ends the line (charged, starting).
  *   Nothing follows done or failed: one progressId is one try-on.
  * - The latest event of each id is kept for `ttlMs` (default 5 minutes) after it arrived, for late
  *   subscribers; at most `maxEntries` ids are kept (the oldest go first).
@@ -57,6 +59,13 @@ export function engineEstimate(
 
 export const isTerminal = (stage: TryOnStage): boolean => stage === 'done' || stage === 'failed';
 const order = (stage: TryOnStage): number => TRYON_STAGES.indexOf(stage);
+
+/** Whether `next` is news after `last`: a later stage, or a new place in line. */
+function movesOn(last: TryOnProgressEvent, next: TryOnProgressEvent): boolean {
+  if (order(next.stage) > order(last.stage)) return true;
+  if (next.stage !== 'queued' || last.stage !== 'queued' || last.place === undefined) return false;
+  return next.place !== last.place || next.waitSeconds !== last.waitSeconds;
+}
 
 export type ProgressListener = (event: TryOnProgressEvent) => void;
 
@@ -132,7 +141,7 @@ export class ProgressHub {
     const { progressId, userId, event } = message;
     let e = this.entry(progressId);
     if (e && e.owner !== userId) return false;
-    if (e?.last && (isTerminal(e.last.stage) || order(event.stage) <= order(e.last.stage))) return false;
+    if (e?.last && (isTerminal(e.last.stage) || !movesOn(e.last, event))) return false;
     if (!e) e = { owner: userId, last: undefined, expiresAt: 0 };
     e.last = event;
     e.expiresAt = this.now() + this.ttlMs;
@@ -177,6 +186,8 @@ export interface ProgressReporter {
   readonly acceptedAt: number;
   readonly estimateSeconds: { min: number; max: number };
   report(stage: TryOnStage): void;
+  /** Waiting in line, nothing charged yet: a `queued` event with the place and expected wait. */
+  reportPlace(place: { place: number; waitSeconds: number }): void;
   /**
    * Also sends the later reports through `send` (queue mode: the queued job's progress, which
    * every API process relays to its own subscribers). Failures of `send` are ignored.
@@ -188,35 +199,53 @@ export function progressMessage(
   t: { progressId: string; userId: string; acceptedAt: number; estimateSeconds: { min: number; max: number } },
   stage: TryOnStage,
   now = Date.now(),
+  place?: { place: number; waitSeconds: number },
 ): ProgressMessage {
   return {
     progressId: t.progressId,
     userId: t.userId,
-    event: { stage, estimateSeconds: { ...t.estimateSeconds }, elapsedMs: Math.max(0, Math.round(now - t.acceptedAt)) },
+    event: {
+      stage,
+      estimateSeconds: { ...t.estimateSeconds },
+      elapsedMs: Math.max(0, Math.round(now - t.acceptedAt)),
+      ...(place ? { place: place.place, waitSeconds: place.waitSeconds } : {}),
+    },
   };
 }
 
 /** A reporter publishing to this process's hub (and, once told, through a relay as well). */
 export function createProgressReporter(
   hub: Pick<ProgressHub, 'publish'>,
-  t: { progressId: string; userId: string; engineId: string; acceptedAt?: number; outfit?: boolean },
+  t: {
+    progressId: string;
+    userId: string;
+    engineId: string;
+    acceptedAt?: number;
+    outfit?: boolean;
+    /** Where line places also go (several API processes: the one holding the stream may be another). */
+    relay?: ((message: ProgressMessage) => Promise<unknown>) | undefined;
+  },
 ): ProgressReporter {
   let relay: ((message: ProgressMessage) => Promise<unknown>) | undefined;
+  const send = (message: ProgressMessage, through: typeof relay) => {
+    hub.publish(message);
+    if (!through) return;
+    try {
+      through(message).catch(() => undefined);
+    } catch {
+      // progress is best effort
+    }
+  };
   const reporter: ProgressReporter = {
     progressId: t.progressId,
     userId: t.userId,
     acceptedAt: t.acceptedAt ?? Date.now(),
     estimateSeconds: engineEstimate(t.engineId, t.outfit).estimateSeconds,
     report(stage) {
-      const message = progressMessage(reporter, stage);
-      hub.publish(message);
-      if (relay) {
-        try {
-          relay(message).catch(() => undefined);
-        } catch {
-          // progress is best effort
-        }
-      }
+      send(progressMessage(reporter, stage), relay ?? t.relay);
+    },
+    reportPlace(place) {
+      send(progressMessage(reporter, 'queued', Date.now(), place), t.relay);
     },
     relayThrough(send) {
       relay = send;

@@ -32,8 +32,6 @@ const ENQUEUE_TIMEOUT_MS = 5_000;
  * two before the deadline when the deadline's timer fires.
  */
 const DEADLINE_SLACK_MS = 20;
-/** How long the ENGINE_BUSY check waits for the queue's job counts. */
-const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 
 export interface TryOnQueueOptions extends QueueOptions {
   /** Where the progress events seen on the queue go (this process's SSE subscribers). */
@@ -43,8 +41,6 @@ export interface TryOnQueueOptions extends QueueOptions {
 export interface TryOnQueueDeps {
   db: TryOnJobDeps['db'];
   storage: TryOnJobDeps['storage'];
-  /** The queue's depth limit for the ENGINE_BUSY check (ENGINE_QUEUE_LIMIT). */
-  queueLimit: number;
 }
 
 export interface TryOnQueue extends TryOnRunner {
@@ -203,11 +199,6 @@ export async function createTryOnQueue(
   return {
     mode: 'redis',
     run,
-    async busy() {
-      // Redis unreachable: no answer here (the try-on then fails fast, refunded, when it is enqueued).
-      const c = await valueWithin(queue.counts(), QUEUE_COUNT_TIMEOUT_MS, undefined);
-      return c !== undefined && c.waiting >= deps.queueLimit;
-    },
     counts: () => queue.counts(),
     close: () => queue.close(),
   };

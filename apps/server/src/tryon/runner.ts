@@ -49,8 +49,6 @@ export interface TryOnRunner {
   readonly mode: 'in-process' | 'redis';
   /** Runs the engine for a reserved try-on and stores its result; never throws. */
   run(job: TryOnJob): Promise<RunResult>;
-  /** True when a new try-on on this engine would be refused at once (ENGINE_BUSY). */
-  busy(engineId: string): Promise<boolean>;
 }
 
 /** Any error as a RunFailure: engine errors and AppErrors keep their code, anything else is ENGINE_FAILED. */

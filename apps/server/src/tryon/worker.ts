@@ -19,6 +19,8 @@ import type { Storage } from '../storage/storage.js';
 import { createEngineRegistry } from '../engines/registry.js';
 import { startProcess } from '../services/recovery.js';
 import { createLogger, type Logger } from '../logging.js';
+import { announceWorkerSlots } from './redis-line.js';
+import { newTicket } from './admission.js';
 
 export type TryOnWorker = JobWorker<TryOnJobData, TryOnJobResult>;
 
@@ -31,7 +33,7 @@ export async function startTryOnWorker(
   if (!config.redisUrl) throw new Error('startTryOnWorker needs REDIS_URL');
   const concurrency =
     config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
-  return startJobWorker<TryOnJobData, TryOnJobResult>(
+  const worker = await startJobWorker<TryOnJobData, TryOnJobResult>(
     config.redisUrl,
     TRYON_QUEUE_NAME,
     async (job) => {
@@ -70,6 +72,20 @@ export async function startTryOnWorker(
       onError: (err) => deps.log.warn({ err }, 'queue worker error'),
     },
   );
+  // The line (`redis-line.ts`) admits no more try-ons than the live workers' slots.
+  const slots = await announceWorkerSlots({
+    redisUrl: config.redisUrl,
+    workerId: deps.ownerId ?? newTicket(),
+    slots: concurrency,
+    pool: TRYON_QUEUE_NAME,
+  });
+  return {
+    worker: worker.worker,
+    async close() {
+      await slots.stop();
+      await worker.close();
+    },
+  };
 }
 
 export interface WorkerProcess {

@@ -1,14 +1,12 @@
 /** Cheap refusals before decoding, and bounded waiting for an engine slot (503 ENGINE_BUSY, no charge). */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
+import { EngineBusyResponseSchema, MESSAGES, NoCreditsResponseSchema } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
 import { signIn, testApps } from '../../test/app.js';
 import { createEngineDouble } from '../../test/engine-double.js';
 import { jpeg, png, type FilePart, postMultipart } from '../../test/images.js';
 import { expectApiError } from '../../test/api-error.js';
-import { ENGINE_BUSY_RETRY_AFTER_S } from '../../plugins/error-handler.js';
-import type { JobLimiter } from '../../tryon/job-limiter.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -52,21 +50,31 @@ describe.each(DATABASE_KINDS)('try-on limits on %s', (kind) => {
     expect(await t.app.db.selectFrom('tryons').select('id').execute()).toEqual([]);
   });
 
-  it('lets at most ENGINE_QUEUE_LIMIT try-ons wait for a slot; the next gets 503 with Retry-After, at no charge', async () => {
+  it('holds at most ENGINE_QUEUE_LIMIT try-ons in line, uncharged; the next gets 503 with its place, Retry-After and a ticket, at no charge', async () => {
     // The engine answers only when the test says: the first try-on runs until then.
     const engine = createEngineDouble({ held: true });
     const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '1' } });
-    const limiter = (t.app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter(engine.id);
     const [a, b, c] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
     const running = tryOn(t.app, a.cookie, a.user.id);
     await expect.poll(() => engine.calls.length).toBe(1);
     const waiting = tryOn(t.app, b.cookie, b.user.id);
-    await expect.poll(() => limiter.queued).toBe(1);
-    expect(await t.app.db.selectFrom('tryons').select('id').execute()).toHaveLength(2);
+    await expect.poll(() => t.app.tryOnLine.waiting(engine.id)).toBe(1);
+    // Waiting in line reserves nothing: only the running try-on has a row.
+    expect(await t.app.db.selectFrom('tryons').select('user_id').execute()).toEqual([{ user_id: a.user.id }]);
 
     const refused = await tryOn(t.app, c.cookie, c.user.id);
-    expectApiError(refused, 503, 'ENGINE_BUSY', MESSAGES.engineBusy);
-    expect(refused.headers['retry-after']).toBe(String(ENGINE_BUSY_RETRY_AFTER_S));
+    const busy = EngineBusyResponseSchema.parse(refused.json());
+    expectApiError(refused, 503, 'ENGINE_BUSY', {
+      message: MESSAGES.engineBusy,
+      extra: {
+        place: 2,
+        waitSeconds: busy.waitSeconds,
+        retryAfterSeconds: busy.retryAfterSeconds,
+        ticket: busy.ticket,
+      },
+    });
+    expect(busy.ticket).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(refused.headers['retry-after']).toBe(String(busy.retryAfterSeconds));
     const third = await t.app.db
       .selectFrom('users')
       .select('free_trials_used')

@@ -14,7 +14,6 @@ import { gif, jpeg, png, type FilePart, postMultipart } from '../../test/images.
 import { expectApiError } from '../../test/api-error.js';
 import { findUserById } from '../../repositories/users.js';
 import { balance } from '../../ledger/ledger.js';
-import type { JobLimiter } from '../../tryon/job-limiter.js';
 
 let PERSON: Buffer;
 let TOP: Buffer;
@@ -234,7 +233,6 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
       },
     };
     const { app } = await make({ engines: { gated }, env: { ENGINE_CONCURRENCY: '1' } });
-    const limiter = (app.tryOnRunner as unknown as { limiter(id: string): JobLimiter }).limiter('gated');
     const [first, normal, paying] = await Promise.all([signIn(app), signIn(app), signIn(app)]);
     await buy(app, paying.cookie, 'monthly');
     const until = (check: () => boolean) => expect.poll(check, { timeout: 5_000 }).toBe(true);
@@ -250,13 +248,13 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
       lower: null,
       person: await jpeg(400, 600),
     });
-    await until(() => limiter.queued === 1);
+    await expect.poll(() => app.tryOnLine.waiting('gated'), { timeout: 5_000 }).toBe(1);
     const waitingPaying = tryOnRequest(app, paying.cookie, {
       userId: paying.user.id,
       lower: null,
       person: await jpeg(320, 480),
     });
-    await until(() => limiter.queued === 2);
+    await expect.poll(() => app.tryOnLine.waiting('gated'), { timeout: 5_000 }).toBe(2);
 
     gates.shift()!();
     await until(() => started.length === 2);

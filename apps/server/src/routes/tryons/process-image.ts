@@ -114,7 +114,7 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
         response: { 200: TryOnResponseSchema, ...TRYON_ERROR_RESPONSES },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const acceptedAt = Date.now();
       const sessionUser = requireSessionUserId(request);
       const { files, fields } = await readForm(request);
@@ -135,30 +135,43 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       request.tryOnEngine = engineId;
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
-      // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
-      await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit));
+      // Cheap refusals first: no credits, or the line is full (no decoding, no charge). Otherwise a
+      // place in line, kept while the photos are decoded.
+      const admission = await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), form.lineTicket);
+      // The shopper who goes away (cancels, closes the page) gives up the place.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        const [person, garment, lowerGarment] = await Promise.all([
+          validateAndNormalise(files.userImage, 'userImage'),
+          validateAndNormalise(files.clothingImage, 'clothingImage'),
+          files.lowerClothingImage ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage') : undefined,
+        ]);
+        // Free the raw uploads before the engine runs.
+        files.userImage = undefined;
+        files.clothingImage = undefined;
+        files.lowerClothingImage = undefined;
 
-      const [person, garment, lowerGarment] = await Promise.all([
-        validateAndNormalise(files.userImage, 'userImage'),
-        validateAndNormalise(files.clothingImage, 'clothingImage'),
-        files.lowerClothingImage ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage') : undefined,
-      ]);
-      // Free the raw uploads before the engine runs.
-      files.userImage = undefined;
-      files.clothingImage = undefined;
-      files.lowerClothingImage = undefined;
-
-      return app.tryOns.perform({
-        userId: sessionUser,
-        category: form.category,
-        engineId,
-        person,
-        garment,
-        lowerGarment,
-        progressId,
-        reqId: request.id,
-        acceptedAt,
-      });
+        return await app.tryOns.perform({
+          userId: sessionUser,
+          category: form.category,
+          engineId,
+          person,
+          garment,
+          lowerGarment,
+          progressId,
+          reqId: request.id,
+          acceptedAt,
+          admission,
+          signal: gone.signal,
+        });
+      } finally {
+        reply.raw.off('close', onClose);
+        await admission.leave();
+      }
     },
   );
 }

@@ -183,6 +183,7 @@ export function HomePage() {
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
               onTryAnotherGarment={studio.tryAnotherGarment}
+              onLeaveLine={studio.leaveLine}
               onReport={tryonId ? () => setReporting(tryonId) : undefined}
               reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
             />

@@ -12,6 +12,8 @@ export interface ProcessImageInput {
   signal: AbortSignal;
   /** Follows the try-on's stages on GET /api/tryon-progress/{progressId} (contract progress.ts). */
   progressId?: string;
+  /** The ticket of an earlier ENGINE_BUSY answer: keeps the place in line. */
+  lineTicket?: string;
 }
 
 /** POST /api/process-image (multipart). */
@@ -19,6 +21,7 @@ export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   const form = new FormData();
   // Text fields first, so the server knows the progress id before the photos arrive.
   if (input.progressId) form.append('progressId', input.progressId);
+  if (input.lineTicket) form.append('lineTicket', input.lineTicket);
   form.append('userImage', input.person);
   form.append('clothingImage', input.clothing);
   if (input.lowerClothing) form.append('lowerClothingImage', input.lowerClothing);

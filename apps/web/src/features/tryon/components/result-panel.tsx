@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MESSAGES, RESULT_RETENTION_DAYS, WEB_MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
@@ -35,6 +35,32 @@ export interface ResultPanelProps {
   onReport?: () => void;
   /** The result has been reported: the button gives way to this note. */
   reportedNote?: string | null;
+  /** Leaves the line while the try-on waits for the engine (absent: no button). */
+  onLeaveLine?: () => void;
+}
+
+/** How often a screen reader hears the place in line again while it moves (the screen shows every change). */
+const LINE_ANNOUNCE_MS = 5_000;
+
+/** `text`, changing at most once every `ms`; from empty (the first text) at once. */
+function useThrottledText(text: string, ms: number): string {
+  const [shown, setShown] = useState(text);
+  const last = useRef(Date.now());
+  useEffect(() => {
+    if (text === shown) return;
+    const wait = last.current + ms - Date.now();
+    const apply = () => {
+      last.current = Date.now();
+      setShown(text);
+    };
+    if (wait <= 0 || shown === '' || text === '') {
+      apply();
+      return;
+    }
+    const timer = setTimeout(apply, wait);
+    return () => clearTimeout(timer);
+  }, [text, shown, ms]);
+  return shown;
 }
 
 export function ResultPanel({
@@ -46,6 +72,7 @@ export function ResultPanel({
   onTryAnotherGarment,
   onReport,
   reportedNote,
+  onLeaveLine,
 }: ResultPanelProps) {
   const t = useT();
   const localize = useLocalizeMessage();
@@ -59,6 +86,17 @@ export function ResultPanel({
     const timer = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(timer);
   }, [state.status]);
+  const line = state.status === 'processing' ? (state.line ?? null) : null;
+  const placeText = line
+    ? line.place !== null
+      ? t('tryon.line.place', { place: line.place, seconds: line.waitSeconds ?? 0 })
+      : t('tryon.line.joining')
+    : '';
+  const announced = useThrottledText(placeText, LINE_ANNOUNCE_MS);
+  const cancelledRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (state.status === 'idle' && state.cancelled) cancelledRef.current?.focus();
+  }, [state.status, state.cancelled]);
 
   return (
     <section
@@ -78,10 +116,57 @@ export function ResultPanel({
           </span>
           <p className="mt-4 font-semibold text-ink-800">{t('tryon.result.idle.title')}</p>
           <p className="mt-1 max-w-sm text-sm text-ink-500">{t('tryon.result.idle.text')}</p>
+          {state.cancelled ? (
+            <p
+              ref={cancelledRef}
+              tabIndex={-1}
+              role="status"
+              className="mt-4 max-w-sm rounded-xl bg-white px-4 py-2 text-sm font-semibold text-ink-800 shadow-sm outline-none"
+              data-testid="line-cancelled"
+            >
+              {t('tryon.line.cancelled')}
+            </p>
+          ) : null}
         </div>
       ) : null}
 
-      {state.status === 'processing' ? (
+      {line ? (
+        // Waiting in line for the engine: nothing is charged yet, and the shopper may leave.
+        <div
+          className="mt-4 flex flex-col items-center rounded-2xl border border-amber-200 bg-gradient-to-br from-amber-50 to-brand-50 px-6 py-10 text-center"
+          data-testid="line-wait"
+        >
+          <span className="grid size-14 place-items-center rounded-2xl bg-white text-amber-700 shadow-sm">
+            <ClockIcon className="size-7" />
+          </span>
+          <h3 className="mt-4 text-base font-bold text-ink-950">{t('tryon.line.title')}</h3>
+          {/* The screen shows every move; a screen reader hears the place politely, at most every few seconds. */}
+          <p className="mt-2 text-xl font-bold text-ink-950" aria-hidden="true" data-testid="line-place">
+            {placeText}
+          </p>
+          <p className="sr-only" role="status" aria-live="polite" data-testid="line-live">
+            {announced}
+          </p>
+          <p className="mt-2 max-w-sm text-sm text-ink-600">{t('tryon.line.free')}</p>
+          {line.retryAt !== null ? (
+            <p className="mt-3 text-xs font-medium text-ink-500" data-testid="line-retry">
+              {t('tryon.line.retry', { seconds: Math.max(0, Math.ceil((line.retryAt - now) / 1000)) })}
+            </p>
+          ) : null}
+          {onLeaveLine ? (
+            <button
+              type="button"
+              onClick={onLeaveLine}
+              className={buttonClasses('secondary', 'md', 'mt-5')}
+              data-testid="leave-line"
+            >
+              {t('tryon.line.cancel')}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      {state.status === 'processing' && !line ? (
         <div className="mt-4 flex flex-col items-center rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 px-6 py-12 text-center">
           <Spinner className="size-12 text-brand-600" />
           {/* The message and the stage are announced; the ticking clock and the bar are not. */}

@@ -56,7 +56,7 @@ export function useStudio({
   const outfit = outfitOffered && !!bottom.file;
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
-  const { state, run, reset } = useTryOn({
+  const { state, run, reset, cancel } = useTryOn({
     user,
     engine: engineId,
     timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
@@ -172,6 +172,8 @@ export function useStudio({
       ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
       : undefined,
     tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
+    /** Leaves the line while waiting for the engine (nothing was charged). */
+    leaveLine: cancel,
     removeBottom,
     tryAnotherGarment,
     cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   CLIENT_TIMEOUT_MS,
+  EngineBusyResponseSchema,
   MESSAGES,
   NoCreditsResponseSchema,
   WEB_MESSAGES,
@@ -15,6 +16,19 @@ import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
+
+/** Waiting in line for the engine (nothing charged yet): the place the server gave, and when the page asks again. */
+export interface LineWait {
+  /** 1 is next; null while the place is not known yet. */
+  place: number | null;
+  /** About how many seconds until the try-on starts. */
+  waitSeconds: number | null;
+  /** When the page posts again on its own (after the server's Retry-After); null: the server holds the request. */
+  retryAt: number | null;
+}
+
+/** A busy server's answer says when to come back; an older one without it: this. */
+const DEFAULT_RETRY_AFTER_S = 15;
 
 export interface TryOnState {
   status: TryOnStatus;
@@ -31,6 +45,10 @@ export interface TryOnState {
   estimateSeconds: { min: number; max: number } | null;
   /** The finished try-on's id (to report it), when the server gave one. */
   tryonId: string | null;
+  /** Set while waiting in line (status processing): the page shows the place and a way to leave. */
+  line?: LineWait | null;
+  /** The shopper left the line (status idle): nothing was charged. */
+  cancelled?: boolean;
 }
 
 export interface TryOnDeps {
@@ -76,7 +94,24 @@ const idle: TryOnState = {
   stage: null,
   estimateSeconds: null,
   tryonId: null,
+  line: null,
 };
+
+/** Resolves after `ms`, or rejects at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 export function useTryOn(deps: TryOnDeps) {
   const [state, setState] = useState<TryOnState>(idle);
@@ -105,52 +140,100 @@ export function useTryOn(deps: TryOnDeps) {
       const ctrl = new AbortController();
       inFlight.current = ctrl;
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        ctrl.abort();
-      }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+      let cancelled = false;
+      ctrl.signal.addEventListener('abort', () => {
+        cancelled = !timedOut;
+      });
       const userId = d.user.id;
       const engine = d.engine ?? null;
       setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
-      // Progress is optional: without events the page shows the processing state until the answer.
       let stopProgress: () => void = () => undefined;
-      let progressId: string | undefined;
-      if (d.openProgress) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      /** Listens to one post's progress (a new id per post); the id, when progress is available. */
+      const listen = (): string | undefined => {
+        stopProgress();
+        stopProgress = () => undefined;
+        if (!d.openProgress) return undefined;
         try {
-          progressId = (d.makeProgressId ?? (() => crypto.randomUUID()))();
+          const progressId = (d.makeProgressId ?? (() => crypto.randomUUID()))();
           stopProgress = d.openProgress(progressId, (event) => {
             if (inFlight.current !== ctrl) return;
-            setState((s) =>
-              s.status === 'processing'
-                ? {
-                    ...s,
-                    stage: event.stage === 'failed' ? s.stage : event.stage,
-                    estimateSeconds: event.estimateSeconds,
-                  }
-                : s,
-            );
+            setState((s) => {
+              if (s.status !== 'processing') return s;
+              // Waiting in line (a place; nothing charged yet), or the try-on has started.
+              let line: LineWait | null = null;
+              if (event.stage === 'failed') line = s.line ?? null;
+              else if (event.stage === 'queued' && event.place !== undefined)
+                line = { place: event.place, waitSeconds: event.waitSeconds ?? null, retryAt: null };
+              return {
+                ...s,
+                stage: event.stage === 'failed' ? s.stage : event.stage,
+                estimateSeconds: event.estimateSeconds,
+                line,
+              };
+            });
           });
+          return progressId;
         } catch (e) {
           console.warn('Try-on progress unavailable', e);
-          progressId = undefined;
+          return undefined;
         }
-      }
+      };
+      // Progress is optional: without events the page shows the processing state until the answer.
+      let progressId = listen();
       try {
         // A bottom goes with Upper Body only (a whole outfit).
         const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
         const [personUpload, clothingUpload, lowerUpload] = d.prepare
           ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
           : [person, clothing, lower];
-        const res = await (d.process ?? processImage)({
-          person: personUpload,
-          clothing: clothingUpload,
-          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
-          category,
-          userId,
-          api: d.engine,
-          signal: ctrl.signal,
-          ...(progressId ? { progressId } : {}),
-        });
+        // Busy is a wait: each ENGINE_BUSY answer gives the place in line and when to ask again;
+        // the page waits that long and posts again on its own with the ticket that keeps the place.
+        let lineTicket: string | undefined;
+        let res: TryOnResponse | undefined;
+        while (!res) {
+          timer = setTimeout(() => {
+            timedOut = true;
+            ctrl.abort();
+          }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+          try {
+            res = await (d.process ?? processImage)({
+              person: personUpload,
+              clothing: clothingUpload,
+              ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
+              category,
+              userId,
+              api: d.engine,
+              signal: ctrl.signal,
+              ...(progressId ? { progressId } : {}),
+              ...(lineTicket ? { lineTicket } : {}),
+            });
+          } catch (e) {
+            const busy =
+              e instanceof ApiError && e.code === 'ENGINE_BUSY'
+                ? EngineBusyResponseSchema.safeParse(e.body)
+                : undefined;
+            if (!busy?.success) throw e;
+            const retryAfter = busy.data.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_S;
+            lineTicket = busy.data.ticket;
+            setState((s) => ({
+              ...s,
+              stage: null,
+              line: {
+                place: busy.data.place ?? null,
+                waitSeconds: busy.data.waitSeconds ?? null,
+                retryAt: Date.now() + retryAfter * 1000,
+              },
+            }));
+            clearTimeout(timer);
+            stopProgress();
+            stopProgress = () => undefined;
+            await pause(retryAfter * 1000, ctrl.signal);
+            progressId = listen();
+          } finally {
+            clearTimeout(timer);
+          }
+        }
         d.updateUser((u) => applyTryOnResult(u, res));
         void d.refreshUser();
         setState({
@@ -162,6 +245,11 @@ export function useTryOn(deps: TryOnDeps) {
           tryonId: res.tryonId ?? null,
         });
       } catch (e) {
+        if (cancelled) {
+          // The shopper left the line: nothing was charged.
+          setState({ ...idle, cancelled: true });
+          return;
+        }
         if (e instanceof ApiError && e.code === 'NO_CREDITS') {
           const parsed = NoCreditsResponseSchema.safeParse(e.body);
           if (parsed.success) d.setUser(parsed.data.user);
@@ -191,8 +279,13 @@ export function useTryOn(deps: TryOnDeps) {
     [],
   );
 
+  /** Leaves the line: stops waiting (and asking again); nothing was charged. */
+  const cancel = useCallback(() => {
+    inFlight.current?.abort();
+  }, []);
+
   /** Back to idle (for example once credits were bought after a NO_CREDITS refusal). */
   const reset = useCallback(() => setState((s) => (s.status === 'processing' ? s : idle)), []);
 
-  return { state, run, reset };
+  return { state, run, reset, cancel };
 }

@@ -1,0 +1,209 @@
+/** The in-memory try-on line: first come first served, places and expected waits, bounded length and wait, tickets, leaving. */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createMemoryLine,
+  expectedWaitSeconds,
+  retryAfterFor,
+  type AdmissionLine,
+  type JoinResult,
+  type LineEntry,
+  type LinePlace,
+  type WaitOutcome,
+} from './admission.js';
+
+const lines: AdmissionLine[] = [];
+afterEach(async () => {
+  await Promise.all(lines.splice(0).map((l) => l.close()));
+});
+
+function line(opts: { capacity?: number; maxWaiting?: number; maxWaitMs?: number; graceMs?: number } = {}) {
+  const l = createMemoryLine({
+    capacity: () => opts.capacity ?? 1,
+    maxWaiting: opts.maxWaiting ?? 10,
+    maxWaitMs: opts.maxWaitMs ?? 60_000,
+    ticketGraceMs: opts.graceMs ?? 30_000,
+  });
+  lines.push(l);
+  return l;
+}
+
+const join = (l: AdmissionLine, userId: string, extra: { ticket?: string; priority?: boolean } = {}) =>
+  l.join({ pool: 'local', userId, priority: extra.priority ?? false, ticket: extra.ticket, typicalSeconds: 2 });
+
+function entryOf(r: JoinResult): LineEntry {
+  if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.busy)}`);
+  return r.entry;
+}
+
+/** Waits in line, recording each place heard and when the wait ended. */
+function waiting(entry: LineEntry, log: string[], name: string, signal?: AbortSignal) {
+  const places: LinePlace[] = [];
+  const outcome = entry.wait({ signal, onPlace: (p) => places.push(p) }).then((o: WaitOutcome) => {
+    log.push(`${name}:${o}`);
+    return o;
+  });
+  return { places, outcome };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the in-memory try-on line', () => {
+  it('admits first come, first served: a slot goes to the one who waited longest', async () => {
+    const l = line({ capacity: 1 });
+    const a = entryOf(await join(l, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const log: string[] = [];
+    const b = waiting(entryOf(await join(l, 'b')), log, 'b');
+    const c = waiting(entryOf(await join(l, 'c')), log, 'c');
+    const d = waiting(entryOf(await join(l, 'd')), log, 'd');
+    await tick();
+    expect(log).toEqual([]);
+    expect(await l.waiting('local')).toBe(3);
+    expect([b.places.at(-1)?.place, c.places.at(-1)?.place, d.places.at(-1)?.place]).toEqual([1, 2, 3]);
+
+    await a.leave();
+    await b.outcome;
+    expect(log).toEqual(['b:admitted']);
+    // Everyone behind moved up one.
+    expect([c.places.at(-1)?.place, d.places.at(-1)?.place]).toEqual([1, 2]);
+    await entryOf(await join(l, 'b')).leave(); // an unrelated newcomer who gives up at once changes nothing
+    await tick();
+    expect(log).toEqual(['b:admitted']);
+  });
+
+  it('tells the place and the expected wait: place × recent try-on time ÷ slots', async () => {
+    expect(expectedWaitSeconds(12, 2_000, 2)).toBe(12);
+    expect(expectedWaitSeconds(3, 900, 2)).toBe(2);
+    expect(expectedWaitSeconds(1, 0, 1)).toBe(0);
+    const l = line({ capacity: 2 });
+    entryOf(await join(l, 'a'));
+    entryOf(await join(l, 'b'));
+    const log: string[] = [];
+    const c = waiting(entryOf(await join(l, 'c')), log, 'c');
+    const d = waiting(entryOf(await join(l, 'd')), log, 'd');
+    // Typical 2 s a try-on, 2 slots: the first waiting starts in about 1 s, the second in about 2 s.
+    expect(c.places).toEqual([{ place: 1, waitSeconds: 1 }]);
+    expect(d.places).toEqual([{ place: 2, waitSeconds: 2 }]);
+  });
+
+  it('holds at most maxWaiting; the next is refused at once with its place, a ticket and Retry-After', async () => {
+    const l = line({ capacity: 1, maxWaiting: 2 });
+    entryOf(await join(l, 'a'));
+    entryOf(await join(l, 'b'));
+    entryOf(await join(l, 'c'));
+    const refused = await join(l, 'd');
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.busy).toMatchObject({ place: 3, waitSeconds: 6 });
+    expect(refused.busy.ticket).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(refused.busy.retryAfterSeconds).toBe(retryAfterFor(3, 2, 2_000, 1));
+    expect(refused.busy.retryAfterSeconds).toBe(2);
+    expect(await l.waiting('local')).toBe(2);
+  });
+
+  it('a ticket keeps the place: back, its holder goes before a newcomer who was held meanwhile', async () => {
+    const l = line({ capacity: 1, maxWaiting: 1 });
+    const a = entryOf(await join(l, 'a'));
+    const log: string[] = [];
+    const bEntry = entryOf(await join(l, 'b'));
+    const b = waiting(bEntry, log, 'b');
+    const c = await join(l, 'c');
+    const d = await join(l, 'd');
+    if (c.ok || d.ok) throw new Error('c and d should have been refused');
+    expect([c.busy.place, d.busy.place]).toEqual([2, 3]);
+
+    await a.leave();
+    expect(await b.outcome).toBe('admitted');
+    // d comes back first and is held (c is away)...
+    const dBack = entryOf(await join(l, 'd', { ticket: d.busy.ticket }));
+    expect(dBack.ticket).toBe(d.busy.ticket);
+    const dWait = waiting(dBack, log, 'd');
+    // ...then c comes back to a full line: being ahead, c takes the held place and d steps out.
+    const cBack = entryOf(await join(l, 'c', { ticket: c.busy.ticket }));
+    const cWait = waiting(cBack, log, 'c');
+    expect(await dWait.outcome).toBe('timeout');
+    const dAgain = await dBack.stepOut();
+    expect(dAgain.ticket).toBe(d.busy.ticket);
+    expect(dAgain.place).toBe(2);
+    expect(cWait.places.at(-1)?.place).toBe(1);
+
+    // The slot b frees goes to c, not d.
+    await bEntry.leave();
+    expect(await cWait.outcome).toBe('admitted');
+    expect(log).toEqual(['b:admitted', 'd:timeout', 'c:admitted']);
+  });
+
+  it('another shopper’s ticket is not honoured: it joins at the back', async () => {
+    const l = line({ capacity: 1, maxWaiting: 0 });
+    entryOf(await join(l, 'a'));
+    const b = await join(l, 'b');
+    if (b.ok) throw new Error('b should have been refused');
+    const stolen = await join(l, 'mallory', { ticket: b.busy.ticket });
+    if (stolen.ok) throw new Error('refused too');
+    expect(stolen.busy.ticket).not.toBe(b.busy.ticket);
+    expect(stolen.busy.place).toBe(2);
+  });
+
+  it('the longest wait passes: the ticket steps out keeping its place (Retry-After 1 s)', async () => {
+    const l = line({ capacity: 1, maxWaitMs: 30 });
+    entryOf(await join(l, 'a'));
+    const b = entryOf(await join(l, 'b'));
+    expect(await b.wait({})).toBe('timeout');
+    const busy = await b.stepOut();
+    expect(busy).toMatchObject({ ticket: b.ticket, place: 1, retryAfterSeconds: 1 });
+    expect(await l.waiting('local')).toBe(0);
+    // Back with the ticket: still first.
+    const c = entryOf(await join(l, 'c'));
+    const back = entryOf(await join(l, 'b', { ticket: b.ticket }));
+    const log: string[] = [];
+    const cw = waiting(c, log, 'c');
+    const bw = waiting(back, log, 'b');
+    expect(bw.places[0]?.place).toBe(1);
+    expect(cw.places.at(-1)?.place).toBe(2);
+  });
+
+  it('keeps a freed slot for a ticket holder ahead who is due back, instead of giving it to someone behind', async () => {
+    const l = line({ capacity: 1, maxWaitMs: 30 });
+    const a = entryOf(await join(l, 'a'));
+    const b = entryOf(await join(l, 'b'));
+    expect(await b.wait({})).toBe('timeout');
+    const busy = await b.stepOut();
+    const log: string[] = [];
+    const c = waiting(entryOf(await join(l, 'c')), log, 'c');
+    await a.leave();
+    await tick();
+    expect(log).toEqual([]); // c, behind b, does not take the slot while b is due back
+    const back = entryOf(await join(l, 'b', { ticket: busy.ticket }));
+    expect(await back.wait({})).toBe('admitted');
+    await back.leave();
+    expect(await c.outcome).toBe('admitted');
+  });
+
+  it('leaving (the shopper cancels) gives up the place: nothing held, everyone behind moves up', async () => {
+    const l = line({ capacity: 1 });
+    entryOf(await join(l, 'a'));
+    const log: string[] = [];
+    const ctrl = new AbortController();
+    const b = waiting(entryOf(await join(l, 'b')), log, 'b', ctrl.signal);
+    const c = waiting(entryOf(await join(l, 'c')), log, 'c');
+    expect(c.places.at(-1)?.place).toBe(2);
+    ctrl.abort();
+    expect(await b.outcome).toBe('aborted');
+    await tick();
+    expect(c.places.at(-1)?.place).toBe(1);
+    expect(await l.waiting('local')).toBe(1);
+  });
+
+  it('the priority lane (a plan with priority processing) goes first; each lane in order', async () => {
+    const l = line({ capacity: 1 });
+    const a = entryOf(await join(l, 'a'));
+    const log: string[] = [];
+    const n1 = waiting(entryOf(await join(l, 'n1')), log, 'n1');
+    const p1 = waiting(entryOf(await join(l, 'p1', { priority: true })), log, 'p1');
+    const n2 = waiting(entryOf(await join(l, 'n2')), log, 'n2');
+    expect([p1.places.at(-1)?.place, n1.places.at(-1)?.place, n2.places.at(-1)?.place]).toEqual([1, 2, 3]);
+    await a.leave();
+    await p1.outcome;
+    expect(log).toEqual(['p1:admitted']);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The try-on line shared through Redis: two lines on one redis-server stand for two API processes.
+ * First come first served across them, the workers' slots as capacity, bounded length with a
+ * ticket that keeps the place in either process, leaving, and place updates relayed to the other
+ * process's progress hub.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import type { AdmissionLine, JoinResult, LineEntry } from './admission.js';
+import { announceWorkerSlots, createRedisLine } from './redis-line.js';
+import { ProgressHub, createProgressReporter } from './progress.js';
+
+const REDIS = redisServerAvailable();
+let redis: TestRedis | undefined;
+beforeAll(async () => {
+  if (REDIS) redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c()));
+});
+
+let n = 0;
+async function processes(count: number, opts: { slots: number; maxWaiting?: number; hubs?: ProgressHub[] }) {
+  const prefix = `test-line-${process.pid}-${++n}:`;
+  const lines: AdmissionLine[] = [];
+  for (let i = 0; i < count; i++) {
+    const l = await createRedisLine({
+      redisUrl: redis!.url,
+      prefix,
+      maxWaiting: opts.maxWaiting ?? 10,
+      maxWaitMs: 60_000,
+      ticketGraceMs: 30_000,
+      progress: opts.hubs?.[i],
+    });
+    lines.push(l);
+    closers.push(() => l.close());
+  }
+  if (opts.slots > 0) {
+    const worker = await announceWorkerSlots({
+      redisUrl: redis!.url,
+      workerId: 'worker-1',
+      slots: opts.slots,
+      pool: 'tryon',
+      prefix,
+    });
+    closers.push(() => worker.stop());
+  }
+  return lines;
+}
+
+const join = (l: AdmissionLine, userId: string, ticket?: string) =>
+  l.join({ pool: 'tryon', userId, priority: false, ticket, typicalSeconds: 1 });
+
+function entryOf(r: JoinResult): LineEntry {
+  if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.busy)}`);
+  return r.entry;
+}
+
+describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
+  it('admits first come, first served across API processes, no more than the workers’ slots', async () => {
+    const [one, two] = await processes(2, { slots: 1 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const log: string[] = [];
+    const places: Record<string, number[]> = { b: [], c: [], d: [] };
+    const wait = (e: LineEntry, name: string) =>
+      e.wait({ onPlace: (p) => places[name]!.push(p.place) }).then((o) => {
+        log.push(`${name}:${o}`);
+        return e;
+      });
+    const b = wait(entryOf(await join(two!, 'b')), 'b');
+    const c = wait(entryOf(await join(one!, 'c')), 'c');
+    const d = wait(entryOf(await join(two!, 'd')), 'd');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(log).toEqual([]); // one slot, taken
+    expect([places.b!.at(-1), places.c!.at(-1), places.d!.at(-1)]).toEqual([1, 2, 3]);
+    expect(await one!.waiting('tryon')).toBe(3);
+
+    await a.leave();
+    await (await b).leave();
+    await (await c).leave();
+    await d;
+    expect(log).toEqual(['b:admitted', 'c:admitted', 'd:admitted']);
+  });
+
+  it('refuses past the held limit with a ticket that keeps the place in any process; another’s ticket is not honoured', async () => {
+    const [one, two] = await processes(2, { slots: 1, maxWaiting: 1 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const b = entryOf(await join(one!, 'b'));
+    const bWait = b.wait({});
+    const c = await join(two!, 'c');
+    const d = await join(one!, 'd');
+    if (c.ok || d.ok) throw new Error('c and d should have been refused');
+    expect([c.busy.place, d.busy.place]).toEqual([2, 3]);
+    expect(c.busy.ticket).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(c.busy.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+
+    const stolen = await join(two!, 'mallory', c.busy.ticket);
+    if (stolen.ok) throw new Error('mallory should have been refused');
+    expect(stolen.busy.place).toBe(4);
+
+    await a.leave();
+    expect(await bWait).toBe('admitted');
+    // d back first (held), then c with its ticket in the other process: c takes the held place.
+    const dBack = entryOf(await join(one!, 'd', d.busy.ticket));
+    const dWait = dBack.wait({});
+    const cBack = entryOf(await join(two!, 'c', c.busy.ticket));
+    const cWait = cBack.wait({});
+    expect(await dWait).toBe('timeout');
+    const dAgain = await dBack.stepOut();
+    expect(dAgain).toMatchObject({ ticket: d.busy.ticket, place: 2 });
+    await b.leave();
+    expect(await cWait).toBe('admitted');
+    await cBack.leave();
+  });
+
+  it('a shopper who leaves gives up the place; the one behind moves up', async () => {
+    const [one, two] = await processes(2, { slots: 1 });
+    const a = entryOf(await join(one!, 'a'));
+    await a.wait({});
+    const ctrl = new AbortController();
+    const b = entryOf(await join(one!, 'b'));
+    const bWait = b.wait({ signal: ctrl.signal });
+    const places: number[] = [];
+    const c = entryOf(await join(two!, 'c'));
+    const cWait = c.wait({ onPlace: (p) => places.push(p.place) });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(places.at(-1)).toBe(2);
+    ctrl.abort();
+    expect(await bWait).toBe('aborted');
+    await expect.poll(() => places.at(-1), { timeout: 3_000 }).toBe(1);
+    await a.leave();
+    expect(await cWait).toBe('admitted');
+    await c.leave();
+  });
+
+  it('before any worker announced its slots, everyone is admitted (the queue holds them as before)', async () => {
+    const [one] = await processes(1, { slots: 0 });
+    const entries = await Promise.all(['a', 'b', 'c'].map(async (u) => entryOf(await join(one!, u))));
+    expect(await Promise.all(entries.map((e) => e.wait({})))).toEqual(['admitted', 'admitted', 'admitted']);
+  });
+
+  it('a place in line reaches the progress stream held by the other API process', async () => {
+    const hubs = [new ProgressHub(), new ProgressHub()];
+    const [one] = await processes(2, { slots: 1, hubs });
+    const progressId = '3b241101-e2bb-4255-8caf-4136c566a962';
+    const seen: (number | undefined)[] = [];
+    const sub = hubs[1]!.subscribe(progressId, 'u1', (e) => seen.push(e.place));
+    expect(sub.ok).toBe(true);
+    const reporter = createProgressReporter(hubs[0]!, {
+      progressId,
+      userId: 'u1',
+      engineId: 'local',
+      relay: one!.relayProgress,
+    });
+    reporter.reportPlace({ place: 4, waitSeconds: 3 });
+    reporter.reportPlace({ place: 3, waitSeconds: 2 });
+    await expect.poll(() => seen, { timeout: 3_000 }).toEqual([4, 3]);
+  });
+});
