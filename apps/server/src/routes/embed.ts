@@ -135,7 +135,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
         response: { 200: EmbedTryOnResponseSchema, ...ERROR_RESPONSES },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { session, merchant } = await embedSessionOf(deps(), bearerToken(request));
       const files: Partial<Record<FileField, Buffer>> = {};
       const fields: Record<string, string> = {};
@@ -158,28 +158,44 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       const parsed = EmbedTryOnFieldsSchema.safeParse(fields.category ? { category: fields.category } : {});
       if (!parsed.success) throw new AppError('INVALID_CATEGORY');
       const engineId = app.engines.defaultEngine;
-      const m = { merchantId: merchant.id, accountId: merchant.user_id };
-      // Cheap refusals first (no credit left, no room on the engine): nothing decoded, nothing charged.
-      await app.tryOns.refuseMerchantEarly(m, engineId);
-      const [person, garment] = await Promise.all([
-        validateAndNormalise(files.userImage, 'userImage'),
-        validateAndNormalise(files.clothingImage, 'clothingImage'),
-      ]);
-      files.userImage = undefined;
-      files.clothingImage = undefined;
-      const done = await app.tryOns.performForMerchant({
-        ...m,
-        sessionId: session.id,
-        shopperHash: session.shopper_hash,
-        dailyLimit: merchant.daily_limit,
-        shopperDailyLimit: merchant.shopper_daily_limit,
-        category: parsed.data.category,
-        engineId,
-        person,
-        garment,
-        resultMinutes: EMBED_RESULT_MINUTES,
-        reqId: request.id,
-      });
+      const m = { merchantId: merchant.id, accountId: merchant.user_id, sessionId: session.id };
+      // Cheap refusals first (no credit left, the line full): nothing decoded, nothing charged.
+      // Otherwise a place in line, kept while the photos are decoded.
+      const admission = await app.tryOns.refuseMerchantEarly(m, engineId);
+      // The shopper who goes away gives up the place.
+      const gone = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort();
+      };
+      reply.raw.once('close', onClose);
+      let done;
+      try {
+        const [person, garment] = await Promise.all([
+          validateAndNormalise(files.userImage, 'userImage'),
+          validateAndNormalise(files.clothingImage, 'clothingImage'),
+        ]);
+        files.userImage = undefined;
+        files.clothingImage = undefined;
+        done = await app.tryOns.performForMerchant({
+          merchantId: m.merchantId,
+          accountId: m.accountId,
+          sessionId: session.id,
+          shopperHash: session.shopper_hash,
+          dailyLimit: merchant.daily_limit,
+          shopperDailyLimit: merchant.shopper_daily_limit,
+          category: parsed.data.category,
+          engineId,
+          person,
+          garment,
+          resultMinutes: EMBED_RESULT_MINUTES,
+          reqId: request.id,
+          admission,
+          signal: gone.signal,
+        });
+      } finally {
+        reply.raw.off('close', onClose);
+        await admission.leave();
+      }
       return {
         success: true as const,
         imageUrl: `/api/results/${done.resultName}`,

@@ -141,7 +141,10 @@ export async function refuseEarly(
  * Waits in line for a slot (nothing charged), telling the page its place; ENGINE_BUSY with the
  * ticket when the longest wait passes first.
  */
-async function waitTurn(req: TryOnRequest, progress: ProgressReporter | undefined): Promise<void> {
+async function waitTurn(
+  req: Pick<TryOnRequest, 'admission' | 'signal'>,
+  progress: ProgressReporter | undefined,
+): Promise<void> {
   const outcome = await req.admission.entry.wait({
     signal: req.signal,
     onPlace: progress ? (place) => progress.reportPlace(place) : undefined,
@@ -255,23 +258,37 @@ export interface MerchantTryOnRequest {
   /** Minutes the result is kept. */
   resultMinutes: number;
   reqId?: string | undefined;
+  /** The place in line from `refuseMerchantEarly`. */
+  admission: Admission;
+  /** Aborts when the shopper goes away (gives up the place). */
+  signal?: AbortSignal | undefined;
 }
 
 /**
  * The merchant's cheap refusals, before the photos are decoded: no credit left (read-only:
- * MERCHANT_NO_CREDITS, counted for the operator) or no room on the engine (ENGINE_BUSY).
+ * MERCHANT_NO_CREDITS, counted for the operator); then a place in the same line as every other
+ * try-on (`admission.ts`), or ENGINE_BUSY when it is full. Nothing is charged by either.
  */
 export async function refuseMerchantEarly(
   deps: TryOnDeps,
-  m: { merchantId: string; accountId: string },
+  m: { merchantId: string; accountId: string; sessionId: string },
   engineId: string,
-): Promise<void> {
+): Promise<Admission> {
   const now = deps.clock();
   if (!(await canReserveTryOn(deps.db, { userId: m.accountId, freeTrialsLimit: 0, now, units: 1 }))) {
     await markOutOfCredits(deps.db, m.merchantId, now.toISOString());
     throw new AppError('MERCHANT_NO_CREDITS');
   }
-  if (await deps.runner.busy(engineId)) throw new AppError('ENGINE_BUSY');
+  const joined = await deps.line.join({
+    pool: linePool(deps.runner, engineId),
+    // Each shopper's widget session holds its own place; the merchant's account pays.
+    userId: `embed:${m.sessionId}`,
+    priority: false,
+    typicalSeconds: engineEstimate(engineId, false).estimateSeconds.min,
+  });
+  if (!joined.ok) throw engineBusyError(joined.busy);
+  const entry = joined.entry;
+  return { entry, priority: false, leave: () => entry.leave() };
 }
 
 /**
@@ -283,6 +300,8 @@ export async function performMerchantTryOn(
   deps: TryOnDeps,
   req: MerchantTryOnRequest,
 ): Promise<{ tryonId: string; resultName: string; expiresAt: string }> {
+  // Waiting in line costs the merchant nothing: the reservation comes once a slot is ours.
+  await waitTurn(req, undefined);
   const now = deps.clock();
   const reservation = await reserveMerchantTryOn(deps.db, {
     merchantId: req.merchantId,
@@ -331,7 +350,10 @@ export interface TryOnService {
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
   /** A shop widget's refusals before decoding (see `refuseMerchantEarly`). */
-  refuseMerchantEarly(m: { merchantId: string; accountId: string }, engineId: string): Promise<void>;
+  refuseMerchantEarly(
+    m: { merchantId: string; accountId: string; sessionId: string },
+    engineId: string,
+  ): Promise<Admission>;
   /** A shop widget's try-on, paid by the merchant (see `performMerchantTryOn`). */
   performForMerchant(req: MerchantTryOnRequest): Promise<{ tryonId: string; resultName: string; expiresAt: string }>;
 }
