@@ -4,6 +4,7 @@
  * with the focus on its heading, no native alert box, progress headlines that follow the stage.
  */
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { MESSAGES, UserSchema } from '@aidressup/contract';
@@ -127,6 +128,35 @@ test.describe('photo checks before charging', () => {
     expect(size).toBeLessThan(10 * 1024 * 1024);
     // Reduced to at most 2048 px and re-encoded as JPEG, not sent at 24 MB.
     expect(size).toBeLessThan(huge.length / 3);
+  });
+});
+
+test.describe('studio photos', () => {
+  // The browser logs the refusal's HTTP status (422) as a console error.
+  test.use({ allowedConsoleErrors: [/status of 422/] });
+
+  test('a studio photo of a garment worn by a model: the built-in engine says what photo to use instead, and charges nothing', async ({
+    page,
+  }, testInfo) => {
+    const userId = await openSignedIn(page);
+    // A store's product photo of a model wearing a blouse (openly licensed, packages/engine/test-fixtures/LICENSES.md).
+    const studio = fileURLToPath(
+      new URL('../../packages/engine/test-fixtures/person/woman_blouse_skirt.jpg', import.meta.url),
+    );
+    await uploadBoth(page, studio);
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
+    await page.getByTestId('try-with-ai').click();
+    expect((await answer).status()).toBe(422);
+    await expect(page.getByTestId('error-message')).toHaveText(MESSAGES.garmentWorn);
+    await expect(page.getByRole('heading', { name: 'Your result', exact: true })).toBeFocused();
+    expect(await freeTrialsUsed(page, userId)).toBe(0);
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page
+        .getByRole('heading', { name: 'Your result', exact: true })
+        .evaluate((el) => el.scrollIntoView({ block: 'start', behavior: 'instant' }));
+      await page.screenshot({ path: testInfo.outputPath(`studio-refusal-${width}.png`) });
+    }
   });
 });
 

@@ -74,7 +74,7 @@ export function ResultPanel({
         id="result-title"
         tabIndex={-1}
         data-result-heading
-        className="scroll-mt-24 text-lg font-bold text-ink-950 focus:outline-none focus-visible:outline-3 focus-visible:outline-brand-500"
+        className="scroll-mt-32 text-lg font-bold text-ink-950 focus:outline-none focus-visible:outline-3 focus-visible:outline-brand-500"
       >
         {t('tryon.result.title')}
       </h2>
