@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { MESSAGES, UserSchema } from '@aidressup/contract';
 import { expect, openSignedIn, PHOTOS, test, tryOnce, uploadBoth } from '../fixtures';
+import { codeFromMail, newestMail, uniqueEmail } from '../mail';
 
 /** The first bytes of a PDF, named and typed as a JPEG (as a phone's file picker may hand it over). */
 const RENAMED_PDF = {
@@ -283,4 +284,61 @@ test('after deleting a gallery result on a phone, the focus goes to the next one
   const next = page.locator(`[data-testid="gallery-item"][data-item-id="${secondId}"]`);
   await expect(next).toBeFocused();
   await expect(next).toBeInViewport();
+});
+
+test.describe('photos kept over a reload, for the session only', () => {
+  test('not after the uploads’ 30-minute window, nor in a new tab (a new browser session)', async ({
+    page,
+    context,
+  }) => {
+    await openSignedIn(page);
+    await uploadBoth(page);
+    // Another tab is another session: nothing is restored there, and what was kept is forgotten.
+    const other = await context.newPage();
+    await other.goto('/');
+    await expect(other.getByTestId('upload-person-dropzone')).toBeVisible();
+    await expect(other.getByTestId('upload-person-preview')).toHaveCount(0);
+    await other.close();
+    await page.reload();
+    await expect(page.getByTestId('upload-person-dropzone')).toBeVisible();
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+
+    // Kept again, then 31 minutes pass: gone after the next reload.
+    await uploadBoth(page);
+    await page.reload();
+    await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+    await page.clock.setFixedTime(Date.now() + 31 * 60_000);
+    await page.reload();
+    await expect(page.getByTestId('upload-clothing-dropzone')).toBeVisible();
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+    await expect(page.getByTestId('upload-clothing-preview')).toHaveCount(0);
+  });
+
+  test('signing out forgets them', async ({ page }) => {
+    const email = uniqueEmail('photos');
+    await openSignedIn(page);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' }).click();
+    const dialog = page.getByTestId('sign-in-dialog');
+    const since = new Date(Date.now() - 1000);
+    await dialog.getByLabel('Email address').fill(email);
+    await dialog.getByRole('button', { name: 'Email me a code' }).click();
+    await dialog.getByLabel('6-digit code').fill(codeFromMail(await newestMail(email, { since })));
+    await dialog.getByRole('button', { name: 'Sign in' }).click();
+    await expect(dialog.getByRole('heading', { name: "You're signed in" })).toBeVisible();
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await uploadBoth(page);
+    await page.reload();
+    await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+    await page.getByTestId('nav-account').click();
+    const fresh = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await fresh;
+    await page.goto('/');
+    await expect(page.getByTestId('upload-person-dropzone')).toBeVisible();
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('upload-person-dropzone')).toBeVisible();
+    await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+  });
 });
