@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { isAllowedImageType, MESSAGES } from '@aidressup/contract';
+import { MESSAGES } from '@aidressup/contract';
 import { keepPhoto, keptPhoto } from '../../../lib/photo-store';
 import { checkPhoto, measureImage, type PhotoRole } from '../utils/check-photo';
 
@@ -46,10 +46,6 @@ export function useImageUpload(maxBytes: number, { role, keepAs }: ImageUploadOp
 
   const accept = useCallback(
     (picked: File, { restored }: { restored: boolean }) => {
-      if (!isAllowedImageType(picked.type)) {
-        if (!restored) setError(MESSAGES.unsupportedFormat);
-        return;
-      }
       const mine = ++seq.current;
       const current = () => mine === seq.current;
       void checkPhoto(picked, role, maxBytes, {

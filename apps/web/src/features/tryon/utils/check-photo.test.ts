@@ -15,6 +15,21 @@ const deps = (size: { width: number; height: number } | null, shrunk: File | nul
 });
 
 describe('checkPhoto', () => {
+  it('takes JPEG, JPG, PNG and WEBP by type, and refuses other types with the specification’s message', async () => {
+    const size = { width: 768, height: 1024 };
+    for (const type of ['image/jpeg', 'image/jpg', 'image/png', 'image/webp']) {
+      const file = new File([new Uint8Array(JPEG_HEAD)], 'p', { type });
+      expect(await checkPhoto(file, 'person', MAX_UPLOAD_BYTES, deps(size)), type).toMatchObject({ ok: true });
+    }
+    for (const type of ['image/gif', 'application/pdf', '']) {
+      const file = new File([new Uint8Array(JPEG_HEAD)], 'p', { type });
+      expect(await checkPhoto(file, 'person', MAX_UPLOAD_BYTES, deps(size)), type).toEqual({
+        ok: false,
+        message: MESSAGES.unsupportedFormat,
+      });
+    }
+  });
+
   it('refuses a PDF renamed .jpg as not a photo, before decoding it', async () => {
     const pdf = new File(['%PDF-1.7\n1 0 obj'], 'holiday.jpg', { type: 'image/jpeg' });
     const d = deps({ width: 800, height: 1000 });

@@ -1,6 +1,7 @@
 /**
  * The checks a picked photo goes through in the page before it is accepted, the same the server
- * makes again before anything is charged: a JPEG, PNG or WEBP by its bytes (not its name), a
+ * makes again before anything is charged: an allowed type (the specification's 'Unsupported
+ * format…'), a JPEG, PNG or WEBP by its bytes too (not its name), a
  * picture the browser can decode, large enough on its shorter side for a try-on. A photo over the
  * upload limit (bytes, or pixels) is shrunk in the browser rather than refused; the limit holds for
  * what is sent.
@@ -11,6 +12,7 @@ import {
   MIN_GARMENT_PHOTO_SIDE,
   MIN_PERSON_PHOTO_SIDE,
   detectImageKind,
+  isAllowedImageType,
   isOtherImageFormat,
 } from '@aidressup/contract';
 
@@ -67,7 +69,7 @@ async function head(file: Blob, n = 32): Promise<Uint8Array> {
 }
 
 /**
- * Checks one picked photo (its type already allowed by its MIME type). Answers the file to use
+ * Checks one picked photo. Answers the file to use
  * (the photo itself, or shrunk) or the message to show.
  */
 export async function checkPhoto(
@@ -76,6 +78,8 @@ export async function checkPhoto(
   maxBytes: number,
   deps: PhotoCheckDeps,
 ): Promise<PhotoCheck> {
+  // The specification's rule first: the file's type must be one of the four allowed.
+  if (!isAllowedImageType(file.type)) return { ok: false, message: MESSAGES.unsupportedFormat };
   const bytes = await head(file);
   if (!detectImageKind(bytes)) {
     return { ok: false, message: isOtherImageFormat(bytes) ? MESSAGES.unsupportedFormat : MESSAGES.notAPhoto };
