@@ -47,7 +47,16 @@ test.describe('a Spanish browser', () => {
       void d.dismiss();
     });
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect.poll(() => alerts).toEqual([message('es', 'msg.uploadBothPhotos')]);
+    await expect(page.getByTestId('try-notice')).toHaveText(message('es', 'msg.uploadBothPhotos'));
+    // The page's own message, no native alert box.
+    expect(alerts).toEqual([]);
+    // So are the new photo checks.
+    await page.getByTestId('upload-clothing-input').setInputFiles({
+      name: 'factura.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from('%PDF-1.7\n1 0 obj\n'),
+    });
+    await expect(page.getByTestId('upload-clothing-error')).toHaveText(message('es', 'msg.notAPhoto'));
   });
 });
 

@@ -22,22 +22,32 @@ test.describe('upload validation', () => {
     await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
   });
 
-  test('refuses a file over 10 MB', async ({ page }) => {
+  test('a file over 10 MB is not refused for its size before it is known to be a photo: this one is none', async ({
+    page,
+  }) => {
+    // Photos over 10 MB are shrunk in the browser (specs/photo-checks.spec.ts); this file is no picture at all.
     await openSignedIn(page);
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0);
     await page
       .getByTestId('upload-clothing-input')
       .setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
-    await expect(page.getByTestId('upload-clothing-error')).toHaveText(MESSAGES.fileTooLarge);
+    await expect(page.getByTestId('upload-clothing-error')).toHaveText(MESSAGES.notAPhoto);
   });
 
-  test('shows the generic failure for an image that cannot be read', async ({ page }) => {
+  test('says a file that cannot be read as a picture is not a photo (not "try again")', async ({ page }) => {
     await openSignedIn(page);
     await page
       .getByTestId('upload-person-input')
       .setInputFiles({ name: 'broken.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('not really a jpeg') });
-    await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.uploadFailed);
+    await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.notAPhoto);
     await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+    // A JPEG by its first bytes whose picture does not decode.
+    await page.getByTestId('upload-person-input').setInputFiles({
+      name: 'cut.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00]),
+    });
+    await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.notAPhoto);
   });
 
   test('a valid photo clears the error; replace and remove work', async ({ page }) => {
@@ -87,14 +97,15 @@ test.describe('upload validation', () => {
   });
 });
 
-test.describe('Try with AI alerts', () => {
+test.describe('Try with AI messages (the page’s own, no native alert box)', () => {
   test('asks for both photos', async ({ page }) => {
     await openSignedIn(page);
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
     await expect(page.getByTestId('upload-person-preview')).toBeVisible();
     const alerts = collectAlerts(page);
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect.poll(() => alerts).toEqual([MESSAGES.uploadBothPhotos]);
+    await expect(page.getByTestId('try-notice')).toHaveText(MESSAGES.uploadBothPhotos);
+    expect(alerts).toEqual([]);
     await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
   });
 
@@ -112,9 +123,12 @@ test.describe('Try with AI alerts', () => {
     await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
     const alerts = collectAlerts(page);
     await page.getByTestId('try-with-ai').click();
-    await expect.poll(() => alerts).toEqual([MESSAGES.userLoading]);
+    await expect(page.getByTestId('try-notice')).toHaveText(MESSAGES.userLoading);
     await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
     release();
     await expect(page.getByTestId('user-id')).toHaveText(/^.{8}$/);
+    // The notice goes once the user has loaded.
+    await expect(page.getByTestId('try-notice')).toHaveCount(0);
+    expect(alerts).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectImageKind, detectImageMime } from './image-signature.js';
+import { detectImageKind, detectImageMime, isOtherImageFormat } from './image-signature.js';
 
 const bytes = (...values: number[]) => new Uint8Array(values);
 const ascii = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
@@ -50,5 +50,23 @@ describe('detectImageMime', () => {
     expect(detectImageMime(bytes(...PNG))).toBe('image/png');
     expect(detectImageMime(bytes(...WEBP))).toBe('image/webp');
     expect(detectImageMime(bytes(1, 2, 3))).toBeNull();
+  });
+});
+
+describe('isOtherImageFormat', () => {
+  it('knows GIF, BMP, TIFF, HEIC and AVIF by their first bytes', () => {
+    expect(isOtherImageFormat(bytes(...ascii('GIF89a'), 1, 0))).toBe(true);
+    expect(isOtherImageFormat(bytes(...ascii('BM'), 0, 0))).toBe(true);
+    expect(isOtherImageFormat(bytes(0x49, 0x49, 0x2a, 0x00))).toBe(true);
+    expect(isOtherImageFormat(bytes(0x4d, 0x4d, 0x00, 0x2a))).toBe(true);
+    expect(isOtherImageFormat(bytes(0, 0, 0, 0x18, ...ascii('ftypheic')))).toBe(true);
+    expect(isOtherImageFormat(bytes(0, 0, 0, 0x1c, ...ascii('ftypavif')))).toBe(true);
+  });
+
+  it('does not take a PDF, a video or text for an image', () => {
+    expect(isOtherImageFormat(bytes(...ascii('%PDF-1.7\n')))).toBe(false);
+    expect(isOtherImageFormat(bytes(0, 0, 0, 0x18, ...ascii('ftypmp42')))).toBe(false);
+    expect(isOtherImageFormat(bytes(...ascii('hello, world')))).toBe(false);
+    expect(isOtherImageFormat(bytes())).toBe(false);
   });
 });

@@ -35,3 +35,22 @@ export function detectImageMime(bytes: Uint8Array): ImageMime | null {
   const kind = detectImageKind(bytes);
   return kind ? IMAGE_MIME_OF[kind] : null;
 }
+
+/**
+ * True for an image in a format the product does not take (GIF, BMP, TIFF, HEIC/HEIF, AVIF) by its
+ * first bytes: such a file gets "Unsupported format…", while a file that is no image at all (a PDF
+ * renamed .jpg, a text file) gets "This file is not a photo we can read…".
+ */
+export function isOtherImageFormat(bytes: Uint8Array): boolean {
+  const ascii = (offset: number, text: string) =>
+    startsWithAt(
+      bytes,
+      [...text].map((c) => c.charCodeAt(0)),
+      offset,
+    );
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a') || ascii(0, 'BM')) return true;
+  if (startsWithAt(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWithAt(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return true;
+  // ISO base media: "ftyp" at 4, then an image brand (HEIC, HEIF, AVIF).
+  if (!ascii(4, 'ftyp')) return false;
+  return ['heic', 'heix', 'hevc', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis'].some((brand) => ascii(8, brand));
+}

@@ -5,6 +5,17 @@ export const ALLOWED_IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.webp'] as co
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Decoded images above this many pixels are refused. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
+/**
+ * The smallest photos a try-on accepts, on their shorter side (EXIF orientation does not change it),
+ * checked in the page and on the server before anything is charged. A person: the engines find the
+ * body with pose models that look at 256 × 256 pixels (the built-in one's person and pose models
+ * both), and a person photo shorter than that leaves the body too few pixels to place a garment on.
+ * A garment: it is cut out and drawn over the body at the person photo's working size (the built-in
+ * engine's torso is about 150-300 pixels wide at its 640-pixel working size; hosted engines work at
+ * 768 × 1024), so 160 pixels keeps it at most about twice enlarged.
+ */
+export const MIN_PERSON_PHOTO_SIDE = 256;
+export const MIN_GARMENT_PHOTO_SIDE = 160;
 /** Longest side images are normalised to before the engine sees them. */
 export const MAX_NORMALISED_SIDE = 2048;
 /** Client timeout for a try-on. */

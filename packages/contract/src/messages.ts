@@ -82,6 +82,16 @@ export const MESSAGES = {
     'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
   crossSiteRequest: 'This request came from another website and was refused. Please use AI Dress Up directly.',
 
+  // Photo checks before anything is charged.
+  notAPhoto: 'This file is not a photo we can read. Use JPG, PNG or WEBP.',
+  photoTooSmall: 'This photo is too small to try clothes on. Please use a larger photo (768 × 1024 pixels is best).',
+  personPhotoTooSmall:
+    'The person photo is too small: it needs at least 256 pixels on its shorter side. Please use a larger photo (768 × 1024 pixels is best).',
+  clothingPhotoTooSmall:
+    'The clothing photo is too small: it needs at least 160 pixels on its shorter side. Please use a larger photo of the garment.',
+  garmentWorn:
+    'This clothing photo shows the garment being worn, which the built-in preview cannot use. Please use a photo of the garment on its own: laid flat or on a hanger, against a plain background. You have not been charged. If a higher-quality engine is offered, it can use photos of worn clothing.',
+
   // Reports of bad results, blocked accounts, the operator console.
   alreadyReported: 'You have already reported this result.',
   notReportable: 'Only a finished result can be reported.',

@@ -143,6 +143,21 @@ describe('local engine (worker pool from TypeScript source)', () => {
     expect(code).toBe('GARMENT_NOT_SEPARABLE');
   });
 
+  it('refuses a studio product photo of a garment worn by a model with GARMENT_WORN; flat shots pass', async () => {
+    const person = read('person/woman_tee_jeans_fullbody.jpg');
+    // Store product photos of a model wearing the clothes, as a shopper might pick for the garment.
+    for (const [worn, category] of [
+      ['person/woman_blouse_skirt.jpg', 'upper_body'],
+      ['person/woman_croptop_skirt.jpg', 'lower_body'],
+      ['person/man_leather_jacket_upper.jpg', 'upper_body'],
+    ] as const)
+      expect(await refusal(engine.tryOn({ person, garment: read(worn), category })), worn).toBe('GARMENT_WORN');
+    // A flat shot of a top on its own is not refused for it.
+    expect(
+      await refusal(engine.tryOn({ person, garment: read('garment/polo_navy.jpg'), category: 'upper_body' })),
+    ).not.toBe('GARMENT_WORN');
+  });
+
   it('dresses a whole outfit in one task: the trousers, then the top over them', async () => {
     expect(engine.outfit).toBe(true);
     const person = read('person/woman_tee_jeans_fullbody.jpg');

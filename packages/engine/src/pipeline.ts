@@ -6,7 +6,7 @@ import type { Category } from '@aidressup/contract';
 import type { Models } from './models.js';
 import { analysePerson } from './person.js';
 import type { ShopperFigures } from './quality.js';
-import { checkPerson, checkResult } from './refusals.js';
+import { checkGarmentNotWorn, checkPerson, checkResult } from './refusals.js';
 import { prepareGarment } from './prepare-garment.js';
 import { fitAndComposite } from './fit-and-composite.js';
 import { decodeGarment, decodePerson, renderOutput } from './photo-io.js';
@@ -43,6 +43,9 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
   const analysis = analysePerson(models, p);
   lap('person');
   checkPerson(analysis, task.category);
+  // Before the garment is cut out (which changes its pixels): a garment someone wears is refused.
+  checkGarmentNotWorn(analysePerson(models, g.image));
+  lap('garment-check');
   const garment = prepareGarment(g.image, g.hasAlpha, task.category);
   lap('garment');
   const result = fitAndComposite(p, analysis, garment, task.category);

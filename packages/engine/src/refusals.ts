@@ -56,6 +56,24 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
 }
 
 /**
+ * A clothing photo the engine cannot cut a garment out of because someone is wearing it (a studio
+ * product photo of a model): the cut-out would carry the model's arms, neck and face onto the
+ * shopper. Found the way `checkPerson` finds a person, with its two stricter rules only (a body
+ * pose and skin at two or more of face and hands): flat and hanger shots of garments reach a
+ * high pose score but show skin at one place at most (a printed face, a skin-toned garment), so
+ * they are not refused (docs/local-engine.md has the figures).
+ */
+export function checkGarmentNotWorn(p: PersonAnalysis): void {
+  const worn = (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
+  if (worn)
+    throw new EngineError(
+      'GARMENT_WORN',
+      undefined,
+      `person in the garment photo: pose ${p.poseScore.toFixed(2)}, skin ${p.skin}`,
+    );
+}
+
+/**
  * The engine's own checks on its result: a garment that could not be placed on the body,
  * or most of which fell off it (or broke apart), is refused rather than shown; the
  * shopper is not charged. Thresholds sit well beyond what real photos give when the

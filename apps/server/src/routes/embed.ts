@@ -25,7 +25,7 @@ import { bearerToken, ownOrigins } from '../http/bearer.js';
 import { EMBED_SCRIPT } from '../http/embed-script.js';
 import { readMultipart } from '../http/multipart-form.js';
 import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
-import { validateAndNormalise } from '../services/images.js';
+import { MIN_SIDE, validateAndNormalise } from '../services/images.js';
 import { embedSessionOf, merchantBySecretKey, merchantUsage, openEmbedSession } from '../services/merchants.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
@@ -171,8 +171,8 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       let done;
       try {
         const [person, garment] = await Promise.all([
-          validateAndNormalise(files.userImage, 'userImage'),
-          validateAndNormalise(files.clothingImage, 'clothingImage'),
+          validateAndNormalise(files.userImage, 'userImage', MIN_SIDE.person),
+          validateAndNormalise(files.clothingImage, 'clothingImage', MIN_SIDE.garment),
         ]);
         files.userImage = undefined;
         files.clothingImage = undefined;

@@ -93,7 +93,7 @@ describe.each(DATABASE_KINDS)('POST /api/garments/classify on %s', (kind) => {
       { clothingImage: { data: Buffer.from('just some text, not a photo'), filename: 'shirt.jpg' } },
       415,
       'UNSUPPORTED_FORMAT',
-      MESSAGES.unsupportedFormat,
+      MESSAGES.notAPhoto,
     ],
     ['a truncated JPEG', { clothingImage: 'truncated' }, 422, 'IMAGE_UNREADABLE', MESSAGES.imageUnreadable],
     ['no photo', { category: 'upper_body' }, 400, 'MISSING_FILE', MESSAGES.missingClothingImage],

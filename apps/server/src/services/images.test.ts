@@ -31,9 +31,10 @@ describe('upload validation', () => {
     expect(detectImageKind(Buffer.alloc(0))).toBeNull();
   });
 
-  it('refuses a text file named .jpg as an unsupported format', async () => {
+  it('refuses a text file named .jpg as not a photo at all', async () => {
     const err = await refusal(Buffer.from('This is a text file pretending to be a photo.jpg\n'));
-    expect([err.code, err.message, err.statusCode]).toEqual(['UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat, 415]);
+    expect([err.code, err.message, err.statusCode]).toEqual(['UNSUPPORTED_FORMAT', MESSAGES.notAPhoto, 415]);
+    expect(MESSAGES.notAPhoto).toBe('This file is not a photo we can read. Use JPG, PNG or WEBP.');
   });
 
   it('refuses a GIF as an unsupported format', async () => {

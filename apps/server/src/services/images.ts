@@ -11,7 +11,10 @@ import {
   MAX_NORMALISED_SIDE,
   MAX_UPLOAD_BYTES,
   MESSAGES,
+  MIN_GARMENT_PHOTO_SIDE,
+  MIN_PERSON_PHOTO_SIDE,
   detectImageKind,
+  isOtherImageFormat,
   type ImageKind,
   type ImageMime,
 } from '@aidressup/contract';
@@ -52,6 +55,18 @@ export function normalisedSide(kind: ImageKind, longest: number): number {
   return third >= MIN_WORKING_SIDE && third <= MAX_NORMALISED_SIDE ? third : MAX_NORMALISED_SIDE;
 }
 
+/** The smallest shorter side a photo may have, and the message for one below it. */
+export interface MinSide {
+  pixels: number;
+  message: string;
+}
+
+/** The try-on's minimum sizes (the contract's): a person photo, a clothing photo. */
+export const MIN_SIDE = {
+  person: { pixels: MIN_PERSON_PHOTO_SIDE, message: MESSAGES.personPhotoTooSmall },
+  garment: { pixels: MIN_GARMENT_PHOTO_SIDE, message: MESSAGES.clothingPhotoTooSmall },
+} as const satisfies Record<string, MinSide>;
+
 /** What the upload checks learnt about an image before decoding it. */
 interface InspectedUpload {
   kind: ImageKind;
@@ -62,13 +77,19 @@ interface InspectedUpload {
 
 /**
  * The checks every uploaded image goes through before it is decoded: at most 10 MB, JPEG, PNG or
- * WEBP by its bytes, a readable header, at most 40 megapixels. Throws AppError with
- * FILE_TOO_LARGE, UNSUPPORTED_FORMAT, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
+ * WEBP by its bytes, a readable header, at most 40 megapixels and, with `minSide`, at least that
+ * on its shorter side. Throws AppError with FILE_TOO_LARGE, UNSUPPORTED_FORMAT, IMAGE_UNREADABLE,
+ * IMAGE_TOO_MANY_PIXELS or IMAGE_TOO_SMALL.
  */
-async function inspectUpload(bytes: Buffer, label: string): Promise<InspectedUpload> {
+async function inspectUpload(bytes: Buffer, label: string, minSide?: MinSide): Promise<InspectedUpload> {
   if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError('FILE_TOO_LARGE', MESSAGES.fileTooLarge);
   const kind = detectImageKind(bytes);
-  if (!kind) throw new AppError('UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
+  // Not a JPEG, PNG or WEBP by its bytes: an image in another format, or no image at all (a PDF
+  // renamed .jpg), which gets its own message so the shopper does not just try again.
+  if (!kind) {
+    const message = isOtherImageFormat(bytes) ? MESSAGES.unsupportedFormat : MESSAGES.notAPhoto;
+    throw new AppError('UNSUPPORTED_FORMAT', message);
+  }
 
   let meta: sharp.Metadata;
   try {
@@ -80,16 +101,20 @@ async function inspectUpload(bytes: Buffer, label: string): Promise<InspectedUpl
   if (meta.width * meta.height > MAX_IMAGE_PIXELS) {
     throw new AppError('IMAGE_TOO_MANY_PIXELS', MESSAGES.imageTooManyPixels, { field: label });
   }
+  // The shorter side does not depend on the EXIF orientation: checked before anything is decoded.
+  if (minSide && Math.min(meta.width, meta.height) < minSide.pixels) {
+    throw new AppError('IMAGE_TOO_SMALL', minSide.message, { field: label });
+  }
   return { kind, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha === true };
 }
 
 /**
  * Validates one uploaded image and returns it normalised. Throws AppError with
- * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE or IMAGE_TOO_MANY_PIXELS.
- * Opaque images become JPEG; images with transparency stay lossless (PNG).
+ * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS or (with `minSide`)
+ * IMAGE_TOO_SMALL. Opaque images become JPEG; images with transparency stay lossless (PNG).
  */
-export async function validateAndNormalise(bytes: Buffer, label: string): Promise<NormalisedImage> {
-  const { kind, width, height, hasAlpha } = await inspectUpload(bytes, label);
+export async function validateAndNormalise(bytes: Buffer, label: string, minSide?: MinSide): Promise<NormalisedImage> {
+  const { kind, width, height, hasAlpha } = await inspectUpload(bytes, label, minSide);
   const target = normalisedSide(kind, Math.max(width, height));
   try {
     const pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', sequentialRead: true })

@@ -143,11 +143,11 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
     const { cookie, user } = await signIn(app);
     const res = await tryOnRequest(app, cookie, {
       userId: user.id,
-      userImage: { data: await rotatedJpegWithExif(400, 200) },
+      userImage: { data: await rotatedJpegWithExif(600, 300) },
     });
     expect(res.statusCode).toBe(200);
     const meta = await sharp(engine.calls[0]!.person).metadata();
-    expect([meta.width, meta.height, meta.exif, meta.orientation]).toEqual([200, 400, undefined, undefined]);
+    expect([meta.width, meta.height, meta.exif, meta.orientation]).toEqual([300, 600, undefined, undefined]);
   });
 
   it('lets no other session read or spend a user', async () => {
@@ -180,7 +180,7 @@ describe.each(DATABASE_KINDS)('try-on on %s', (kind) => {
         { userId: user.id, userImage: { data: Buffer.from('just some text, not a photo'), filename: 'me.jpg' } },
         415,
         'UNSUPPORTED_FORMAT',
-        MESSAGES.unsupportedFormat,
+        MESSAGES.notAPhoto,
       ],
       [
         { userId: user.id, clothingImage: { data: await gif(), filename: 'shirt.gif', contentType: 'image/gif' } },

@@ -19,7 +19,7 @@ import { AppError } from '../../errors.js';
 import { readMultipart } from '../../http/multipart-form.js';
 import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
 import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
-import { validateAndNormalise } from '../../services/images.js';
+import { MIN_SIDE, validateAndNormalise } from '../../services/images.js';
 import { tryOnsFor } from '../../tryon/pipeline.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage', 'lowerClothingImage'] as const;
@@ -145,10 +145,13 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       };
       reply.raw.once('close', onClose);
       try {
+        // Every photo check (a real image, its size) comes before the reservation: none is charged.
         const [person, garment, lowerGarment] = await Promise.all([
-          validateAndNormalise(files.userImage, 'userImage'),
-          validateAndNormalise(files.clothingImage, 'clothingImage'),
-          files.lowerClothingImage ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage') : undefined,
+          validateAndNormalise(files.userImage, 'userImage', MIN_SIDE.person),
+          validateAndNormalise(files.clothingImage, 'clothingImage', MIN_SIDE.garment),
+          files.lowerClothingImage
+            ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage', MIN_SIDE.garment)
+            : undefined,
         ]);
         // Free the raw uploads before the engine runs.
         files.userImage = undefined;

@@ -30,7 +30,8 @@ export function GalleryPage() {
   const [reporting, setReporting] = useState<TryOnItem | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const [focusHeading, setFocusHeading] = useState(0);
+  /** After a deletion: the item to focus (the next one, else the one before), null for the heading. */
+  const [focusAfterDelete, setFocusAfterDelete] = useState<{ id: string | null } | null>(null);
 
   const engineLabel = useCallback((id: string) => config?.engines.find((e) => e.id === id)?.label ?? id, [config]);
   // A new message each time, so the same words are announced again.
@@ -45,19 +46,34 @@ export function GalleryPage() {
     return () => clearTimeout(timer);
   }, [announcement]);
 
-  // After a deletion the item (and the button that opened the dialog) is gone: focus the heading.
+  // After a deletion the item (and the button that opened the dialog) is gone: the focus goes to
+  // the next item (else the one before, else the heading), brought into view, so the page does
+  // not stay scrolled where the deleted item was.
   useEffect(() => {
-    if (focusHeading > 0) headingRef.current?.focus();
-  }, [focusHeading]);
+    if (!focusAfterDelete) return;
+    const frame = requestAnimationFrame(() => {
+      const id = focusAfterDelete.id;
+      const target =
+        (id && document.querySelector<HTMLElement>(`[data-testid="gallery-item"][data-item-id="${CSS.escape(id)}"]`)) ||
+        headingRef.current;
+      if (!target) return;
+      target.focus({ preventScroll: true });
+      const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+      target.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: id ? 'center' : 'start' });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [focusAfterDelete]);
 
   const onDeleted = useCallback(
     (item: TryOnItem) => {
+      const at = items?.findIndex((i) => i.id === item.id) ?? -1;
+      const next = at >= 0 ? (items?.[at + 1] ?? items?.[at - 1]) : undefined;
       remove(item.id);
       setDeleting(null);
       announce(t('gallery.announce.deleted'));
-      setFocusHeading((n) => n + 1);
+      setFocusAfterDelete({ id: next?.id ?? null });
     },
-    [remove, announce, t],
+    [items, remove, announce, t],
   );
 
   return (

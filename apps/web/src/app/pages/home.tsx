@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { categoryInfo, hasFreeTrial, type ReportStatus } from '@aidressup/contract';
 import { Button } from '../../components/ui/button';
-import { TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
+import { AlertIcon, TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
 import { usePaywall } from '../../features/paywall/hooks/use-paywall';
 import { TrialsWithheldNote } from '../../features/session/components/trials-withheld-note';
@@ -19,6 +19,7 @@ import { UploadCard } from '../../features/tryon/components/upload-card';
 import { useStudio } from '../../features/tryon/hooks/use-studio';
 import { categoryLabel } from '../../i18n/category';
 import { categoryDescription } from '../../features/tryon/utils/category-text';
+import { useLocalizeMessage } from '../../i18n/localize-message';
 import { rich, useT } from '../../i18n/use-t';
 import { usePublicConfig } from '../../lib/public-config';
 
@@ -28,6 +29,7 @@ const ReportDialog = lazy(async () => ({
 
 export function HomePage() {
   const t = useT();
+  const localize = useLocalizeMessage();
   const { config } = usePublicConfig();
   const { user, updateUser, setUser, refreshUser } = useSession();
   const { openPaywall } = usePaywall();
@@ -171,6 +173,16 @@ export function HomePage() {
               {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}
               {processing ? t('tryon.home.creating') : t('tryon.home.tryWithAi')}
             </Button>
+            {studio.notice ? (
+              <p
+                role="alert"
+                className="flex items-center gap-2 rounded-xl bg-amber-50 px-3 py-2 text-sm font-semibold text-amber-900 ring-1 ring-amber-200"
+                data-testid="try-notice"
+              >
+                <AlertIcon className="size-4 shrink-0" />
+                {localize(studio.notice)}
+              </p>
+            ) : null}
             <p className="text-xs text-ink-500">{t('tryon.home.costNote')}</p>
             <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>

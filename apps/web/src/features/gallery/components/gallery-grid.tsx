@@ -59,8 +59,12 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport }:
         return (
           <li
             key={item.id}
-            className="flex flex-col overflow-hidden rounded-3xl border border-ink-200 bg-white shadow-sm"
+            // Focusable from script only: after a deletion the focus moves to the next item.
+            tabIndex={-1}
+            aria-label={name}
+            className="flex scroll-mt-32 flex-col overflow-hidden rounded-3xl border border-ink-200 bg-white shadow-sm focus:outline-none focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
             data-testid="gallery-item"
+            data-item-id={item.id}
           >
             <div className="relative aspect-[3/4] bg-ink-100">
               <img

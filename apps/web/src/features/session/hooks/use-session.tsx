@@ -5,6 +5,7 @@ import { collectDeviceInfo } from '../../../lib/device-info';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { getUser } from '../api/get-user';
 import { logout as logoutRequest } from '../api/logout';
+import { forgetPhotos } from '../../../lib/photo-store';
 import { signInAnonymous } from '../api/sign-in-anonymous';
 import { getDeviceId } from '../utils/device-id';
 
@@ -144,6 +145,8 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
   /** Forgets the user and its cache, then starts a new anonymous session. */
   const restart = useCallback(async () => {
     const gen = ++generation.current;
+    // The photos kept for Try Again belong to the session that ends.
+    void forgetPhotos();
     userRef.current = null;
     setUserState(null);
     cacheUser(null);

@@ -79,6 +79,9 @@ export function ResultPanel({
   const kind: EngineKind = engine?.kind ?? 'hosted';
   const estimate: Estimate = state.estimateSeconds ?? engine?.estimate ?? { min: 30, max: 60 };
   const stageText = state.stage ? stageLabel(t, state.stage) : null;
+  // The headline follows the stage once the engine works on the photos; until then (and while
+  // waiting for a free engine) it is the specification's 'Initializing AI model...'.
+  const headlineFollowsStage = !!stageText && state.stage !== 'queued';
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (state.status !== 'processing') return;
@@ -105,7 +108,12 @@ export function ResultPanel({
       data-status={state.status}
       className="rounded-3xl border border-ink-200 bg-white p-5 shadow-sm sm:p-8"
     >
-      <h2 id="result-title" className="text-lg font-bold text-ink-950">
+      <h2
+        id="result-title"
+        tabIndex={-1}
+        data-result-heading
+        className="scroll-mt-32 text-lg font-bold text-ink-950 focus:outline-none focus-visible:outline-3 focus-visible:outline-brand-500"
+      >
         {t('tryon.result.title')}
       </h2>
 
@@ -171,14 +179,18 @@ export function ResultPanel({
           <Spinner className="size-12 text-brand-600" />
           {/* The message and the stage are announced; the ticking clock and the bar are not. */}
           <div role="status" aria-live="polite" data-testid="progress-live">
-            <p className="mt-5 text-lg font-bold text-ink-950" data-testid="progress-message">
-              {state.message ? localize(state.message) : null}
+            <p
+              className="mt-5 text-lg font-bold text-ink-950"
+              data-testid="progress-message"
+              data-stage={state.stage ?? 'starting'}
+            >
+              {headlineFollowsStage ? stageText : state.message ? localize(state.message) : null}
             </p>
             <p className="mt-1 text-sm text-ink-600" data-testid="progress-estimate">
               {estimateNote(t, kind, estimate)}
             </p>
             <p className="mt-4 min-h-6 text-base font-semibold text-brand-800" data-testid="progress-stage">
-              {stageText}
+              {headlineFollowsStage ? null : stageText}
             </p>
           </div>
           <div className="mt-4 w-full max-w-sm">

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode, type Ref } from 'react';
 import { ALLOWED_IMAGE_TYPES } from '@aidressup/contract';
 import { AlertIcon, CameraIcon, RefreshIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
@@ -40,8 +40,25 @@ export function UploadCard({
   const [dragging, setDragging] = useState(false);
   const titleId = useId();
   const errorId = useId();
+  const replaceRef = useRef<HTMLButtonElement>(null);
+  const dropzoneRef = useRef<HTMLButtonElement>(null);
   const pick = () => inputRef.current?.click();
   const t = useT();
+  // After a pick the drop zone gives way to the preview: the focus stays on the card (its Replace
+  // button) instead of falling back to the top of the page. Only when nothing else has it since.
+  const picks = upload.picks;
+  useEffect(() => {
+    if (picks === 0) return;
+    const active = document.activeElement;
+    if (!active || active === document.body) replaceRef.current?.focus({ preventScroll: true });
+  }, [picks]);
+  const removePhoto = () => {
+    upload.remove();
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body) dropzoneRef.current?.focus({ preventScroll: true });
+    });
+  };
   const localize = useLocalizeMessage();
   const srOnly = (text: string) => <span className="sr-only">{text}</span>;
 
@@ -100,6 +117,7 @@ export function UploadCard({
             />
             <div className="absolute inset-x-0 bottom-0 flex gap-2 bg-gradient-to-t from-ink-950/70 to-transparent p-3 pt-10">
               <button
+                ref={replaceRef}
                 type="button"
                 onClick={pick}
                 disabled={disabled}
@@ -110,7 +128,7 @@ export function UploadCard({
               </button>
               <button
                 type="button"
-                onClick={upload.remove}
+                onClick={removePhoto}
                 disabled={disabled}
                 className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-red-700 hover:bg-white disabled:opacity-60"
               >
@@ -121,6 +139,7 @@ export function UploadCard({
           </div>
         ) : (
           <button
+            ref={dropzoneRef}
             type="button"
             onClick={pick}
             disabled={disabled}
@@ -187,6 +206,15 @@ export function UploadCard({
           e.target.value = '';
         }}
       />
+      {upload.shrinking ? (
+        <p
+          role="status"
+          className="mt-3 rounded-xl bg-brand-50 p-3 text-sm font-medium text-brand-900"
+          data-testid={`upload-${kind}-shrinking`}
+        >
+          {t('tryon.upload.shrinking')}
+        </p>
+      ) : null}
       {upload.error ? (
         <p
           id={errorId}

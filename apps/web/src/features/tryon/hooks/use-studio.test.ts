@@ -21,7 +21,9 @@ const config: PublicConfig = {
   maxUploadBytes: 10 * 1024 * 1024,
 };
 const exhausted = testUser({ free_trials_used: 2, segment: 'trial_exhausted' });
-const photo = (name: string) => new File([new Uint8Array([1, 2, 3])], name, { type: 'image/jpeg' });
+/** A JPEG by its first bytes (the page checks them); the stubbed decoder says 768 × 1024. */
+const photo = (name: string) =>
+  new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])], name, { type: 'image/jpeg' });
 const asIs = (file: File) => Promise.resolve(file);
 const noProgress = () => () => undefined;
 const classify = () => new Promise<never>(() => undefined);
@@ -54,7 +56,7 @@ async function pickBoth(result: { current: ReturnType<typeof useStudio> }) {
 }
 
 beforeEach(() => {
-  vi.stubGlobal('createImageBitmap', async () => ({ close: () => undefined }));
+  vi.stubGlobal('createImageBitmap', async () => ({ width: 768, height: 1024, close: () => undefined }));
   URL.createObjectURL = () => 'blob:photo';
   URL.revokeObjectURL = () => undefined;
   vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -45,18 +45,19 @@ export function useStudio({
   classify,
 }: StudioDeps) {
   const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
-  const person = useImageUpload(maxBytes);
-  const clothing = useImageUpload(maxBytes);
+  // Kept in this browser for the session, so Try Again (a reload) keeps the photos.
+  const person = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
+  const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
   // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
   const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare, classify });
   const { category } = categoryChoice;
   // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
-  const bottom = useImageUpload(maxBytes);
+  const bottom = useImageUpload(maxBytes, { role: 'garment', keepAs: 'bottom' });
   const outfitOffered = category === 'upper_body';
   const outfit = outfitOffered && !!bottom.file;
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
-  const { state, run, reset, cancel } = useTryOn({
+  const { state, run, reset, cancel, notice, clearNotice } = useTryOn({
     user,
     engine: engineId,
     timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
@@ -135,6 +136,25 @@ export function useStudio({
     }
   }, [processing]);
 
+  // The result (or why there is none) is what the shopper waits for: bring it into view and put the
+  // keyboard and screen-reader focus on its heading (on a phone it is below the fold).
+  const settled = state.status === 'success' || state.status === 'error' ? state.status : null;
+  useEffect(() => {
+    if (!settled) return;
+    const el = resultRef.current;
+    const heading = el?.querySelector<HTMLElement>('[data-result-heading]');
+    if (!el || !heading) return;
+    heading.focus({ preventScroll: true });
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+  }, [settled, state.resultUrl]);
+
+  // The notice under Try with AI goes once what it asked for is there.
+  const ready = !!person.file && !!clothing.file && !!user;
+  useEffect(() => {
+    if (ready) clearNotice();
+  }, [ready, clearNotice]);
+
   // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
   const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
   useEffect(() => {
@@ -174,6 +194,8 @@ export function useStudio({
     tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,
+    /** Why Try with AI did nothing, in the specification's words (shown next to the button). */
+    notice,
     removeBottom,
     tryAnotherGarment,
     cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },

@@ -61,15 +61,19 @@ describe('local counters after a try-on', () => {
 });
 
 describe('try-on states', () => {
-  it('alerts when a photo is missing or the user is loading, without calling the server', async () => {
+  it('says when a photo is missing or the user is loading (the page’s notice, no alert box), without calling the server', async () => {
     const process = vi.fn();
     const { hook } = setup({ process });
     await act(() => hook.result.current.run(file('p.jpg'), null, 'upper_body'));
-    expect(alert).toHaveBeenLastCalledWith(MESSAGES.uploadBothPhotos);
+    expect(hook.result.current.notice).toBe(MESSAGES.uploadBothPhotos);
+    expect(hook.result.current.state.status).toBe('idle');
+    act(() => hook.result.current.clearNotice());
+    expect(hook.result.current.notice).toBeNull();
     const loading = setup({ user: null, process });
     await act(() => loading.hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body'));
-    expect(alert).toHaveBeenLastCalledWith(MESSAGES.userLoading);
+    expect(loading.hook.result.current.notice).toBe(MESSAGES.userLoading);
     expect(process).not.toHaveBeenCalled();
+    expect(alert).not.toHaveBeenCalled();
   });
 
   it('goes idle → processing → success and sends the form fields', async () => {

@@ -11,7 +11,6 @@ import {
   type TryOnStage,
   type User,
 } from '@aidressup/contract';
-import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 
@@ -115,12 +114,13 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export function useTryOn(deps: TryOnDeps) {
   const [state, setState] = useState<TryOnState>(idle);
+  /**
+   * Why Try with AI did nothing (a photo missing, the user still loading): the specification's
+   * words, shown by the page next to the button (no native alert box).
+   */
+  const [notice, setNotice] = useState<string | null>(null);
   const depsRef = useRef(deps);
   depsRef.current = deps;
-  // Alerts speak the page's language (the state keeps the English texts; the page translates them).
-  const localize = useLocalizeMessage();
-  const localizeRef = useRef(localize);
-  localizeRef.current = localize;
   const inFlight = useRef<AbortController | null>(null);
 
   useEffect(() => () => inFlight.current?.abort(), []);
@@ -129,14 +129,15 @@ export function useTryOn(deps: TryOnDeps) {
     async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
       const d = depsRef.current;
       if (!person || !clothing) {
-        window.alert(localizeRef.current(MESSAGES.uploadBothPhotos));
+        setNotice(MESSAGES.uploadBothPhotos);
         return;
       }
       if (!d.user) {
-        window.alert(localizeRef.current(MESSAGES.userLoading));
+        setNotice(MESSAGES.userLoading);
         return;
       }
       if (inFlight.current) return;
+      setNotice(null);
       const ctrl = new AbortController();
       inFlight.current = ctrl;
       let timedOut = false;
@@ -287,5 +288,8 @@ export function useTryOn(deps: TryOnDeps) {
   /** Back to idle (for example once credits were bought after a NO_CREDITS refusal). */
   const reset = useCallback(() => setState((s) => (s.status === 'processing' ? s : idle)), []);
 
-  return { state, run, reset, cancel };
+  /** Clears the notice (the photos it asked for are there, the user has loaded). */
+  const clearNotice = useCallback(() => setNotice(null), []);
+
+  return { state, run, reset, cancel, notice, clearNotice };
 }

@@ -10,11 +10,13 @@ import { reducedFileName } from './reduce-plan';
 const REDUCE_TIMEOUT_MS = 15_000;
 
 const cache = new WeakMap<File, Promise<File>>();
+/** Photos over the upload limit, shrunk (see `shrinkForUpload`). */
+const shrunk = new WeakMap<File, Promise<File | null>>();
 let nextId = 1;
 
 type WorkerAnswer = { id: number; blob?: Blob | null; unsupported?: true; error?: string };
 
-function inWorker(file: File): Promise<Blob | null> {
+function inWorker(file: File, mustShrink: boolean): Promise<Blob | null> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
@@ -36,20 +38,20 @@ function inWorker(file: File): Promise<Blob | null> {
       done();
       reject(new Error('worker failed'));
     };
-    worker.postMessage({ id, file });
+    worker.postMessage({ id, file, mustShrink });
   });
 }
 
-async function reduce(file: File): Promise<Blob | null> {
+async function reduce(file: File, mustShrink = false): Promise<Blob | null> {
   if (typeof createImageBitmap !== 'function') return null;
   if (typeof Worker === 'function' && typeof OffscreenCanvas === 'function') {
     try {
-      return await inWorker(file);
+      return await inWorker(file, mustShrink);
     } catch {
       // fall through to the main thread
     }
   }
-  return reduceImage(file, domCanvasKit);
+  return reduceImage(file, domCanvasKit, mustShrink);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
@@ -83,5 +85,31 @@ export function prepareUpload(file: File): Promise<File> {
       return file;
     });
   cache.set(file, p);
+  return p;
+}
+
+/** Past this, a photo over the limit that is still being shrunk is given up on. */
+const SHRINK_TIMEOUT_MS = 30_000;
+
+/**
+ * A photo the original of which cannot be sent (over the upload limit in bytes or pixels), shrunk
+ * in the browser: EXIF orientation applied, longest side at most 2048 px, re-encoded (JPEG unless
+ * transparent). Null when the browser cannot shrink it; the caller checks the result's size
+ * against the limit again. Never rejects.
+ */
+export function shrinkForUpload(file: File): Promise<File | null> {
+  const known = shrunk.get(file);
+  if (known) return known;
+  const p = withTimeout(reduce(file, true), SHRINK_TIMEOUT_MS)
+    .then((blob) =>
+      blob
+        ? new File([blob], reducedFileName(file.name, blob.type), { type: blob.type, lastModified: file.lastModified })
+        : null,
+    )
+    .catch((err: unknown) => {
+      console.warn('Could not shrink the photo', err);
+      return null;
+    });
+  shrunk.set(file, p);
   return p;
 }

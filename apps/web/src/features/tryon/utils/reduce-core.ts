@@ -35,10 +35,11 @@ export const domCanvasKit: CanvasKit = {
   },
 };
 
-export async function reduceImage(file: Blob, kit: CanvasKit): Promise<Blob | null> {
+/** `mustShrink`: the original is over the upload limit (see `planReduction`). */
+export async function reduceImage(file: Blob, kit: CanvasKit, mustShrink = false): Promise<Blob | null> {
   const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   try {
-    const plan = planReduction({ type: file.type, width: bitmap.width, height: bitmap.height });
+    const plan = planReduction({ type: file.type, width: bitmap.width, height: bitmap.height }, undefined, mustShrink);
     if (plan.action === 'keep') return null;
     const { ctx, encode } = kit.create(plan.width, plan.height);
     if (!ctx) return null;

@@ -53,10 +53,23 @@ export function targetSize(
   };
 }
 
-export function planReduction(facts: ImageFacts, maxSide: number = MAX_UPLOAD_SIDE): ReducePlan {
+/**
+ * `mustShrink`: the original cannot be sent (over the upload limit), so it is re-encoded even when
+ * its size already fits, and the encoded file is used even if it is not smaller.
+ */
+export function planReduction(facts: ImageFacts, maxSide: number = MAX_UPLOAD_SIDE, mustShrink = false): ReducePlan {
   const type = normaliseType(facts.type);
   if (!(facts.width > 0 && facts.height > 0)) return { action: 'keep' };
   const fits = Math.max(facts.width, facts.height) <= maxSide;
+  if (mustShrink) {
+    const size = targetSize(facts.width, facts.height, maxSide);
+    return {
+      action: 'encode',
+      ...size,
+      checkAlpha: type === 'image/png' || type === 'image/webp',
+      onlyIfSmaller: false,
+    };
+  }
   if (fits && (type === 'image/jpeg' || type === 'image/webp')) return { action: 'keep' };
   const size = targetSize(facts.width, facts.height, maxSide);
   return { action: 'encode', ...size, checkAlpha: type === 'image/png' || type === 'image/webp', onlyIfSmaller: fits };
