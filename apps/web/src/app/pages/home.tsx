@@ -204,7 +204,7 @@ export function HomePage() {
             <button
               type="button"
               onClick={() => openPaywall(user?.segment === 'trial_exhausted' ? 'trial_exhausted' : 'upgrade')}
-              className="rounded-lg px-3 py-2 text-sm font-medium text-ink-500 underline decoration-dotted underline-offset-4 hover:text-ink-800"
+              className="inline-flex min-h-8 items-center rounded-full border border-dashed border-ink-300 px-3 text-xs font-medium text-ink-500 hover:border-ink-400 hover:text-ink-800"
               data-testid="test-paywall"
             >
               {t('tryon.home.testPaywall')}
