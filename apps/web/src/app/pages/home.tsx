@@ -20,6 +20,7 @@ import { useStudio } from '../../features/tryon/hooks/use-studio';
 import { categoryLabel } from '../../i18n/category';
 import { categoryDescription } from '../../features/tryon/utils/category-text';
 import { rich, useT } from '../../i18n/use-t';
+import { cn } from '../../lib/cn';
 import { usePublicConfig } from '../../lib/public-config';
 
 const ReportDialog = lazy(async () => ({
@@ -114,7 +115,9 @@ export function HomePage() {
               ) : null}
               <PhotoGuide />
             </div>
-            <div className="grid gap-5 sm:grid-cols-2">
+            {/* With the optional bottom: three cards side by side on a laptop; on a tablet the bottom takes the
+                second row's full width, so no blank space is left beside it. */}
+            <div className={cn('grid gap-5 sm:grid-cols-2', studio.outfitOffered && 'xl:grid-cols-3')}>
               <UploadCard
                 kind="person"
                 title={t('tryon.upload.person.title')}
@@ -140,18 +143,20 @@ export function HomePage() {
                 cardRef={studio.cards.clothing}
               />
               {studio.outfitOffered ? (
-                <UploadCard
-                  kind="bottom"
-                  title={t('tryon.upload.bottom.title')}
-                  noun={t('tryon.upload.bottom.noun')}
-                  description={t('tryon.upload.bottom.description')}
-                  icon={<TrousersIcon className="size-5" />}
-                  upload={studio.bottom}
-                  disabled={processing}
-                  maxMegabytes={studio.maxMegabytes}
-                  capture="environment"
-                  cardRef={studio.cards.bottom}
-                />
+                <div className="grid min-w-0 sm:col-span-2 xl:col-span-1">
+                  <UploadCard
+                    kind="bottom"
+                    title={t('tryon.upload.bottom.title')}
+                    noun={t('tryon.upload.bottom.noun')}
+                    description={t('tryon.upload.bottom.description')}
+                    icon={<TrousersIcon className="size-5" />}
+                    upload={studio.bottom}
+                    disabled={processing}
+                    maxMegabytes={studio.maxMegabytes}
+                    capture="environment"
+                    cardRef={studio.cards.bottom}
+                  />
+                </div>
               ) : null}
             </div>
           </div>
