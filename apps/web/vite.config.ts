@@ -38,40 +38,6 @@ function precompress(): Plugin {
 }
 
 /**
- * The entry (src/main.tsx) starts the app after the first paint with a dynamic import. So that
- * the app's chunks still download while the page paints, index.html asks for them at low priority
- * (they are not needed for the first paint): `<link rel="modulepreload" fetchpriority="low">` for
- * the chunks the entry imports dynamically at start and everything they import.
- */
-function preloadAppAfterPaint(): Plugin {
-  return {
-    name: 'aidressup-preload-app-after-paint',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        const bundle = ctx.bundle;
-        const entry = ctx.chunk;
-        if (!bundle || !entry) return html;
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          const chunk = bundle[file];
-          if (!chunk || chunk.type !== 'chunk' || files.has(file) || file === entry.fileName) return;
-          files.add(file);
-          chunk.imports.forEach(visit);
-        };
-        entry.dynamicImports.forEach(visit);
-        return [...files].map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', fetchpriority: 'low', crossorigin: true, href: `/${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
-    },
-  };
-}
-
-/**
  * What the dev server (`npm run dev`) and `vite preview` pass to the API on PORT (default 3000): the
  * API itself and the public pages of shared results (`/s/<token>`, made by the server). The Host
  * header is kept, so the links the server hands out on localhost point at this dev server.
@@ -80,7 +46,7 @@ const apiOrigin = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 const serverProxy = { '/api': apiOrigin, '/s/': apiOrigin };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), catalogs(), preloadAppAfterPaint(), precompress()],
+  plugins: [react(), tailwindcss(), catalogs(), precompress()],
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     port: 5173,
