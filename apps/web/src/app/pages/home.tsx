@@ -70,14 +70,17 @@ export function HomePage() {
             })}
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">{t('tryon.home.intro')}</p>
-          {user && hasFreeTrial(user) ? (
-            <p className="mt-4 text-sm font-medium text-ink-700">
-              {rich(t('tryon.home.freeLeft', { count: user.free_trials_limit - user.free_trials_used }), {
-                0: (count) => <strong>{count}</strong>,
-              })}
-              {user.email ? '' : ` ${t('tryon.home.noSignUp')}`}
-            </p>
-          ) : null}
+          {/* The line's space is kept while the user loads, so the examples below do not move when it appears. */}
+          <p className="mt-4 min-h-5 text-sm font-medium text-ink-700">
+            {user && hasFreeTrial(user) ? (
+              <>
+                {rich(t('tryon.home.freeLeft', { count: user.free_trials_limit - user.free_trials_used }), {
+                  0: (count) => <strong>{count}</strong>,
+                })}
+                {user.email ? '' : ` ${t('tryon.home.noSignUp')}`}
+              </>
+            ) : null}
+          </p>
         </section>
 
         <section aria-labelledby="examples-title" className="mx-auto max-w-6xl px-4 sm:px-6">
