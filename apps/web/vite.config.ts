@@ -1,16 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { catalogs } from './vite-catalogs.ts';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** The showcase uses the before/after photos made with our engine when all six are present, else drawings. */
-const SHOWCASE_FILES = ['casual', 'swap', 'pro'].flatMap((n) => [`${n}-before.webp`, `${n}-after.webp`]);
-const hasShowcasePhotos = SHOWCASE_FILES.every((f) => fs.existsSync(path.join(here, 'public/showcase', f)));
 
 /**
  * Writes `.br` and `.gz` next to every text asset of the build, so a static server that serves
@@ -53,7 +47,6 @@ const serverProxy = { '/api': apiOrigin, '/s/': apiOrigin };
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), catalogs(), precompress()],
-  define: { __SHOWCASE_PHOTOS__: JSON.stringify(hasShowcasePhotos) },
   resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     port: 5173,
@@ -72,12 +65,14 @@ export default defineConfig({
       input: { main: path.join(here, 'index.html'), embed: path.join(here, 'embed.html') },
       output: {
         codeSplitting: {
-          // React, zod and the contract in one chunk with the zod set-up that must run before any
-          // schema is built (src/lib/zod-config.ts); its modules keep their import order inside it.
+          // React and zod in one chunk with the zod set-up that must run before any schema is built
+          // or used (src/lib/zod-config.ts). The contract's schemas stay out of it: the chunks that
+          // hold them import this one, so the set-up has always run before them, whichever of the
+          // app's lazily loaded chunks comes first.
           groups: [
             {
               name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|zod)[\\/]|packages[\\/]contract[\\/]|src[\\/]lib[\\/]zod-config/,
+              test: /node_modules[\\/](react|react-dom|scheduler|zod)[\\/]|src[\\/]lib[\\/]zod-config/,
             },
           ],
         },

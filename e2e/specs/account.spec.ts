@@ -197,8 +197,9 @@ test('a demo purchase on one device, then email sign-in on another brings its cr
   const twoAnonId = await openSignedIn(two.page);
   await expect(userBox(two.page).credits).toHaveText('0');
   expect(await signInWithCode(two.page, email)).toBe(true);
+  // This device had no credits and no results of its own: nothing was added, and the page does not say so.
   await expect(two.page.getByTestId('sign-in-merged')).toHaveText(
-    "This device's credits and results were added to your account.",
+    'Your credits and results are saved to your account, on any device where you sign in.',
   );
   await two.page.getByRole('button', { name: 'Continue' }).click();
   await expect(userBox(two.page).credits).toHaveText('50');

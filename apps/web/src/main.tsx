@@ -1,21 +1,38 @@
-import './lib/zod-config';
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { startI18n } from './i18n/i18n';
 import './index.css';
 
-// index.html already paints a static copy of the nav bar and hero text; rendering the app as a
-// transition lets React yield to the browser every few milliseconds instead of blocking the main
-// thread with one long task, and it replaces that copy when done.
-// The page's language (its messages are a chunk of their own) is loaded first.
-const root = createRoot(document.getElementById('root')!);
-void startI18n().finally(() => {
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
+/** The longest the app waits for the first paint before starting anyway. */
+const FIRST_PAINT_WAIT_MS = 500;
+
+/**
+ * The entry is small on purpose: index.html already holds the first paint (a static copy of the
+ * nav bar and hero text, see first-paint.spec.ts), and the app's script must not hold it back.
+ * When the script is at hand before the browser has painted (a fast connection, a cached script),
+ * running 140 KB of JavaScript first would delay that paint, so the app starts once the browser
+ * reports its first contentful paint. Without a static copy to paint (the server leaves it out for
+ * languages other than English), in a hidden tab, or without paint timing, it starts at once.
+ */
+function afterFirstPaint(): Promise<void> {
+  const shell = document.querySelector('[data-prerender-shell]');
+  const supported =
+    typeof PerformanceObserver === 'function' && PerformanceObserver.supportedEntryTypes?.includes('paint');
+  if (!shell?.firstElementChild || document.visibilityState === 'hidden' || !supported) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    };
+    const observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) done();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+    const timer = setTimeout(done, FIRST_PAINT_WAIT_MS);
   });
-});
+}
+
+void afterFirstPaint()
+  .then(() => {
+    performance.mark('aidressup:app-start');
+    return import('./boot');
+  })
+  .then(({ boot }) => boot());

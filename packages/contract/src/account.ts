@@ -53,8 +53,10 @@ export type EmailVerifyRequest = z.input<typeof EmailVerifyRequestSchema>;
 export const EmailVerifyResponseSchema = z.object({
   success: z.literal(true),
   user: UserSchema,
-  /** True when the session moved to an existing account and this device's results and credits joined it. */
+  /** True when the session moved to an existing account and this device's user joined it. */
   merged: z.boolean(),
+  /** What joined the account: this device's unspent credits and results (zeros when nothing did). */
+  moved: z.object({ credits: z.number().int().nonnegative(), results: z.number().int().nonnegative() }),
 });
 export type EmailVerifyResponse = z.infer<typeof EmailVerifyResponseSchema>;
 

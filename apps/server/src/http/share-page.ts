@@ -62,6 +62,7 @@ function page(locale: Locale, head: string, body: string): string {
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <meta name="theme-color" content="#7c3aed">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 ${head}
 <style>${STYLE}</style>
 </head>

@@ -13,6 +13,8 @@ export interface MergeResult {
   credits: number;
   /** Try-ons (results) that moved. */
   tryons: number;
+  /** Of those, the ones with a result (succeeded): what the shopper sees in the gallery. */
+  results: number;
 }
 
 /**
@@ -28,11 +30,11 @@ export async function mergeUserInto(
 ): Promise<MergeResult> {
   const now = input.now ?? new Date();
   const nowIso = iso(now);
-  if (input.fromUserId === input.toUserId) return { merged: false, credits: 0, tryons: 0 };
+  if (input.fromUserId === input.toUserId) return { merged: false, credits: 0, tryons: 0, results: 0 };
   return inTransaction(db, async (trx) => {
     // Lock both users in one order, so two merges can never wait on each other.
     for (const id of [input.fromUserId, input.toUserId].sort()) {
-      if (!(await lockUser(trx, id))) return { merged: false, credits: 0, tryons: 0 };
+      if (!(await lockUser(trx, id))) return { merged: false, credits: 0, tryons: 0, results: 0 };
     }
     const marked = await trx
       .updateTable('users')
@@ -42,7 +44,7 @@ export async function mergeUserInto(
       .where('email', 'is', null)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    if (Number(marked.numUpdatedRows) !== 1) return { merged: false, credits: 0, tryons: 0 };
+    if (Number(marked.numUpdatedRows) !== 1) return { merged: false, credits: 0, tryons: 0, results: 0 };
 
     const grants = await trx
       .selectFrom('credit_grants')
@@ -73,6 +75,12 @@ export async function mergeUserInto(
         now,
       });
     }
+    const succeeded = await trx
+      .selectFrom('tryons')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', input.fromUserId)
+      .where('status', '=', 'succeeded')
+      .executeTakeFirstOrThrow();
     const moved = await trx
       .updateTable('tryons')
       .set({ user_id: input.toUserId })
@@ -121,7 +129,7 @@ export async function mergeUserInto(
         .where('id', '=', input.toUserId)
         .execute();
     }
-    return { merged: true, credits, tryons: Number(moved.numUpdatedRows) };
+    return { merged: true, credits, tryons: Number(moved.numUpdatedRows), results: Number(succeeded.n) };
   });
 }
 

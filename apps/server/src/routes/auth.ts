@@ -143,7 +143,11 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
     },
     async (request, reply) => {
       const body = request.body;
-      const { user: row, merged } = await verifyEmailSignIn(accountDeps(), {
+      const {
+        user: row,
+        merged,
+        moved,
+      } = await verifyEmailSignIn(accountDeps(), {
         email: body.email,
         ...('code' in body ? { code: body.code } : { token: body.token }),
         currentUserId: request.sessionUserId,
@@ -155,7 +159,7 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
       // When this session signed in by email: operator routes need a recent one.
       if (request.sessionToken) await markEmailSignIn(app.db, request.sessionToken, app.clock());
       const user = await toApiUser(app.db, row, userOpts());
-      return reply.send({ success: true, user, merged });
+      return reply.send({ success: true, user, merged, moved });
     },
   );
 

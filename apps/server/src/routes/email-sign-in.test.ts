@@ -189,6 +189,8 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
 
       const { body, cookie } = await signInByEmail(app, email.toUpperCase(), b.cookie);
       expect(body.merged).toBe(true);
+      // What joined, as the page reports it: the weekly pass's 20 credits (B's try-on used a free trial) and B's result.
+      expect(body.moved).toEqual({ credits: 20, results: 1 });
       expect(body.user).toMatchObject({ id: a.user.id, email: email.toLowerCase(), credits: 200 + 20 });
       const gallery = TryOnListResponseSchema.parse(
         (await app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie } })).json(),
@@ -220,6 +222,14 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
       ]);
     });
 
+    it('reports that nothing joined the account when the anonymous user had no credits and no results', async () => {
+      const { app } = await make();
+      const email = newEmail();
+      await signInByEmail(app, email, (await signIn(app)).cookie);
+      const { body } = await signInByEmail(app, email, (await signIn(app)).cookie);
+      expect(body.merged).toBe(true);
+      expect(body.moved).toEqual({ credits: 0, results: 0 });
+    });
     it('signs in with the magic link’s token', async () => {
       const { app } = await make();
       const owner = await signIn(app);

@@ -193,9 +193,13 @@ async function checkCode(
 
 export interface VerifyResult {
   user: UserRow;
-  /** The anonymous user's results and credits joined an existing account. */
+  /** The anonymous user joined an existing account. */
   merged: boolean;
+  /** What joined the account with it: unspent credits and results (none unless merged). */
+  moved: { credits: number; results: number };
 }
+
+const NOTHING_MOVED = { credits: 0, results: 0 } as const;
 
 /**
  * Signs a session in by email. With no account for the address, the session's user becomes that
@@ -226,9 +230,9 @@ export async function verifyEmailSignIn(
           { merged: merge.merged, credits: merge.credits, tryons: merge.tryons },
           'email sign-in into an existing account',
         );
-        return { user: account, merged: merge.merged };
+        return { user: account, merged: merge.merged, moved: { credits: merge.credits, results: merge.results } };
       }
-      return { user: account, merged: false };
+      return { user: account, merged: false, moved: NOTHING_MOVED };
     }
     if (live && live.email === null) {
       if (await setUserEmail(deps.db, live.id, input.email)) {
@@ -236,7 +240,7 @@ export async function verifyEmailSignIn(
         // (the route gives this browser a new one), so a planted cookie never becomes a key to it.
         await deleteUserSessions(deps.db, live.id);
         const user = await findUserById(deps.db, live.id);
-        if (user) return { user, merged: false };
+        if (user) return { user, merged: false, moved: NOTHING_MOVED };
       }
       continue; // another session took this address a moment ago: sign in to that account
     }
@@ -252,7 +256,7 @@ export async function verifyEmailSignIn(
       now,
     });
     if (await setUserEmail(deps.db, user.id, input.email))
-      return { user: { ...user, email: input.email }, merged: false };
+      return { user: { ...user, email: input.email }, merged: false, moved: NOTHING_MOVED };
   }
   throw new Error('email sign-in did not settle after three attempts');
 }

@@ -21,6 +21,7 @@ import { categoryLabel } from '../../i18n/category';
 import { categoryDescription } from '../../features/tryon/utils/category-text';
 import { useLocalizeMessage } from '../../i18n/localize-message';
 import { rich, useT } from '../../i18n/use-t';
+import { cn } from '../../lib/cn';
 import { usePublicConfig } from '../../lib/public-config';
 
 const ReportDialog = lazy(async () => ({
@@ -71,14 +72,17 @@ export function HomePage() {
             })}
           </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-pretty text-ink-600">{t('tryon.home.intro')}</p>
-          {user && hasFreeTrial(user) ? (
-            <p className="mt-4 text-sm font-medium text-ink-700">
-              {rich(t('tryon.home.freeLeft', { count: user.free_trials_limit - user.free_trials_used }), {
-                0: (count) => <strong>{count}</strong>,
-              })}
-              {user.email ? '' : ` ${t('tryon.home.noSignUp')}`}
-            </p>
-          ) : null}
+          {/* The line's space is kept while the user loads, so the examples below do not move when it appears. */}
+          <p className="mt-4 min-h-5 text-sm font-medium text-ink-700">
+            {user && hasFreeTrial(user) ? (
+              <>
+                {rich(t('tryon.home.freeLeft', { count: user.free_trials_limit - user.free_trials_used }), {
+                  0: (count) => <strong>{count}</strong>,
+                })}
+                {user.email ? '' : ` ${t('tryon.home.noSignUp')}`}
+              </>
+            ) : null}
+          </p>
         </section>
 
         <section aria-labelledby="examples-title" className="mx-auto max-w-6xl px-4 sm:px-6">
@@ -116,7 +120,9 @@ export function HomePage() {
               ) : null}
               <PhotoGuide />
             </div>
-            <div className="grid gap-5 sm:grid-cols-2">
+            {/* With the optional bottom: three cards side by side on a laptop; on a tablet the bottom takes the
+                second row's full width, so no blank space is left beside it. */}
+            <div className={cn('grid gap-5 sm:grid-cols-2', studio.outfitOffered && 'xl:grid-cols-3')}>
               <UploadCard
                 kind="person"
                 title={t('tryon.upload.person.title')}
@@ -142,18 +148,20 @@ export function HomePage() {
                 cardRef={studio.cards.clothing}
               />
               {studio.outfitOffered ? (
-                <UploadCard
-                  kind="bottom"
-                  title={t('tryon.upload.bottom.title')}
-                  noun={t('tryon.upload.bottom.noun')}
-                  description={t('tryon.upload.bottom.description')}
-                  icon={<TrousersIcon className="size-5" />}
-                  upload={studio.bottom}
-                  disabled={processing}
-                  maxMegabytes={studio.maxMegabytes}
-                  capture="environment"
-                  cardRef={studio.cards.bottom}
-                />
+                <div className="grid min-w-0 sm:col-span-2 xl:col-span-1">
+                  <UploadCard
+                    kind="bottom"
+                    title={t('tryon.upload.bottom.title')}
+                    noun={t('tryon.upload.bottom.noun')}
+                    description={t('tryon.upload.bottom.description')}
+                    icon={<TrousersIcon className="size-5" />}
+                    upload={studio.bottom}
+                    disabled={processing}
+                    maxMegabytes={studio.maxMegabytes}
+                    capture="environment"
+                    cardRef={studio.cards.bottom}
+                  />
+                </div>
               ) : null}
             </div>
           </div>
@@ -217,7 +225,7 @@ export function HomePage() {
             <button
               type="button"
               onClick={() => openPaywall(user?.segment === 'trial_exhausted' ? 'trial_exhausted' : 'upgrade')}
-              className="rounded-lg px-3 py-2 text-sm font-medium text-ink-500 underline decoration-dotted underline-offset-4 hover:text-ink-800"
+              className="inline-flex min-h-8 items-center rounded-full border border-dashed border-ink-300 px-3 text-xs font-medium text-ink-500 hover:border-ink-400 hover:text-ink-800"
               data-testid="test-paywall"
             >
               {t('tryon.home.testPaywall')}

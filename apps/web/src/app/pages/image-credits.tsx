@@ -54,7 +54,7 @@ export function ImageCreditsPage() {
       <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
         {t('gallery.credits.heading')}
       </h1>
-      <p className="mt-6 text-lg leading-8 text-ink-700">{t('gallery.credits.intro')}</p>
+      <p className="mt-6 text-lg leading-8 text-ink-700">{t('gallery.credits.introInputs')}</p>
       <ul className="mt-10 space-y-8">
         {SHOWCASE_CREDITS.map((c) => (
           <li key={c.name} className="rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-6">
@@ -62,7 +62,7 @@ export function ImageCreditsPage() {
             <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-sm">
               <figure>
                 <img
-                  src={`/showcase/${c.name}-before.webp`}
+                  src={`/showcase/${c.name}-person.webp`}
                   alt=""
                   width={450}
                   height={600}
@@ -70,12 +70,12 @@ export function ImageCreditsPage() {
                   className="aspect-[3/4] w-full rounded-xl object-cover"
                 />
                 <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                  {t('gallery.credits.before')}
+                  {t('tryon.showcase.personLabel')}
                 </figcaption>
               </figure>
               <figure>
                 <img
-                  src={`/showcase/${c.name}-after.webp`}
+                  src={`/showcase/${c.name}-garment.webp`}
                   alt=""
                   width={450}
                   height={600}
@@ -83,7 +83,7 @@ export function ImageCreditsPage() {
                   className="aspect-[3/4] w-full rounded-xl object-cover"
                 />
                 <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                  {t('gallery.credits.after')}
+                  {t('tryon.showcase.garmentLabel')}
                 </figcaption>
               </figure>
             </div>

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useLocalizeMessage } from '../../i18n/localize-message';
 import { useT } from '../../i18n/use-t';
 import { ApiError } from '../../lib/api-client';
-import { verifyEmailSignIn } from '../../features/session/api/verify-email-sign-in';
+import { somethingMerged, verifyEmailSignIn } from '../../features/session/api/verify-email-sign-in';
 import { useSession } from '../../features/session/hooks/use-session';
 import { useSignInDialog } from '../../features/session/hooks/use-sign-in-dialog';
 import { emailFromFragment, parseMagicLinkFragment } from '../../features/session/utils/magic-link';
@@ -48,7 +48,7 @@ export function SignInVerifyPage() {
     void verifyEmailSignIn({ email, token })
       .then((res) => {
         signedIn(res.user);
-        const notice: AccountNotice = { kind: 'signed-in', email: res.user.email, merged: res.merged };
+        const notice: AccountNotice = { kind: 'signed-in', email: res.user.email, merged: somethingMerged(res) };
         void navigate('/account', { replace: true, state: { notice } });
       })
       .catch((e: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * Sources and licences of the showcase images, from apps/web/public/showcase/ATTRIBUTION.md
- * (kept there too; keep both in step when the showcase changes). Descriptions are catalog ids
+ * (written by `npm run showcase`; keep both in step when the showcase changes). Descriptions are catalog ids
  * (their English in `i18n/catalogs/app/en/gallery.json`); file names, authors and licence names
  * are shown as they are.
  */
@@ -48,14 +48,14 @@ export const SHOWCASE_CREDITS: ShowcaseCredit[] = [
   {
     title: 'gallery.credits.showcase.casual',
     name: 'casual',
-    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
+    person: { file: 'woman_tee_jeans_fullbody.jpg', what: 'gallery.credits.what.womanTeeJeans', ...BAGISTO },
     garment: { file: 'dress_blue_sleeves.jpg', what: 'gallery.credits.what.blueDress', ...CLOTHING_DATASET },
   },
   {
     title: 'gallery.credits.showcase.swap',
     name: 'swap',
     person: { file: 'woman_croptop_skirt.jpg', what: 'gallery.credits.what.womanCropTopSkirt', ...BAGISTO },
-    garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
+    garment: { file: 'tshirt_lightblue_plain.jpg', what: 'gallery.credits.what.lightBlueTee', ...CLOTHING_DATASET },
   },
   {
     title: 'gallery.credits.showcase.pro',

@@ -91,7 +91,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport }:
                   {category}
                 </dd>
                 <dt className="text-ink-500">{t('gallery.item.engine')}</dt>
-                <dd className="min-w-0 truncate text-ink-700" data-testid="gallery-item-engine">
+                <dd className="min-w-0 break-words text-ink-700" data-testid="gallery-item-engine">
                   {engineLabel(item.engine)}
                 </dd>
                 <dt className="text-ink-500">{t('gallery.item.made')}</dt>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { User } from '@aidressup/contract';
 import { activateLocale } from '../../../i18n/i18n';
-import { UserInfoBox } from './user-info-box';
+import { debugRequested, UserInfoBox } from './user-info-box';
 import { testUser } from '../../../test/user';
 
 const user = (over: Partial<User>): User => testUser({ id: 'abcdef1234567890', ...over });
@@ -12,10 +12,9 @@ afterEach(async () => {
   await act(() => activateLocale('en'));
 });
 
-/** The one-line summary the box folds to. */
+/** The chip's summary (credits and free trials left). */
 function summary(): string {
-  fireEvent.click(screen.getByTestId('user-info-toggle'));
-  return screen.getByTestId('user-info-toggle').textContent ?? '';
+  return screen.getByTestId('user-info-summary').textContent ?? '';
 }
 
 describe('user-info box', () => {
@@ -44,17 +43,49 @@ describe('user-info box', () => {
     expect(screen.getByRole('status').textContent).toMatch(/Signing you in/);
   });
 
-  it('folds to a summary with the credits and free trials counted', () => {
+  it('starts as a chip that opens the full list with its button', () => {
     render(<UserInfoBox user={user({ credits: 7, free_trials_used: 1 })} loading={false} />);
-    expect(summary()).toBe('Your account · abcdef12 · 7 credits · 1/2 free trials');
+    expect(summary()).toBe('7 credits · 1 free trial left');
+    const toggle = screen.getByRole('button', { name: /Your account/ });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    const details = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(details.hidden).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(details.hidden).toBe(false);
+    expect([...details.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual([
+      'User',
+      'Segment',
+      'Credits',
+      'Free trials',
+      'Has free trial',
+      'Has credits',
+    ]);
+  });
+
+  it('opens with every field when the address asks for ?debug=1', () => {
+    expect(debugRequested('?debug=1')).toBe(true);
+    expect(debugRequested('?x=1&debug=1')).toBe(true);
+    expect(debugRequested('')).toBe(false);
+    expect(debugRequested('?debug=0')).toBe(false);
+  });
+
+  it('isolates every value, ids and counts left to right', () => {
+    render(<UserInfoBox user={user({ credits: 7, free_trials_used: 1 })} loading={false} />);
+    for (const id of ['user-id', 'user-credits', 'user-trials']) {
+      const el = screen.getByTestId(id);
+      expect(el.tagName).toBe('BDI');
+      expect(el.getAttribute('dir')).toBe('ltr');
+    }
+    expect(screen.getByTestId('user-has-free-trial').tagName).toBe('BDI');
   });
 
   it('speaks Spanish, with its plurals, and Arabic, with its own', async () => {
     await act(() => activateLocale('es'));
     const { rerender } = render(<UserInfoBox user={user({ credits: 1, free_trials_used: 1 })} loading={false} />);
-    expect(summary()).toBe('Tu cuenta · abcdef12 · 1 crédito · 1/2 pruebas gratis');
-    rerender(<UserInfoBox user={user({ credits: 20, free_trials_used: 1 })} loading={false} />);
-    expect(screen.getByTestId('user-info-toggle').textContent).toContain('20 créditos');
+    expect(summary()).toBe('1 crédito · 1 prueba gratis restante');
+    rerender(<UserInfoBox user={user({ credits: 20, free_trials_used: 0 })} loading={false} />);
+    expect(summary()).toBe('20 créditos · 2 pruebas gratis restantes');
 
     await act(() => activateLocale('ar'));
     expect(screen.getByTestId('user-info-toggle').textContent).toContain('20 رصيدًا');

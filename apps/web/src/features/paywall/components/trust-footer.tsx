@@ -7,7 +7,7 @@ export function TrustFooter({ provider }: { provider: PublicConfig['billing']['p
   const t = useT();
   return (
     <div className="mt-4 flex flex-col items-center gap-4">
-      <TrustBadges />
+      <TrustBadges provider={provider} />
       {provider === 'demo' ? (
         <p className="text-xs text-ink-500">{t('paywall.note.demo')}</p>
       ) : (

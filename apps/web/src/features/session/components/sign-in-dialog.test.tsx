@@ -23,7 +23,7 @@ describe('sign-in dialog', () => {
     const verify = vi
       .fn()
       .mockRejectedValueOnce(new ApiError(MESSAGES.invalidCode, 400, 'INVALID_CODE', {}))
-      .mockResolvedValueOnce({ success: true, user: account, merged: true });
+      .mockResolvedValueOnce({ success: true, user: account, merged: true, moved: { credits: 0, results: 1 } });
     const onSignedIn = vi.fn();
     render(
       <MemoryRouter>

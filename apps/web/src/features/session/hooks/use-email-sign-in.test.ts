@@ -16,7 +16,12 @@ const account = testUser({
 function setup(over: Partial<EmailSignInDeps> = {}) {
   const deps = {
     start: vi.fn(async () => {}),
-    verify: vi.fn(async () => ({ success: true as const, user: account, merged: true })),
+    verify: vi.fn(async () => ({
+      success: true as const,
+      user: account,
+      merged: true,
+      moved: { credits: 3, results: 0 },
+    })),
     onSignedIn: vi.fn(),
     ...over,
   };
@@ -43,6 +48,21 @@ describe('email sign-in flow', () => {
     expect(deps.verify).toHaveBeenCalledWith({ email: 'ana@example.com', code: '123456' });
     expect(deps.onSignedIn).toHaveBeenCalledWith(account, true);
     expect(hook.result.current.state).toMatchObject({ step: 'done', merged: true, user: account });
+  });
+
+  it('claims a merge only when credits or results really joined the account', async () => {
+    const { deps, hook } = setup({
+      verify: vi.fn(async () => ({
+        success: true as const,
+        user: account,
+        merged: true,
+        moved: { credits: 0, results: 0 },
+      })),
+    });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    await act(() => hook.result.current.submitCode('123456'));
+    expect(deps.onSignedIn).toHaveBeenCalledWith(account, false);
+    expect(hook.result.current.state).toMatchObject({ step: 'done', merged: false });
   });
 
   it('refuses a malformed email or code without calling the server', async () => {

@@ -9,7 +9,7 @@ import {
 } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { startEmailSignIn } from '../api/start-email-sign-in';
-import { verifyEmailSignIn } from '../api/verify-email-sign-in';
+import { somethingMerged, verifyEmailSignIn } from '../api/verify-email-sign-in';
 
 export type EmailSignInStep = 'email' | 'code' | 'done';
 
@@ -106,8 +106,9 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
       return run(async () => {
         const email = state.email;
         const res = await (depsRef.current.verify ?? verifyEmailSignIn)({ email, code });
-        depsRef.current.onSignedIn(res.user, res.merged);
-        return { step: 'done', merged: res.merged, user: res.user };
+        const merged = somethingMerged(res);
+        depsRef.current.onSignedIn(res.user, merged);
+        return { step: 'done', merged, user: res.user };
       }, MESSAGES.authFailed);
     },
     [run, state.email],

@@ -121,7 +121,7 @@ export function CategorySelect({ value, onChange, disabled, note }: CategorySele
           </span>
           <span id={`${labelId}-value`} className="min-w-0 flex-1">
             <span className="block font-semibold text-ink-950">{categoryLabel(t, value)}</span>
-            <span className="block truncate text-sm text-ink-500">{categoryDescription(t, value)}</span>
+            <span className="block text-sm text-pretty text-ink-500">{categoryDescription(t, value)}</span>
           </span>
           <ChevronDownIcon className={cn('size-5 shrink-0 text-ink-500 transition-transform', open && 'rotate-180')} />
         </button>

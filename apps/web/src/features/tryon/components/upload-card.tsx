@@ -97,7 +97,7 @@ export function UploadCard({
           <h3 id={titleId} className="font-bold text-ink-950" data-testid={`upload-${kind}-title`}>
             {title}
           </h3>
-          <p className="truncate text-sm text-ink-500">{description}</p>
+          <p className="text-sm text-pretty text-ink-500">{description}</p>
         </div>
       </div>
 
