@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { catalogs } from './vite-catalogs.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 /**
  * Writes `.br` and `.gz` next to every text asset of the build, so a static server that serves
