@@ -3,7 +3,7 @@
  * The server validates and serialises with them; the web app parses responses with them.
  */
 import { z } from 'zod';
-import { CATEGORY_VALUES } from './categories.js';
+import { TRYON_CATEGORY_VALUES } from './categories.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { PLAN_IDS } from './plans.js';
 import { DEVICE_ID_PATTERN } from './limits.js';
@@ -109,7 +109,8 @@ export type UserResponse = z.infer<typeof UserResponseSchema>;
 // ---------- POST /api/process-image (multipart) ----------
 /** The non-file fields of the multipart form. */
 export const TryOnFieldsSchema = z.object({
-  category: z.enum(CATEGORY_VALUES),
+  /** One of the three clothing categories, or `accessories` on an engine that offers it. */
+  category: z.enum(TRYON_CATEGORY_VALUES),
   userId: z.string().min(1).max(64),
   api: z.string().min(1).max(40).optional(),
   /** Optional: a client-made UUID to follow the try-on's stages (see progress.ts). */
@@ -153,10 +154,17 @@ export type TryOnListQuery = z.input<typeof TryOnListQuerySchema>;
 export const TryOnItemSchema = z.object({
   id: z.string(),
   imageUrl: z.string(),
-  category: z.enum(CATEGORY_VALUES),
+  category: z.enum(TRYON_CATEGORY_VALUES),
   engine: z.string(),
   createdAt: z.string(),
   expiresAt: z.string().nullable(),
+  /** True for the built-in engine's quick preview (shown with its label and explanation). */
+  preview: z.boolean().optional(),
+  /**
+   * Until when this preview's photos are kept for "Make it photo-real" (POST /api/tryons/{id}/rerun);
+   * null (or absent) when they are not kept or already gone.
+   */
+  photosKeptUntil: z.string().nullable().optional(),
   /** The public link of a shared result; null when it is not shared. */
   shareUrl: z.string().nullable(),
   /** The shopper's report of this result and its state; null (or absent) when it has none. */
@@ -202,6 +210,8 @@ export const PublicConfigSchema = z.object({
       /** 'local': the built-in quick preview; 'hosted': an AI provider. */
       kind: z.enum(['local', 'hosted']).optional(),
       estimateSeconds: z.object({ min: z.number(), max: z.number() }).optional(),
+      /** The categories this engine offers, in the page's order (`accessories` only where it can). */
+      categories: z.array(z.enum(TRYON_CATEGORY_VALUES)).optional(),
     }),
   ),
   defaultEngine: z.string(),

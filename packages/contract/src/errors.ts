@@ -43,6 +43,9 @@ export const ERROR_STATUS = {
   ALREADY_REPORTED: 409,
   NOT_REPORTABLE: 409,
   REPORT_DECIDED: 409,
+  CATEGORY_NOT_OFFERED: 400,
+  PHOTOS_GONE: 410,
+  NOT_RERUNNABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -104,4 +107,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   ALREADY_REPORTED: MESSAGES.alreadyReported,
   NOT_REPORTABLE: MESSAGES.notReportable,
   REPORT_DECIDED: MESSAGES.reportDecided,
+  CATEGORY_NOT_OFFERED: MESSAGES.categoryNotOffered,
+  PHOTOS_GONE: MESSAGES.photosGone,
+  NOT_RERUNNABLE: MESSAGES.notRerunnable,
 };

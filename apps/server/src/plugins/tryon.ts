@@ -63,6 +63,8 @@ export default fp(
         runner,
         progress: app.tryOnProgress,
         processId: app.processId,
+        engines: app.engines,
+        storage: app.storage,
       }),
     );
   },

@@ -10,7 +10,7 @@ import {
   FREE_RESULT_MAX_SIDE,
   PRIORITY_PLAN_IDS,
   TRYONS_PER_OUTFIT,
-  type Category,
+  type TryOnCategory,
   type TryOnResponse,
 } from '@aidressup/contract';
 import type { Config } from '../config.js';
@@ -22,9 +22,13 @@ import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
 import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
+import type { Storage } from '../storage/storage.js';
+import type { EngineRegistry } from '../engines/registry.js';
 import type { TryOnRunner } from './runner.js';
 import { createProgressReporter, type ProgressHub } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
+import { keepPhotos, keepsPhotos } from './kept-photos.js';
+import { rerunTryOn, type RerunRequest } from './rerun.js';
 
 export interface TryOnDeps {
   db: Kysely<Database>;
@@ -37,11 +41,15 @@ export interface TryOnDeps {
   progress?: Pick<ProgressHub, 'publish'> | undefined;
   /** This process's id (crash recovery): the owner of the try-ons it reserves. */
   processId?: string;
+  /** The enabled engines: what each offers (categories), and whether a preview's photos are kept. */
+  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list'>;
+  /** Where a preview's photos are kept for "Make it photo-real" (none: they are not kept). */
+  storage?: Storage;
 }
 
 export interface TryOnRequest {
   userId: string;
-  category: Category;
+  category: TryOnCategory;
   engineId: string;
   person: NormalisedImage;
   garment: NormalisedImage;
@@ -72,11 +80,22 @@ export function tryOnsFor(outfit: boolean): number {
 }
 
 /**
- * The cheap refusals, before the photos are decoded: too little left to spend for `units`
+ * The cheap refusals, before the photos are decoded: a category the engine does not offer
+ * (CATEGORY_NOT_OFFERED: shoes and accessories on the built-in engine), too little left to spend for `units`
  * try-ons (read-only, nothing reserved), or every engine slot and waiting place taken
  * (ENGINE_BUSY, 503 with Retry-After).
  */
-export async function refuseEarly(deps: TryOnDeps, userId: string, engineId: string, units = 1): Promise<void> {
+export async function refuseEarly(
+  deps: TryOnDeps,
+  userId: string,
+  engineId: string,
+  units = 1,
+  category?: TryOnCategory,
+): Promise<void> {
+  // Shoes & accessories on an engine that cannot dress them (the built-in one): refused, nothing charged.
+  if (category !== undefined && deps.engines && !deps.engines.categories(engineId).includes(category)) {
+    throw new AppError('CATEGORY_NOT_OFFERED');
+  }
   if (
     !(await canReserveTryOn(deps.db, {
       userId,
@@ -134,6 +153,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
           userId: req.userId,
           engineId: req.engineId,
           outfit: req.lowerGarment !== undefined,
+          config,
           ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
         })
       : undefined;
@@ -157,6 +177,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   });
   const settled = { tryonId, userId: req.userId, charges: reservation.charges };
   if (result.ok) {
+    await keepPreviewPhotos(deps, tryonId, req);
     const response = await tryOnResponse(deps, { ...settled, resultName: result.resultName });
     progress?.report('done');
     return response;
@@ -174,17 +195,46 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   throw new AppError(result.code, result.message || undefined);
 }
 
+/**
+ * A quick preview's photos, kept for "Make it photo-real" when a hosted engine could re-run it
+ * (`kept-photos.ts`). A failure to store them is logged: the result stands, and the rerun then
+ * explains that the photos are gone.
+ */
+async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnRequest): Promise<void> {
+  if (!deps.storage || !deps.engines) return;
+  if (
+    !keepsPhotos(
+      req.engineId,
+      deps.engines.list().map((e) => e.id),
+    )
+  )
+    return;
+  try {
+    await keepPhotos(
+      { db: deps.db, storage: deps.storage },
+      tryonId,
+      { person: req.person, garment: req.garment, lower: req.lowerGarment },
+      deps.clock(),
+    );
+  } catch (err) {
+    deps.log.warn({ err, tryonId }, "a preview's photos could not be kept (it cannot be made photo-real)");
+  }
+}
+
 /** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */
 export interface TryOnService {
   /** The cheap refusals, before the photos are decoded (see `refuseEarly`). */
-  refuseEarly(userId: string, engineId: string, units: number): Promise<void>;
+  refuseEarly(userId: string, engineId: string, units: number, category?: TryOnCategory): Promise<void>;
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
+  /** "Make it photo-real": a preview's try-on again on a hosted engine (see `rerun.ts`). */
+  rerun(req: RerunRequest): Promise<TryOnResponse>;
 }
 
 export function createTryOnService(deps: TryOnDeps): TryOnService {
-  return {
-    refuseEarly: (userId, engineId, units) => refuseEarly(deps, userId, engineId, units),
+  const steps: Pick<TryOnService, 'refuseEarly' | 'perform'> = {
+    refuseEarly: (userId, engineId, units, category) => refuseEarly(deps, userId, engineId, units, category),
     perform: (req) => performTryOn(deps, req),
   };
+  return { ...steps, rerun: (req) => rerunTryOn(deps, steps, req) };
 }

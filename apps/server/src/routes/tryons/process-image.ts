@@ -135,8 +135,9 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       request.tryOnEngine = engineId;
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
-      // Cheap refusals first: no credits, or no room to wait for the engine (no decoding, no charge).
-      await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit));
+      // Cheap refusals first: a category the engine does not offer, no credits, or no room to wait
+      // for the engine (no decoding, no charge).
+      await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), form.category);
 
       const [person, garment, lowerGarment] = await Promise.all([
         validateAndNormalise(files.userImage, 'userImage'),
