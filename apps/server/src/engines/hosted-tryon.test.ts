@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
+  CATEGORY_VALUES,
   ENGINE_ESTIMATE_SECONDS,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
@@ -143,9 +144,24 @@ describe('hosted engines through the try-on pipeline', () => {
           label: 'Nano Banana (Gemini)',
           kind: 'hosted',
           estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          // Gemini is told which accessory to put on (the instruction names it).
+          categories: [...CATEGORY_VALUES, 'accessories'],
         },
-        { id: 'fashn', label: 'FASHN', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
-        { id: 'fal', label: 'fal.ai', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
+        // FASHN's try-on v1.6 and the fal endpoints dress clothing only.
+        {
+          id: 'fashn',
+          label: 'FASHN',
+          kind: 'hosted',
+          estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          categories: CATEGORY_VALUES,
+        },
+        {
+          id: 'fal',
+          label: 'fal.ai',
+          kind: 'hosted',
+          estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          categories: CATEGORY_VALUES,
+        },
       ]),
     );
     for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
@@ -365,6 +381,8 @@ describe('FASHN Try-On Max', () => {
       label: 'FASHN',
       kind: 'hosted',
       estimateSeconds: { min: 50, max: 120 },
+      // Try-On Max also dresses shoes, bags, hats and jewellery.
+      categories: [...CATEGORY_VALUES, 'accessories'],
     });
     const { cookie, user } = await signIn(max);
     const before = fashn.runCalls().length;
