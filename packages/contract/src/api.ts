@@ -128,6 +128,11 @@ export const TryOnResponseSchema = z.object({
   tryOnsUsed: z.number().int().positive().optional(),
   /** Free trials among them (usedFreeTrial is true when this is above 0). */
   freeTrialsUsed: z.number().int().nonnegative().optional(),
+  /**
+   * A quick preview whose photos are kept for "Make it photo-real" (POST /api/tryons/{id}/rerun):
+   * until when. Absent when they are not kept (a hosted result, or no hosted engine configured).
+   */
+  photosKeptUntil: z.string().optional(),
 });
 export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
 

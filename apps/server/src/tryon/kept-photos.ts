@@ -42,7 +42,8 @@ export interface KeptPhotos {
 }
 
 /**
- * Stores a succeeded preview's photos and records them on its row until `now` + 30 minutes.
+ * Stores a succeeded preview's photos and records them on its row until `now` + 30 minutes;
+ * returns that time (ISO).
  * Throws when the store fails (the caller logs it: the result stands, without the photos).
  */
 export async function keepPhotos(
@@ -50,7 +51,7 @@ export async function keepPhotos(
   tryonId: string,
   photos: KeptPhotos,
   now: Date,
-): Promise<void> {
+): Promise<string> {
   const keys: KeptPhotoKeys = {
     person: keyFor(photos.person),
     garment: keyFor(photos.garment),
@@ -62,7 +63,9 @@ export async function keepPhotos(
       deps.storage.put(keys.garment, photos.garment.data, photos.garment.mimeType),
       ...(photos.lower && keys.lower ? [deps.storage.put(keys.lower, photos.lower.data, photos.lower.mimeType)] : []),
     ]);
-    await setKeptPhotos(deps.db, tryonId, keys, new Date(now.getTime() + PREVIEW_PHOTOS_KEPT_MINUTES * MINUTE_MS));
+    const until = new Date(now.getTime() + PREVIEW_PHOTOS_KEPT_MINUTES * MINUTE_MS);
+    await setKeptPhotos(deps.db, tryonId, keys, until);
+    return until.toISOString();
   } catch (err) {
     await Promise.all(keptPhotoKeyList(keys).map((key) => deps.storage.delete(key).catch(() => undefined)));
     throw err;

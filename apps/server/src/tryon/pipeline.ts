@@ -177,10 +177,10 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   });
   const settled = { tryonId, userId: req.userId, charges: reservation.charges };
   if (result.ok) {
-    await keepPreviewPhotos(deps, tryonId, req);
+    const keptUntil = await keepPreviewPhotos(deps, tryonId, req);
     const response = await tryOnResponse(deps, { ...settled, resultName: result.resultName });
     progress?.report('done');
-    return response;
+    return keptUntil ? { ...response, photosKeptUntil: keptUntil } : response;
   }
   if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
     // Settled elsewhere first: a worker may have completed it just as the wait gave up.
@@ -197,20 +197,15 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
 
 /**
  * A quick preview's photos, kept for "Make it photo-real" when a hosted engine could re-run it
- * (`kept-photos.ts`). A failure to store them is logged: the result stands, and the rerun then
+ * (`kept-photos.ts`); until when, or undefined when they are not kept. A failure to store them is logged: the result stands, and the rerun then
  * explains that the photos are gone.
  */
-async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnRequest): Promise<void> {
-  if (!deps.storage || !deps.engines) return;
-  if (
-    !keepsPhotos(
-      req.engineId,
-      deps.engines.list().map((e) => e.id),
-    )
-  )
-    return;
+async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnRequest): Promise<string | undefined> {
+  if (!deps.storage || !deps.engines) return undefined;
+  const enabled = deps.engines.list().map((e) => e.id);
+  if (!keepsPhotos(req.engineId, enabled)) return undefined;
   try {
-    await keepPhotos(
+    return await keepPhotos(
       { db: deps.db, storage: deps.storage },
       tryonId,
       { person: req.person, garment: req.garment, lower: req.lowerGarment },
@@ -218,6 +213,7 @@ async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnReq
     );
   } catch (err) {
     deps.log.warn({ err, tryonId }, "a preview's photos could not be kept (it cannot be made photo-real)");
+    return undefined;
   }
 }
 

@@ -171,9 +171,10 @@ describe.each(DATABASE_KINDS)('shoes & accessories and "Make it photo-real" on %
       return { cookie, user, id: body.tryonId!, first: body };
     }
 
-    it('keeps the preview’s photos 30 minutes, privately, and says so in the gallery', async () => {
-      const { cookie, id } = await preview();
+    it('keeps the preview’s photos 30 minutes, privately, and says so in the answer and the gallery', async () => {
+      const { cookie, id, first } = await preview();
       const row = (await findTryOn(t.app.db, id))!;
+      expect(first.photosKeptUntil).toBe(row.photos_until);
       expect(row.photos_until).toBe(
         new Date(t.clock.now.getTime() + PREVIEW_PHOTOS_KEPT_MINUTES * MINUTE_MS).toISOString(),
       );
@@ -203,6 +204,7 @@ describe.each(DATABASE_KINDS)('shoes & accessories and "Make it photo-real" on %
       expect(body.imageUrl).not.toBe(first.imageUrl);
       expect(body.creditsRemaining).toBe(first.creditsRemaining - 1);
       expect(body.tryOnsUsed).toBe(1);
+      expect(body.photosKeptUntil).toBeUndefined();
       // the same photos went to the provider
       const sent = gemini.calls().slice(before);
       expect(sent).toHaveLength(1);
