@@ -100,6 +100,7 @@ export function HomePage() {
             <div className="space-y-6">
               <CategorySelect
                 value={category}
+                offered={studio.offeredCategories}
                 onChange={studio.chooseCategory}
                 note={studio.categoryNote}
                 disabled={processing}
@@ -182,6 +183,7 @@ export function HomePage() {
               engine={studio.resultEngine}
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
+              photoReal={studio.photoReal}
               onTryAnotherGarment={studio.tryAnotherGarment}
               onReport={tryonId ? () => setReporting(tryonId) : undefined}
               reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}

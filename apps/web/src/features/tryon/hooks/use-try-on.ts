@@ -4,7 +4,7 @@ import {
   MESSAGES,
   NoCreditsResponseSchema,
   WEB_MESSAGES,
-  type Category,
+  type TryOnCategory,
   type TryOnProgressEvent,
   type TryOnResponse,
   type TryOnStage,
@@ -13,6 +13,7 @@ import {
 import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
+import { rerunTryOn } from '../api/rerun-tryon';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
@@ -31,6 +32,8 @@ export interface TryOnState {
   estimateSeconds: { min: number; max: number } | null;
   /** The finished try-on's id (to report it), when the server gave one. */
   tryonId: string | null;
+  /** A quick preview's photos are kept until then for "Make it photo-real" (ISO); null when they are not. */
+  photosKeptUntil?: string | null;
 }
 
 export interface TryOnDeps {
@@ -43,6 +46,7 @@ export interface TryOnDeps {
   onNoCredits: () => void;
   timeoutMs?: number;
   process?: typeof processImage;
+  rerun?: typeof rerunTryOn;
   /** The file to upload for a picked photo (reduced in the browser); the photo itself when absent. */
   prepare?: (file: File) => Promise<File>;
   /** Follows the try-on's progress; returns a function that stops listening. None when absent. */
@@ -76,6 +80,7 @@ const idle: TryOnState = {
   stage: null,
   estimateSeconds: null,
   tryonId: null,
+  photosKeptUntil: null,
 };
 
 export function useTryOn(deps: TryOnDeps) {
@@ -90,27 +95,26 @@ export function useTryOn(deps: TryOnDeps) {
 
   useEffect(() => () => inFlight.current?.abort(), []);
 
-  const run = useCallback(
-    async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
+  /** One try-on request from press to answer: the states, progress, timeout, counters and errors. */
+  const execute = useCallback(
+    async (
+      engine: string | null,
+      send: (userId: string, signal: AbortSignal, progressId: string | undefined) => Promise<TryOnResponse>,
+      timeoutMs?: number,
+    ) => {
       const d = depsRef.current;
-      if (!person || !clothing) {
-        window.alert(localizeRef.current(MESSAGES.uploadBothPhotos));
-        return;
-      }
-      if (!d.user) {
-        window.alert(localizeRef.current(MESSAGES.userLoading));
-        return;
-      }
-      if (inFlight.current) return;
+      if (!d.user || inFlight.current) return;
       const ctrl = new AbortController();
       inFlight.current = ctrl;
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        ctrl.abort();
-      }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          ctrl.abort();
+        },
+        timeoutMs ?? d.timeoutMs ?? CLIENT_TIMEOUT_MS,
+      );
       const userId = d.user.id;
-      const engine = d.engine ?? null;
       setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
       // Progress is optional: without events the page shows the processing state until the answer.
       let stopProgress: () => void = () => undefined;
@@ -136,21 +140,7 @@ export function useTryOn(deps: TryOnDeps) {
         }
       }
       try {
-        // A bottom goes with Upper Body only (a whole outfit).
-        const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
-        const [personUpload, clothingUpload, lowerUpload] = d.prepare
-          ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
-          : [person, clothing, lower];
-        const res = await (d.process ?? processImage)({
-          person: personUpload,
-          clothing: clothingUpload,
-          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
-          category,
-          userId,
-          api: d.engine,
-          signal: ctrl.signal,
-          ...(progressId ? { progressId } : {}),
-        });
+        const res = await send(userId, ctrl.signal, progressId);
         d.updateUser((u) => applyTryOnResult(u, res));
         void d.refreshUser();
         setState({
@@ -160,6 +150,7 @@ export function useTryOn(deps: TryOnDeps) {
           resultUrl: res.imageUrl,
           engine,
           tryonId: res.tryonId ?? null,
+          photosKeptUntil: res.photosKeptUntil ?? null,
         });
       } catch (e) {
         if (e instanceof ApiError && e.code === 'NO_CREDITS') {
@@ -191,8 +182,58 @@ export function useTryOn(deps: TryOnDeps) {
     [],
   );
 
+  const run = useCallback(
+    async (person: File | null, clothing: File | null, category: TryOnCategory, lowerClothing?: File | null) => {
+      const d = depsRef.current;
+      if (!person || !clothing) {
+        window.alert(localizeRef.current(MESSAGES.uploadBothPhotos));
+        return;
+      }
+      if (!d.user) {
+        window.alert(localizeRef.current(MESSAGES.userLoading));
+        return;
+      }
+      await execute(d.engine ?? null, async (userId, signal, progressId) => {
+        // A bottom goes with Upper Body only (a whole outfit).
+        const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+        const [personUpload, clothingUpload, lowerUpload] = d.prepare
+          ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
+          : [person, clothing, lower];
+        return (d.process ?? processImage)({
+          person: personUpload,
+          clothing: clothingUpload,
+          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
+          category,
+          userId,
+          api: d.engine,
+          signal,
+          ...(progressId ? { progressId } : {}),
+        });
+      });
+    },
+    [execute],
+  );
+
+  /**
+   * "Make it photo-real": the preview `tryonId` again on the hosted engine `api`, from the photos
+   * the server kept for it; the same states as a try-on, with its own progress.
+   */
+  const rerun = useCallback(
+    async (tryonId: string, api: string, timeoutMs?: number) => {
+      const d = depsRef.current;
+      if (!d.user) return;
+      await execute(
+        api,
+        (_userId, signal, progressId) =>
+          (d.rerun ?? rerunTryOn)({ tryonId, api, signal, ...(progressId ? { progressId } : {}) }),
+        timeoutMs,
+      );
+    },
+    [execute],
+  );
+
   /** Back to idle (for example once credits were bought after a NO_CREDITS refusal). */
   const reset = useCallback(() => setState((s) => (s.status === 'processing' ? s : idle)), []);
 
-  return { state, run, reset };
+  return { state, run, rerun, reset };
 }
