@@ -93,12 +93,17 @@ function PreviewNote({ item, photoReal }: { item: TryOnItem; photoReal: PhotoRea
         ) : (
           <button
             type="button"
-            className={buttonClasses('primary', 'sm', 'mt-2')}
+            // Like a small primary button, but its label may wrap on a narrow card.
+            className="mt-2 inline-flex min-h-9 items-center gap-1.5 rounded-xl bg-gradient-to-r from-brand-600 to-fuchsia-600 px-3 py-1.5 text-start text-sm font-semibold text-white shadow-lg shadow-brand-600/25 transition-colors select-none hover:from-brand-700 hover:to-fuchsia-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:opacity-50"
             onClick={() => photoReal.onRun(item)}
             disabled={photoReal.running !== null}
             data-testid="gallery-make-photo-real"
           >
-            {photoReal.running === item.id ? <Spinner className="size-4" /> : <SparklesIcon className="size-4" />}
+            {photoReal.running === item.id ? (
+              <Spinner className="size-4 shrink-0" />
+            ) : (
+              <SparklesIcon className="size-4 shrink-0" />
+            )}
             {photoReal.running === item.id
               ? t('tryon.result.rerunning')
               : t('tryon.result.makePhotoReal', { engine: photoReal.label })}

@@ -66,10 +66,11 @@ function PhotoRealOffer({ offer }: { offer: NonNullable<ResultPanelProps['photoR
       <button
         type="button"
         onClick={offer.onRun}
-        className={buttonClasses('primary', 'md', 'shrink-0')}
+        // Like a primary button, but its label may wrap on a phone.
+        className="inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-brand-600 to-fuchsia-600 px-5 py-2 text-sm font-semibold text-white shadow-lg shadow-brand-600/25 transition-colors select-none hover:from-brand-700 hover:to-fuchsia-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
         data-testid="make-photo-real"
       >
-        <SparklesIcon className="size-5" />
+        <SparklesIcon className="size-5 shrink-0" />
         {t('tryon.result.makePhotoReal', { engine: offer.label })}
       </button>
       <span className="text-xs text-amber-900">{t('tryon.result.photoRealNote', { engine: offer.label, time })}</span>
