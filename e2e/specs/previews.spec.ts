@@ -198,12 +198,10 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      await items
-        .nth(1)
-        .screenshot({
-          path: path.join(SHOTS, `gallery-preview-${width}.png`),
-          style: '.sticky{position:static!important}',
-        });
+      await items.nth(1).screenshot({
+        path: path.join(SHOTS, `gallery-preview-${width}.png`),
+        style: '.sticky{position:static!important}',
+      });
     }
   });
 });
