@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startGeminiStandIn, type GeminiStandIn } from '@aidressup/server/testing/stand-ins/gemini-stand-in';
 import { expect, openSignedIn, test, tryOnce, uploadBoth } from '../fixtures';
@@ -24,6 +25,17 @@ const SHOTS = '/tmp/shots';
 const PREVIEW_TEXT = 'Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.';
 const GALLERY_PREVIEW_TEXT =
   'A quick preview: a fast sketch of the fit from the built-in engine, not a photo-real picture.';
+
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    serious.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `axe on ${label}`,
+  ).toEqual([]);
+}
 
 /** The category picker's options, by their visible names. */
 async function categoryOptions(page: Page): Promise<string[]> {
@@ -173,6 +185,10 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
     await expect(button).toHaveText('Make it photo-real with Nano Banana (Gemini)');
     await expect(page.getByTestId('photo-real')).toContainText('it uses one try-on');
     await shootResult(page, 'preview-photo-real');
+    await expectNoSeriousViolations(page, 'a preview with its photo-real button');
+    // Reachable by keyboard: it is a real button with its name.
+    await button.focus();
+    await expect(button).toBeFocused();
 
     const callsBefore = gemini.calls().length;
     const rerun = page.waitForResponse((r) => /\/api\/tryons\/[^/]+\/rerun$/.test(r.url()));
@@ -195,6 +211,7 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
     await expect(items.nth(1).getByTestId('gallery-item-preview')).toContainText('Quick preview');
     // Its photos are still kept: the gallery offers the photo-real version too.
     await expect(items.nth(1).getByTestId('gallery-make-photo-real')).toBeVisible();
+    await expectNoSeriousViolations(page, 'gallery with a preview and a photo-real result');
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
