@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SEGMENTS } from './api.js';
-import { CATEGORY_VALUES } from './categories.js';
+import { TRYON_CATEGORY_VALUES } from './categories.js';
 import { REPORT_REASONS, REPORT_STATUSES } from './report.js';
 
 /** An operator's email sign-in is good for this long; then 401 REAUTH_REQUIRED. */
@@ -97,7 +97,7 @@ export const AdminReportSummarySchema = z.object({
 export const AdminTryOnSchema = z.object({
   id: z.string(),
   engine: z.string(),
-  category: z.enum(CATEGORY_VALUES),
+  category: z.enum(TRYON_CATEGORY_VALUES),
   status: z.enum(['processing', 'succeeded', 'failed']),
   /** 1, or 2 for a whole outfit. */
   units: z.number().int(),

@@ -3,7 +3,7 @@
  * The server validates and serialises with them; the web app parses responses with them.
  */
 import { z } from 'zod';
-import { CATEGORY_VALUES } from './categories.js';
+import { TRYON_CATEGORY_VALUES } from './categories.js';
 import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { PLAN_IDS } from './plans.js';
 import { DEVICE_ID_PATTERN } from './limits.js';
@@ -112,7 +112,8 @@ export const LineTicketSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
 
 /** The non-file fields of the multipart form. */
 export const TryOnFieldsSchema = z.object({
-  category: z.enum(CATEGORY_VALUES),
+  /** One of the three clothing categories, or `accessories` on an engine that offers it. */
+  category: z.enum(TRYON_CATEGORY_VALUES),
   userId: z.string().min(1).max(64),
   api: z.string().min(1).max(40).optional(),
   /** Optional: a client-made UUID to follow the try-on's stages (see progress.ts). */
@@ -135,6 +136,11 @@ export const TryOnResponseSchema = z.object({
   tryOnsUsed: z.number().int().positive().optional(),
   /** Free trials among them (usedFreeTrial is true when this is above 0). */
   freeTrialsUsed: z.number().int().nonnegative().optional(),
+  /**
+   * A quick preview whose photos are kept for "Make it photo-real" (POST /api/tryons/{id}/rerun):
+   * until when. Absent when they are not kept (a hosted result, or no hosted engine configured).
+   */
+  photosKeptUntil: z.string().optional(),
 });
 export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
 
@@ -183,10 +189,17 @@ export type TryOnListQuery = z.input<typeof TryOnListQuerySchema>;
 export const TryOnItemSchema = z.object({
   id: z.string(),
   imageUrl: z.string(),
-  category: z.enum(CATEGORY_VALUES),
+  category: z.enum(TRYON_CATEGORY_VALUES),
   engine: z.string(),
   createdAt: z.string(),
   expiresAt: z.string().nullable(),
+  /** True for the built-in engine's quick preview (shown with its label and explanation). */
+  preview: z.boolean().optional(),
+  /**
+   * Until when this preview's photos are kept for "Make it photo-real" (POST /api/tryons/{id}/rerun);
+   * null (or absent) when they are not kept or already gone.
+   */
+  photosKeptUntil: z.string().nullable().optional(),
   /** The public link of a shared result; null when it is not shared. */
   shareUrl: z.string().nullable(),
   /** The shopper's report of this result and its state; null (or absent) when it has none. */
@@ -232,6 +245,8 @@ export const PublicConfigSchema = z.object({
       /** 'local': the built-in quick preview; 'hosted': an AI provider. */
       kind: z.enum(['local', 'hosted']).optional(),
       estimateSeconds: z.object({ min: z.number(), max: z.number() }).optional(),
+      /** The categories this engine offers, in the page's order (`accessories` only where it can). */
+      categories: z.array(z.enum(TRYON_CATEGORY_VALUES)).optional(),
     }),
   ),
   defaultEngine: z.string(),

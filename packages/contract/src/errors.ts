@@ -50,6 +50,9 @@ export const ERROR_STATUS = {
   EMBED_SESSION_INVALID: 401,
   MERCHANT_NO_CREDITS: 402,
   EMBED_LIMIT_REACHED: 429,
+  CATEGORY_NOT_OFFERED: 400,
+  PHOTOS_GONE: 410,
+  NOT_RERUNNABLE: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -119,4 +122,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   EMBED_SESSION_INVALID: MESSAGES.embedSessionInvalid,
   MERCHANT_NO_CREDITS: MESSAGES.merchantNoCredits,
   EMBED_LIMIT_REACHED: MESSAGES.embedLimitReached,
+  CATEGORY_NOT_OFFERED: MESSAGES.categoryNotOffered,
+  PHOTOS_GONE: MESSAGES.photosGone,
+  NOT_RERUNNABLE: MESSAGES.notRerunnable,
 };

@@ -29,3 +29,17 @@ export type ShareTryOnResponse = z.infer<typeof ShareTryOnResponseSchema>;
 // ---------- DELETE /api/tryons/:id/share ----------
 export const UnshareTryOnResponseSchema = z.object({ success: z.literal(true) });
 export type UnshareTryOnResponse = z.infer<typeof UnshareTryOnResponseSchema>;
+
+// ---------- POST /api/tryons/:id/rerun ("Make it photo-real") ----------
+/**
+ * Re-runs a quick preview (the built-in engine's result) on a hosted engine from the photos kept
+ * for it (PREVIEW_PHOTOS_KEPT_MINUTES); the answer is POST /api/process-image's, charged as a
+ * new try-on. PHOTOS_GONE once the photos are deleted; NOT_RERUNNABLE for any other result.
+ */
+export const RerunTryOnRequestSchema = z.object({
+  /** A hosted engine that is enabled (not `local`). */
+  api: z.string().min(1).max(40),
+  /** Optional: a client-made UUID to follow the new try-on's stages (see progress.ts). */
+  progressId: z.string().uuid().optional(),
+});
+export type RerunTryOnRequest = z.infer<typeof RerunTryOnRequestSchema>;

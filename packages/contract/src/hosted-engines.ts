@@ -42,6 +42,12 @@ export const FASHN_DEFAULT_MODE: FashnMode = 'balanced';
 export const FASHN_MODELS = ['tryon-v1.6', 'tryon-max'] as const;
 export type FashnModel = (typeof FASHN_MODELS)[number];
 export const FASHN_DEFAULT_MODEL: FashnModel = 'tryon-v1.6';
+/**
+ * FASHN models that also dress shoes, bags, hats and jewellery (the `accessories` category):
+ * Try-On Max ("supports clothing, shoes, hats, jewelry, bags, and other wearable fashion items").
+ * Try-On v1.6 takes tops, bottoms and one-pieces only.
+ */
+export const FASHN_ACCESSORY_MODELS: readonly FashnModel[] = ['tryon-max'];
 
 /** FASHN v1.6 `moderation_level` (FASHN_MODERATION): conservative also blocks swimwear and underwear. */
 export const FASHN_MODERATION_LEVELS = ['conservative', 'permissive', 'none'] as const;

@@ -36,6 +36,11 @@ export const TABLET_MAX_WIDTH = 1024;
 /** Retention (as the legal pages say). */
 export const RESULT_RETENTION_DAYS = 30;
 export const UPLOAD_RETENTION_MINUTES = 30;
+/**
+ * How long a quick preview's photos are kept (privately, for its owner's "Make it photo-real"),
+ * when a hosted engine is configured; within the legal pages' "about 30 minutes".
+ */
+export const PREVIEW_PHOTOS_KEPT_MINUTES = UPLOAD_RETENTION_MINUTES;
 export const TRANSACTION_RETENTION_YEARS = 7;
 export const REFUND_WINDOW_DAYS = 14;
 /** Device ids: 8–128 characters of [A-Za-z0-9_-]. */

@@ -106,6 +106,13 @@ export const MESSAGES = {
   merchantNoCredits:
     'Sorry, try-ons are not available on this shop right now. Please try again later. Nothing was charged.',
   embedLimitReached: 'You have reached today’s number of try-ons on this shop. Please come back tomorrow.',
+  // Shoes & accessories; "Make it photo-real" (re-running a quick preview on a hosted engine).
+  categoryNotOffered:
+    'This engine cannot try on shoes and accessories. You have not been charged; please choose an engine that offers Shoes & Accessories, or a clothing category.',
+  photosGone:
+    'The photos of this preview are no longer kept (they are deleted 30 minutes after the try-on), so it cannot be made photo-real. Please upload them again.',
+  notRerunnable: 'Only a quick preview from the built-in engine can be made photo-real.',
+  rerunNeedsHostedEngine: 'Choose a photo-real (hosted) engine to make this preview photo-real.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

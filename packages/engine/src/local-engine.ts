@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 // The error tables only: the worker threads need not load the API schemas.
-import { ENGINE_ERROR_CODES, type EngineErrorCode } from '@aidressup/contract/errors';
+import { ENGINE_ERROR_CODES, ERROR_MESSAGES, type EngineErrorCode } from '@aidressup/contract/errors';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
 import type { ShopperFigures } from './quality.js';
@@ -81,6 +81,10 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
 
   async function run(input: TryOnInput): Promise<TryOnOutput & { info: LocalTryOnInfo }> {
     if (input.signal?.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    const category = input.category;
+    // Clothing only (the server refuses accessories before charging; this is the last guard).
+    if (category === 'accessories')
+      throw new EngineError('ENGINE_FAILED', ERROR_MESSAGES.CATEGORY_NOT_OFFERED, 'accessories on the built-in engine');
     let r: WorkerResult;
     try {
       r = await getPool().run(
@@ -88,7 +92,7 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
           kind: 'tryOn',
           person: input.person,
           garment: input.garment,
-          category: input.category,
+          category,
           ...(input.lowerGarment ? { lowerGarment: input.lowerGarment } : {}),
         },
         input.signal ? { signal: input.signal } : {},
@@ -107,6 +111,7 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
     label: LOCAL_ENGINE_LABEL,
     // A whole outfit runs in one worker task: the bottom, then the top over it.
     outfit: true,
+    categories: ['upper_body', 'lower_body', 'dresses'],
     async tryOn(input) {
       const { image, mimeType } = await run(input);
       return { image, mimeType };

@@ -1,4 +1,4 @@
-import type { Category, EngineErrorCode } from '@aidressup/contract';
+import type { EngineErrorCode, TryOnCategory } from '@aidressup/contract';
 // The error tables only: the worker threads need not load the API schemas (zod).
 import { ERROR_MESSAGES } from '@aidressup/contract/errors';
 
@@ -6,7 +6,8 @@ import { ERROR_MESSAGES } from '@aidressup/contract/errors';
 export interface TryOnInput {
   person: Uint8Array;
   garment: Uint8Array;
-  category: Category;
+  /** `accessories` only for engines that declare it in `categories`. */
+  category: TryOnCategory;
   /**
    * A whole outfit: trousers or a skirt dressed first, then `garment` (a top, category
    * upper_body) over the result. Only passed to engines that declare `outfit`; for the others
@@ -28,6 +29,8 @@ export interface TryOnEngine {
   tryOn(input: TryOnInput): Promise<TryOnOutput>;
   /** True when `tryOn` dresses a whole outfit (`lowerGarment`) itself, in one job. */
   readonly outfit?: boolean;
+  /** The categories it can dress; none declared: the three clothing categories. */
+  readonly categories?: readonly TryOnCategory[];
   /** Load models / check configuration ahead of the first request. */
   warm?(): Promise<void>;
   close?(): Promise<void>;

@@ -173,6 +173,13 @@ export interface TryOnsTable {
   /** While the result is shared: the unguessable token of its public page (`/s/{token}`). */
   share_token: string | null;
   shared_at: string | null;
+  /**
+   * A quick preview's photos kept for "Make it photo-real": JSON text of their storage keys
+   * (`{person, garment, lower?}`, under `uploads/`); null when none are kept.
+   */
+  kept_photos: string | null;
+  /** Until when those photos are kept (they are deleted then); null when none are kept. */
+  photos_until: string | null;
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */

@@ -8,6 +8,7 @@
  * shortest named lifecycle fal's client offers).
  */
 import {
+  CATEGORY_VALUES,
   FAL_DEFAULT_MODEL,
   FAL_MODELS,
   FASHN_DEFAULT_MODE,
@@ -31,7 +32,7 @@ import {
 import type { HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
 import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
-import { fashnInputs, fashnRuntimeError, type FashnTuning } from './fashn.js';
+import { clothingOnly, fashnInputs, fashnRuntimeError, type FashnTuning } from './fashn.js';
 
 type FullFalConfig = NonNullable<Config['engines']['fal']>;
 /**
@@ -259,7 +260,7 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
         reduceImage(input.person, inputSpec),
         reduceImage(input.garment, inputSpec),
       ]);
-      const req = await submit(call, person, garment, input.category);
+      const req = await submit(call, person, garment, clothingOnly(input.category, FAL_ID));
       call.requestId = req.id;
       call.log({ model, mode }, 'fal request queued');
       try {
@@ -321,5 +322,13 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
     return res.body;
   }
 
-  return { id: FAL_ID, label: FAL_LABEL, tryOn, health: () => runner.healthSnapshot(), input: inputSpec };
+  // None of the five endpoints documents shoes or accessories: clothing only.
+  return {
+    id: FAL_ID,
+    label: FAL_LABEL,
+    categories: CATEGORY_VALUES,
+    tryOn,
+    health: () => runner.healthSnapshot(),
+    input: inputSpec,
+  };
 }

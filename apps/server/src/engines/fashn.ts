@@ -7,18 +7,22 @@
  * reports (`x-fashn-credits-used`) are logged per try-on.
  */
 import {
+  CATEGORY_VALUES,
   ENGINE_DEADLINE_MS,
+  FASHN_ACCESSORY_MODELS,
   FASHN_DEFAULT_MODE,
   FASHN_DEFAULT_MODEL,
   FASHN_DEFAULT_MODERATION,
   FASHN_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
+  TRYON_CATEGORY_VALUES,
   type Category,
   type FashnMode,
   type FashnModel,
   type FashnModeration,
   type HostedInputSpec,
+  type TryOnCategory,
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
@@ -54,6 +58,21 @@ export const FASHN_CATEGORIES: Record<Category, 'tops' | 'bottoms' | 'one-pieces
   lower_body: 'bottoms',
   dresses: 'one-pieces',
 };
+
+/**
+ * A category as a clothing-only model takes it. The pipeline refuses `accessories` on an engine
+ * that does not declare it before anything is charged; this is the last guard.
+ */
+export function clothingOnly(category: TryOnCategory, engineId: string): Category {
+  if (category === 'accessories')
+    throw new EngineError('ENGINE_FAILED', MESSAGES.categoryNotOffered, `${engineId}: accessories are not offered`);
+  return category;
+}
+
+/** What each FASHN model dresses: Try-On Max also shoes, bags, hats and jewellery (FASHN's docs). */
+export function fashnCategories(model: FashnModel): readonly TryOnCategory[] {
+  return FASHN_ACCESSORY_MODELS.includes(model) ? TRYON_CATEGORY_VALUES : CATEGORY_VALUES;
+}
 
 /** Prediction states that are still running. */
 const RUNNING = new Set(['starting', 'in_queue', 'processing']);
@@ -219,7 +238,7 @@ export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps
           // return_base64: the result comes back in the status answer and is not stored at FASHN
           inputs: max
             ? fashnMaxInputs(model, garment, tuning.seed)
-            : { ...fashnInputs(model, garment, input.category, tuning), return_base64: true },
+            : { ...fashnInputs(model, garment, clothingOnly(input.category, FASHN_ID), tuning), return_base64: true },
         }),
       },
       {
@@ -319,7 +338,7 @@ export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps
         call.log(
           {
             model: modelName,
-            category: max ? undefined : FASHN_CATEGORIES[input.category],
+            category: max ? input.category : FASHN_CATEGORIES[clothingOnly(input.category, FASHN_ID)],
             mode: max ? undefined : mode,
             run,
           },
@@ -342,6 +361,7 @@ export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps
   return {
     id: FASHN_ID,
     label: FASHN_LABEL,
+    categories: fashnCategories(modelName),
     tryOn,
     health: () => withReasons(runner.healthSnapshot(), credits.low ? [credits.low] : []),
     input: FASHN_INPUT,

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
+  CATEGORY_VALUES,
   ENGINE_ESTIMATE_SECONDS,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
@@ -143,12 +144,49 @@ describe('hosted engines through the try-on pipeline', () => {
           label: 'Nano Banana (Gemini)',
           kind: 'hosted',
           estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          // Gemini is told which accessory to put on (the instruction names it).
+          categories: [...CATEGORY_VALUES, 'accessories'],
         },
-        { id: 'fashn', label: 'FASHN', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
-        { id: 'fal', label: 'fal.ai', kind: 'hosted', estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted },
+        // FASHN's try-on v1.6 and the fal endpoints dress clothing only.
+        {
+          id: 'fashn',
+          label: 'FASHN',
+          kind: 'hosted',
+          estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          categories: CATEGORY_VALUES,
+        },
+        {
+          id: 'fal',
+          label: 'fal.ai',
+          kind: 'hosted',
+          estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
+          categories: CATEGORY_VALUES,
+        },
       ]),
     );
     for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
+  });
+
+  it('refuses shoes & accessories on FASHN v1.6 and fal before anything is sent or charged', async () => {
+    const { cookie, user } = await signIn(app);
+    const calls = [fashn.runCalls().length, fal.requests.length];
+    for (const api of ['fashn', 'fal']) {
+      const res = await postMultipart(
+        app,
+        '/api/process-image',
+        {
+          userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+          clothingImage: { data: garment, filename: 'bag.jpg', contentType: 'image/jpeg' },
+          category: 'accessories',
+          userId: user.id,
+          api,
+        },
+        cookie,
+      );
+      expectApiError(res, 400, 'CATEGORY_NOT_OFFERED', MESSAGES.categoryNotOffered);
+    }
+    expect([fashn.runCalls().length, fal.requests.length]).toEqual(calls);
+    expect(await trialsUsed(cookie, user.id)).toBe(0);
   });
 
   describe.each(PROVIDERS)('$id', ({ id, answers }) => {
@@ -365,9 +403,12 @@ describe('FASHN Try-On Max', () => {
       label: 'FASHN',
       kind: 'hosted',
       estimateSeconds: { min: 50, max: 120 },
+      // Try-On Max also dresses shoes, bags, hats and jewellery.
+      categories: [...CATEGORY_VALUES, 'accessories'],
     });
     const { cookie, user } = await signIn(max);
     const before = fashn.runCalls().length;
+    const progressId = '0f3c1a52-7d4e-4b6a-9c2d-5e8f7a6b1c40';
     const res = await postMultipart(
       max,
       '/api/process-image',
@@ -377,11 +418,34 @@ describe('FASHN Try-On Max', () => {
         category: 'upper_body',
         userId: user.id,
         api: 'fashn',
+        progressId,
       },
       cookie,
     );
     expect(res.statusCode).toBe(200);
     const runs = fashn.runCalls().slice(before);
     expect(runs.map((r) => (r.json as { model_name: string }).model_name)).toEqual(['tryon-max']);
+    // Its live progress carries its own estimate, not the general hosted 30–60 s.
+    const sub = max.tryOnProgress.subscribe(progressId, user.id, () => undefined);
+    expect(sub.ok && sub.last).toMatchObject({ stage: 'done', estimateSeconds: { min: 50, max: 120 } });
+    if (sub.ok) sub.unsubscribe();
+
+    // Shoes & accessories on Try-On Max: the item goes as the product image, with no category.
+    const shoes = await postMultipart(
+      max,
+      '/api/process-image',
+      {
+        userImage: { data: person, filename: 'me.jpg', contentType: 'image/jpeg' },
+        clothingImage: { data: garment, filename: 'shoes.jpg', contentType: 'image/jpeg' },
+        category: 'accessories',
+        userId: user.id,
+        api: 'fashn',
+      },
+      cookie,
+    );
+    expect(shoes.statusCode, shoes.body).toBe(200);
+    const inputs = (fashn.runCalls().at(-1)!.json as { inputs: Record<string, unknown> }).inputs;
+    expect(inputs.product_image).toEqual(expect.stringMatching(/^data:image\/jpeg;base64,/));
+    expect(inputs).not.toHaveProperty('category');
   });
 });

@@ -10,8 +10,9 @@ import {
   GEMINI_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
-  type Category,
+  TRYON_CATEGORY_VALUES,
   type HostedInputSpec,
+  type TryOnCategory,
 } from '@aidressup/contract';
 import { EngineError, isEngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
@@ -50,7 +51,7 @@ export function nearestAspectRatio(width: number, height: number): GeminiAspectR
   return best;
 }
 
-const CATEGORY_WORDING: Record<Category, { region: string; garment: string; change: string; keep: string }> = {
+const CATEGORY_WORDING: Record<TryOnCategory, { region: string; garment: string; change: string; keep: string }> = {
   upper_body: {
     region: 'upper body',
     garment: 'an upper-body garment (for example a T-shirt, shirt, blouse, sweater or jacket)',
@@ -69,10 +70,18 @@ const CATEGORY_WORDING: Record<Category, { region: string; garment: string; chan
     change: "Replace the person's whole outfit, from the shoulders down, with this outfit.",
     keep: 'Keep the shoes and accessories unless the outfit clearly includes them.',
   },
+  accessories: {
+    region: 'shoes and accessories',
+    garment:
+      'a pair of shoes or an accessory (for example shoes, boots, sneakers, a bag, a hat, a cap, a necklace, earrings, a bracelet, a watch or sunglasses)',
+    change:
+      'Identify the item in the second image and put it on the person where it is worn: shoes on the feet, a bag carried in the hand or on the shoulder, a hat or cap on the head, jewellery on the neck, ears or wrists, sunglasses on the face. Replace only the matching item the person already wears, if any.',
+    keep: 'Keep all of the clothing exactly as it is.',
+  },
 };
 
 /** The instruction sent with the two photos. */
-export function buildTryOnInstruction(category: Category): string {
+export function buildTryOnInstruction(category: TryOnCategory): string {
   const w = CATEGORY_WORDING[category];
   return [
     `Virtual try-on (category: ${w.region}).`,
@@ -303,6 +312,8 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
   return {
     id: NANO_BANANA_ID,
     label: NANO_BANANA_LABEL,
+    // Gemini edits from an instruction: the accessory is named in it (buildTryOnInstruction).
+    categories: TRYON_CATEGORY_VALUES,
     tryOn,
     outfit: true,
     health: () =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CATEGORY_VALUES } from '@aidressup/contract';
 import { loadConfig } from '../config.js';
 import { createEngineDouble } from '../test/engine-double.js';
 import { createEngineRegistry } from './registry.js';
@@ -23,7 +24,8 @@ describe('engine registry', () => {
   it('uses injected engines instead of configured ones, and creates each once', async () => {
     const double = createEngineDouble({ id: 'double' });
     const reg = createEngineRegistry(loadConfig({}), { double });
-    expect(reg.list()).toEqual([{ id: 'double', label: double.label }]);
+    // An engine that declares no categories offers the three clothing ones.
+    expect(reg.list()).toEqual([{ id: 'double', label: double.label, categories: CATEGORY_VALUES }]);
     expect(reg.defaultEngine).toBe('double');
     expect(await reg.get('double')).toBe(double);
     await expect(reg.get('local')).rejects.toThrow(/not enabled/);

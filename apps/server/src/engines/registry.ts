@@ -3,6 +3,13 @@
  * Engines are created lazily on first use (or when warmed at start-up), so a heavy SDK or model
  * is loaded only for an engine that is configured.
  */
+import {
+  CATEGORY_VALUES,
+  FASHN_ACCESSORY_MODELS,
+  FASHN_DEFAULT_MODEL,
+  TRYON_CATEGORY_VALUES,
+  type TryOnCategory,
+} from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
@@ -16,6 +23,11 @@ export interface EngineContext {
 export interface EngineFactory {
   label: string;
   enabled(config: Config): boolean;
+  /**
+   * What it can dress, known without creating it (`/api/config` is built at start); the engine
+   * itself declares the same in `TryOnEngine.categories`.
+   */
+  categories(config: Config): readonly TryOnCategory[];
   create(config: Config, context?: EngineContext): Promise<TryOnEngine>;
 }
 
@@ -24,6 +36,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   local: {
     label: LOCAL_ENGINE_LABEL,
     enabled: () => true,
+    // Clothing only: the built-in engine cannot place shoes, bags, hats or jewellery.
+    categories: () => CATEGORY_VALUES,
     // One worker thread per core unless ENGINE_CONCURRENCY says otherwise (the try-on limiter matches it).
     create: async (c) => createLocalEngine(c.engines.concurrency > 0 ? { threads: c.engines.concurrency } : {}),
   },
@@ -31,18 +45,26 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   'nano-banana': {
     label: 'Nano Banana (Gemini)',
     enabled: (c) => c.engines.gemini !== undefined,
+    // The instruction names the accessory (buildTryOnInstruction).
+    categories: () => TRYON_CATEGORY_VALUES,
     create: async (c, ctx) =>
       (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c, ctx)),
   },
   fashn: {
     label: 'FASHN',
     enabled: (c) => c.engines.fashn !== undefined,
+    categories: (c) =>
+      FASHN_ACCESSORY_MODELS.includes(c.engines.fashn?.model ?? FASHN_DEFAULT_MODEL)
+        ? TRYON_CATEGORY_VALUES
+        : CATEGORY_VALUES,
     create: async (c, ctx) =>
       (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
   },
   fal: {
     label: 'fal.ai',
     enabled: (c) => c.engines.fal !== undefined,
+    // None of the supported fal endpoints documents shoes or accessories.
+    categories: () => CATEGORY_VALUES,
     create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
   },
 };
@@ -60,9 +82,11 @@ async function hostedDeps(c: Config, ctx: EngineContext | undefined) {
 }
 
 export interface EngineRegistry {
-  /** Enabled engines, in a stable order. */
-  list(): { id: string; label: string }[];
+  /** Enabled engines, in a stable order, with the categories each offers. */
+  list(): { id: string; label: string; categories: readonly TryOnCategory[] }[];
   has(id: string): boolean;
+  /** The categories an enabled engine offers (none for an unknown id). */
+  categories(id: string): readonly TryOnCategory[];
   readonly defaultEngine: string;
   get(id: string): Promise<TryOnEngine>;
   /** Creates and warms every engine; never throws (failures are reported by `status`). */
@@ -91,14 +115,26 @@ export function createEngineRegistry(
   injected?: Record<string, TryOnEngine>,
   context?: EngineContext,
 ): EngineRegistry {
-  const factories = new Map<string, { label: string; create: () => Promise<TryOnEngine> }>();
+  const factories = new Map<
+    string,
+    { label: string; categories: readonly TryOnCategory[]; create: () => Promise<TryOnEngine> }
+  >();
   if (injected) {
     for (const [id, engine] of Object.entries(injected)) {
-      factories.set(id, { label: engine.label, create: async () => engine });
+      factories.set(id, {
+        label: engine.label,
+        categories: engine.categories ?? CATEGORY_VALUES,
+        create: async () => engine,
+      });
     }
   } else {
     for (const [id, f] of Object.entries(ENGINE_FACTORIES)) {
-      if (f.enabled(config)) factories.set(id, { label: f.label, create: () => f.create(config, context) });
+      if (f.enabled(config))
+        factories.set(id, {
+          label: f.label,
+          categories: f.categories(config),
+          create: () => f.create(config, context),
+        });
     }
   }
   const ids = [...factories.keys()];
@@ -123,8 +159,9 @@ export function createEngineRegistry(
   };
 
   return {
-    list: () => ids.map((id) => ({ id, label: factories.get(id)!.label })),
+    list: () => ids.map((id) => ({ id, label: factories.get(id)!.label, categories: factories.get(id)!.categories })),
     has: (id) => factories.has(id),
+    categories: (id) => factories.get(id)?.categories ?? [],
     defaultEngine,
     get,
     async warmAll(onError) {

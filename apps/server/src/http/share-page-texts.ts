@@ -3,11 +3,14 @@
  * source; the others are written for their readers. Arguments arrive as HTML already escaped
  * (a `<time>` element, the brand's `<span>`), texts are escaped by the page.
  */
-import { CATEGORIES, type Category, type Locale } from '@aidressup/contract';
+import { TRYON_CATEGORIES, type Locale, type TryOnCategory } from '@aidressup/contract';
 
 export interface SharePageTexts {
   /** Category names as the web app shows them. */
-  categories: Record<Category, string>;
+  categories: Record<TryOnCategory, string>;
+  /** The built-in engine's results: the label and what it means. */
+  previewBadge: string;
+  previewText: string;
   title: string;
   description: string;
   alt: (category: string | null) => string;
@@ -45,7 +48,9 @@ function arabicDays(n: number): string {
 
 export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
   en: {
-    categories: Object.fromEntries(CATEGORIES.map((c) => [c.value, c.label])) as Record<Category, string>,
+    categories: Object.fromEntries(TRYON_CATEGORIES.map((c) => [c.value, c.label])) as Record<TryOnCategory, string>,
+    previewBadge: 'Quick preview',
+    previewText: 'Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.',
     title: 'A look made with AI Dress Up',
     description:
       'See yourself in any outfit before you buy: upload a photo and a garment, and AI shows you wearing it.',
@@ -60,7 +65,14 @@ export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
     notFoundText: (days) => `The owner stopped sharing this try-on, or it has expired: results are kept ${days} days.`,
   },
   es: {
-    categories: { upper_body: 'Parte superior', lower_body: 'Parte inferior', dresses: 'Conjunto completo' },
+    categories: {
+      upper_body: 'Parte superior',
+      lower_body: 'Parte inferior',
+      dresses: 'Conjunto completo',
+      accessories: 'Calzado y accesorios',
+    },
+    previewBadge: 'Vista previa rápida',
+    previewText: 'Hecho con el motor integrado: un boceto rápido de cómo te queda, no una imagen fotorrealista.',
     title: 'Un look creado con AI Dress Up',
     description:
       'Mírate con cualquier look antes de comprar: sube una foto y una prenda, y la IA te muestra con ella puesta.',
@@ -78,7 +90,14 @@ export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
       `Se dejó de compartir esta prueba virtual o ya caducó: los resultados se guardan ${plural('es', days, 'día', 'días')}.`,
   },
   fr: {
-    categories: { upper_body: 'Haut', lower_body: 'Bas', dresses: 'Tenue complète' },
+    categories: {
+      upper_body: 'Haut',
+      lower_body: 'Bas',
+      dresses: 'Tenue complète',
+      accessories: 'Chaussures et accessoires',
+    },
+    previewBadge: 'Aperçu rapide',
+    previewText: 'Réalisé avec le moteur intégré : une esquisse rapide du tombé, pas une image photoréaliste.',
     title: 'Un look créé avec AI Dress Up',
     description:
       'Voyez-vous dans n’importe quelle tenue avant d’acheter\u00a0: ajoutez une photo et un vêtement, et l’IA vous le fait porter.',
@@ -95,7 +114,15 @@ export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
       `Cet essayage n’est plus partagé, ou il a expiré\u00a0: les résultats sont conservés ${plural('fr', days, 'jour', 'jours')}.`,
   },
   de: {
-    categories: { upper_body: 'Oberteil', lower_body: 'Unterteil', dresses: 'Komplettes Outfit' },
+    categories: {
+      upper_body: 'Oberteil',
+      lower_body: 'Unterteil',
+      dresses: 'Komplettes Outfit',
+      accessories: 'Schuhe & Accessoires',
+    },
+    previewBadge: 'Schnellvorschau',
+    previewText:
+      'Mit der integrierten Engine erstellt: eine schnelle Skizze der Passform, kein fotorealistisches Bild.',
     title: 'Ein Look, erstellt mit AI Dress Up',
     description:
       'Sieh dich vor dem Kauf in jedem Outfit: Lade ein Foto und ein Kleidungsstück hoch, und die KI zeigt dich darin.',
@@ -112,7 +139,14 @@ export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
       `Diese Anprobe wird nicht mehr geteilt oder ist abgelaufen: Ergebnisse werden ${plural('de', days, 'Tag', 'Tage')} lang gespeichert.`,
   },
   'pt-BR': {
-    categories: { upper_body: 'Parte de cima', lower_body: 'Parte de baixo', dresses: 'Look completo' },
+    categories: {
+      upper_body: 'Parte de cima',
+      lower_body: 'Parte de baixo',
+      dresses: 'Look completo',
+      accessories: 'Calçados e acessórios',
+    },
+    previewBadge: 'Prévia rápida',
+    previewText: 'Feito pelo mecanismo integrado: um esboço rápido do caimento, não uma imagem fotorrealista.',
     title: 'Um look criado com o AI Dress Up',
     description:
       'Veja como você fica com qualquer look antes de comprar: envie uma foto e uma peça, e a IA mostra você vestindo a roupa.',
@@ -130,7 +164,14 @@ export const SHARE_PAGE_TEXTS: Record<Locale, SharePageTexts> = {
       `Esta prova virtual não está mais sendo compartilhada, ou expirou: os resultados ficam guardados por ${plural('pt-BR', days, 'dia', 'dias')}.`,
   },
   ar: {
-    categories: { upper_body: 'الجزء العلوي', lower_body: 'الجزء السفلي', dresses: 'إطلالة كاملة' },
+    categories: {
+      upper_body: 'الجزء العلوي',
+      lower_body: 'الجزء السفلي',
+      dresses: 'إطلالة كاملة',
+      accessories: 'الأحذية والإكسسوارات',
+    },
+    previewBadge: 'معاينة سريعة',
+    previewText: 'صُنعت بالمحرّك المدمج: رسم سريع يوضح المقاس، وليست صورة واقعية.',
     title: 'إطلالة صُمّمت باستخدام AI Dress Up',
     description: 'شاهد نفسك بأي إطلالة قبل الشراء: ارفع صورة وقطعة ملابس، وسيُريك الذكاء الاصطناعي وأنت ترتديها.',
     alt: (category) =>

@@ -27,6 +27,16 @@ describe('the share page in every language', () => {
     expect(renderShareNotFound()).toContain('<h1>This link is not available</h1>');
   });
 
+  it('labels a quick preview and says what it is, escapes "Shoes & Accessories", and labels nothing else', () => {
+    expect(renderSharePage(input)).not.toContain('class="preview"');
+    const preview = renderSharePage({ ...input, category: 'accessories', preview: true });
+    expect(preview).toContain(
+      '<p class="preview" data-testid="share-preview"><b>Quick preview</b>Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.</p>',
+    );
+    expect(preview).toContain('<p class="sub">Shoes &amp; Accessories try-on, made on');
+    expect(renderSharePage({ ...input, preview: true }, 'de')).toContain('<b>Schnellvorschau</b>');
+  });
+
   it('writes the texts, category and dates in the visitor’s language', () => {
     const es = renderSharePage(input, 'es');
     expect(es).toContain('<html lang="es" dir="ltr">');
@@ -60,9 +70,12 @@ describe('the share page in every language', () => {
         t.notFoundTitle,
         t.notFoundHeading,
         t.notFoundText(30),
-        ...Object.values(t.categories),
+        t.previewBadge,
+        t.previewText,
       ];
       for (const text of texts) expect(text, `${locale}: ${text}`).not.toMatch(markup);
+      // Category names are escaped where they are used ("Shoes & Accessories" has its ampersand).
+      for (const name of Object.values(t.categories)) expect(name, `${locale}: ${name}`).not.toMatch(/[<>"']/);
     }
   });
 });

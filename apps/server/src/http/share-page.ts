@@ -5,11 +5,11 @@
  * visitor's language (`share-page-texts.ts`), English when none is given.
  */
 import {
-  CATEGORY_VALUES,
+  TRYON_CATEGORY_VALUES,
   DEFAULT_LOCALE,
   localeDirection,
   RESULT_RETENTION_DAYS,
-  type Category,
+  type TryOnCategory,
   type Locale,
 } from '@aidressup/contract';
 import { escapeHtml } from '../html.js';
@@ -49,6 +49,8 @@ figure img{display:block;width:100%;height:auto;max-height:75vh;object-fit:conta
 background:linear-gradient(90deg,#7c3aed,#c026d3);color:#fff;font-weight:600;font-size:1rem;text-decoration:none;box-shadow:0 10px 15px -3px rgba(124,58,237,.25)}
 .cta:hover{background:linear-gradient(90deg,#6d28d9,#a21caf)}
 .note{margin:1rem 0 0;font-size:.875rem;color:#71717a}
+.preview{margin:1rem auto 0;max-width:36rem;padding:.75rem 1rem;border:1px solid #fde68a;border-radius:1rem;background:#fffbeb;color:#451a03;font-size:.875rem}
+.preview b{display:inline-block;margin-inline-end:.5rem;padding:.125rem .625rem;border-radius:999px;background:#fde68a;font-size:.75rem}
 footer{border-top:1px solid #e4e4e7;background:#fff;padding:1.25rem 1rem;text-align:center;font-size:.875rem;color:#71717a}
 @media (min-width:640px){h1{font-size:2.25rem}main{padding-top:3rem}.bar{padding:0 1.5rem}}
 `;
@@ -86,12 +88,14 @@ export interface SharePageInput {
   category: string;
   createdAt: string;
   expiresAt: string;
+  /** A quick preview of the built-in engine: shown with its label and what it means. */
+  preview?: boolean;
 }
 
 export function renderSharePage(input: SharePageInput, locale: Locale = DEFAULT_LOCALE): string {
   const t = SHARE_PAGE_TEXTS[locale];
-  const label = (CATEGORY_VALUES as readonly string[]).includes(input.category)
-    ? t.categories[input.category as Category]
+  const label = (TRYON_CATEGORY_VALUES as readonly string[]).includes(input.category)
+    ? t.categories[input.category as TryOnCategory]
     : null;
   const title = t.title;
   const description = t.description;
@@ -118,7 +122,11 @@ export function renderSharePage(input: SharePageInput, locale: Locale = DEFAULT_
   // The texts hold no markup of their own: escaping them leaves them as they are.
   const body = `<h1>${t.heading(`<span class="accent">${PRODUCT_NAME}</span>`)}</h1>
 <p class="sub">${t.made(label === null ? null : e(label), madeTime)}</p>
-<figure><img src="${e(input.imageUrl)}" alt="${e(alt)}"></figure>
+<figure><img src="${e(input.imageUrl)}" alt="${e(alt)}"></figure>${
+    input.preview
+      ? `\n<p class="preview" data-testid="share-preview"><b>${e(t.previewBadge)}</b>${e(t.previewText)}</p>`
+      : ''
+  }
 <a class="cta" href="/">${e(t.cta)}</a>
 <p class="note">${t.until(untilTime, RESULT_RETENTION_DAYS)}</p>`;
   return page(locale, head, body);

@@ -77,6 +77,8 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
           bundle_of: main ? main.tryon.id : null,
           share_token: null,
           shared_at: null,
+          kept_photos: null,
+          photos_until: null,
         };
         await trx.insertInto('tryons').values(tryon).execute();
         await addEvent(trx, {

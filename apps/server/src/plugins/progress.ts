@@ -42,6 +42,7 @@ export default fp(
         progressId,
         userId,
         engineId: request.tryOnEngine ?? 'local',
+        config: app.config,
         acceptedAt: Date.now() - reply.elapsedTime,
       }).report('failed');
     });

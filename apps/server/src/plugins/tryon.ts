@@ -103,6 +103,8 @@ export default fp(
         progress: app.tryOnProgress,
         processId: app.processId,
         stop: stop.signal,
+        engines: app.engines,
+        storage: app.storage,
       }),
     );
   },

@@ -39,18 +39,19 @@ export async function listResultsForUser(
 
 /**
  * Deletes one settled try-on of the user's (with a whole outfit's companion row); the ledger's
- * events keep their amounts but lose the link. Returns the stored result's name (for the caller
- * to delete from storage), or undefined when the user has no such settled try-on.
+ * events keep their amounts but lose the link. Returns the stored result's name and the keys of
+ * any kept photos (for the caller to delete from storage), or undefined when the user has no such
+ * settled try-on.
  */
 export async function deleteTryOnOfUser(
   db: Db,
   id: string,
   userId: string,
-): Promise<{ resultName: string | null } | undefined> {
+): Promise<{ resultName: string | null; keptPhotos: string[] } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('tryons')
-      .select(['id', 'result_name'])
+      .select(['id', 'result_name', 'kept_photos'])
       .where('id', '=', id)
       .where('user_id', '=', userId)
       .where('bundle_of', 'is', null)
@@ -64,7 +65,7 @@ export async function deleteTryOnOfUser(
     await trx.updateTable('credit_events').set({ tryon_id: null }).where('tryon_id', 'in', ids).execute();
     await trx.deleteFrom('tryons').where('bundle_of', '=', row.id).execute();
     await trx.deleteFrom('tryons').where('id', '=', row.id).execute();
-    return { resultName: row.result_name };
+    return { resultName: row.result_name, keptPhotos: keptPhotoKeyList(parseKeptPhotos(row.kept_photos)) };
   });
 }
 
@@ -202,4 +203,77 @@ export async function listOrphanedTryOns(
     )
     .limit(limit)
     .execute();
+}
+
+/** A quick preview's kept photos: their storage keys (JSON text in `tryons.kept_photos`). */
+export interface KeptPhotoKeys {
+  person: string;
+  garment: string;
+  lower?: string;
+}
+
+function parseKeptPhotos(text: string | null): KeptPhotoKeys | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<KeptPhotoKeys>;
+    if (typeof parsed.person !== 'string' || typeof parsed.garment !== 'string') return undefined;
+    return {
+      person: parsed.person,
+      garment: parsed.garment,
+      ...(typeof parsed.lower === 'string' ? { lower: parsed.lower } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every storage key of kept photos. */
+export function keptPhotoKeyList(keys: KeptPhotoKeys | undefined): string[] {
+  return keys ? [keys.person, keys.garment, ...(keys.lower ? [keys.lower] : [])] : [];
+}
+
+/** The kept photos of a try-on row, or undefined. */
+export function keptPhotosOf(row: Pick<TryOnRow, 'kept_photos'>): KeptPhotoKeys | undefined {
+  return parseKeptPhotos(row.kept_photos);
+}
+
+/** Records a succeeded try-on's kept photos and until when they are kept. */
+export async function setKeptPhotos(db: Db, id: string, keys: KeptPhotoKeys, until: Date): Promise<void> {
+  await db
+    .updateTable('tryons')
+    .set({ kept_photos: JSON.stringify(keys), photos_until: iso(until) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Rows whose kept photos are due for deletion (kept until `now` or earlier), at most `limit`. */
+export async function listExpiredKeptPhotos(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ id: string; keys: string[] }[]> {
+  const rows = await db
+    .selectFrom('tryons')
+    .select(['id', 'kept_photos'])
+    .where('photos_until', 'is not', null)
+    .where('photos_until', '<=', iso(now))
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: r.id, keys: keptPhotoKeyList(parseKeptPhotos(r.kept_photos)) }));
+}
+
+/** Forgets a row's kept photos (their files are deleted by the caller). */
+export async function clearKeptPhotos(db: Db, id: string): Promise<void> {
+  await db.updateTable('tryons').set({ kept_photos: null, photos_until: null }).where('id', '=', id).execute();
+}
+
+/** The storage keys of every photo kept for the user's try-ons (for deleting the account). */
+export async function keptPhotoKeysOfUser(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tryons')
+    .select('kept_photos')
+    .where('user_id', '=', userId)
+    .where('kept_photos', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => keptPhotoKeyList(parseKeptPhotos(r.kept_photos)));
 }

@@ -14,17 +14,14 @@ import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
 import { ERROR_RESPONSES, ErrorReplySchema } from '../http/schemas.js';
 import { engineEstimate } from '../tryon/progress.js';
-import { engineEstimateOverride } from '../engines/deadlines.js';
 
 export function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
   const paddle = config.billing.provider === 'paddle' ? config.billing.paddle : undefined;
   return PublicConfigSchema.parse({
-    engines: app.engines.list().map((e) => {
-      const own = engineEstimateOverride(config, e.id);
-      const estimate = engineEstimate(e.id);
-      return { ...e, ...estimate, ...(own ? { estimateSeconds: own } : {}) };
-    }),
+    engines: app.engines
+      .list()
+      .map((e) => ({ ...e, categories: [...e.categories], ...engineEstimate(e.id, false, config) })),
     defaultEngine: app.engines.defaultEngine,
     billing: {
       provider: config.billing.provider,

@@ -11,6 +11,7 @@ import { requestLocale, varyByLocale } from '../http/request-locale.js';
 import { renderShareNotFound, renderSharePage } from '../http/share-page.js';
 import { findShared, shareUrl, sharedImage, type GalleryDeps } from '../services/gallery.js';
 import { CONTENT_TYPES } from '../storage/storage.js';
+import { isPreviewEngine } from '../tryon/kept-photos.js';
 
 /** Share pages and their images: never kept by a shared cache, nor by the browser. */
 const SHARE_CACHE_CONTROL = 'private, no-store';
@@ -46,6 +47,7 @@ export default async function sharePageRoutes(app: FastifyInstance): Promise<voi
             category: row.category,
             createdAt: row.created_at,
             expiresAt: row.expires_at,
+            preview: isPreviewEngine(row.engine),
           },
           locale,
         ),

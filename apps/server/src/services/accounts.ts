@@ -38,6 +38,7 @@ import { hashIp } from './users.js';
 import { deleteUserSessions } from '../repositories/sessions.js';
 import { removePersonalDataFromAudit } from '../repositories/audit.js';
 import { removePersonalDataFromReports } from '../repositories/reports.js';
+import { keptPhotoKeysOfUser } from '../repositories/tryons.js';
 import {
   createUser,
   deleteUserData,
@@ -273,6 +274,9 @@ export async function verifyEmailSignIn(
 export async function deleteAccount(deps: AccountDeps & { storage: Storage }, userId: string): Promise<void> {
   await cancelBillablePlan(deps, userId);
   const now = deps.clock();
+  // Previews' kept photos: none are added while the account is being deleted (a try-on still
+  // running may add some; retention deletes those within 30 minutes).
+  const keptPhotos = await keptPhotoKeysOfUser(deps.db, userId);
   const names = await deps.db.transaction().execute(async (trx) => {
     await forfeitCredits(trx, userId, now);
     // Audit rows and reports about the person stay, without their personal data.
@@ -288,13 +292,13 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
       'the database could not be checkpointed after an account deletion (the next checkpoint will)',
     );
   }
-  for (const name of names) {
+  for (const key of [...names.map((name) => `results/${name}`), ...keptPhotos]) {
     try {
-      await deps.storage.delete(`results/${name}`);
+      await deps.storage.delete(key);
     } catch (err) {
       deps.log.error(
         { err },
-        'a deleted account’s result file could not be deleted (no row points to it: it is unreachable)',
+        'a deleted account’s result file or kept photo could not be deleted (no row points to it: it is unreachable)',
       );
     }
   }

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { SHARE_PATH_PREFIX, type Category, type ReportReason, type TryOnItem } from '@aidressup/contract';
+import { SHARE_PATH_PREFIX, type ReportReason, type TryOnCategory, type TryOnItem } from '@aidressup/contract';
 import type { Database, TryOnReportRow, TryOnRow } from '../db/schema.js';
 import type { Storage, StoredStream } from '../storage/storage.js';
 import { AppError } from '../errors.js';
@@ -18,6 +18,8 @@ import {
   type ResultCursor,
 } from '../repositories/tryons.js';
 import { reportsOfTryOns } from '../repositories/reports.js';
+import { iso } from '../db/ids.js';
+import { isPreviewEngine } from '../tryon/kept-photos.js';
 
 export interface GalleryDeps {
   db: Kysely<Database>;
@@ -49,17 +51,26 @@ export function shareUrl(origin: string, token: string): string {
   return `${origin}${SHARE_PATH_PREFIX}${token}`;
 }
 
-function toItem(row: TryOnRow, origin: string, report?: Pick<TryOnReportRow, 'status' | 'reason'>): TryOnItem {
+function toItem(
+  row: TryOnRow,
+  origin: string,
+  now: Date,
+  report?: Pick<TryOnReportRow, 'status' | 'reason'>,
+): TryOnItem {
+  const preview = isPreviewEngine(row.engine);
   return {
     id: row.id,
     imageUrl: `/api/results/${row.result_name}`,
     // A text column; the response schema checks it is one of the categories.
-    category: row.category as Category,
+    category: row.category as TryOnCategory,
     engine: row.engine,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     shareUrl: row.share_token ? shareUrl(origin, row.share_token) : null,
     report: report ? { status: report.status, reason: report.reason as ReportReason } : null,
+    preview,
+    photosKeptUntil:
+      preview && row.kept_photos && row.photos_until && row.photos_until > iso(now) ? row.photos_until : null,
   };
 }
 
@@ -80,24 +91,27 @@ export async function listGalleryPage(
     pageRows.map((row) => row.id),
   );
   return {
-    items: pageRows.map((row) => toItem(row, origin, reports.get(row.id))),
+    items: pageRows.map((row) => toItem(row, origin, deps.clock(), reports.get(row.id))),
     nextCursor: rows.length > page.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
 
 /**
- * Deletes a settled try-on of the user's: the row first, then its stored result. A try-on still
+ * Deletes a settled try-on of the user's: the row first, then its stored result and kept photos. A try-on still
  * processing, another user's or an unknown one is NOT_FOUND. Once the row is gone the file is
  * unreachable, so a storage failure is logged (retention deletes stray result files later).
  */
 export async function deleteResult(deps: GalleryDeps, userId: string, id: string): Promise<void> {
   const deleted = await deleteTryOnOfUser(deps.db, id, userId);
   if (!deleted) throw new AppError('NOT_FOUND');
-  if (!deleted.resultName) return;
-  try {
-    await deps.storage.delete(`results/${deleted.resultName}`);
-  } catch (err) {
-    deps.log.warn({ err, tryonId: id }, 'deleted try-on: its result file could not be deleted (retention will)');
+  // A preview's kept photos go at once too (retention deletes them within 30 minutes otherwise).
+  const keys = [...(deleted.resultName ? [`results/${deleted.resultName}`] : []), ...deleted.keptPhotos];
+  for (const key of keys) {
+    try {
+      await deps.storage.delete(key);
+    } catch (err) {
+      deps.log.warn({ err, tryonId: id }, 'deleted try-on: a stored file could not be deleted (retention will)');
+    }
   }
 }
 

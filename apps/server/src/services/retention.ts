@@ -1,5 +1,6 @@
 /**
- * Retention, the promises of the legal pages: uploads gone within 30 minutes,
+ * Retention, the promises of the legal pages: uploads (and a preview's photos kept for "Make it
+ * photo-real") gone within 30 minutes,
  * results after 30 days, transaction records (grants, credit events, webhooks) after 7 years.
  * Runs on a schedule, in batches, with an injectable clock; safe to run twice or concurrently.
  */
@@ -11,7 +12,7 @@ import { iso } from '../db/ids.js';
 import type { Storage } from '../storage/storage.js';
 import { LockUnavailableError, type RunLock } from '../redis/lock.js';
 import { expireGrants } from '../ledger/ledger.js';
-import { clearResultName, listExpiredResults } from '../repositories/tryons.js';
+import { clearKeptPhotos, clearResultName, listExpiredKeptPhotos, listExpiredResults } from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
 import { deleteExpiredEmailCodes, deleteOldSignInFailures } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
@@ -35,6 +36,8 @@ export interface RetentionDeps {
 
 export interface RetentionReport {
   resultsDeleted: number;
+  /** Try-ons whose kept photos (a preview's, for "Make it photo-real") were deleted. */
+  keptPhotosDeleted: number;
   strayUploadsDeleted: number;
   orphanResultFilesDeleted: number;
   grantsExpired: number;
@@ -84,7 +87,17 @@ export async function runRetention(
     return due.length;
   });
 
-  // Any stored upload (never kept on purpose) within 30 minutes.
+  // Previews' photos kept for "Make it photo-real", once their time is up (the row forgets them first).
+  const keptPhotosDeleted = await inBatches(size, async (n) => {
+    const due = await listExpiredKeptPhotos(db, now, n);
+    for (const row of due) {
+      await clearKeptPhotos(db, row.id);
+      for (const key of row.keys) await storage.delete(key);
+    }
+    return due.length;
+  });
+
+  // Any stored upload (a queued job's, or a preview's kept photo) within 30 minutes.
   const uploadCutoff = new Date(now.getTime() - UPLOAD_RETENTION_MINUTES * MINUTE_MS);
   const strayUploadsDeleted = await inBatches(size, async (n) => {
     const keys = await storage.listOlderThan('uploads/', uploadCutoff, n);
@@ -127,6 +140,7 @@ export async function runRetention(
 
   const report = {
     resultsDeleted,
+    keptPhotosDeleted,
     strayUploadsDeleted,
     orphanResultFilesDeleted,
     grantsExpired,

@@ -4,13 +4,13 @@
  * engine the bottom is dressed first (lower_body), then the top (upper_body) over that result:
  * two calls in sequence under the same signal. Used by the in-process runner and the queue workers.
  */
-import type { Category } from '@aidressup/contract';
+import type { TryOnCategory } from '@aidressup/contract';
 import type { TryOnEngine, TryOnOutput } from '@aidressup/engine';
 
 export interface EngineCall {
   person: Uint8Array;
   garment: Uint8Array;
-  category: Category;
+  category: TryOnCategory;
   /** The bottom of a whole outfit (then `garment` is the top and `category` upper_body). */
   lowerGarment?: Uint8Array | undefined;
   signal: AbortSignal;

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Category, ErrorCode, TryOnStage } from '@aidressup/contract';
+import type { ErrorCode, TryOnCategory, TryOnStage } from '@aidressup/contract';
 import { EngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
@@ -36,7 +36,7 @@ export interface TryOnJobData {
   garmentKey: string;
   /** A whole outfit's bottom (then the garment is the top, category upper_body). */
   lowerGarmentKey?: string;
-  category: Category;
+  category: TryOnCategory;
   engine: string;
   /** When the try-on's deadline passes (epoch milliseconds); the worker stops there. */
   deadlineAt: number;

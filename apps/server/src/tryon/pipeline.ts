@@ -10,7 +10,7 @@ import {
   FREE_RESULT_MAX_SIDE,
   PRIORITY_PLAN_IDS,
   TRYONS_PER_OUTFIT,
-  type Category,
+  type TryOnCategory,
   type TryOnResponse,
 } from '@aidressup/contract';
 import type { Config } from '../config.js';
@@ -23,11 +23,15 @@ import { findTryOn } from '../repositories/tryons.js';
 import { findUserById } from '../repositories/users.js';
 import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
+import type { Storage } from '../storage/storage.js';
+import type { EngineRegistry } from '../engines/registry.js';
 import type { TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
 import type { AdmissionLine, LineBusy, LineEntry } from './admission.js';
 import { TRYON_QUEUE_NAME } from './job.js';
+import { keepPhotos, keepsPhotos } from './kept-photos.js';
+import { rerunTryOn, type RerunRequest } from './rerun.js';
 
 export interface TryOnDeps {
   db: Kysely<Database>;
@@ -44,11 +48,15 @@ export interface TryOnDeps {
   processId?: string;
   /** Aborted when the process shuts down and its grace is over: runs under way give up and are refunded. */
   stop?: AbortSignal;
+  /** The enabled engines: what each offers (categories), and whether a preview's photos are kept. */
+  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list'>;
+  /** Where a preview's photos are kept for "Make it photo-real" (none: they are not kept). */
+  storage?: Storage;
 }
 
 export interface TryOnRequest {
   userId: string;
-  category: Category;
+  category: TryOnCategory;
   engineId: string;
   person: NormalisedImage;
   garment: NormalisedImage;
@@ -106,18 +114,24 @@ export function linePool(runner: Pick<TryOnRunner, 'mode'>, engineId: string): s
 }
 
 /**
- * The cheap steps before the photos are decoded: too little left to spend for `units` try-ons
- * (NO_CREDITS, read-only, nothing reserved); then a place in line (`admission.ts`), or, when the
- * line is full, ENGINE_BUSY (503 with Retry-After, place, expected wait and a ticket that keeps
- * the place). Nothing is charged by either.
+ * The cheap steps before the photos are decoded: a category the engine does not offer
+ * (CATEGORY_NOT_OFFERED: shoes and accessories on the built-in engine); too little left to spend
+ * for `units` try-ons (NO_CREDITS, read-only, nothing reserved); then a place in line
+ * (`admission.ts`), or, when the line is full, ENGINE_BUSY (503 with Retry-After, place, expected
+ * wait and a ticket that keeps the place). Nothing is charged by any of them.
  */
 export async function refuseEarly(
   deps: TryOnDeps,
   userId: string,
   engineId: string,
   units = 1,
-  ticket?: string,
+  opts: { category?: TryOnCategory | undefined; ticket?: string | undefined } = {},
 ): Promise<Admission> {
+  const { category, ticket } = opts;
+  // Shoes & accessories on an engine that cannot dress them (the built-in one): refused, nothing charged.
+  if (category !== undefined && deps.engines && !deps.engines.categories(engineId).includes(category)) {
+    throw new AppError('CATEGORY_NOT_OFFERED');
+  }
   const now = deps.clock();
   if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now, units }))) {
     throw await noCreditsError(deps, userId);
@@ -130,7 +144,7 @@ export async function refuseEarly(
     userId,
     priority,
     ticket,
-    typicalSeconds: engineEstimate(engineId, units > 1).estimateSeconds.min,
+    typicalSeconds: engineEstimate(engineId, units > 1, deps.config).estimateSeconds.min,
   });
   if (!joined.ok) throw engineBusyError(joined.busy);
   const entry = joined.entry;
@@ -187,6 +201,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
           userId: req.userId,
           engineId: req.engineId,
           outfit: req.lowerGarment !== undefined,
+          config,
           ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
           relay: deps.line.relayProgress,
         })
@@ -225,9 +240,10 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   });
   const settled = { tryonId, userId: req.userId, charges: reservation.charges };
   if (result.ok) {
+    const keptUntil = await keepPreviewPhotos(deps, tryonId, req);
     const response = await tryOnResponse(deps, { ...settled, resultName: result.resultName });
     progress?.report('done');
-    return response;
+    return keptUntil ? { ...response, photosKeptUntil: keptUntil } : response;
   }
   if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
     // Settled elsewhere first: a worker may have completed it just as the wait gave up.
@@ -284,7 +300,7 @@ export async function refuseMerchantEarly(
     // Each shopper's widget session holds its own place; the merchant's account pays.
     userId: `embed:${m.sessionId}`,
     priority: false,
-    typicalSeconds: engineEstimate(engineId, false).estimateSeconds.min,
+    typicalSeconds: engineEstimate(engineId, false, deps.config).estimateSeconds.min,
   });
   if (!joined.ok) throw engineBusyError(joined.busy);
   const entry = joined.entry;
@@ -343,12 +359,41 @@ export async function performMerchantTryOn(
   throw new AppError(result.code, result.message || undefined);
 }
 
+/**
+ * A quick preview's photos, kept for "Make it photo-real" when a hosted engine could re-run it
+ * (`kept-photos.ts`); until when, or undefined when they are not kept. A failure to store them is logged: the result stands, and the rerun then
+ * explains that the photos are gone.
+ */
+async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnRequest): Promise<string | undefined> {
+  if (!deps.storage || !deps.engines) return undefined;
+  const enabled = deps.engines.list().map((e) => e.id);
+  if (!keepsPhotos(req.engineId, enabled)) return undefined;
+  try {
+    return await keepPhotos(
+      { db: deps.db, storage: deps.storage },
+      tryonId,
+      { person: req.person, garment: req.garment, lower: req.lowerGarment },
+      deps.clock(),
+    );
+  } catch (err) {
+    deps.log.warn({ err, tryonId }, "a preview's photos could not be kept (it cannot be made photo-real)");
+    return undefined;
+  }
+}
+
 /** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */
 export interface TryOnService {
   /** The cheap refusals and a place in line, before the photos are decoded (see `refuseEarly`). */
-  refuseEarly(userId: string, engineId: string, units: number, ticket?: string): Promise<Admission>;
+  refuseEarly(
+    userId: string,
+    engineId: string,
+    units: number,
+    opts?: { category?: TryOnCategory | undefined; ticket?: string | undefined },
+  ): Promise<Admission>;
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
+  /** "Make it photo-real": a preview's try-on again on a hosted engine (see `rerun.ts`). */
+  rerun(req: RerunRequest): Promise<TryOnResponse>;
   /** A shop widget's refusals before decoding (see `refuseMerchantEarly`). */
   refuseMerchantEarly(
     m: { merchantId: string; accountId: string; sessionId: string },
@@ -359,9 +404,13 @@ export interface TryOnService {
 }
 
 export function createTryOnService(deps: TryOnDeps): TryOnService {
-  return {
-    refuseEarly: (userId, engineId, units, ticket) => refuseEarly(deps, userId, engineId, units, ticket),
+  const steps: Pick<TryOnService, 'refuseEarly' | 'perform'> = {
+    refuseEarly: (userId, engineId, units, opts) => refuseEarly(deps, userId, engineId, units, opts),
     perform: (req) => performTryOn(deps, req),
+  };
+  return {
+    ...steps,
+    rerun: (req) => rerunTryOn(deps, steps, req),
     refuseMerchantEarly: (m, engineId) => refuseMerchantEarly(deps, m, engineId),
     performForMerchant: (req) => performMerchantTryOn(deps, req),
   };

@@ -23,6 +23,8 @@ import {
   type TryOnProgressEvent,
   type TryOnStage,
 } from '@aidressup/contract';
+import type { Config } from '../config.js';
+import { engineEstimateOverride } from '../engines/deadlines.js';
 
 /** One progress event with whom it belongs to: what processes pass to each other. */
 export interface ProgressMessage {
@@ -46,13 +48,18 @@ export function engineKind(engineId: string): EngineKind {
   return HOSTED_ENGINE_IDS.has(engineId) ? 'hosted' : 'local';
 }
 
-/** The engine's own estimate of a whole try-on, as the page shows it; a whole outfit dresses two garments, so twice as long. */
+/**
+ * The engine's own estimate of a whole try-on, as the page shows it; a whole outfit dresses two
+ * garments, so twice as long. With the configuration, an engine's own figure where it has one
+ * (FASHN's Try-On Max: 50–120 s) instead of its kind's.
+ */
 export function engineEstimate(
   engineId: string,
   outfit = false,
+  config?: Config,
 ): { kind: EngineKind; estimateSeconds: { min: number; max: number } } {
   const kind = engineKind(engineId);
-  const { min, max } = ENGINE_ESTIMATE_SECONDS[kind];
+  const { min, max } = (config && engineEstimateOverride(config, engineId)) ?? ENGINE_ESTIMATE_SECONDS[kind];
   const times = outfit ? 2 : 1;
   return { kind, estimateSeconds: { min: min * times, max: max * times } };
 }
@@ -222,6 +229,7 @@ export function createProgressReporter(
     engineId: string;
     acceptedAt?: number;
     outfit?: boolean;
+    config?: Config;
     /** Where line places also go (several API processes: the one holding the stream may be another). */
     relay?: ((message: ProgressMessage) => Promise<unknown>) | undefined;
   },
@@ -240,7 +248,7 @@ export function createProgressReporter(
     progressId: t.progressId,
     userId: t.userId,
     acceptedAt: t.acceptedAt ?? Date.now(),
-    estimateSeconds: engineEstimate(t.engineId, t.outfit).estimateSeconds,
+    estimateSeconds: engineEstimate(t.engineId, t.outfit, t.config).estimateSeconds,
     report(stage) {
       send(progressMessage(reporter, stage), relay ?? t.relay);
     },

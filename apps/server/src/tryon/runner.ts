@@ -6,7 +6,7 @@
  * - queued (`queued-runner.ts`, with REDIS_URL): the job goes to a worker process (`worker.ts`).
  * A runner never throws and never refunds: failures come back as `{ ok: false }`.
  */
-import type { Category, ErrorCode } from '@aidressup/contract';
+import type { ErrorCode, TryOnCategory } from '@aidressup/contract';
 import { EngineError, isEngineError } from '@aidressup/engine';
 import { isAppError } from '../errors.js';
 import type { NormalisedImage } from '../services/images.js';
@@ -16,7 +16,7 @@ import type { ProgressReporter } from './progress.js';
 export interface TryOnJob {
   tryonId: string;
   userId: string;
-  category: Category;
+  category: TryOnCategory;
   engineId: string;
   person: NormalisedImage;
   garment: NormalisedImage;

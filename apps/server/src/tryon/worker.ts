@@ -49,7 +49,7 @@ export async function startTryOnWorker(
             progressId: data.progressId,
             userId: data.userId,
             acceptedAt: data.acceptedAt ?? started,
-            estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined).estimateSeconds,
+            estimateSeconds: engineEstimate(data.engine, data.lowerGarmentKey !== undefined, config).estimateSeconds,
           },
           stage,
         );

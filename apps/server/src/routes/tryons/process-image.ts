@@ -135,9 +135,12 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       request.tryOnEngine = engineId;
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
-      // Cheap refusals first: no credits, or the line is full (no decoding, no charge). Otherwise a
-      // place in line, kept while the photos are decoded.
-      const admission = await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), form.lineTicket);
+      // Cheap refusals first: a category the engine does not offer, no credits, or the line is full
+      // (no decoding, no charge). Otherwise a place in line, kept while the photos are decoded.
+      const admission = await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), {
+        category: form.category,
+        ticket: form.lineTicket,
+      });
       // The shopper who goes away (cancels, closes the page) gives up the place.
       const gone = new AbortController();
       const onClose = () => {

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { RESULT_RETENTION_DAYS, type TryOnItem } from '@aidressup/contract';
+import { MESSAGES, RESULT_RETENTION_DAYS, type TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../components/ui/button';
 import { AlertIcon, CheckIcon, GalleryIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -12,6 +12,11 @@ import { GalleryGrid } from '../../features/gallery/components/gallery-grid';
 import { ShareDialog } from '../../features/gallery/components/share-dialog';
 import { useTryOns } from '../../features/gallery/hooks/use-tryons';
 import { useSession } from '../../features/session/hooks/use-session';
+import { usePaywall } from '../../features/paywall/hooks/use-paywall';
+import { rerunTryOn } from '../../features/tryon/api/rerun-tryon';
+import { firstHostedEngine } from '../../features/tryon/utils/progress-copy';
+import type { PhotoRealProps } from '../../features/gallery/components/gallery-grid';
+import { ApiError } from '../../lib/api-client';
 
 const ReportDialog = lazy(async () => ({
   default: (await import('../../features/report/components/report-dialog')).ReportDialog,
@@ -34,6 +39,10 @@ export function GalleryPage() {
   const [focusAfterDelete, setFocusAfterDelete] = useState<{ id: string | null } | null>(null);
 
   const engineLabel = useCallback((id: string) => config?.engines.find((e) => e.id === id)?.label ?? id, [config]);
+  const { openPaywall } = usePaywall();
+  const hosted = firstHostedEngine(config);
+  const [rerunning, setRerunning] = useState<string | null>(null);
+  const [rerunError, setRerunError] = useState<PhotoRealProps['error']>(null);
   // A new message each time, so the same words are announced again.
   const announce = useCallback((message: string) => {
     setAnnouncement('');
@@ -63,6 +72,28 @@ export function GalleryPage() {
     });
     return () => cancelAnimationFrame(frame);
   }, [focusAfterDelete]);
+
+  // "Make it photo-real": the preview again on the hosted engine; the new result heads the list.
+  const makePhotoReal = useCallback(
+    async (item: TryOnItem) => {
+      if (!hosted || rerunning) return;
+      setRerunning(item.id);
+      setRerunError(null);
+      try {
+        await rerunTryOn({ tryonId: item.id, api: hosted.id });
+        void refreshUser();
+        retry();
+        announce(t('gallery.photoRealDone'));
+      } catch (e) {
+        const code = e instanceof ApiError ? e.code : undefined;
+        setRerunError({ id: item.id, message: e instanceof ApiError ? e.message : MESSAGES.unknownError, code });
+        if (code === 'NO_CREDITS') openPaywall('no_credits');
+      } finally {
+        setRerunning(null);
+      }
+    },
+    [hosted, rerunning, refreshUser, retry, announce, t, openPaywall],
+  );
 
   const onDeleted = useCallback(
     (item: TryOnItem) => {
@@ -154,6 +185,16 @@ export function GalleryPage() {
               onShare={setSharing}
               onDelete={setDeleting}
               onReport={setReporting}
+              photoReal={
+                hosted
+                  ? {
+                      label: hosted.label,
+                      onRun: (item) => void makePhotoReal(item),
+                      running: rerunning,
+                      error: rerunError,
+                    }
+                  : undefined
+              }
             />
             {nextCursor ? (
               <div className="mt-8 flex flex-col items-center gap-3">

@@ -106,6 +106,7 @@ export function HomePage() {
             <div className="space-y-6">
               <CategorySelect
                 value={category}
+                offered={studio.offeredCategories}
                 onChange={studio.chooseCategory}
                 note={studio.categoryNote}
                 disabled={processing}
@@ -202,6 +203,7 @@ export function HomePage() {
               engine={studio.resultEngine}
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
+              photoReal={studio.photoReal}
               onTryAnotherGarment={studio.tryAnotherGarment}
               onLeaveLine={studio.leaveLine}
               onReport={tryonId ? () => setReporting(tryonId) : undefined}

@@ -42,6 +42,13 @@ export const DressIcon = (p: IconProps) => (
     <path d="M9 5.7c1 .9 5 .9 6 0M7.5 9.5h9" />
   </Svg>
 );
+/** A shoe: the Shoes & Accessories category. */
+export const ShoeIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 8.5V18h18v-2.2c0-1.5-1-2.6-2.5-3L14 11.5 11.5 7H8.8c-.3 1.2-1.4 2-2.8 2-1.2 0-2.3-.2-3-.5Z" />
+    <path d="M3 15h18M11 10l-1.5 1.5M12.5 12l-1.5 1.5" />
+  </Svg>
+);
 export const UserIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="7.5" r="3.5" />

@@ -1,7 +1,9 @@
-import { useMemo } from 'react';
-import type { Locale, ReportStatus, TryOnItem } from '@aidressup/contract';
+import { useEffect, useMemo, useState } from 'react';
+import { MESSAGES, type Locale, type ReportStatus, type TryOnItem } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
-import { AlertIcon, DownloadIcon, ShareIcon, TrashIcon } from '../../../components/ui/icons';
+import { AlertIcon, DownloadIcon, ShareIcon, SparklesIcon, TrashIcon } from '../../../components/ui/icons';
+import { Spinner } from '../../../components/ui/spinner';
+import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { categoryLabel } from '../../../i18n/category';
 import { formatters, useFormat } from '../../../i18n/format';
 import { useT, type MessageId, type Translate } from '../../../i18n/use-t';
@@ -45,9 +47,80 @@ export interface GalleryGridProps {
   onDelete: (item: TryOnItem) => void;
   /** Opens "Report a problem" for a result not reported yet. */
   onReport: (item: TryOnItem) => void;
+  /** "Make it photo-real" for quick previews whose photos are kept (absent: no hosted engine). */
+  photoReal?: PhotoRealProps | undefined;
 }
 
-export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport }: GalleryGridProps) {
+export interface PhotoRealProps {
+  /** The hosted engine's name. */
+  label: string;
+  onRun: (item: TryOnItem) => void;
+  /** The preview being made photo-real, if any. */
+  running: string | null;
+  /** A refusal for one preview (English, with its code: translated when shown). */
+  error: { id: string; message: string; code?: string | undefined } | null;
+}
+
+/** A quick preview's label and what it means, and the way to the photo-real version while its photos are kept. */
+function PreviewNote({ item, photoReal }: { item: TryOnItem; photoReal: PhotoRealProps | undefined }) {
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const until = item.photosKeptUntil ? Date.parse(item.photosKeptUntil) : NaN;
+  const [gone, setGone] = useState(() => !(until > Date.now()));
+  useEffect(() => {
+    if (gone || !(until > 0)) return;
+    const timer = setTimeout(() => setGone(true), Math.max(0, until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [gone, until]);
+  const name = useDescribeItem()(item);
+  const error = photoReal?.error?.id === item.id ? photoReal.error : null;
+  return (
+    <div
+      className="rounded-2xl border border-amber-200 bg-amber-50 px-3 py-2.5 text-xs text-amber-950"
+      data-testid="gallery-item-preview"
+    >
+      <p>
+        <span className="me-2 inline-block rounded-full bg-amber-200/80 px-2 py-0.5 font-bold">
+          {t('tryon.result.previewBadge')}
+        </span>
+        {t('gallery.previewText')}
+      </p>
+      {photoReal && item.photosKeptUntil ? (
+        gone ? (
+          <p className="mt-2 font-medium" data-testid="gallery-photos-gone">
+            {localize(MESSAGES.photosGone)}
+          </p>
+        ) : (
+          <button
+            type="button"
+            // Like a small primary button, but its label may wrap on a narrow card.
+            className="mt-2 inline-flex min-h-9 items-center gap-1.5 rounded-xl bg-gradient-to-r from-brand-600 to-fuchsia-600 px-3 py-1.5 text-start text-sm font-semibold text-white shadow-lg shadow-brand-600/25 transition-colors select-none hover:from-brand-700 hover:to-fuchsia-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:opacity-50"
+            onClick={() => photoReal.onRun(item)}
+            disabled={photoReal.running !== null}
+            data-testid="gallery-make-photo-real"
+          >
+            {photoReal.running === item.id ? (
+              <Spinner className="size-4 shrink-0" />
+            ) : (
+              <SparklesIcon className="size-4 shrink-0" />
+            )}
+            {photoReal.running === item.id
+              ? t('tryon.result.rerunning')
+              : t('tryon.result.makePhotoReal', { engine: photoReal.label })}
+            <span className="sr-only"> {name}</span>
+          </button>
+        )
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-2 font-medium text-red-800" data-testid="gallery-photo-real-error">
+          {localize(error.message, error.code)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport, photoReal }: GalleryGridProps) {
   const t = useT();
   const f = useFormat();
   return (
@@ -109,6 +182,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport }:
                   </>
                 ) : null}
               </dl>
+              {item.preview ? <PreviewNote item={item} photoReal={photoReal} /> : null}
               {item.report ? (
                 <p
                   className="inline-flex items-center gap-1.5 self-start rounded-full bg-amber-50 px-2.5 py-1 text-xs font-semibold text-amber-900 ring-1 ring-amber-200"

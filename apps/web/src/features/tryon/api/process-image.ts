@@ -1,4 +1,4 @@
-import { MESSAGES, TryOnResponseSchema, type Category, type TryOnResponse } from '@aidressup/contract';
+import { MESSAGES, TryOnResponseSchema, type TryOnCategory, type TryOnResponse } from '@aidressup/contract';
 import { apiRequest } from '../../../lib/api-client';
 
 export interface ProcessImageInput {
@@ -6,7 +6,7 @@ export interface ProcessImageInput {
   clothing: File;
   /** A whole outfit's bottom (with category upper_body): two try-ons are used. */
   lowerClothing?: File | undefined;
-  category: Category;
+  category: TryOnCategory;
   userId: string;
   api: string | undefined;
   signal: AbortSignal;

@@ -1,8 +1,9 @@
-import type { CategoryInfo } from '@aidressup/contract';
-import { DressIcon, ShirtIcon, TrousersIcon } from '../../../components/ui/icons';
+import type { TryOnCategoryInfo } from '@aidressup/contract';
+import { DressIcon, ShirtIcon, ShoeIcon, TrousersIcon } from '../../../components/ui/icons';
 
-export function CategoryIcon({ icon, className }: { icon: CategoryInfo['icon']; className?: string }) {
+export function CategoryIcon({ icon, className }: { icon: TryOnCategoryInfo['icon']; className?: string }) {
   if (icon === 'trousers') return <TrousersIcon className={className} />;
+  if (icon === 'accessories') return <ShoeIcon className={className} />;
   if (icon === 'dress') return <DressIcon className={className} />;
   return <ShirtIcon className={className} />;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { CATEGORIES, categoryInfo, type Category } from '@aidressup/contract';
+import { CATEGORY_VALUES, categoryInfo, type TryOnCategory } from '@aidressup/contract';
 import { CheckIcon, ChevronDownIcon, WandIcon } from '../../../components/ui/icons';
 import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
@@ -8,8 +8,10 @@ import { categoryDescription } from '../utils/category-text';
 import { CategoryIcon } from './category-icon';
 
 export interface CategorySelectProps {
-  value: Category;
-  onChange: (value: Category) => void;
+  value: TryOnCategory;
+  onChange: (value: TryOnCategory) => void;
+  /** The categories the chosen engine offers, in order; default the three clothing ones. */
+  offered?: readonly TryOnCategory[];
   disabled?: boolean;
   /** A short note under the picker (the category suggested for the garment photo), read out politely. */
   note?: string | null;
@@ -19,7 +21,8 @@ export interface CategorySelectProps {
  * The category dropdown: a listbox whose options show icon, label and description. `onChange` is
  * called only for a choice made in the list.
  */
-export function CategorySelect({ value, onChange, disabled, note }: CategorySelectProps) {
+export function CategorySelect({ value, onChange, disabled, note, offered = CATEGORY_VALUES }: CategorySelectProps) {
+  const CATEGORIES = offered.map(categoryInfo);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(() => CATEGORIES.findIndex((c) => c.value === value));
   const labelId = useId();

@@ -122,3 +122,65 @@ describe('result panel progress and result', () => {
     expect(screen.getByTestId('result-image')).toBeTruthy();
   });
 });
+
+describe('result panel: "Make it photo-real"', () => {
+  const preview: TryOnState = {
+    ...base,
+    status: 'success',
+    message: MESSAGES.completed,
+    resultUrl: '/api/results/r.jpg',
+    tryonId: 't1',
+  };
+  const local = { kind: 'local' as const, estimate: { min: 1, max: 5 } };
+
+  it('offers the photo-real version while the photos are kept, and runs it on a click', () => {
+    let runs = 0;
+    render(
+      <ResultPanel
+        state={preview}
+        onShowPlans={() => undefined}
+        engine={local}
+        photoReal={{
+          label: 'Nano Banana (Gemini)',
+          keptUntil: new Date(Date.now() + 60_000).toISOString(),
+          onRun: () => runs++,
+        }}
+      />,
+    );
+    expect(screen.getByTestId('preview-badge').textContent).toBe('Quick preview');
+    const button = screen.getByTestId('make-photo-real');
+    expect(button.textContent).toBe('Make it photo-real with Nano Banana (Gemini)');
+    button.click();
+    expect(runs).toBe(1);
+    expect(screen.queryByTestId('photos-gone')).toBeNull();
+  });
+
+  it('explains that the photos are gone once their time is up, with no button', () => {
+    render(
+      <ResultPanel
+        state={preview}
+        onShowPlans={() => undefined}
+        engine={local}
+        photoReal={{
+          label: 'Nano Banana (Gemini)',
+          keptUntil: new Date(Date.now() - 1).toISOString(),
+          onRun: () => undefined,
+        }}
+      />,
+    );
+    expect(screen.getByTestId('photos-gone').textContent).toBe(MESSAGES.photosGone);
+    expect(screen.queryByTestId('make-photo-real')).toBeNull();
+  });
+
+  it('shows neither label nor offer on a hosted result', () => {
+    render(
+      <ResultPanel
+        state={{ ...preview, engine: 'nano-banana' }}
+        onShowPlans={() => undefined}
+        engine={{ kind: 'hosted', estimate: { min: 30, max: 60 } }}
+      />,
+    );
+    expect(screen.queryByTestId('preview-note')).toBeNull();
+    expect(screen.queryByTestId('make-photo-real')).toBeNull();
+  });
+});

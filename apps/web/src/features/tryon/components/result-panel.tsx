@@ -29,6 +29,8 @@ export interface ResultPanelProps {
   beforeUrl?: string | null;
   /** A hosted engine to point to from a quick preview, and how to switch to it. */
   hostedEngine?: { label: string; onUse: () => void; selected: boolean };
+  /** "Make it photo-real": re-run the preview shown on the hosted engine while its photos are kept. */
+  photoReal?: { label: string; keptUntil: string; onRun: () => void };
   /** Keeps the person photo, clears the garment and the result. */
   onTryAnotherGarment?: () => void;
   /** Opens "Report a problem" for the result shown (absent: no report button). */
@@ -63,12 +65,52 @@ function useThrottledText(text: string, ms: number): string {
   return shown;
 }
 
+/**
+ * The way from a quick preview to the photo-real version: the button while the preview's photos
+ * are kept, then the note that they are gone (the page re-renders when their time is up).
+ */
+function PhotoRealOffer({ offer }: { offer: NonNullable<ResultPanelProps['photoReal']> }) {
+  const t = useT();
+  const localize = useLocalizeMessage();
+  const until = Date.parse(offer.keptUntil);
+  const [gone, setGone] = useState(() => !(until > Date.now()));
+  useEffect(() => {
+    if (gone) return;
+    // setTimeout holds at most ~24.8 days; these are minutes.
+    const timer = setTimeout(() => setGone(true), Math.max(0, until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [gone, until]);
+  if (gone)
+    return (
+      <p className="mt-2 font-medium" data-testid="photos-gone">
+        {localize(MESSAGES.photosGone)}
+      </p>
+    );
+  const time = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(until);
+  return (
+    <div className="mt-3 flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-3" data-testid="photo-real">
+      <button
+        type="button"
+        onClick={offer.onRun}
+        // Like a primary button, but its label may wrap on a phone.
+        className="inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-brand-600 to-fuchsia-600 px-5 py-2 text-sm font-semibold text-white shadow-lg shadow-brand-600/25 transition-colors select-none hover:from-brand-700 hover:to-fuchsia-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+        data-testid="make-photo-real"
+      >
+        <SparklesIcon className="size-5 shrink-0" />
+        {t('tryon.result.makePhotoReal', { engine: offer.label })}
+      </button>
+      <span className="text-xs text-amber-900">{t('tryon.result.photoRealNote', { engine: offer.label, time })}</span>
+    </div>
+  );
+}
+
 export function ResultPanel({
   state,
   onShowPlans,
   engine,
   beforeUrl,
   hostedEngine,
+  photoReal,
   onTryAnotherGarment,
   onReport,
   reportedNote,
@@ -243,7 +285,9 @@ export function ResultPanel({
                 </span>
                 <span>{t('tryon.result.previewText')}</span>
               </p>
-              {hostedEngine ? (
+              {photoReal ? (
+                <PhotoRealOffer offer={photoReal} />
+              ) : hostedEngine ? (
                 <p className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2" data-testid="hosted-pointer">
                   <span>
                     {rich(t('tryon.result.hostedPointer', { engine: hostedEngine.label }), {

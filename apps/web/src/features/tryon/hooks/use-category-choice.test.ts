@@ -25,6 +25,20 @@ afterEach(() => {
 });
 
 describe('useCategoryChoice', () => {
+  it('follows the engine: accessories only where offered, the pick coming back when it is offered again', () => {
+    const withAccessories = ['upper_body', 'lower_body', 'dresses', 'accessories'] as const;
+    const clothingOnly = ['upper_body', 'lower_body', 'dresses'] as const;
+    const classify = vi.fn(async () => answer('lower_body', 0.99));
+    const { result, rerender } = setup(classify, { offered: withAccessories });
+    act(() => result.current.choose('accessories'));
+    expect(result.current.category).toBe('accessories');
+    // The built-in engine: Shoes & Accessories is not offered, so its first category is in force.
+    rerender({ garment: null, ready: true, classify, offered: clothingOnly });
+    expect(result.current.category).toBe('upper_body');
+    rerender({ garment: null, ready: true, classify, offered: withAccessories });
+    expect(result.current.category).toBe('accessories');
+  });
+
   it('preselects a confident suggestion for the garment photo and notes it; a new photo clears the note', async () => {
     const classify = vi.fn(async (file: File) =>
       file.name === 'jeans.jpg' ? answer('lower_body', 0.97) : answer('dresses', 0.3),

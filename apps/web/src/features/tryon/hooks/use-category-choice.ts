@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { DEFAULT_CATEGORY, type Category, type GarmentClassifyResponse } from '@aidressup/contract';
+import {
+  CATEGORY_VALUES,
+  DEFAULT_CATEGORY,
+  type GarmentClassifyResponse,
+  type TryOnCategory,
+} from '@aidressup/contract';
 import { useT } from '../../../i18n/use-t';
 import { classifyGarment } from '../api/classify-garment';
 import { applySuggestion, suggestionNote, type SuggestedPick } from '../utils/category-suggestion';
@@ -12,12 +17,15 @@ export interface CategoryChoiceDeps {
   /** The file actually sent (the reduced photo the try-on will upload too). */
   prepare?: (file: File) => Promise<File>;
   classify?: (photo: File, signal: AbortSignal) => Promise<GarmentClassifyResponse>;
+  /** The categories the chosen engine offers; default the three clothing ones. */
+  offered?: readonly TryOnCategory[];
 }
 
 export interface CategoryChoice {
-  category: Category;
+  /** The category in force: the pick, or Upper Body when the chosen engine does not offer the pick. */
+  category: TryOnCategory;
   /** A choice in the picker by hand: from then on no suggestion changes the category. */
-  choose: (category: Category) => void;
+  choose: (category: TryOnCategory) => void;
   /** "Looks like Lower Body — change it if not" while a suggestion was preselected, else null. */
   note: string | null;
 }
@@ -34,10 +42,13 @@ export function useCategoryChoice({
   ready,
   prepare = asIs,
   classify = classifyGarment,
+  offered = CATEGORY_VALUES,
 }: CategoryChoiceDeps): CategoryChoice {
   const [pick, setPick] = useState<SuggestedPick>({ category: DEFAULT_CATEGORY, suggested: null });
   const touched = useRef(false);
   const t = useT();
+  const offeredRef = useRef(offered);
+  offeredRef.current = offered;
 
   useEffect(() => {
     setPick((p) => (p.suggested ? { ...p, suggested: null } : p));
@@ -48,7 +59,7 @@ export function useCategoryChoice({
       .then((suggestion) => {
         if (controller.signal.aborted) return;
         const handPicked = touched.current;
-        setPick((p) => applySuggestion(handPicked, p.category, suggestion));
+        setPick((p) => applySuggestion(handPicked, p.category, suggestion, offeredRef.current));
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted) console.warn('Category suggestion failed; the category is left as it is', err);
@@ -56,10 +67,14 @@ export function useCategoryChoice({
     return () => controller.abort();
   }, [garment, ready, prepare, classify]);
 
-  const choose = useCallback((category: Category) => {
+  const choose = useCallback((category: TryOnCategory) => {
     touched.current = true;
     setPick({ category, suggested: null });
   }, []);
 
-  return { category: pick.category, choose, note: pick.suggested ? suggestionNote(t, pick.suggested) : null };
+  // Another engine that does not offer the pick (accessories): its first category, until the pick
+  // is offered again (the pick itself is kept).
+  const category = offered.includes(pick.category) ? pick.category : (offered[0] ?? DEFAULT_CATEGORY);
+  const note = pick.suggested && pick.suggested === category ? suggestionNote(t, pick.suggested) : null;
+  return { category, choose, note };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
+import { CATEGORY_VALUES, MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
 import { makeProgressId as newProgressId, openProgressStream } from '../api/progress-stream';
 import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../utils/progress-copy';
 import { canTryOn, currentStep } from '../utils/steps';
@@ -16,7 +16,15 @@ function preparePhoto(file: File): Promise<File> {
 
 export interface StudioDeps extends Pick<
   TryOnDeps,
-  'user' | 'updateUser' | 'setUser' | 'refreshUser' | 'onNoCredits' | 'process' | 'openProgress' | 'makeProgressId'
+  | 'user'
+  | 'updateUser'
+  | 'setUser'
+  | 'refreshUser'
+  | 'onNoCredits'
+  | 'process'
+  | 'rerun'
+  | 'openProgress'
+  | 'makeProgressId'
 > {
   /** The server's public configuration (upload limit, engines); null while it loads. */
   config: PublicConfig | null;
@@ -39,6 +47,7 @@ export function useStudio({
   refreshUser,
   onNoCredits,
   process,
+  rerun: rerunRequest,
   prepare = preparePhoto,
   openProgress = openProgressStream,
   makeProgressId = newProgressId,
@@ -48,16 +57,18 @@ export function useStudio({
   // Kept in this browser for the session, so Try Again (a reload) keeps the photos.
   const person = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
   const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
+  const [engineChoice, setEngineChoice] = useState<string | null>(null);
+  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
+  // The categories follow the engine: Shoes & Accessories only where the engine can dress them.
+  const offered = findEngine(config, engineId)?.categories ?? CATEGORY_VALUES;
   // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
-  const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare, classify });
+  const categoryChoice = useCategoryChoice({ garment: clothing.file, ready: !!user, prepare, classify, offered });
   const { category } = categoryChoice;
   // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
   const bottom = useImageUpload(maxBytes, { role: 'garment', keepAs: 'bottom' });
   const outfitOffered = category === 'upper_body';
   const outfit = outfitOffered && !!bottom.file;
-  const [engineChoice, setEngineChoice] = useState<string | null>(null);
-  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
-  const { state, run, reset, cancel, notice, clearNotice } = useTryOn({
+  const { state, run, rerun, reset, cancel, notice, clearNotice } = useTryOn({
     user,
     engine: engineId,
     timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
@@ -66,6 +77,7 @@ export function useStudio({
     refreshUser,
     onNoCredits,
     process,
+    rerun: rerunRequest,
     prepare,
     openProgress,
     makeProgressId,
@@ -172,6 +184,8 @@ export function useStudio({
     clothing,
     bottom,
     category,
+    /** The categories the chosen engine offers (the picker's list). */
+    offeredCategories: offered,
     chooseCategory: categoryChoice.choose,
     categoryNote: categoryChoice.note,
     /** The bottom card is shown (Upper Body only). */
@@ -191,6 +205,20 @@ export function useStudio({
     hostedEngine: hosted
       ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
       : undefined,
+    /**
+     * "Make it photo-real": the quick preview shown, again on the hosted engine, from the photos the
+     * server keeps for it until `keptUntil` (none: no hosted engine, or the photos were not kept).
+     */
+    photoReal:
+      hosted && state.status === 'success' && state.tryonId && state.photosKeptUntil
+        ? {
+            label: hosted.label,
+            keptUntil: state.photosKeptUntil,
+            onRun: () => {
+              if (state.tryonId) void rerun(state.tryonId, hosted.id, clientTimeoutMs(hosted.estimateSeconds));
+            },
+          }
+        : undefined,
     tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,

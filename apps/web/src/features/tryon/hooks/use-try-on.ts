@@ -5,7 +5,7 @@ import {
   MESSAGES,
   NoCreditsResponseSchema,
   WEB_MESSAGES,
-  type Category,
+  type TryOnCategory,
   type TryOnProgressEvent,
   type TryOnResponse,
   type TryOnStage,
@@ -13,6 +13,7 @@ import {
 } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
+import { rerunTryOn } from '../api/rerun-tryon';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
@@ -48,6 +49,8 @@ export interface TryOnState {
   line?: LineWait | null;
   /** The shopper left the line (status idle): nothing was charged. */
   cancelled?: boolean;
+  /** A quick preview's photos are kept until then for "Make it photo-real" (ISO); null when they are not. */
+  photosKeptUntil?: string | null;
 }
 
 export interface TryOnDeps {
@@ -60,6 +63,7 @@ export interface TryOnDeps {
   onNoCredits: () => void;
   timeoutMs?: number;
   process?: typeof processImage;
+  rerun?: typeof rerunTryOn;
   /** The file to upload for a picked photo (reduced in the browser); the photo itself when absent. */
   prepare?: (file: File) => Promise<File>;
   /** Follows the try-on's progress; returns a function that stops listening. None when absent. */
@@ -94,6 +98,7 @@ const idle: TryOnState = {
   estimateSeconds: null,
   tryonId: null,
   line: null,
+  photosKeptUntil: null,
 };
 
 /** Resolves after `ms`, or rejects at once when `signal` aborts. */
@@ -125,18 +130,24 @@ export function useTryOn(deps: TryOnDeps) {
 
   useEffect(() => () => inFlight.current?.abort(), []);
 
-  const run = useCallback(
-    async (person: File | null, clothing: File | null, category: Category, lowerClothing?: File | null) => {
+  /**
+   * One try-on request from press to answer: the states, progress, the wait in line (each
+   * ENGINE_BUSY answer gives the place and when to ask again; the page waits that long and posts
+   * again on its own with the ticket that keeps the place), timeout, counters and errors.
+   */
+  const execute = useCallback(
+    async (
+      engine: string | null,
+      send: (
+        userId: string,
+        signal: AbortSignal,
+        progressId: string | undefined,
+        lineTicket: string | undefined,
+      ) => Promise<TryOnResponse>,
+      timeoutMs?: number,
+    ) => {
       const d = depsRef.current;
-      if (!person || !clothing) {
-        setNotice(MESSAGES.uploadBothPhotos);
-        return;
-      }
-      if (!d.user) {
-        setNotice(MESSAGES.userLoading);
-        return;
-      }
-      if (inFlight.current) return;
+      if (!d.user || inFlight.current) return;
       setNotice(null);
       const ctrl = new AbortController();
       inFlight.current = ctrl;
@@ -146,7 +157,6 @@ export function useTryOn(deps: TryOnDeps) {
         cancelled = !timedOut;
       });
       const userId = d.user.id;
-      const engine = d.engine ?? null;
       setState({ ...idle, status: 'processing', message: MESSAGES.initializing, startedAt: Date.now(), engine });
       let stopProgress: () => void = () => undefined;
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -183,32 +193,18 @@ export function useTryOn(deps: TryOnDeps) {
       // Progress is optional: without events the page shows the processing state until the answer.
       let progressId = listen();
       try {
-        // A bottom goes with Upper Body only (a whole outfit).
-        const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
-        const [personUpload, clothingUpload, lowerUpload] = d.prepare
-          ? await Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
-          : [person, clothing, lower];
-        // Busy is a wait: each ENGINE_BUSY answer gives the place in line and when to ask again;
-        // the page waits that long and posts again on its own with the ticket that keeps the place.
         let lineTicket: string | undefined;
         let res: TryOnResponse | undefined;
         while (!res) {
-          timer = setTimeout(() => {
-            timedOut = true;
-            ctrl.abort();
-          }, d.timeoutMs ?? CLIENT_TIMEOUT_MS);
+          timer = setTimeout(
+            () => {
+              timedOut = true;
+              ctrl.abort();
+            },
+            timeoutMs ?? d.timeoutMs ?? CLIENT_TIMEOUT_MS,
+          );
           try {
-            res = await (d.process ?? processImage)({
-              person: personUpload,
-              clothing: clothingUpload,
-              ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
-              category,
-              userId,
-              api: d.engine,
-              signal: ctrl.signal,
-              ...(progressId ? { progressId } : {}),
-              ...(lineTicket ? { lineTicket } : {}),
-            });
+            res = await send(userId, ctrl.signal, progressId, lineTicket);
           } catch (e) {
             const busy =
               e instanceof ApiError && e.code === 'ENGINE_BUSY'
@@ -244,6 +240,7 @@ export function useTryOn(deps: TryOnDeps) {
           resultUrl: res.imageUrl,
           engine,
           tryonId: res.tryonId ?? null,
+          photosKeptUntil: res.photosKeptUntil ?? null,
         });
       } catch (e) {
         if (cancelled) {
@@ -280,6 +277,60 @@ export function useTryOn(deps: TryOnDeps) {
     [],
   );
 
+  const run = useCallback(
+    async (person: File | null, clothing: File | null, category: TryOnCategory, lowerClothing?: File | null) => {
+      const d = depsRef.current;
+      if (!person || !clothing) {
+        setNotice(MESSAGES.uploadBothPhotos);
+        return;
+      }
+      if (!d.user) {
+        setNotice(MESSAGES.userLoading);
+        return;
+      }
+      // A bottom goes with Upper Body only (a whole outfit).
+      const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+      // Prepared once, posted again as often as the line asks.
+      let uploads: Promise<[File, File, File | undefined]> | undefined;
+      await execute(d.engine ?? null, async (userId, signal, progressId, lineTicket) => {
+        uploads ??= d.prepare
+          ? Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
+          : Promise.resolve([person, clothing, lower]);
+        const [personUpload, clothingUpload, lowerUpload] = await uploads;
+        return (d.process ?? processImage)({
+          person: personUpload,
+          clothing: clothingUpload,
+          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
+          category,
+          userId,
+          api: d.engine,
+          signal,
+          ...(progressId ? { progressId } : {}),
+          ...(lineTicket ? { lineTicket } : {}),
+        });
+      });
+    },
+    [execute],
+  );
+
+  /**
+   * "Make it photo-real": the preview `tryonId` again on the hosted engine `api`, from the photos
+   * the server kept for it; the same states as a try-on, with its own progress.
+   */
+  const rerun = useCallback(
+    async (tryonId: string, api: string, timeoutMs?: number) => {
+      const d = depsRef.current;
+      if (!d.user) return;
+      await execute(
+        api,
+        (_userId, signal, progressId) =>
+          (d.rerun ?? rerunTryOn)({ tryonId, api, signal, ...(progressId ? { progressId } : {}) }),
+        timeoutMs,
+      );
+    },
+    [execute],
+  );
+
   /** Leaves the line: stops waiting (and asking again); nothing was charged. */
   const cancel = useCallback(() => {
     inFlight.current?.abort();
@@ -291,5 +342,5 @@ export function useTryOn(deps: TryOnDeps) {
   /** Clears the notice (the photos it asked for are there, the user has loaded). */
   const clearNotice = useCallback(() => setNotice(null), []);
 
-  return { state, run, reset, cancel, notice, clearNotice };
+  return { state, run, rerun, reset, cancel, notice, clearNotice };
 }

@@ -19,6 +19,18 @@ describe('category suggestion', () => {
     });
   });
 
+  it('suggests nothing the chosen engine does not offer', () => {
+    expect(
+      applySuggestion(false, 'accessories', { category: 'dresses', confidence: 0.99 }, ['accessories', 'upper_body']),
+    ).toEqual({ category: 'accessories', suggested: null });
+    expect(
+      applySuggestion(false, 'accessories', { category: 'upper_body', confidence: 0.99 }, [
+        'accessories',
+        'upper_body',
+      ]),
+    ).toEqual({ category: 'upper_body', suggested: 'upper_body' });
+  });
+
   it('takes the threshold itself as confident enough', () => {
     expect(
       applySuggestion(false, 'upper_body', { category: 'dresses', confidence: CATEGORY_SUGGESTION_MIN_CONFIDENCE }),

@@ -44,6 +44,9 @@ describe('estimate note', () => {
     expect(estimateNote(t, 'hosted', { min: 30, max: 60 })).toBe(MESSAGES.processingNote);
     expect(estimateNote(t, 'hosted', { min: 5, max: 10 })).toBe(MESSAGES.processingNote);
   });
+  it('gives a hosted engine’s own estimate when it is longer (FASHN’s Try-On Max)', () => {
+    expect(estimateNote(t, 'hosted', { min: 50, max: 120 })).toBe('Usually ready in 50-120 seconds.');
+  });
   it('says seconds for the built-in engine', () => {
     expect(estimateNote(t, 'local', ENGINE_ESTIMATE_SECONDS.local)).toBe('Usually ready in a few seconds.');
     expect(estimateNote(t, 'local', { min: 5, max: 20 })).toBe('Usually ready in 5-20 seconds.');

@@ -37,10 +37,12 @@ export function firstHostedEngine(config: Pick<PublicConfig, 'engines'> | null):
 
 /**
  * The line under 'Initializing AI model...', in the page's language. Hosted engines keep the
- * product's words ("processing may take 30-60 seconds"); the built-in engine says seconds.
+ * product's words ("processing may take 30-60 seconds") unless their own estimate is longer; the
+ * built-in engine says seconds.
  */
 export function estimateNote(t: Translate, kind: EngineKind, estimate: Estimate): string {
-  if (kind === 'hosted') return t('msg.processingNote');
+  // A hosted engine that takes longer than the spec's 30-60 s (FASHN's Try-On Max: 50–120 s) says so.
+  if (kind === 'hosted' && !(estimate.max > ENGINE_ESTIMATE_SECONDS.hosted.max)) return t('msg.processingNote');
   const max = Math.max(1, Math.round(estimate.max));
   if (max <= 10) return t('tryon.progress.fewSeconds');
   const min = Math.max(1, Math.round(Math.min(estimate.min, estimate.max)));

@@ -1,0 +1,91 @@
+/**
+ * "Make it photo-real" (POST /api/tryons/{id}/rerun): the same try-on as a quick preview of the
+ * owner's, run again on a hosted engine from the photos kept for it (`kept-photos.ts`), and
+ * charged as a new try-on through the same reserve, run and settle path (`performTryOn`).
+ * Refusals, before anything is charged: `local` or an engine that is not enabled →
+ * ENGINE_UNAVAILABLE; not the owner's settled try-on → NOT_FOUND; not a succeeded preview →
+ * NOT_RERUNNABLE; the photos deleted (after 30 minutes) → PHOTOS_GONE; then `refuseEarly`'s.
+ */
+import { MESSAGES, TRYONS_PER_OUTFIT, type TryOnCategory, type TryOnResponse } from '@aidressup/contract';
+import { AppError } from '../errors.js';
+import { findTryOn, keptPhotosOf } from '../repositories/tryons.js';
+import { iso } from '../db/ids.js';
+import { isPreviewEngine, loadKeptPhotos } from './kept-photos.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { EngineRegistry } from '../engines/registry.js';
+import type { NormalisedImage } from '../services/images.js';
+import type { Storage } from '../storage/storage.js';
+import type { Admission } from './pipeline.js';
+
+export interface RerunRequest {
+  userId: string;
+  tryonId: string;
+  engineId: string;
+  progressId?: string | undefined;
+  reqId?: string | undefined;
+  acceptedAt?: number;
+}
+
+/** The pipeline's own steps (passed in by `createTryOnService`, so that this module does not import it). */
+export interface PipelineSteps {
+  refuseEarly(
+    userId: string,
+    engineId: string,
+    units: number,
+    opts?: { category?: TryOnCategory | undefined },
+  ): Promise<Admission>;
+  perform(req: {
+    userId: string;
+    category: TryOnCategory;
+    engineId: string;
+    person: NormalisedImage;
+    garment: NormalisedImage;
+    lowerGarment?: NormalisedImage | undefined;
+    progressId?: string | undefined;
+    reqId?: string | undefined;
+    acceptedAt?: number;
+    admission: Admission;
+  }): Promise<TryOnResponse>;
+}
+
+export interface RerunDeps {
+  db: Kysely<Database>;
+  clock: () => Date;
+  engines?: Pick<EngineRegistry, 'has'> | undefined;
+  storage?: Storage | undefined;
+}
+
+export async function rerunTryOn(deps: RerunDeps, steps: PipelineSteps, req: RerunRequest): Promise<TryOnResponse> {
+  if (isPreviewEngine(req.engineId)) throw new AppError('ENGINE_UNAVAILABLE', MESSAGES.rerunNeedsHostedEngine);
+  if (!deps.engines?.has(req.engineId)) throw new AppError('ENGINE_UNAVAILABLE');
+  const row = await findTryOn(deps.db, req.tryonId);
+  // Someone else's try-on is as unknown as a missing one; a whole outfit's companion row is not a result.
+  if (!row || row.user_id !== req.userId || row.bundle_of !== null || row.status === 'processing')
+    throw new AppError('NOT_FOUND');
+  if (row.status !== 'succeeded' || !isPreviewEngine(row.engine)) throw new AppError('NOT_RERUNNABLE');
+  const keys = keptPhotosOf(row);
+  if (!keys || !row.photos_until || row.photos_until <= iso(deps.clock())) throw new AppError('PHOTOS_GONE');
+  const outfit = keys.lower !== undefined;
+  const category = row.category as TryOnCategory;
+  if (!deps.storage) throw new AppError('PHOTOS_GONE');
+  const admission = await steps.refuseEarly(req.userId, req.engineId, outfit ? TRYONS_PER_OUTFIT : 1, { category });
+  try {
+    const photos = await loadKeptPhotos(deps.storage, keys);
+    if (!photos) throw new AppError('PHOTOS_GONE');
+    return await steps.perform({
+      userId: req.userId,
+      category,
+      engineId: req.engineId,
+      person: photos.person,
+      garment: photos.garment,
+      lowerGarment: photos.lower,
+      progressId: req.progressId,
+      reqId: req.reqId,
+      ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
+      admission,
+    });
+  } finally {
+    await admission.leave();
+  }
+}

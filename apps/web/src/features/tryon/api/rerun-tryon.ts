@@ -1,0 +1,21 @@
+import { MESSAGES, TryOnResponseSchema, type TryOnResponse } from '@aidressup/contract';
+import { apiRequest } from '../../../lib/api-client';
+
+export interface RerunTryOnInput {
+  tryonId: string;
+  /** The hosted engine to run it on. */
+  api: string;
+  signal?: AbortSignal;
+  /** Follows the new try-on's stages (contract progress.ts). */
+  progressId?: string;
+}
+
+/** POST /api/tryons/{id}/rerun ("Make it photo-real"): the answer is a try-on's. */
+export function rerunTryOn(input: RerunTryOnInput): Promise<TryOnResponse> {
+  return apiRequest(`/api/tryons/${encodeURIComponent(input.tryonId)}/rerun`, TryOnResponseSchema, {
+    method: 'POST',
+    json: { api: input.api, ...(input.progressId ? { progressId: input.progressId } : {}) },
+    ...(input.signal ? { signal: input.signal } : {}),
+    fallbackError: MESSAGES.unknownError,
+  });
+}
