@@ -65,6 +65,14 @@ export interface LineEntry {
   leave(): Promise<void>;
 }
 
+/** A try-on's place in line, taken before its photos are decoded; `leave()` it whatever happens. */
+export interface Admission {
+  readonly entry: LineEntry;
+  /** Holds credits of a plan with priority processing (decided before anything is reserved). */
+  readonly priority: boolean;
+  leave(): Promise<void>;
+}
+
 export type JoinResult = { ok: true; entry: LineEntry } | { ok: false; busy: LineBusy };
 
 export interface AdmissionLine {

@@ -10,6 +10,7 @@ import {
   FREE_RESULT_MAX_SIDE,
   PRIORITY_PLAN_IDS,
   TRYONS_PER_OUTFIT,
+  type Category,
   type TryOnCategory,
   type TryOnResponse,
 } from '@aidressup/contract';
@@ -28,7 +29,7 @@ import type { EngineRegistry } from '../engines/registry.js';
 import type { TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
-import type { AdmissionLine, LineBusy, LineEntry } from './admission.js';
+import type { Admission, AdmissionLine, LineBusy } from './admission.js';
 import { TRYON_QUEUE_NAME } from './job.js';
 import { keepPhotos, keepsPhotos } from './kept-photos.js';
 import { rerunTryOn, type RerunRequest } from './rerun.js';
@@ -72,14 +73,6 @@ export interface TryOnRequest {
   admission: Admission;
   /** Aborts when the shopper goes away (the connection closed): the place in line is given up. */
   signal?: AbortSignal | undefined;
-}
-
-/** A try-on's place in line, taken before its photos are decoded; `leave()` it whatever happens. */
-export interface Admission {
-  readonly entry: LineEntry;
-  /** Holds credits of a plan with priority processing (decided before anything is reserved). */
-  readonly priority: boolean;
-  leave(): Promise<void>;
 }
 
 /** NO_CREDITS, with the user as the page needs it. */

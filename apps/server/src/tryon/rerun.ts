@@ -16,7 +16,7 @@ import type { Database } from '../db/schema.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { NormalisedImage } from '../services/images.js';
 import type { Storage } from '../storage/storage.js';
-import type { Admission } from './pipeline.js';
+import type { Admission } from './admission.js';
 
 export interface RerunRequest {
   userId: string;
