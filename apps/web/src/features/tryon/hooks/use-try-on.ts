@@ -293,10 +293,13 @@ export function useTryOn(deps: TryOnDeps) {
       // Prepared once, posted again as often as the line asks.
       let uploads: Promise<[File, File, File | undefined]> | undefined;
       await execute(d.engine ?? null, async (userId, signal, progressId, lineTicket) => {
-        uploads ??= d.prepare
-          ? Promise.all([d.prepare(person), d.prepare(clothing), lower ? d.prepare(lower) : undefined])
-          : Promise.resolve([person, clothing, lower]);
-        const [personUpload, clothingUpload, lowerUpload] = await uploads;
+        const [personUpload, clothingUpload, lowerUpload] = d.prepare
+          ? await (uploads ??= Promise.all([
+              d.prepare(person),
+              d.prepare(clothing),
+              lower ? d.prepare(lower) : undefined,
+            ]))
+          : [person, clothing, lower];
         return (d.process ?? processImage)({
           person: personUpload,
           clothing: clothingUpload,
