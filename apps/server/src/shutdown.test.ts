@@ -208,6 +208,16 @@ class Client {
   }
 }
 
+/** A failed check carries the processes' output, so that a failure in CI says what the server did. */
+async function withOutput(check: Promise<void>, output: () => string): Promise<void> {
+  try {
+    await check;
+  } catch (err) {
+    if (err instanceof Error) err.message += `\n--- server and worker output ---\n${output()}`;
+    throw err;
+  }
+}
+
 async function waitHealthy(base: string, r: Running): Promise<void> {
   await waitFor(
     'server ready',
@@ -340,7 +350,7 @@ describe.skipIf(!REDIS)('graceful shutdown of a queue worker', () => {
 
       const done = await finishing;
       expect(done.status).toBe(200);
-      await expectApiError(await hanging, 502, 'ENGINE_FAILED');
+      await withOutput(expectApiError(await hanging, 502, 'ENGINE_FAILED'), output);
       const { code, at } = await worker.exited;
       expect(code).toBe(0);
       expect(at - signalled).toBeLessThan(GRACE_MS + CLOSE_WITHIN_MS);

@@ -1,7 +1,13 @@
-/** Opening the SQLite database: concurrent openers of one file (an API and a worker starting together). */
+/**
+ * The SQLite database shared by processes on one file (an API and a worker): concurrent openers,
+ * and transactions while the other process writes.
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './database.js';
 
@@ -30,5 +36,56 @@ describe('SQLite database', () => {
     // Every handle works on the one schema.
     for (const h of opened) expect(await h.db.selectFrom('users').select('id').execute()).toEqual([]);
     expect((fs.statSync(path.join(dataDir, 'startup.lock')).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('a transaction that reads, then writes, holds while another process commits in between (its heartbeat)', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidu-db-'));
+    dirs.push(dataDir);
+    const handle = await openDatabase({ dataDir, databaseUrl: undefined });
+    handles.push(handle);
+    // The other process: its own connection to the file, with the server's busy timeout.
+    const driver = createRequire(import.meta.url).resolve(
+      Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3',
+    );
+    const other = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file);
+       db.pragma('busy_timeout = 5000');
+       parentPort.on('message', (id) => {
+         try {
+           db.prepare("insert into processes (id, kind, host, pid, started_at, heartbeat_at) values (?, 'worker', 'h', 1, 't', 't')").run(id);
+           parentPort.postMessage('written');
+         } catch (err) {
+           parentPort.postMessage(String(err.code));
+         }
+       });
+       parentPort.postMessage('ready');`,
+      { eval: true, workerData: { driver, file: path.join(dataDir, 'app.db') } },
+    );
+    const messages: string[] = [];
+    const next = () => new Promise<string>((resolve) => other.once('message', (m: string) => resolve(m)));
+    try {
+      expect(await next()).toBe('ready');
+      let written: Promise<string> | undefined;
+      await handle.db.transaction().execute(async (trx) => {
+        // Read first (a guarded refund reads the try-on, then updates it) ...
+        await trx.selectFrom('processes').select('id').execute();
+        // ... while the other process writes: it waits for this transaction, or commits first.
+        written = next();
+        other.postMessage('other');
+        messages.push(await Promise.race([written, sleep(300).then(() => 'waiting')]));
+        await trx
+          .insertInto('processes')
+          .values({ id: 'this', kind: 'api', host: 'h', pid: 2, started_at: 't', heartbeat_at: 't' })
+          .execute();
+      });
+      messages.push(await written!);
+      // The other process waited for the transaction, then wrote; neither write was refused.
+      expect(messages).toEqual(['waiting', 'written']);
+      const ids = (await handle.db.selectFrom('processes').select('id').execute()).map((r) => r.id).sort();
+      expect(ids).toEqual(['other', 'this']);
+    } finally {
+      await other.terminate();
+    }
   });
 });

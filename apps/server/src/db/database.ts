@@ -7,7 +7,17 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
 
@@ -24,6 +34,31 @@ const require = createRequire(import.meta.url);
 function sqliteDriver(): typeof import('better-sqlite3') {
   const major = Number(process.versions.node.split('.')[0]);
   return require(major >= 22 ? 'better-sqlite3-13' : 'better-sqlite3') as typeof import('better-sqlite3');
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: the write lock is taken (waiting up to the busy timeout)
+ * when the transaction starts. A deferred one (Kysely's plain `begin`) reads first and asks for
+ * the lock at its first write; when another process on the file (an API and its worker) has
+ * committed anything in between, even its heartbeat, SQLite refuses that write at once with
+ * SQLITE_BUSY_SNAPSHOT, without waiting: a guarded refund (read the try-on, then update it)
+ * would fail and the try-on's answer become an internal error.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
 }
 
 export interface DatabaseHandle {
@@ -62,7 +97,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // Deleted rows are overwritten with zeros, not left in free space (see `flushDeletedData`).
     sqlite.pragma('secure_delete = ON');
     sqlite.pragma('busy_timeout = 5000');
-    return migrated(new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), 'sqlite');
+    return migrated(new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) }), 'sqlite');
   });
 }
 
