@@ -275,8 +275,7 @@ describe('graceful shutdown of the API (engines in the process)', () => {
     const done = await finishing;
     expect(done.status).toBe(200);
     const { imageUrl } = (await done.json()) as { imageUrl: string };
-    const refused = await hanging;
-    await expectApiError(refused, 502, 'ENGINE_FAILED');
+    await withOutput(expectApiError(await hanging, 502, 'ENGINE_FAILED'), api.output);
     const answeredAt = Date.now();
     expect(answeredAt - signalled).toBeGreaterThanOrEqual(GRACE_MS - 200);
 
