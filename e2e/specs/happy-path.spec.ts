@@ -69,9 +69,10 @@ test('a shopper tries on a garment with real photos through the built-in engine'
   const saved = await download.path();
   expect(fs.statSync(saved).size).toBeGreaterThan(5_000);
 
-  // Try Again reloads the page: a fresh studio at step 1, the account kept.
+  // Try Again reloads the page: no result, the account kept, and both photos back (kept in this
+  // browser for the session), so the studio is ready to go again at the AI step.
   await page.getByRole('button', { name: 'Try Again' }).click();
-  await expect(steps).toHaveAttribute('data-current-step', '1');
+  await expect(steps).toHaveAttribute('data-current-step', '3');
   await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
   await expect(box.trials).toHaveText('1 / 2');
 
