@@ -20,6 +20,7 @@ import { syntheticPhoto } from './test/stand-ins/test-photos.js';
 import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.js';
 import { expectApiError } from './test/api-error.js';
 import { freePort } from './test/ports.js';
+import { ShopperClient } from './test/shopper-client.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const API_KEY = 'shutdown-test-key';
@@ -163,49 +164,9 @@ function serverEnv(port: number, extra: Record<string, string> = {}): Record<str
   };
 }
 
-class Client {
-  cookie = '';
-  userId = '';
-  constructor(public base: string) {}
-  async signIn(): Promise<void> {
-    const res = await fetch(`${this.base}/api/auth/anonymous`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        deviceId: `shutdown_${Math.random().toString(36).slice(2, 12)}`,
-        deviceInfo: { browser: 'Chrome', os: 'Linux' },
-      }),
-    });
-    expect(res.status).toBe(200);
-    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-    this.userId = ((await res.json()) as { user: { id: string } }).user.id;
-  }
-  async buy(planId: string): Promise<void> {
-    const res = await fetch(`${this.base}/api/billing/demo/checkout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: this.cookie },
-      body: JSON.stringify({ planId }),
-    });
-    expect(res.status).toBe(200);
-  }
-  async credits(): Promise<number> {
-    const res = await fetch(`${this.base}/api/auth/user/${this.userId}`, { headers: { cookie: this.cookie } });
-    if (res.status !== 200) throw new Error(`user: ${res.status}`);
-    return ((await res.json()) as { user: { credits: number } }).user.credits;
-  }
-  async gallery(): Promise<{ imageUrl: string }[]> {
-    const res = await fetch(`${this.base}/api/tryons`, { headers: { cookie: this.cookie } });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { items: { imageUrl: string }[] }).items;
-  }
-  tryOn(): Promise<Response> {
-    const form = new FormData();
-    form.set('userImage', new Blob([new Uint8Array(PERSON)], { type: 'image/jpeg' }), 'me.jpg');
-    form.set('clothingImage', new Blob([new Uint8Array(GARMENT)], { type: 'image/jpeg' }), 'shirt.jpg');
-    form.set('category', 'upper_body');
-    form.set('userId', this.userId);
-    return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
-  }
+/** A shopper of these tests, posting the suite's photos. */
+function newClient(base: string): ShopperClient {
+  return new ShopperClient(base, () => ({ person: PERSON, garment: GARMENT }), 'shutdown');
 }
 
 /** A failed check carries the processes' output, so that a failure in CI says what the server did. */
@@ -228,7 +189,7 @@ async function waitHealthy(base: string, r: Running): Promise<void> {
 }
 
 /** Two paid try-ons in the slow engine: the first will finish within the grace, the second never. */
-async function twoTryOnsInFlight(client: Client, output: () => string) {
+async function twoTryOnsInFlight(client: ShopperClient, output: () => string) {
   gemini.reset();
   gemini.enqueue({ kind: 'image' });
   gemini.fallback = { kind: 'hang' };
@@ -252,7 +213,7 @@ describe('graceful shutdown of the API (engines in the process)', () => {
     const env = serverEnv(port);
     const api = start('server.js', env);
     await waitHealthy(base, api);
-    const client = new Client(base);
+    const client = newClient(base);
     await client.signIn();
     await client.buy('monthly');
     const before = await client.credits();
@@ -335,7 +296,7 @@ describe.skipIf(!REDIS)('graceful shutdown of a queue worker', () => {
         30_000,
         output,
       );
-      const client = new Client(base);
+      const client = newClient(base);
       await client.signIn();
       await client.buy('monthly');
       const before = await client.credits();

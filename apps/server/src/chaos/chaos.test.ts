@@ -19,6 +19,7 @@ import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import { expectApiError } from '../test/api-error.js';
 import { freePort } from '../test/ports.js';
+import { ShopperClient } from '../test/shopper-client.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'chaos-test-key';
@@ -126,44 +127,9 @@ function serverEnv(base: Record<string, string>, port: number): Record<string, s
   };
 }
 
-class Client {
-  cookie = '';
-  userId = '';
-  constructor(readonly base: string) {}
-  async signIn(): Promise<void> {
-    const res = await fetch(`${this.base}/api/auth/anonymous`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        deviceId: `chaos_${Math.random().toString(36).slice(2, 12)}`,
-        deviceInfo: { browser: 'Chrome', os: 'Linux' },
-      }),
-    });
-    expect(res.status).toBe(200);
-    this.cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-    this.userId = ((await res.json()) as { user: { id: string } }).user.id;
-  }
-  async buy(planId: string): Promise<void> {
-    const res = await fetch(`${this.base}/api/billing/demo/checkout`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: this.cookie },
-      body: JSON.stringify({ planId }),
-    });
-    expect(res.status).toBe(200);
-  }
-  async user(base = this.base): Promise<{ credits: number; free_trials_used: number }> {
-    const res = await fetch(`${base}/api/auth/user/${this.userId}`, { headers: { cookie: this.cookie } });
-    if (res.status !== 200) throw new Error(`user: ${res.status}`);
-    return ((await res.json()) as { user: { credits: number; free_trials_used: number } }).user;
-  }
-  tryOn(): Promise<Response> {
-    const form = new FormData();
-    form.set('userImage', new Blob([new Uint8Array(PERSON)], { type: 'image/jpeg' }), 'me.jpg');
-    form.set('clothingImage', new Blob([new Uint8Array(GARMENT)], { type: 'image/jpeg' }), 'shirt.jpg');
-    form.set('category', 'upper_body');
-    form.set('userId', this.userId);
-    return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
-  }
+/** A shopper of these tests, posting the suite's photos. */
+function newClient(base: string): ShopperClient {
+  return new ShopperClient(base, () => ({ person: PERSON, garment: GARMENT }), 'chaos');
 }
 
 async function waitHealthy(base: string, r: Running): Promise<void> {
@@ -180,7 +146,7 @@ async function waitHealthy(base: string, r: Running): Promise<void> {
  * then 10 hang in the engine (2 trials + 8 credits) when the crash comes.
  */
 async function putTryOnsInFlight(
-  client: Client,
+  client: ShopperClient,
   output: () => string,
 ): Promise<{ inFlight: Promise<Response | Error>[] }> {
   await client.signIn();
@@ -214,7 +180,7 @@ describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s
     );
     const first = start('server.js', env);
     await waitHealthy(base, first);
-    const client = new Client(base);
+    const client = newClient(base);
     const { inFlight } = await putTryOnsInFlight(client, first.output);
 
     await kill9(first);
@@ -273,7 +239,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)(
       const worker = start('worker.js', env);
       try {
         await waitHealthy(base, api);
-        const client = new Client(base);
+        const client = newClient(base);
         const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
 
         await kill9(worker);
