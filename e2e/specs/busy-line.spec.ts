@@ -173,6 +173,8 @@ test('the page shows its place in line, waits, and shows the result without a se
   await expect(live).toHaveAttribute('aria-live', 'polite');
   await expect(live).toHaveText(/^You are number 1 — about \d+ s$/);
   await expect(page.getByTestId('leave-line')).toBeVisible();
+  // The Try button says the shopper is waiting, not that a look is being created.
+  await expect(page.getByTestId('try-with-ai')).toHaveText('Waiting for your turn…');
   expect(posts).toEqual([503]);
   // Nothing charged while waiting.
   await expect(userBox(page).trials).toHaveText('0 / 2');

@@ -180,7 +180,10 @@ export function HomePage() {
               data-testid="try-with-ai"
             >
               {processing ? <Spinner className="size-5" /> : <WandIcon className="size-5" />}
-              {processing ? t('tryon.home.creating') : t('tryon.home.tryWithAi')}
+              {processing
+                ? // Waiting in line for the engine (nothing charged yet) is not creating anything yet.
+                  t(studio.state.line ? 'tryon.line.joining' : 'tryon.home.creating')
+                : t('tryon.home.tryWithAi')}
             </Button>
             {studio.notice ? (
               <p
