@@ -9,10 +9,9 @@
  * proxy that holds every generateContent call for ENGINE_DELAY_MS first (a slow provider); the
  * stand-in answers the first call with an image and hangs on the others.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './test/databases.js';
 import { startGeminiStandIn, type GeminiStandIn } from './test/stand-ins/gemini-stand-in.js';
@@ -21,8 +20,8 @@ import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.j
 import { expectApiError } from './test/api-error.js';
 import { freePort } from './test/ports.js';
 import { ShopperClient } from './test/shopper-client.js';
+import { ROOT, startBuilt, waitAnswering, waitFor, type BuiltProcess } from './test/built-process.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const API_KEY = 'shutdown-test-key';
 /** How long the slow provider holds each call before the stand-in answers (or hangs). */
 const ENGINE_DELAY_MS = 1_500;
@@ -98,49 +97,18 @@ beforeAll(async () => {
   GARMENT = await syntheticPhoto(400, 400, { seed: 11 });
 }, 300_000);
 
+/** Starts a built entry point, killed after the suite if still running. */
+function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): BuiltProcess {
+  const r = startBuilt(entry, env);
+  children.add(r.child);
+  return r;
+}
+
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await slow?.close();
   await gemini?.close();
 });
-
-interface Running {
-  child: ChildProcess;
-  /** The exit code and when the process exited (epoch ms). */
-  exited: Promise<{ code: number | null; at: number }>;
-  output: () => string;
-}
-
-function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-    child.once('exit', (code) => resolve({ code, at: Date.now() })),
-  );
-  return { child, exited, output: () => out };
-}
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs: number, output?: () => string) {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
-}
 
 function serverEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -179,15 +147,6 @@ async function withOutput(check: Promise<void>, output: () => string): Promise<v
   }
 }
 
-async function waitHealthy(base: string, r: Running): Promise<void> {
-  await waitFor(
-    'server ready',
-    async () => ((await fetch(`${base}/api/health`)).ok ? true : undefined),
-    30_000,
-    r.output,
-  );
-}
-
 /** Two paid try-ons in the slow engine: the first will finish within the grace, the second never. */
 async function twoTryOnsInFlight(client: ShopperClient, output: () => string) {
   gemini.reset();
@@ -212,7 +171,7 @@ describe('graceful shutdown of the API (engines in the process)', () => {
     const base = `http://127.0.0.1:${port}`;
     const env = serverEnv(port);
     const api = start('server.js', env);
-    await waitHealthy(base, api);
+    await waitAnswering(base, api);
     const client = newClient(base);
     await client.signIn();
     await client.buy('monthly');
@@ -248,7 +207,7 @@ describe('graceful shutdown of the API (engines in the process)', () => {
     // The same data after a restart: exactly the finished try-on is charged, and its result is there.
     const again = start('server.js', env);
     try {
-      await waitHealthy(base, again);
+      await waitAnswering(base, again);
       expect(await client.credits()).toBe(before - 1);
       const items = await client.gallery();
       expect(items).toHaveLength(1);
@@ -289,7 +248,7 @@ describe.skipIf(!REDIS)('graceful shutdown of a queue worker', () => {
     const worker = start('worker.js', { ...env, SHUTDOWN_GRACE_MS: String(GRACE_MS) });
     const output = () => api.output() + worker.output();
     try {
-      await waitHealthy(base, api);
+      await waitAnswering(base, api);
       await waitFor(
         'worker ready',
         async () => (worker.output().includes('try-on worker started') ? true : undefined),

@@ -9,9 +9,8 @@
  * The build runs first (`tsc -b`, incremental: seconds when nothing changed), so this test
  * needs nothing from `npm run build` and runs in `npm run test:unit` like every other test.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
@@ -20,8 +19,8 @@ import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.
 import { expectApiError } from '../test/api-error.js';
 import { freePort } from '../test/ports.js';
 import { ShopperClient } from '../test/shopper-client.js';
+import { ROOT, startBuilt, waitAnswering, waitFor, type BuiltProcess } from '../test/built-process.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const API_KEY = 'chaos-test-key';
 /** Every charge without a stored result must be back within this long after the restart began. */
 const RECOVERY_WITHIN_MS = 8_000;
@@ -61,52 +60,17 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-interface Running {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: () => string;
-}
-
 /** Starts a built entry point in its own process group (so SIGKILL takes the group). */
-function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, exited, output: () => out };
+function start(entry: 'server.js' | 'worker.js', env: Record<string, string>): BuiltProcess {
+  const r = startBuilt(entry, env, { detached: true });
+  children.add(r.child);
+  return r;
 }
 
-async function kill9(r: Running): Promise<void> {
+async function kill9(r: BuiltProcess): Promise<void> {
   killGroup(r.child);
   await r.exited;
   children.delete(r.child);
-}
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | undefined>,
-  timeoutMs: number,
-  output?: () => string,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
 }
 
 function serverEnv(base: Record<string, string>, port: number): Record<string, string> {
@@ -130,15 +94,6 @@ function serverEnv(base: Record<string, string>, port: number): Record<string, s
 /** A shopper of these tests, posting the suite's photos. */
 function newClient(base: string): ShopperClient {
   return new ShopperClient(base, () => ({ person: PERSON, garment: GARMENT }), 'chaos');
-}
-
-async function waitHealthy(base: string, r: Running): Promise<void> {
-  await waitFor(
-    'server ready',
-    async () => ((await fetch(`${base}/api/config`)).ok ? true : undefined),
-    30_000,
-    r.output,
-  );
 }
 
 /**
@@ -179,7 +134,7 @@ describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s
       port,
     );
     const first = start('server.js', env);
-    await waitHealthy(base, first);
+    await waitAnswering(base, first, '/api/config');
     const client = newClient(base);
     const { inFlight } = await putTryOnsInFlight(client, first.output);
 
@@ -238,7 +193,7 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)(
       const api = start('server.js', env);
       const worker = start('worker.js', env);
       try {
-        await waitHealthy(base, api);
+        await waitAnswering(base, api, '/api/config');
         const client = newClient(base);
         const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
 

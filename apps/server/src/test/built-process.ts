@@ -1,0 +1,69 @@
+/**
+ * The built server and worker (`apps/server/dist/server.js`, `worker.js`) started as processes of
+ * their own, for the suites that crash, stop or restart them (chaos, graceful shutdown): start one,
+ * wait for a condition with its output in the error, wait until it answers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root. */
+export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface BuiltProcess {
+  child: ChildProcess;
+  /** The exit code and when the process exited (epoch ms). */
+  exited: Promise<{ code: number | null; at: number }>;
+  /** Everything it wrote so far, stdout and stderr. */
+  output: () => string;
+}
+
+/**
+ * Starts a built entry point with only PATH and `env` as its environment; `detached` puts it in a
+ * process group of its own (so a SIGKILL to the group takes it and its worker threads).
+ */
+export function startBuilt(
+  entry: 'server.js' | 'worker.js',
+  env: Record<string, string>,
+  opts: { detached?: boolean } = {},
+): BuiltProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    detached: opts.detached ?? false,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
+  return { child, exited, output: () => out };
+}
+
+/** Polls `fn` every 50 ms until it answers something; past `timeoutMs` an error with `output`. */
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined>,
+  timeoutMs: number,
+  output?: () => string,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
+}
+
+/** Waits (30 s at most) until the server at `base` answers `probe` with 2xx. */
+export async function waitAnswering(base: string, r: BuiltProcess, probe = '/api/health'): Promise<void> {
+  await waitFor('server ready', async () => ((await fetch(`${base}${probe}`)).ok ? true : undefined), 30_000, r.output);
+}
