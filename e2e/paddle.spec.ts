@@ -6,18 +6,16 @@
  * `checkout.completed`. Credits then come only from a signed `transaction.completed` webhook the
  * test posts to the server, exactly as Paddle would.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page, Route } from '@playwright/test';
 import { expect, openSignedIn, test } from './fixtures';
+import { startOwnServer, type OwnServer } from './own-server';
 // Paddle-shaped notifications and Paddle's signing, from the built server.
 import { envelope, paddleId, signedHeaders, transactionData } from '@aidressup/paddle-stand-in';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..');
 const PORT = Number(process.env.E2E_PADDLE_PORT ?? 3200);
 const BASE = `http://127.0.0.1:${PORT}`;
 const PADDLE_JS_URL = 'https://cdn.paddle.com/paddle/v2/paddle.js';
@@ -33,63 +31,26 @@ const PRICES = {
 };
 const OVERLAY_SETTINGS = { displayMode: 'overlay', theme: 'light', locale: 'en' };
 
-let server: ChildProcess | undefined;
-let serverLog = '';
+let own: OwnServer | undefined;
 
 test.use({ baseURL: BASE });
 
 test.beforeAll(async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-paddle-'));
-  server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      FREE_TRIALS_LIMIT: '2',
-      NEW_USERS_PER_IP_PER_DAY: '100000',
-      RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
-      RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
-      PADDLE_ENV: 'sandbox',
-      PADDLE_CLIENT_TOKEN: TOKEN,
-      PADDLE_WEBHOOK_SECRET: SECRET,
-      PADDLE_PRICE_WEEKLY: PRICES.weekly,
-      PADDLE_PRICE_MONTHLY: PRICES.monthly,
-      PADDLE_PRICE_YEARLY: PRICES.yearly,
-      PADDLE_PRICE_CREDITS_200: PRICES.credits_200,
-    },
+  own = await startOwnServer('paddle', PORT, {
+    PADDLE_ENV: 'sandbox',
+    PADDLE_CLIENT_TOKEN: TOKEN,
+    PADDLE_WEBHOOK_SECRET: SECRET,
+    PADDLE_PRICE_WEEKLY: PRICES.weekly,
+    PADDLE_PRICE_MONTHLY: PRICES.monthly,
+    PADDLE_PRICE_YEARLY: PRICES.yearly,
+    PADDLE_PRICE_CREDITS_200: PRICES.credits_200,
   });
-  server.stderr?.on('data', (chunk: Buffer) => {
-    serverLog += chunk.toString();
-  });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the Paddle-configured server exited: ${serverLog}`);
-    try {
-      const res = await fetch(`${BASE}/api/config`);
-      if (res.ok) {
-        const config = (await res.json()) as { billing: { provider: string } };
-        expect(config.billing.provider).toBe('paddle');
-        break;
-      }
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the Paddle-configured server did not start: ${serverLog}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const config = (await (await fetch(`${BASE}/api/config`)).json()) as { billing: { provider: string } };
+  expect(config.billing.provider).toBe('paddle');
 });
 
 test.afterAll(async () => {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((r) => server!.once('exit', r));
-  server.kill('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (server.exitCode === null) server.kill('SIGKILL');
+  await own?.stop();
 });
 
 interface StandInState {

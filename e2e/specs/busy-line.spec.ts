@@ -6,28 +6,23 @@
  * answers each image request after a delay. Another shopper's try-on, posted through the API,
  * holds the slot while the page tries.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
 import { startGeminiStandIn, type GeminiStandIn } from '@aidressup/server/testing/stand-ins/gemini-stand-in';
 import { freePort } from '@aidressup/server/testing/ports';
 import { expect, openSignedIn, PHOTOS, test, uploadBoth, userBox } from '../fixtures';
+import { startOwnServer, type OwnServer } from '../own-server';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const API_KEY = 'e2e-busy-line-key';
 /** How long the slow engine takes per try-on. */
 const ENGINE_DELAY_MS = 5_000;
 
 let gemini: GeminiStandIn;
 let proxy: http.Server;
-let server: ChildProcess;
+let own: OwnServer | undefined;
 let base: string;
-let dataDir: string;
 /** generateContent calls the slow engine has received. */
 let engineCalls = 0;
 
@@ -70,55 +65,21 @@ test.beforeAll(async () => {
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-busy-'));
-  server = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/server.js')], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? os.tmpdir(),
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      FREE_TRIALS_LIMIT: '2',
-      NEW_USERS_PER_IP_PER_DAY: '100000',
-      RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
-      RATE_LIMIT_TRYON_PER_MINUTE: '100000',
-      RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
-      GEMINI_API_KEY: API_KEY,
-      GEMINI_BASE_URL: proxyUrl,
-      DEFAULT_ENGINE: 'nano-banana',
-      // Busy on purpose: one try-on at a time, and every wait answered with a place and a ticket.
-      ENGINE_CONCURRENCY: '1',
-      ENGINE_QUEUE_LIMIT: '0',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  own = await startOwnServer('busy', await freePort(), {
+    GEMINI_API_KEY: API_KEY,
+    GEMINI_BASE_URL: proxyUrl,
+    DEFAULT_ENGINE: 'nano-banana',
+    // Busy on purpose: one try-on at a time, and every wait answered with a place and a ticket.
+    ENGINE_CONCURRENCY: '1',
+    ENGINE_QUEUE_LIMIT: '0',
   });
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const ok = await fetch(`${base}/api/config`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
-    if (Date.now() > until) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  base = own.base;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await own?.stop();
   await new Promise((r) => proxy?.close(r));
   await gemini?.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Another shopper, through the API: signs in and starts a try-on that holds the engine's one slot. */

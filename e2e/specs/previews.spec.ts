@@ -9,18 +9,14 @@
  *   that carries no preview label.
  * The result card is photographed at 1366 and 390 px into /tmp/shots/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { startGeminiStandIn, type GeminiStandIn } from '@aidressup/server/testing/stand-ins/gemini-stand-in';
 import { expect, openSignedIn, test, tryOnce, uploadBoth } from '../fixtures';
+import { startOwnServer, type OwnServer } from '../own-server';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../..');
 const SHOTS = '/tmp/shots';
 const PREVIEW_TEXT = 'Made by the built-in engine: a fast sketch of the fit, not a photo-real picture.';
 const GALLERY_PREVIEW_TEXT =
@@ -111,53 +107,21 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
   const PORT = Number(process.env.E2E_PREVIEWS_PORT ?? 3210);
   const BASE = `http://127.0.0.1:${PORT}`;
   let gemini: GeminiStandIn;
-  let server: ChildProcess | undefined;
-  let serverLog = '';
+  let own: OwnServer | undefined;
 
   test.use({ baseURL: BASE });
 
   test.beforeAll(async () => {
     gemini = await startGeminiStandIn({ apiKey: GEMINI_KEY });
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'aidressup-e2e-previews-'));
-    server = spawn(process.execPath, ['apps/server/dist/server.js'], {
-      cwd: repoRoot,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(PORT),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        FREE_TRIALS_LIMIT: '2',
-        NEW_USERS_PER_IP_PER_DAY: '100000',
-        RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
-        RATE_LIMIT_TRYON_PER_MINUTE: '100000',
-        RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
-        GEMINI_API_KEY: GEMINI_KEY,
-        GEMINI_BASE_URL: gemini.url,
-        DEFAULT_ENGINE: 'local',
-      },
+    own = await startOwnServer('previews', PORT, {
+      GEMINI_API_KEY: GEMINI_KEY,
+      GEMINI_BASE_URL: gemini.url,
+      DEFAULT_ENGINE: 'local',
     });
-    server.stderr?.on('data', (chunk: Buffer) => {
-      serverLog += chunk.toString();
-    });
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the server with Gemini exited: ${serverLog}`);
-      try {
-        const res = await fetch(`${BASE}/api/config`);
-        if (res.ok) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error(`the server with Gemini did not start: ${serverLog}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
   });
 
   test.afterAll(async () => {
-    server?.kill('SIGTERM');
+    await own?.stop();
     await gemini?.close();
   });
 
