@@ -2,36 +2,18 @@
  * Configuration: every environment variable (the README's Configuration table), validated once at start-up.
  * `loadConfig` returns a typed config or throws ConfigError with a readable list of problems.
  */
-import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  FASHN_DEFAULT_MODE,
-  FASHN_DEFAULT_MODEL,
-  FASHN_DEFAULT_MODERATION,
-  FASHN_MODELS,
-  FASHN_MODERATION_LEVELS,
-  FASHN_MODES,
-  GEMINI_DEFAULT_MODEL,
-  FAL_DEFAULT_MODEL,
-  FAL_MODELS,
-  PLAN_IDS,
-  type FashnMode,
-  type FashnModel,
-  type FashnModeration,
-  type PlanId,
-} from '@aidressup/contract';
+import { BillingEnv, billingConfig, type BillingConfig } from './config/billing.js';
+import { EngineEnv, enginesConfig, type EnginesConfig } from './config/engines.js';
+import { flag, int, optionalString, optionalUrl } from './config/env.js';
+import { parseTrustProxy } from './config/network.js';
 
-const optionalString = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
-const optionalUrl = (label: string) =>
-  optionalString.refine((v) => v === undefined || URL.canParse(v), { message: `${label} must be a URL` });
-const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
+export type { PaddleConfig } from './config/billing.js';
 
 const EnvSchema = z.object({
+  ...EngineEnv,
+  ...BillingEnv,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
@@ -68,18 +50,12 @@ const EnvSchema = z.object({
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
   /** Path-style addressing (`endpoint/bucket/key`), for MinIO, Ceph and other stores on their own address. */
-  S3_FORCE_PATH_STYLE: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  S3_FORCE_PATH_STYLE: flag(false),
   REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
     message: 'REDIS_URL must start with redis:// or rediss://',
   }),
   /** With REDIS_URL: also process queued try-ons inside the API process (default: only `npm run worker` does). */
-  WORKER_IN_PROCESS: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  WORKER_IN_PROCESS: flag(false),
   SESSION_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'SESSION_SECRET must be at least 32 characters',
   }),
@@ -87,74 +63,6 @@ const EnvSchema = z.object({
   PUBLIC_URL: optionalUrl('PUBLIC_URL'),
   SUPPORT_EMAIL: z.string().trim().email('SUPPORT_EMAIL must be an e-mail address').default('support@aidressup.app'),
   FREE_TRIALS_LIMIT: int(2, 0, 1000),
-  // engines
-  DEFAULT_ENGINE: optionalString,
-  ENGINE_CONCURRENCY: int(0, 0, 64),
-  ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
-  /**
-   * Try-ons held waiting in line for an engine slot, uncharged (per engine in this process; the
-   * queue's line with REDIS_URL); past it: 503 ENGINE_BUSY with the place and a ticket that keeps it.
-   */
-  ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
-  /** Longest a try-on is held waiting in line before the answer is 503 ENGINE_BUSY with its ticket. */
-  ENGINE_LINE_WAIT_MS: int(15_000, 0, 60_000),
-  GEMINI_API_KEY: optionalString,
-  GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
-  GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
-  /** Models to switch to, in order, when GEMINI_MODEL is retired (comma-separated). */
-  GEMINI_FALLBACK_MODELS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((m) => m.trim().replace(/^models\//, ''))
-        .filter((m) => m !== ''),
-    ),
-  FASHN_API_KEY: optionalString,
-  FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
-  FASHN_MODE: z.enum(FASHN_MODES).default(FASHN_DEFAULT_MODE),
-  FASHN_MODEL: z.enum(FASHN_MODELS).default(FASHN_DEFAULT_MODEL),
-  FASHN_MODERATION: z.enum(FASHN_MODERATION_LEVELS).default(FASHN_DEFAULT_MODERATION),
-  /** FASHN v1.6 without clothing segmentation (bulky garments, body shape kept); false if old clothes show through. */
-  FASHN_SEGMENTATION_FREE: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('true')
-    .transform((v) => v !== 'false' && v !== '0'),
-  /** A fixed seed makes FASHN's results repeatable; unset: a new one each time. */
-  FASHN_SEED: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 32 - 1)
-      .optional(),
-  ),
-  /** Below this many FASHN credits the engine is reported degraded (0: never). */
-  FASHN_LOW_CREDITS: int(50, 0, 1_000_000),
-  FAL_KEY: optionalString,
-  FAL_BASE_URL: optionalUrl('FAL_BASE_URL'),
-  FAL_MODEL: z
-    .string()
-    .trim()
-    .default(FAL_DEFAULT_MODEL)
-    .refine((v) => (FAL_MODELS as readonly string[]).includes(v.replace(/^\/+|\/+$/g, '')), {
-      message: `FAL_MODEL must be one of the supported fal endpoints: ${FAL_MODELS.join(', ')}`,
-    }),
-  // billing
-  PADDLE_ENV: z.enum(['sandbox', 'production']).optional(),
-  PADDLE_CLIENT_TOKEN: optionalString,
-  PADDLE_WEBHOOK_SECRET: optionalString,
-  PADDLE_PRICE_WEEKLY: optionalString,
-  PADDLE_PRICE_MONTHLY: optionalString,
-  PADDLE_PRICE_YEARLY: optionalString,
-  PADDLE_PRICE_CREDITS_200: optionalString,
-  /** Demo billing in production (https PUBLIC_URL, no PADDLE_*) only when set to true on purpose. */
-  DEMO_BILLING: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
   // abuse limits
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(60, 1, 100_000),
   RATE_LIMIT_TRYON_PER_MINUTE: int(60, 1, 100_000),
@@ -169,9 +77,6 @@ const EnvSchema = z.object({
   EMAIL_CODES_PER_ADDRESS_PER_HOUR: int(5, 1, 1000),
   SIGN_IN_FAILURES_PER_IP_PER_HOUR: int(20, 1, 100_000),
   SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR: int(10, 1, 100_000),
-  // Paddle's API (server side only): the customer portal
-  PADDLE_API_KEY: optionalString,
-  PADDLE_API_BASE_URL: optionalUrl('PADDLE_API_BASE_URL'),
   /** Turns on GET /metrics (Prometheus), readable only with `Authorization: Bearer <token>`. */
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
     message: 'METRICS_TOKEN must be at least 16 characters',
@@ -193,68 +98,6 @@ const EnvSchema = z.object({
   /** A shopper's first this many reports in 30 days are refunded at once; later ones wait for an operator. */
   AUTO_REFUND_REPORTS: int(3, 0, 1000),
 });
-
-/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
-const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-function isAddressOrCidr(v: string): boolean {
-  if (TRUST_PROXY_NAMES.includes(v)) return true;
-  const [addr, prefix, ...rest] = v.split('/');
-  const family = net.isIP(addr ?? '');
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
-
-/** TRUST_PROXY: off, a hop count, or a list of proxy addresses and CIDRs (Fastify's `trustProxy`). */
-function parseTrustProxy(v: string, ctx: z.RefinementCtx): false | number | string[] {
-  if (v === '' || v === 'false' || v === '0') return false;
-  if (v === 'true') {
-    ctx.addIssue({
-      code: 'custom',
-      message:
-        'TRUST_PROXY=true would trust every hop, so any client could choose its own address with X-Forwarded-For: set the number of proxies in front of the server (e.g. 1) or their addresses and CIDRs (e.g. 10.0.0.0/8,192.168.1.7)',
-    });
-    return false;
-  }
-  if (/^\d+$/.test(v)) {
-    const hops = Number(v);
-    if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY as a hop count must be at most 10' });
-    return hops;
-  }
-  const list = v
-    .split(',')
-    .map((x) => x.trim())
-    .filter((x) => x !== '');
-  const bad = list.filter((x) => !isAddressOrCidr(x));
-  if (bad.length > 0 || list.length === 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDRs; not understood: ${bad.join(', ') || v}`,
-    });
-  }
-  return list;
-}
-
-const PADDLE_PRICE_VARS: Record<PlanId, keyof z.infer<typeof EnvSchema>> = {
-  weekly: 'PADDLE_PRICE_WEEKLY',
-  monthly: 'PADDLE_PRICE_MONTHLY',
-  yearly: 'PADDLE_PRICE_YEARLY',
-  credits_200: 'PADDLE_PRICE_CREDITS_200',
-};
-
-export interface PaddleConfig {
-  environment: 'sandbox' | 'production';
-  clientToken: string;
-  /** Server-side API key (customer portal); the portal is unavailable without it. */
-  apiKey: string | undefined;
-  /** Paddle's API: sandbox or live by environment, or PADDLE_API_BASE_URL. */
-  apiBaseUrl: string;
-  webhookSecret: string;
-  /** plan id → Paddle price id */
-  prices: Record<PlanId, string>;
-}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -292,41 +135,8 @@ export interface Config {
   publicUrl: string | undefined;
   supportEmail: string;
   freeTrialsLimit: number;
-  engines: {
-    defaultEngine: string | undefined;
-    concurrency: number;
-    deadlineMs: number;
-    /** At most this many try-ons are held waiting in line; more are answered ENGINE_BUSY with a ticket. */
-    queueLimit: number;
-    /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
-    lineWaitMs: number;
-    gemini:
-      { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
-    fashn:
-      | {
-          apiKey: string;
-          baseUrl: string | undefined;
-          mode: FashnMode;
-          model: FashnModel;
-          moderation: FashnModeration;
-          segmentationFree: boolean;
-          seed: number | undefined;
-          lowCredits: number;
-        }
-      | undefined;
-    fal:
-      | {
-          key: string;
-          baseUrl: string | undefined;
-          model: string;
-          fashnMode: FashnMode;
-          moderation: FashnModeration;
-          segmentationFree: boolean;
-          seed: number | undefined;
-        }
-      | undefined;
-  };
-  billing: { provider: 'demo' } | { provider: 'paddle'; paddle: PaddleConfig };
+  engines: EnginesConfig;
+  billing: BillingConfig;
   rateLimits: {
     signInPerMinute: number;
     tryOnPerMinute: number;
@@ -369,49 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   const problems: string[] = [];
 
-  // Paddle: all or nothing.
-  const paddleVars = [
-    'PADDLE_ENV',
-    'PADDLE_CLIENT_TOKEN',
-    'PADDLE_WEBHOOK_SECRET',
-    ...Object.values(PADDLE_PRICE_VARS),
-  ] as const;
-  const setPaddle = paddleVars.filter((k) => e[k] !== undefined);
-  let billing: Config['billing'] = { provider: 'demo' };
-  if (setPaddle.length > 0) {
-    const missing = paddleVars.filter((k) => e[k] === undefined);
-    if (missing.length > 0) {
-      problems.push(`Paddle billing is partly configured: also set ${missing.join(', ')}`);
-    } else {
-      const environment = e.PADDLE_ENV!;
-      const token = e.PADDLE_CLIENT_TOKEN!;
-      const expectedPrefix = environment === 'sandbox' ? 'test_' : 'live_';
-      if (!token.startsWith(expectedPrefix)) {
-        problems.push(`PADDLE_CLIENT_TOKEN must start with ${expectedPrefix} when PADDLE_ENV=${environment}`);
-      }
-      const prices = Object.fromEntries(PLAN_IDS.map((id) => [id, e[PADDLE_PRICE_VARS[id]] as string])) as Record<
-        PlanId,
-        string
-      >;
-      if (new Set(Object.values(prices)).size !== PLAN_IDS.length) {
-        problems.push('PADDLE_PRICE_* must be four different price ids');
-      }
-      billing = {
-        provider: 'paddle',
-        paddle: {
-          environment,
-          clientToken: token,
-          webhookSecret: e.PADDLE_WEBHOOK_SECRET!,
-          prices,
-          apiKey: e.PADDLE_API_KEY,
-          apiBaseUrl: (
-            e.PADDLE_API_BASE_URL ??
-            (environment === 'sandbox' ? 'https://sandbox-api.paddle.com' : 'https://api.paddle.com')
-          ).replace(/\/+$/, ''),
-        },
-      };
-    }
-  }
+  const billing = billingConfig(e, problems);
 
   let s3: Config['s3'];
   if (e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY || e.S3_ENDPOINT || e.S3_REGION) {
@@ -442,30 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('WORKER_IN_PROCESS needs REDIS_URL: without a queue every try-on already runs in the API process');
   }
 
-  if (e.DEFAULT_ENGINE) {
-    const available = [
-      'local',
-      e.GEMINI_API_KEY && 'nano-banana',
-      e.FASHN_API_KEY && 'fashn',
-      e.FAL_KEY && 'fal',
-    ].filter(Boolean);
-    if (!available.includes(e.DEFAULT_ENGINE)) {
-      problems.push(`DEFAULT_ENGINE=${e.DEFAULT_ENGINE} is not an enabled engine (enabled: ${available.join(', ')})`);
-    }
-  }
-
-  // A public production deployment without Paddle would give credits away through the demo checkout.
-  if (
-    billing.provider === 'demo' &&
-    e.NODE_ENV === 'production' &&
-    e.PUBLIC_URL?.startsWith('https:') &&
-    !e.DEMO_BILLING &&
-    setPaddle.length === 0
-  ) {
-    problems.push(
-      'No PADDLE_* settings in production (NODE_ENV=production, https PUBLIC_URL): the demo checkout would give credits away. Configure Paddle, or set DEMO_BILLING=true to run demo billing on purpose',
-    );
-  }
+  const engines = enginesConfig(e, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -489,44 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     supportEmail: e.SUPPORT_EMAIL,
     freeTrialsLimit: e.FREE_TRIALS_LIMIT,
-    engines: {
-      defaultEngine: e.DEFAULT_ENGINE,
-      concurrency: e.ENGINE_CONCURRENCY,
-      deadlineMs: e.ENGINE_DEADLINE_MS,
-      queueLimit: e.ENGINE_QUEUE_LIMIT,
-      lineWaitMs: e.ENGINE_LINE_WAIT_MS,
-      gemini: e.GEMINI_API_KEY
-        ? {
-            apiKey: e.GEMINI_API_KEY,
-            baseUrl: e.GEMINI_BASE_URL,
-            model: e.GEMINI_MODEL,
-            fallbackModels: e.GEMINI_FALLBACK_MODELS,
-          }
-        : undefined,
-      fashn: e.FASHN_API_KEY
-        ? {
-            apiKey: e.FASHN_API_KEY,
-            baseUrl: e.FASHN_BASE_URL,
-            mode: e.FASHN_MODE,
-            model: e.FASHN_MODEL,
-            moderation: e.FASHN_MODERATION,
-            segmentationFree: e.FASHN_SEGMENTATION_FREE,
-            seed: e.FASHN_SEED,
-            lowCredits: e.FASHN_LOW_CREDITS,
-          }
-        : undefined,
-      fal: e.FAL_KEY
-        ? {
-            key: e.FAL_KEY,
-            baseUrl: e.FAL_BASE_URL,
-            model: e.FAL_MODEL.replace(/^\/+|\/+$/g, ''),
-            fashnMode: e.FASHN_MODE,
-            moderation: e.FASHN_MODERATION,
-            segmentationFree: e.FASHN_SEGMENTATION_FREE,
-            seed: e.FASHN_SEED,
-          }
-        : undefined,
-    },
+    engines,
     billing,
     rateLimits: {
       signInPerMinute: e.RATE_LIMIT_SIGNIN_PER_MINUTE,

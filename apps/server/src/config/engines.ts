@@ -1,0 +1,163 @@
+/** The try-on engines' settings: which engines are enabled, their keys, models and limits, and the line. */
+import { z } from 'zod';
+import {
+  FASHN_DEFAULT_MODE,
+  FASHN_DEFAULT_MODEL,
+  FASHN_DEFAULT_MODERATION,
+  FASHN_MODELS,
+  FASHN_MODERATION_LEVELS,
+  FASHN_MODES,
+  GEMINI_DEFAULT_MODEL,
+  FAL_DEFAULT_MODEL,
+  FAL_MODELS,
+  type FashnMode,
+  type FashnModel,
+  type FashnModeration,
+} from '@aidressup/contract';
+import { int, optionalString, optionalUrl } from './env.js';
+
+export const EngineEnv = {
+  DEFAULT_ENGINE: optionalString,
+  ENGINE_CONCURRENCY: int(0, 0, 64),
+  ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
+  /**
+   * Try-ons held waiting in line for an engine slot, uncharged (per engine in this process; the
+   * queue's line with REDIS_URL); past it: 503 ENGINE_BUSY with the place and a ticket that keeps it.
+   */
+  ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
+  /** Longest a try-on is held waiting in line before the answer is 503 ENGINE_BUSY with its ticket. */
+  ENGINE_LINE_WAIT_MS: int(15_000, 0, 60_000),
+  GEMINI_API_KEY: optionalString,
+  GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
+  GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
+  /** Models to switch to, in order, when GEMINI_MODEL is retired (comma-separated). */
+  GEMINI_FALLBACK_MODELS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((m) => m.trim().replace(/^models\//, ''))
+        .filter((m) => m !== ''),
+    ),
+  FASHN_API_KEY: optionalString,
+  FASHN_BASE_URL: optionalUrl('FASHN_BASE_URL'),
+  FASHN_MODE: z.enum(FASHN_MODES).default(FASHN_DEFAULT_MODE),
+  FASHN_MODEL: z.enum(FASHN_MODELS).default(FASHN_DEFAULT_MODEL),
+  FASHN_MODERATION: z.enum(FASHN_MODERATION_LEVELS).default(FASHN_DEFAULT_MODERATION),
+  /** FASHN v1.6 without clothing segmentation (bulky garments, body shape kept); false if old clothes show through. */
+  FASHN_SEGMENTATION_FREE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
+  /** A fixed seed makes FASHN's results repeatable; unset: a new one each time. */
+  FASHN_SEED: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+  ),
+  /** Below this many FASHN credits the engine is reported degraded (0: never). */
+  FASHN_LOW_CREDITS: int(50, 0, 1_000_000),
+  FAL_KEY: optionalString,
+  FAL_BASE_URL: optionalUrl('FAL_BASE_URL'),
+  FAL_MODEL: z
+    .string()
+    .trim()
+    .default(FAL_DEFAULT_MODEL)
+    .refine((v) => (FAL_MODELS as readonly string[]).includes(v.replace(/^\/+|\/+$/g, '')), {
+      message: `FAL_MODEL must be one of the supported fal endpoints: ${FAL_MODELS.join(', ')}`,
+    }),
+};
+type EngineEnvValues = z.infer<z.ZodObject<typeof EngineEnv>>;
+
+export interface EnginesConfig {
+  defaultEngine: string | undefined;
+  concurrency: number;
+  deadlineMs: number;
+  /** At most this many try-ons are held waiting in line; more are answered ENGINE_BUSY with a ticket. */
+  queueLimit: number;
+  /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
+  lineWaitMs: number;
+  gemini: { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
+  fashn:
+    | {
+        apiKey: string;
+        baseUrl: string | undefined;
+        mode: FashnMode;
+        model: FashnModel;
+        moderation: FashnModeration;
+        segmentationFree: boolean;
+        seed: number | undefined;
+        lowCredits: number;
+      }
+    | undefined;
+  fal:
+    | {
+        key: string;
+        baseUrl: string | undefined;
+        model: string;
+        fashnMode: FashnMode;
+        moderation: FashnModeration;
+        segmentationFree: boolean;
+        seed: number | undefined;
+      }
+    | undefined;
+}
+
+/** The engines that the settings enable, by id (the built-in `local` is always on). */
+export function enabledEngines(e: EngineEnvValues): string[] {
+  return ['local', e.GEMINI_API_KEY && 'nano-banana', e.FASHN_API_KEY && 'fashn', e.FAL_KEY && 'fal'].filter(
+    (v): v is string => Boolean(v),
+  );
+}
+
+export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesConfig {
+  if (e.DEFAULT_ENGINE) {
+    const available = enabledEngines(e);
+    if (!available.includes(e.DEFAULT_ENGINE)) {
+      problems.push(`DEFAULT_ENGINE=${e.DEFAULT_ENGINE} is not an enabled engine (enabled: ${available.join(', ')})`);
+    }
+  }
+  return {
+    defaultEngine: e.DEFAULT_ENGINE,
+    concurrency: e.ENGINE_CONCURRENCY,
+    deadlineMs: e.ENGINE_DEADLINE_MS,
+    queueLimit: e.ENGINE_QUEUE_LIMIT,
+    lineWaitMs: e.ENGINE_LINE_WAIT_MS,
+    gemini: e.GEMINI_API_KEY
+      ? {
+          apiKey: e.GEMINI_API_KEY,
+          baseUrl: e.GEMINI_BASE_URL,
+          model: e.GEMINI_MODEL,
+          fallbackModels: e.GEMINI_FALLBACK_MODELS,
+        }
+      : undefined,
+    fashn: e.FASHN_API_KEY
+      ? {
+          apiKey: e.FASHN_API_KEY,
+          baseUrl: e.FASHN_BASE_URL,
+          mode: e.FASHN_MODE,
+          model: e.FASHN_MODEL,
+          moderation: e.FASHN_MODERATION,
+          segmentationFree: e.FASHN_SEGMENTATION_FREE,
+          seed: e.FASHN_SEED,
+          lowCredits: e.FASHN_LOW_CREDITS,
+        }
+      : undefined,
+    fal: e.FAL_KEY
+      ? {
+          key: e.FAL_KEY,
+          baseUrl: e.FAL_BASE_URL,
+          model: e.FAL_MODEL.replace(/^\/+|\/+$/g, ''),
+          fashnMode: e.FASHN_MODE,
+          moderation: e.FASHN_MODERATION,
+          segmentationFree: e.FASHN_SEGMENTATION_FREE,
+          seed: e.FASHN_SEED,
+        }
+      : undefined,
+  };
+}
