@@ -29,8 +29,11 @@ export const TUNING_SOURCES: readonly string[] = [
   'bytedance/DreamFit',
 ];
 
-/** What the person photo shows: the whole body, the upper body, or the legs only (a photo from the waist down). */
-export type Framing = 'full_body' | 'upper_body' | 'legs';
+/**
+ * What the person photo shows: the whole body, the upper body, the legs only (a photo from the waist
+ * down), or a close-up cut off for every category (a torso and a hand, one shoulder, no head).
+ */
+export type Framing = 'full_body' | 'upper_body' | 'legs' | 'cut_off';
 
 export interface Photo {
   name: string;
@@ -141,8 +144,9 @@ function readManifest(file: string): Row[] {
   return lines.map((l) => Object.fromEntries(l.split('\t').map((v, i) => [cols[i]!, v])));
 }
 
-/** A person photo's framing from its manifest row: `upper_body`, else the legs only when its notes say so. */
+/** A person photo's framing from its manifest row: its framing, read more finely where its notes say so. */
 function framingOf(r: Row): Framing {
+  if (/torso and hand only/i.test(r.notes ?? '')) return 'cut_off';
   if (r.category === 'upper_body') return 'upper_body';
   return /waist-down/i.test(r.notes ?? '') ? 'legs' : 'full_body';
 }

@@ -68,6 +68,7 @@ const CATEGORIES_FOR = {
   full_body: ['upper_body', 'lower_body', 'dresses'],
   upper_body: ['upper_body'],
   legs: ['lower_body'],
+  cut_off: [],
 } as const;
 const PERSON_CODES = ['PERSON_NOT_FOUND', 'MULTIPLE_PEOPLE', 'PERSON_TOO_SMALL'] as const;
 
@@ -240,7 +241,10 @@ const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '
 export function printSet(r: SetResult, log: (line: string) => void = console.log): void {
   log(`\n## ${r.set}`);
   log(
-    `valid judgements ${r.judgements}, refused by any check ${r.falseRefusals} (${pct(r.falseRefusals, r.judgements)})`,
+    `valid photos (person photo × category, product photo) ${r.judgements}: refused by a photo check ${r.falseRefusals} (${pct(r.falseRefusals, r.judgements)})`,
+  );
+  log(
+    `try-ons of valid pairs ${r.tryOns}: refused by the result's check ${r.resultRefusals} (${pct(r.resultRefusals, r.tryOns)}); look at them before calling one false`,
   );
   log('check                   valid  refused          should refuse  caught');
   for (const code of Object.keys(r.valid)) {
