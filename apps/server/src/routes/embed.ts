@@ -25,7 +25,7 @@ import { bearerToken, ownOrigins } from '../http/bearer.js';
 import { EMBED_SCRIPT } from '../http/embed-script.js';
 import { readMultipart } from '../http/multipart-form.js';
 import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
-import { MIN_SIDE, validateAndNormalise } from '../services/images.js';
+import { MIN_SIDE, validateAndNormalise, type Upload } from '../services/images.js';
 import { embedSessionOf, merchantBySecretKey, merchantUsage, openEmbedSession } from '../services/merchants.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
@@ -137,7 +137,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
     },
     async (request, reply) => {
       const { session, merchant } = await embedSessionOf(deps(), bearerToken(request));
-      const files: Partial<Record<FileField, Buffer>> = {};
+      const files: Partial<Record<FileField, Upload>> = {};
       const fields: Record<string, string> = {};
       await readMultipart(request, MESSAGES.uploadBothPhotos, async () => {
         for await (const part of request.parts()) {
@@ -147,7 +147,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
               part.file.resume();
               throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
             }
-            files[field] = await part.toBuffer();
+            files[field] = { data: await part.toBuffer(), declared: { type: part.mimetype, name: part.filename } };
           } else if (part.fieldname === 'category' && typeof part.value === 'string') {
             fields.category = part.value;
           }
