@@ -12,7 +12,7 @@ export const PHOTOS = {
    * A person photo used as the garment: the built-in engine refuses it as worn (GARMENT_WORN). One of
    * the engine's openly licensed person photos (packages/engine/test-fixtures/LICENSES.md, MIT).
    */
-  worn: path.join(here, '../packages/engine/test-fixtures/person/woman_tee_jeans_fullbody.jpg'),
+  worn: path.join(here, '../packages/engine/test-fixtures/person/woman_blouse_skirt.jpg'),
 };
 
 const catalogs = path.join(here, '../apps/web/src/i18n/catalogs');
