@@ -6,6 +6,7 @@
  * `tryon/worker.ts`.
  */
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { reconnectDelayMs } from '../redis/client.js';
 import { withTimeout } from '../timeout.js';
 
 export interface QueueOptions {
@@ -27,8 +28,17 @@ function connectionOf(redisUrl: string, forWorker: boolean) {
     maxRetriesPerRequest: forWorker ? null : 1,
     enableOfflineQueue: forWorker,
     connectTimeout: 5_000,
+    // Reached again within a second of Redis's return, however long it was away.
+    retryStrategy: reconnectDelayMs,
   };
 }
+
+/**
+ * How long a worker waits before trying again a call to Redis that failed for want of a
+ * connection (taking the next job, recording a job's end). BullMQ's default is 15 s: a worker
+ * whose Redis came back would sit idle that long.
+ */
+const WORKER_RETRY_DELAY_MS = 1_000;
 
 /** A job as its processor sees it. */
 export interface RunningJob<D> {
@@ -144,6 +154,7 @@ export async function startJobWorker<D, R>(
     ...(options.prefix ? { prefix: options.prefix } : {}),
     // A job is never retried: a second run could not be paid for twice, but it could run late.
     maxStalledCount: 0,
+    runRetryDelay: WORKER_RETRY_DELAY_MS,
   });
   worker.on('error', options.onError);
   await worker.waitUntilReady();
