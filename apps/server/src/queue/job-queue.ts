@@ -56,7 +56,10 @@ export interface QueuedJob<R> {
 }
 
 export interface JobQueue<D, R> {
+  /** Adds a job; a job with the same id already on the queue is kept as it is (nothing is added). */
   add(data: D, options: { jobId: string; priority: number }): Promise<QueuedJob<R>>;
+  /** Whether the job is on the queue (waiting, running or finished and kept); throws when Redis cannot be reached. */
+  has(jobId: string): Promise<boolean>;
   /** Resolves when the queue's event stream is connected (waiting for an answer needs it). */
   ready(): Promise<void>;
   /** Removes a job no worker has taken yet (a taken one stays). */
@@ -109,6 +112,9 @@ export async function openJobQueue<D, R>(
       };
     },
     ready: () => eventsReady,
+    async has(jobId) {
+      return (await queue.getJob(jobId)) !== undefined;
+    },
     async remove(jobId) {
       await queue.remove(jobId);
     },
