@@ -92,3 +92,31 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after the server ended every 
     }
   });
 });
+
+describe.skipIf(!postgresUrl)('a connection the server ends between two statements of a transaction', () => {
+  it('fails that transaction only: the process lives on and the pool answers the next queries', async () => {
+    const handle = await openTestDatabase('postgres');
+    const admin = new pg.Client({ connectionString: postgresUrl! });
+    await admin.connect();
+    try {
+      const failed = await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+          // No statement of ours is running when the server ends the session.
+          await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+          await new Promise((r) => setTimeout(r, 300));
+          await sql`select 1`.execute(trx);
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      expect(isDatabaseUnreachable(failed)).toBe(true);
+      for (let i = 0; i < 5; i++) await pingDatabase(handle.db);
+    } finally {
+      await admin.end();
+      await handle.close();
+    }
+  });
+});
