@@ -130,6 +130,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => newRequestId(),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 64 * 1024,
+    // Starting waits for the database's migrations and for Redis (connecting, loading the queue's
+    // code): on a busy machine that outlasts Fastify's 10 s default, and a start then failed.
+    pluginTimeout: 60_000,
     ...serverTimeouts(config),
   });
 

@@ -9,9 +9,8 @@
  * proxy that holds every generateContent call for ENGINE_DELAY_MS first (a slow provider); the
  * stand-in answers the first call with an image and hangs on the others.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './test/databases.js';
 import { startGeminiStandIn, type GeminiStandIn } from './test/stand-ins/gemini-stand-in.js';
@@ -20,7 +19,7 @@ import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.j
 import { expectApiError } from './test/api-error.js';
 import { freePort } from './test/ports.js';
 import { ShopperClient } from './test/shopper-client.js';
-import { ROOT, startBuilt, waitAnswering, waitFor, type BuiltProcess } from './test/built-process.js';
+import { buildServer, startBuilt, waitAnswering, waitFor, type BuiltProcess } from './test/built-process.js';
 
 const API_KEY = 'shutdown-test-key';
 /** How long the slow provider holds each call before the stand-in answers (or hangs). */
@@ -85,12 +84,7 @@ async function startSlowProxy(target: string): Promise<typeof slow> {
 }
 
 beforeAll(async () => {
-  const build = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'],
-    { cwd: ROOT, encoding: 'utf8' },
-  );
-  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  buildServer();
   gemini = await startGeminiStandIn({ apiKey: API_KEY, instant: true });
   slow = await startSlowProxy(gemini.url);
   PERSON = await syntheticPhoto(600, 800, { seed: 5 });

@@ -9,8 +9,7 @@
  * The build runs first (`tsc -b`, incremental: seconds when nothing changed), so this test
  * needs nothing from `npm run build` and runs in `npm run test:unit` like every other test.
  */
-import { spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_KINDS, freshDatabaseEnv } from '../test/databases.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
@@ -19,7 +18,7 @@ import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.
 import { expectApiError } from '../test/api-error.js';
 import { freePort } from '../test/ports.js';
 import { ShopperClient } from '../test/shopper-client.js';
-import { ROOT, startBuilt, waitAnswering, waitFor, type BuiltProcess } from '../test/built-process.js';
+import { buildServer, startBuilt, waitAnswering, waitFor, type BuiltProcess } from '../test/built-process.js';
 
 const API_KEY = 'chaos-test-key';
 /** Every charge without a stored result must be back within this long after the restart began. */
@@ -31,15 +30,7 @@ let GARMENT: Buffer;
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  const build = spawnSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'],
-    {
-      cwd: ROOT,
-      encoding: 'utf8',
-    },
-  );
-  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+  buildServer();
   gemini = await startGeminiStandIn({ apiKey: API_KEY, instant: true });
   PERSON = await syntheticPhoto(600, 800, { seed: 3 });
   GARMENT = await syntheticPhoto(400, 400, { seed: 9 });

@@ -77,8 +77,13 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
-    // An idle client's error (the server restarted) must not crash the process.
+    // A connection the server ends (restarting, failing over) must not end the process. The pool
+    // listens for an idle client's error (the 'error' below); a client in use is left to its user,
+    // and between two statements of a transaction no query is there to take the error: an
+    // 'error' event without a listener would throw. The client is unusable after it either way:
+    // its next query fails, and the pool drops it when it is released.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     // PostgreSQL serialises concurrent migrators with an advisory lock.
     return migrated(db, 'postgres');

@@ -51,7 +51,11 @@ async function createRunner(
     const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
     return { runner, line };
   }
-  const queue = await createTryOnQueue(config, { db: app.db, storage: app.storage }, { progress: app.tryOnProgress });
+  const queue = await createTryOnQueue(
+    config,
+    { db: app.db, storage: app.storage, processId: app.processId, log: app.log },
+    { progress: app.tryOnProgress },
+  );
   app.decorate('tryOnQueue', queue);
   const line = await createRedisLine({ ...limits, redisUrl: config.redisUrl, progress: app.tryOnProgress });
   const worker = config.workerInProcess

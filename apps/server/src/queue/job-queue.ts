@@ -6,6 +6,7 @@
  * `tryon/worker.ts`.
  */
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
+import { reconnectDelayMs } from '../redis/client.js';
 import { withTimeout } from '../timeout.js';
 
 export interface QueueOptions {
@@ -27,8 +28,17 @@ function connectionOf(redisUrl: string, forWorker: boolean) {
     maxRetriesPerRequest: forWorker ? null : 1,
     enableOfflineQueue: forWorker,
     connectTimeout: 5_000,
+    // Reached again within a second of Redis's return, however long it was away.
+    retryStrategy: reconnectDelayMs,
   };
 }
+
+/**
+ * How long a worker waits before trying again a call to Redis that failed for want of a
+ * connection (taking the next job, recording a job's end). BullMQ's default is 15 s: a worker
+ * whose Redis came back would sit idle that long.
+ */
+const WORKER_RETRY_DELAY_MS = 1_000;
 
 /** A job as its processor sees it. */
 export interface RunningJob<D> {
@@ -46,7 +56,10 @@ export interface QueuedJob<R> {
 }
 
 export interface JobQueue<D, R> {
+  /** Adds a job; a job with the same id already on the queue is kept as it is (nothing is added). */
   add(data: D, options: { jobId: string; priority: number }): Promise<QueuedJob<R>>;
+  /** Whether the job is on the queue (waiting, running or finished and kept); throws when Redis cannot be reached. */
+  has(jobId: string): Promise<boolean>;
   /** Resolves when the queue's event stream is connected (waiting for an answer needs it). */
   ready(): Promise<void>;
   /** Removes a job no worker has taken yet (a taken one stays). */
@@ -99,6 +112,9 @@ export async function openJobQueue<D, R>(
       };
     },
     ready: () => eventsReady,
+    async has(jobId) {
+      return (await queue.getJob(jobId)) !== undefined;
+    },
     async remove(jobId) {
       await queue.remove(jobId);
     },
@@ -144,6 +160,7 @@ export async function startJobWorker<D, R>(
     ...(options.prefix ? { prefix: options.prefix } : {}),
     // A job is never retried: a second run could not be paid for twice, but it could run late.
     maxStalledCount: 0,
+    runRetryDelay: WORKER_RETRY_DELAY_MS,
   });
   worker.on('error', options.onError);
   await worker.waitUntilReady();

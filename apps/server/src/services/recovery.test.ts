@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Kysely } from 'kysely';
+import { pino } from 'pino';
 import type { Database } from '../db/schema.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { iso } from '../db/ids.js';
@@ -10,6 +12,7 @@ import { createUser, findUserById } from '../repositories/users.js';
 import { findTryOn, stageResult } from '../repositories/tryons.js';
 import { grantCredits, reserveTryOn, balance } from '../ledger/ledger.js';
 import { LocalDiskStorage } from '../storage/local-disk.js';
+import { databaseOutage } from '../test/database-outage.js';
 import { HEARTBEAT_MS, STALE_AFTER_MS, isGone, startProcess, type ProcessHandle } from './recovery.js';
 
 const T0 = new Date('2026-03-01T12:00:00.000Z');
@@ -177,6 +180,92 @@ describe.each(DATABASE_KINDS)('crash recovery on %s', (kind) => {
   });
 });
 
+describe.each(DATABASE_KINDS)('crash recovery while the database is away, on %s', (kind) => {
+  const handles: DatabaseHandle[] = [];
+  const processes: ProcessHandle[] = [];
+  afterAll(async () => {
+    for (const p of processes) await p.stop();
+    await Promise.all(handles.map((h) => h.close()));
+  });
+
+  async function setup() {
+    const handle = await openTestDatabase(kind);
+    handles.push(handle);
+    const storage = new LocalDiskStorage(path.join(tempDir(), 'files'));
+    const deps = { db: handle.db, storage, clock: () => T0, deadlineMs: 100_000 };
+    const away = databaseOutage();
+    return { db: handle.db, deps, away, flaky: handle.db.withPlugin(away) };
+  }
+
+  it('takes nobody for dead by an old heartbeat until every process had time to beat again after the database came back', async () => {
+    const { db, deps, away, flaky } = await setup();
+    const userId = await newUser(db, 1);
+    const watcher = await startProcess({ ...deps, db: flaky }, 'api', { sweep: false });
+    const other = await startProcess(deps, 'worker', { sweep: false });
+    processes.push(watcher, other);
+    const running = await reserveTryOn(db, {
+      userId,
+      freeTrialsLimit: 2,
+      category: 'upper_body',
+      engine: 'test',
+      now: T0,
+      ownerId: other.id,
+    });
+    if (!running.ok) throw new Error('reservation failed');
+
+    // The database restarts: nobody can beat meanwhile, so when it is back every heartbeat is old.
+    away.down = true;
+    await expect(watcher.sweep()).rejects.toThrow('ECONNREFUSED');
+    away.down = false;
+    const old = iso(new Date(Date.now() - STALE_AFTER_MS - 1_000));
+    await db.updateTable('processes').set({ heartbeat_at: old }).where('id', '=', other.id).execute();
+    await watcher.sweep();
+    expect((await findTryOn(db, running.tryon.id))?.status).toBe('processing');
+
+    // Once every process had STALE_AFTER_MS to beat again, a heartbeat still that old means gone.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + STALE_AFTER_MS + 1 });
+    try {
+      await db.updateTable('processes').set({ heartbeat_at: old }).where('id', '=', other.id).execute();
+      await watcher.sweep();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect((await findTryOn(db, running.tryon.id))?.status).toBe('failed');
+    expect(await balance(db, userId, T0)).toBe(1);
+  });
+
+  it('logs a heartbeat that fails and keeps beating: the process lives on', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { deps, away, flaky } = await setup();
+      const lines: string[] = [];
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      });
+      // A real pino logger: its methods need their logger as `this`.
+      const log = pino({ level: 'warn' }, sink);
+      const p = await startProcess({ ...deps, db: flaky, log }, 'api', { sweep: true });
+      processes.push(p);
+      away.down = true;
+      await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+      await expect.poll(() => lines.join('')).toContain('recovery heartbeat or sweep failed');
+      away.down = false;
+      const beatAt = async () =>
+        (await deps.db.selectFrom('processes').select('heartbeat_at').where('id', '=', p.id).executeTakeFirstOrThrow())
+          .heartbeat_at;
+      const before = await beatAt();
+      await new Promise((r) => setTimeout(r, 5));
+      await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+      await expect.poll(beatAt).not.toBe(before);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('isGone', () => {
   const now = Date.now();
   const row = (over: Partial<{ id: string; host: string; pid: number; started_at: string; heartbeat_at: string }>) => ({
@@ -193,5 +282,8 @@ describe('isGone', () => {
   });
   it('never takes itself for dead', () => {
     expect(isGone(row({ id: 'me', heartbeat_at: iso(new Date(0)) }), 'me', now)).toBe(false);
+  });
+  it('judges no heartbeat while heartbeats tell nothing (the database was away), only a missing pid', () => {
+    expect(isGone(row({ heartbeat_at: iso(new Date(now - STALE_AFTER_MS - 1)) }), 'me', now, false)).toBe(false);
   });
 });

@@ -8,7 +8,9 @@
  *  - it runs on this machine, in this pid namespace, and its pid no longer exists (or is ours,
  *    from before this OS process started: a restart that got the same pid, e.g. pid 1 in a
  *    container), which is seen at once; or
- *  - its heartbeat is older than STALE_AFTER_MS (another machine, or a restarted container).
+ *  - its heartbeat is older than STALE_AFTER_MS (another machine, or a restarted container),
+ *    unless the database was out of reach within STALE_AFTER_MS (restarting: then nobody could
+ *    beat, and the heartbeats are judged again once they all had time to).
  * At start-up and on every sweep, the gone processes' rows are deleted, and every `processing`
  * try-on whose owner is not a registered process is settled: completed when its result was
  * stored (`staged_result` names it and storage has it), else refunded. The sweep also refunds any
@@ -85,13 +87,18 @@ const HOST = hostKey();
 /** When this OS process started (a row with our pid from before then is an earlier incarnation). */
 const OS_PROCESS_STARTED = Date.now() - process.uptime() * 1000;
 
+/**
+ * Whether the process of `row` is gone. `heartbeatsTell` false: its heartbeat's age says nothing
+ * (the database was out of reach until lately, so nobody could write one), only a missing pid does.
+ */
 export function isGone(
   row: { id: string; host: string; pid: number; started_at: string; heartbeat_at: string },
   selfId: string,
   nowMs = Date.now(),
+  heartbeatsTell = true,
 ): boolean {
   if (row.id === selfId) return false;
-  if (nowMs - Date.parse(row.heartbeat_at) > STALE_AFTER_MS) return true;
+  if (heartbeatsTell && nowMs - Date.parse(row.heartbeat_at) > STALE_AFTER_MS) return true;
   if (row.host !== HOST) return false;
   if (row.pid === process.pid) return Date.parse(row.started_at) < OS_PROCESS_STARTED - 1_000;
   return !pidExists(row.pid);
@@ -113,13 +120,30 @@ export async function startProcess(
 
   let stopped = false;
   let running: Promise<SweepReport> | undefined;
+  /**
+   * Since when this process reaches the database without a failure (undefined: it does not now).
+   * After an outage (the database restarting) every heartbeat is old, the live processes' too:
+   * for STALE_AFTER_MS an old heartbeat proves nothing, so try-ons still running are not refunded
+   * as orphans while their processes beat again.
+   */
+  let reachableSince: number | undefined = 0;
+  const beat = async (): Promise<void> => {
+    try {
+      if (!(await touchProcess(deps.db, id, iso(new Date())))) await insertProcess(deps.db, row());
+      reachableSince ??= Date.now();
+    } catch (err) {
+      reachableSince = undefined;
+      throw err;
+    }
+  };
 
   async function sweepOnce(): Promise<SweepReport> {
     const { db } = deps;
     // Our own heartbeat first; re-register if someone took us for dead.
-    if (!(await touchProcess(db, id, iso(new Date())))) await insertProcess(db, row());
-
-    const gone = (await listProcesses(db)).filter((p) => isGone(p, id));
+    await beat();
+    const nowMs = Date.now();
+    const heartbeatsTell = reachableSince !== undefined && nowMs - reachableSince >= STALE_AFTER_MS;
+    const gone = (await listProcesses(db)).filter((p) => isGone(p, id, nowMs, heartbeatsTell));
     await deleteProcesses(
       db,
       gone.map((p) => p.id),
@@ -157,21 +181,30 @@ export async function startProcess(
 
   function sweep(): Promise<SweepReport> {
     // One pass at a time; a caller during a pass gets that pass's report.
-    running ??= sweepOnce().finally(() => {
-      running = undefined;
-    });
+    running ??= sweepOnce()
+      .catch((err: unknown) => {
+        reachableSince = undefined;
+        throw err;
+      })
+      .finally(() => {
+        running = undefined;
+      });
     return running;
   }
 
   await sweep();
 
-  const fail = (err: unknown) => (deps.log?.error ?? deps.log?.warn)?.({ err }, 'recovery heartbeat or sweep failed');
+  // Called as the logger's method: pino's methods need their logger as `this` (taken off it, one
+  // threw, and the unhandled rejection ended the process whenever the database was away).
+  const fail = (err: unknown) => {
+    const log = deps.log;
+    if (log?.error) log.error({ err }, 'recovery heartbeat or sweep failed');
+    else log?.warn({ err }, 'recovery heartbeat or sweep failed');
+  };
   const timer = setInterval(() => {
     if (stopped) return;
     if (options.sweep === false) {
-      touchProcess(deps.db, id, iso(new Date()))
-        .then((alive) => (alive ? undefined : insertProcess(deps.db, row())))
-        .catch(fail);
+      beat().catch(fail);
     } else {
       sweep().catch(fail);
     }

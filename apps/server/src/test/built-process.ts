@@ -3,12 +3,25 @@
  * their own, for the suites that crash, stop or restart them (chaos, graceful shutdown): start one,
  * wait for a condition with its output in the error, wait until it answers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/**
+ * Builds the server and what it imports (`tsc -b`, incremental: seconds when nothing changed), so
+ * these suites need nothing from `npm run build` and run in `npm run test:unit` like every other test.
+ */
+export function buildServer(): void {
+  const build = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/contract', 'packages/engine', 'apps/server'],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
+}
 
 export interface BuiltProcess {
   child: ChildProcess;
@@ -63,7 +76,17 @@ export async function waitFor<T>(
   throw new Error(`${what}: not within ${timeoutMs} ms (${String(last ?? '')})\n${output?.() ?? ''}`);
 }
 
-/** Waits (30 s at most) until the server at `base` answers `probe` with 2xx. */
-export async function waitAnswering(base: string, r: BuiltProcess, probe = '/api/health'): Promise<void> {
-  await waitFor('server ready', async () => ((await fetch(`${base}${probe}`)).ok ? true : undefined), 30_000, r.output);
+/** Waits (30 s at most, or `timeoutMs`) until the server at `base` answers `probe` with 2xx. */
+export async function waitAnswering(
+  base: string,
+  r: BuiltProcess,
+  probe = '/api/health',
+  timeoutMs = 30_000,
+): Promise<void> {
+  await waitFor(
+    'server ready',
+    async () => ((await fetch(`${base}${probe}`)).ok ? true : undefined),
+    timeoutMs,
+    r.output,
+  );
 }

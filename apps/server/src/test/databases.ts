@@ -16,18 +16,21 @@ export function tempDir(prefix = 'aidressup-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Creates an empty PostgreSQL database (t_<random>) in the test cluster; returns its URL. */
-export async function createPostgresDatabase(): Promise<string> {
-  if (!postgresUrl) throw new Error('PostgreSQL is not available in this test run');
+/**
+ * Creates an empty PostgreSQL database (t_<random>) in the test cluster, or in the server at
+ * `serverUrl` (a suite's own cluster); returns its URL.
+ */
+export async function createPostgresDatabase(serverUrl: string | null = postgresUrl): Promise<string> {
+  if (!serverUrl) throw new Error('PostgreSQL is not available in this test run');
   const name = `t_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: postgresUrl });
+  const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE ${name}`);
   } finally {
     await client.end();
   }
-  const url = new URL(postgresUrl);
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }

@@ -3,7 +3,8 @@
  * on a free port with durability off (tests and benchmarks only), stopped and deleted at the end.
  * Used by the server tests' global setup (`postgres.ts`) and by `npm run bench:admin`.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,12 @@ export interface PostgresCluster {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication). */
   url: string;
   stop(): void;
+  /**
+   * Restarts the server as an operator would (`pg_ctl stop -m fast`: every session is ended), its
+   * port refusing connections for `downMs` in between; resolves when it accepts connections again,
+   * with that time (epoch ms). Asynchronous, so the caller's event loop keeps running meanwhile.
+   */
+  restart(downMs: number): Promise<number>;
 }
 
 /** Starts a cluster with `bin`'s initdb and pg_ctl (as the postgres user when run as root). */
@@ -40,6 +47,12 @@ export async function startPostgresCluster(
       ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' })
       : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
 
+  const runAsync = promisify(execFile);
+  const ctl = (args: string[]) =>
+    asRoot
+      ? runAsync('runuser', ['-u', 'postgres', '--', path.join(bin, 'pg_ctl'), ...args])
+      : runAsync(path.join(bin, 'pg_ctl'), args);
+
   const port = await freePort();
   run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const settings = [
@@ -47,9 +60,16 @@ export async function startPostgresCluster(
     '-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
     ...(options.maxConnections ? [`-c max_connections=${options.maxConnections}`] : []),
   ].join(' ');
-  run('pg_ctl', ['-D', dataDir, '-o', settings, '-l', path.join(dir, 'server.log'), '-w', 'start']);
+  const startArgs = ['-D', dataDir, '-o', settings, '-l', path.join(dir, 'server.log'), '-w', 'start'];
+  run('pg_ctl', startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async restart(downMs) {
+      await ctl(['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      await new Promise((r) => setTimeout(r, downMs));
+      await ctl(startArgs);
+      return Date.now();
+    },
     stop() {
       try {
         run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);

@@ -12,6 +12,12 @@ export interface TestRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /**
+   * Stops the server (SIGTERM: it closes every connection), leaves its port refusing connections
+   * for `downMs`, then starts an empty one on the same port (no persistence: queued jobs and
+   * every key are gone, as after a crash). Resolves when it listens again, with that time (epoch ms).
+   */
+  restart(downMs: number): Promise<number>;
 }
 
 const BINARY = process.env.REDIS_SERVER_BIN ?? 'redis-server';
@@ -47,21 +53,33 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs = 10_000
   throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
 }
 
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
-  const child = spawn(BINARY, ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await waitForPort(port, child);
+  const launch = async () => {
+    const child = spawn(BINARY, ['--save', '', '--appendonly', 'no', '--port', String(port), '--bind', '127.0.0.1'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    await waitForPort(port, child);
+    return child;
+  };
+  let child = await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async stop() {
-      if (child.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+    stop: () => stopServer(child),
+    async restart(downMs) {
+      await stopServer(child);
+      await new Promise((r) => setTimeout(r, downMs));
+      child = await launch();
+      return Date.now();
     },
   };
 }

@@ -60,13 +60,19 @@ export class ShopperClient {
     return ((await res.json()) as { items: { imageUrl: string }[] }).items;
   }
 
-  tryOn(): Promise<Response> {
+  /** Posts a try-on; `signal` gives up waiting for the answer. */
+  tryOn(signal?: AbortSignal): Promise<Response> {
     const { person, garment } = this.photos();
     const form = new FormData();
     form.set('userImage', new Blob([new Uint8Array(person)], { type: 'image/jpeg' }), 'me.jpg');
     form.set('clothingImage', new Blob([new Uint8Array(garment)], { type: 'image/jpeg' }), 'shirt.jpg');
     form.set('category', 'upper_body');
     form.set('userId', this.userId);
-    return fetch(`${this.base}/api/process-image`, { method: 'POST', body: form, headers: { cookie: this.cookie } });
+    return fetch(`${this.base}/api/process-image`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: this.cookie },
+      ...(signal ? { signal } : {}),
+    });
   }
 }

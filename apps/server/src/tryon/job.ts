@@ -13,6 +13,7 @@ import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import type { LogSink } from '../logging.js';
 import { claimTryOn, findTryOn } from '../repositories/tryons.js';
+import { untilDatabaseAnswers } from '../db/outage.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../timeout.js';
 import { storeResult } from './results.js';
@@ -97,10 +98,13 @@ export async function processTryOnJob(
   const now = deps.clock ?? (() => new Date());
   try {
     // Take the try-on over (its owner is now this worker); settled already (the API gave up
-    // waiting and refunded, or recovery settled it): nothing to do.
-    const taken = deps.ownerId
-      ? await claimTryOn(deps.db, data.tryonId, deps.ownerId)
-      : (await findTryOn(deps.db, data.tryonId))?.status === 'processing';
+    // waiting and refunded, or recovery settled it): nothing to do. (The database restarting: wait for it.)
+    const ownerId = deps.ownerId;
+    const taken = await untilDatabaseAnswers(async () =>
+      ownerId
+        ? claimTryOn(deps.db, data.tryonId, ownerId)
+        : (await findTryOn(deps.db, data.tryonId))?.status === 'processing',
+    );
     if (!taken) throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled before the job ran');
     // The deadline, or the end of the shutdown's grace.
     const { signal, error: stopped } = runLimit(data.deadlineAt, deps.stop);

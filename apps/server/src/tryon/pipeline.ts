@@ -21,6 +21,7 @@ import { AppError } from '../errors.js';
 import { balance, canReserveTryOn, holdsPlanCredits, reserveMerchantTryOn, reserveTryOn } from '../ledger/ledger.js';
 import { markOutOfCredits } from '../repositories/merchants.js';
 import { findTryOn } from '../repositories/tryons.js';
+import { untilDatabaseAnswers } from '../db/outage.js';
 import { findUserById } from '../repositories/users.js';
 import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
@@ -174,7 +175,8 @@ async function tryOnResponse(
     success: true,
     imageUrl: `/api/results/${t.resultName}`,
     usedFreeTrial: freeTrialsUsed > 0,
-    creditsRemaining: await balance(deps.db, t.userId, deps.clock()),
+    // The try-on is settled: a database restarting just now delays the answer, never loses it.
+    creditsRemaining: await untilDatabaseAnswers(() => balance(deps.db, t.userId, deps.clock())),
     tryonId: t.tryonId,
     tryOnsUsed: t.charges.length,
     freeTrialsUsed,
@@ -241,7 +243,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   }
   if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
     // Settled elsewhere first: a worker may have completed it just as the wait gave up.
-    const row = await findTryOn(db, tryonId);
+    const row = await untilDatabaseAnswers(() => findTryOn(db, tryonId));
     if (row?.status === 'succeeded' && row.result_name) {
       const response = await tryOnResponse(deps, { ...settled, resultName: row.result_name });
       progress?.report('done');
@@ -348,7 +350,7 @@ export async function performMerchantTryOn(
   });
   if (result.ok) return { tryonId, resultName: result.resultName, expiresAt };
   if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
-    const row = await findTryOn(deps.db, tryonId);
+    const row = await untilDatabaseAnswers(() => findTryOn(deps.db, tryonId));
     if (row?.status === 'succeeded' && row.result_name) return { tryonId, resultName: row.result_name, expiresAt };
   }
   throw new AppError(result.code, result.message || undefined);

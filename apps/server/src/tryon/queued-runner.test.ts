@@ -177,6 +177,35 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)('queued try-ons (Redis) on %s', (ki
     expect(uploadsLeft(t)).toEqual([]);
   });
 
+  it('queues again a job Redis lost before any worker took it (restarted empty): the try-on completes, charged once', async () => {
+    const engine = createEngineDouble();
+    const t = await make(engine);
+    const { cookie, user } = await signIn(t.app);
+    const pending = tryOnRequest(t.app, cookie, user.id);
+    // No worker yet: the job waits on the queue.
+    await expect.poll(() => queueWaiting(t), { timeout: 5_000 }).toBe(1);
+
+    // Redis comes back from a restart without its data.
+    const wipe = new Redis(t.config.redisUrl!, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await wipe.connect();
+    await wipe.flushdb();
+    await wipe.quit();
+    expect(await queueWaiting(t)).toBe(0);
+
+    // The waiting API side notices within seconds and queues it again; a worker then runs it.
+    await expect.poll(() => queueWaiting(t), { timeout: 10_000 }).toBe(1);
+    // On the app's clock: the try-on was reserved at its time, and is not past its deadline.
+    workers.push(await runWorker(t.config, { engines: { [engine.id]: engine }, clock: () => t.clock.now }));
+    const res = await pending;
+    expect(res.statusCode, res.body).toBe(200);
+    const tryonId = TryOnResponseSchema.parse(res.json()).tryonId!;
+    expect((await findTryOn(t.app.db, tryonId))?.status).toBe('succeeded');
+    expect(engine.calls).toHaveLength(1);
+    expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(1);
+    expect(await refundEvents(t.app, tryonId)).toBe(0);
+    expect(uploadsLeft(t)).toEqual([]);
+  });
+
   it('times out when no worker takes the job, refunds once, and a worker coming late changes nothing', async () => {
     const engine = createEngineDouble();
     const t = await make(engine, { ENGINE_DEADLINE_MS: '2000' });

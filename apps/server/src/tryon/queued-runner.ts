@@ -7,8 +7,15 @@
  * Progress: the worker reports each stage as the job's progress and every API process relays the
  * progress events it sees on the queue's event stream to its own SSE subscribers, so the stream
  * may be held by any API process.
+ *
+ * Redis restarted empty (no persistence) loses the jobs no worker had taken yet: while its try-on
+ * is still this process's (no worker has claimed it), the waiting side looks every few seconds
+ * that its job is still on the queue, and puts it back when it is not.
  */
 import type { Config } from '../config.js';
+import type { TryOnRow } from '../db/schema.js';
+import { untilDatabaseAnswers } from '../db/outage.js';
+import type { LogSink } from '../logging.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { openJobQueue, type QueuedJob, type QueueOptions } from '../queue/job-queue.js';
 import { valueWithin, withTimeout } from '../timeout.js';
@@ -41,6 +48,9 @@ export interface TryOnQueueOptions extends QueueOptions {
 export interface TryOnQueueDeps {
   db: TryOnJobDeps['db'];
   storage: TryOnJobDeps['storage'];
+  /** This API process's id, the owner of the try-ons it reserves until a worker claims one. */
+  processId?: string | undefined;
+  log?: LogSink | undefined;
 }
 
 export interface TryOnQueue extends TryOnRunner {
@@ -52,28 +62,37 @@ export interface TryOnQueue extends TryOnRunner {
 
 /** How often the waiting API side looks at the try-on's row. */
 const ROW_POLL_MS = 1_000;
+/** How often, while no worker has claimed a try-on, the waiting side makes sure its job is on the queue. */
+const JOB_CHECK_MS = 3_000;
 const SETTLED_ELSEWHERE = { ok: false, code: 'ENGINE_FAILED', message: '' } as const satisfies TryOnJobResult;
 
-/** Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`. */
+/**
+ * Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`; until then
+ * `still(row)` runs after each look (its failure waits for the next one).
+ */
 function watchRow(
   deps: Pick<TryOnQueueDeps, 'db'>,
   tryonId: string,
+  still: (row: TryOnRow) => Promise<void> = async () => undefined,
 ): { settled: Promise<typeof SETTLED_ELSEWHERE>; stop(): void } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const settled = new Promise<typeof SETTLED_ELSEWHERE>((resolve) => {
     const tick = () => {
       if (stopped) return;
-      findTryOn(deps.db, tryonId).then(
-        (row) => {
-          if (stopped) return;
-          if (row && row.status !== 'processing') resolve(SETTLED_ELSEWHERE);
-          else timer = setTimeout(tick, ROW_POLL_MS);
-        },
-        () => {
-          if (!stopped) timer = setTimeout(tick, ROW_POLL_MS);
-        },
-      );
+      void findTryOn(deps.db, tryonId)
+        .then(async (row) => {
+          if (row && row.status !== 'processing') {
+            resolve(SETTLED_ELSEWHERE);
+            return true;
+          }
+          if (row && !stopped) await still(row);
+          return false;
+        })
+        .catch(() => false)
+        .then((done) => {
+          if (!done && !stopped) timer = setTimeout(tick, ROW_POLL_MS);
+        });
     };
     timer = setTimeout(tick, ROW_POLL_MS);
   });
@@ -157,8 +176,19 @@ export async function createTryOnQueue(
       const finished = job.finished(remaining());
       finished.catch(() => undefined);
       // Also watch the row: when recovery settles it (the worker holding the job is gone), answer
-      // at once instead of at the deadline.
-      const watch = watchRow(deps, t.tryonId);
+      // at once instead of at the deadline. While no worker has claimed it, keep its job queued.
+      let checkedAt = Date.now();
+      const keepQueued = async (row: TryOnRow) => {
+        if (!deps.processId || row.owner_id !== deps.processId || Date.now() - checkedAt < JOB_CHECK_MS) return;
+        checkedAt = Date.now();
+        if (await queue.has(t.tryonId)) return;
+        await queue.add(data, tryOnJobOptions(t));
+        deps.log?.warn(
+          { tryonId: t.tryonId },
+          'the queue had lost a try-on no worker had taken (Redis restarted empty?): queued again',
+        );
+      };
+      const watch = watchRow(deps, t.tryonId, keepQueued);
       let answer: TryOnJobResult | typeof SETTLED_ELSEWHERE;
       try {
         // Shutting down past its grace: stop waiting (the catch below removes a job not yet taken).
@@ -171,9 +201,15 @@ export async function createTryOnQueue(
       if (answer === SETTLED_ELSEWHERE) {
         // The job's own answer (a refusal's message) usually follows within moments.
         answer = await valueWithin(finished, 1_500, SETTLED_ELSEWHERE);
-        t.progress?.report('failed');
-        await queue.remove(t.tryonId).catch(() => undefined);
-        await deleteUploads(deps.storage, data).catch(() => undefined);
+        // No answer but a completed row (the job's end went unheard: Redis was away) is a success.
+        const row = answer === SETTLED_ELSEWHERE ? await settledRow(t.tryonId) : undefined;
+        if (row?.status === 'succeeded' && row.result_name) {
+          answer = { ok: true, resultName: row.result_name };
+        } else if (!answer.ok) {
+          t.progress?.report('failed');
+          await queue.remove(t.tryonId).catch(() => undefined);
+          await deleteUploads(deps.storage, data).catch(() => undefined);
+        }
       }
       result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
@@ -191,9 +227,14 @@ export async function createTryOnQueue(
       await deleteUploads(deps.storage, data).catch(() => undefined);
     }
     // The row says how it ended (a worker may have completed it just as the wait gave up).
-    const row = await findTryOn(deps.db, t.tryonId);
+    const row = await settledRow(t.tryonId);
     if (row?.status === 'succeeded' && row.result_name) return { ok: true, resultName: row.result_name };
     return result.ok ? { ok: false, code: 'ENGINE_FAILED', message: '' } : result;
+  }
+
+  /** The try-on's row, waiting for a database that is restarting; undefined when it never answered. */
+  function settledRow(tryonId: string): Promise<TryOnRow | undefined> {
+    return untilDatabaseAnswers(() => findTryOn(deps.db, tryonId)).catch(() => undefined);
   }
 
   return {

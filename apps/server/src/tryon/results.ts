@@ -8,7 +8,8 @@ import { EngineError } from '@aidressup/engine';
 import type { Database } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import { completeTryOn } from '../ledger/ledger.js';
-import { stageResult } from '../repositories/tryons.js';
+import { untilDatabaseAnswers } from '../db/outage.js';
+import { findTryOn, stageResult } from '../repositories/tryons.js';
 import { EXTENSION_OF, cleanEngineOutput } from '../services/images.js';
 
 /** Result names: 32 random bytes in base64url, then the extension. */
@@ -23,6 +24,7 @@ export function newResultName(ext: string): string {
  * (a free trial's result) reduced to at most that on its longest side. Throws
  * ENGINE_FAILED when the output is not an image, ENGINE_TIMEOUT when the deadline passed or the
  * row was settled elsewhere; the stored file is removed whenever the row was not completed.
+ * While the database cannot be reached (restarting), recording the result waits for it.
  * Returns the result's name.
  */
 export async function storeResult(
@@ -44,11 +46,16 @@ export async function storeResult(
   const name = newResultName(EXTENSION_OF[clean.mimeType]);
   const key = `results/${name}`;
   // Named on the row first: a crash after the file is stored still completes the try-on (recovery).
-  if (!(await stageResult(deps.db, tryonId, name)))
+  if (!(await untilDatabaseAnswers(() => stageResult(deps.db, tryonId, name))))
     throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
-    const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });
+    const completed = await untilDatabaseAnswers(async () => {
+      if (await completeTryOn(deps.db, { tryonId, resultName: name, now })) return true;
+      // A try that failed with the connection may have committed: then the row is ours already.
+      const row = await findTryOn(deps.db, tryonId);
+      return row?.status === 'succeeded' && row.result_name === name;
+    });
     if (!completed)
       throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   } catch (err) {

@@ -8,11 +8,13 @@ import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
 import type { Storage } from '../storage/storage.js';
 import { completeTryOn, refundStuckTryOns, refundTryOn } from '../ledger/ledger.js';
+import { untilDatabaseAnswers } from '../db/outage.js';
 import type { RunFailure } from './runner.js';
 
 /**
  * Settles a failed try-on: refunds it (a guarded update: when a worker, the API or recovery settled
  * it first, nothing changes) and logs the engine's detail. Returns whether this call refunded.
+ * While the database cannot be reached (restarting) the refund waits for it (`db/outage.ts`).
  * Used by the API and by the queue workers alike.
  */
 export async function refundFailedTryOn(
@@ -20,11 +22,10 @@ export async function refundFailedTryOn(
   t: { tryonId: string; engineId: string },
   failure: RunFailure,
 ): Promise<boolean> {
-  const refunded = await refundTryOn(deps.db, {
-    tryonId: t.tryonId,
-    errorCode: failure.code,
-    now: (deps.clock ?? (() => new Date()))(),
-  });
+  const now = (deps.clock ?? (() => new Date()))();
+  const refunded = await untilDatabaseAnswers(() =>
+    refundTryOn(deps.db, { tryonId: t.tryonId, errorCode: failure.code, now }),
+  );
   const line = {
     tryonId: t.tryonId,
     engine: t.engineId,

@@ -30,7 +30,9 @@ export type GeminiBehaviour =
   | { kind: 'http'; status: number; statusText?: string; message?: string; retryAfter?: string }
   | { kind: 'echo-key' }
   | { kind: 'malformed' }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Held open until `release()`, then answered with an image (a slow call the test ends when it chooses). */
+  | { kind: 'held' };
 
 /** Output size per aspect ratio at 1K (2K doubles both sides, 4K quadruples them). */
 export const GEMINI_OUTPUT_SIZES: Record<string, [number, number]> = {
@@ -82,6 +84,10 @@ export interface GeminiStandIn extends StandInServer {
   calls(): RecordedRequest[];
   /** responseId of the last successful answer. */
   lastResponseId: string | undefined;
+  /** Answers the calls held by `{ kind: 'held' }` (at most `count` of them, oldest first); returns how many. */
+  release(count?: number): number;
+  /** Calls held now. */
+  held(): number;
 }
 
 interface GenerateBody {
@@ -101,6 +107,7 @@ export async function startGeminiStandIn(opts: {
   const cache = new Map<string, Buffer>();
   const models = [opts.model ?? 'gemini-3.1-flash-image'].flat();
   const queue: GeminiBehaviour[] = [];
+  const heldCalls: (() => void)[] = [];
   const paths = new Map<string, string>();
   const serve = (served: string[]) => {
     paths.clear();
@@ -158,7 +165,11 @@ export async function startGeminiStandIn(opts: {
       return error(400, 'INVALID_ARGUMENT', 'Unsupported MIME type.');
     }
 
-    const behaviour = queue.shift() ?? state.fallback;
+    let behaviour = queue.shift() ?? state.fallback;
+    if (behaviour.kind === 'held') {
+      await new Promise<void>((resolve) => heldCalls.push(resolve));
+      behaviour = { kind: 'image' };
+    }
     const responseId = randomUUID().replace(/-/g, '').slice(0, 22);
     const usageMetadata = { promptTokenCount: 560, candidatesTokenCount: 1290, totalTokenCount: 1850 };
     switch (behaviour.kind) {
@@ -319,6 +330,12 @@ export async function startGeminiStandIn(opts: {
       state.lastResponseId = v;
     },
     calls: () => server.requests.filter((r) => r.method === 'POST'),
+    release(count = Infinity) {
+      const released = heldCalls.splice(0, count);
+      for (const answer of released) answer();
+      return released.length;
+    },
+    held: () => heldCalls.length,
     listCalls: () => server.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v1beta/models')),
     serve,
     get listing() {
