@@ -435,6 +435,14 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('embed_tryons_session_idx').on('embed_tryons').column('session_id').execute();
     },
   },
+  '009_engine_costs': {
+    // Failover between engines and what each try-on costs: the engine a try-on was asked of when
+    // another made it (the operator's statistics count failovers), and the engine's price for it.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tryons').addColumn('requested_engine', 'text').execute();
+      await db.schema.alterTable('tryons').addColumn('cost_micros', 'integer').execute();
+    },
+  },
 };
 
 function sqlCheck(expr: string) {

@@ -14,6 +14,7 @@ import type { TryOnEngine } from '@aidressup/engine';
 import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import type { HostedLogger } from './hosted-call.js';
+import { modelCategories } from './model-inputs.js';
 
 /** What the factories get besides configuration: the process's logger. */
 export interface EngineContext {
@@ -67,6 +68,27 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     categories: () => CATEGORY_VALUES,
     create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
   },
+  'vertex-tryon': {
+    label: 'Google Virtual Try-On',
+    enabled: (c) => c.engines.vertex !== undefined,
+    // Google documents the model for clothing.
+    categories: () => CATEGORY_VALUES,
+    create: async (c, ctx) =>
+      (await import('./vertex-tryon.js')).createVertexEngine(c.engines.vertex!, await hostedDeps(c, ctx)),
+  },
+  replicate: {
+    label: 'Replicate',
+    enabled: (c) => c.engines.replicate !== undefined,
+    categories: (c) => modelCategories(c.engines.replicate?.preset),
+    create: async (c, ctx) =>
+      (await import('./replicate.js')).createReplicateEngine(c.engines.replicate!, await hostedDeps(c, ctx)),
+  },
+  cog: {
+    label: 'Own GPU (Cog)',
+    enabled: (c) => c.engines.cog !== undefined,
+    categories: (c) => modelCategories(c.engines.cog?.preset),
+    create: async (c, ctx) => (await import('./cog.js')).createCogEngine(c.engines.cog!, await hostedDeps(c, ctx)),
+  },
 };
 
 /**
@@ -92,6 +114,10 @@ export interface EngineRegistry {
   /** Creates and warms every engine; never throws (failures are reported by `status`). */
   warmAll(onError?: (id: string, err: unknown) => void): Promise<void>;
   status(): Record<string, { status: 'ok' | 'degraded' | 'down'; warmed: boolean }>;
+  /** Whether health says the engine is down (the page does not offer it; try-ons go to its fallback). */
+  isDown(id: string): boolean;
+  /** The engines a try-on on `id` moves to, in order, when it fails (ENGINE_FALLBACK; enabled ones only). */
+  fallbacks(id: string): readonly string[];
   closeAll(): Promise<void>;
 }
 
@@ -158,6 +184,21 @@ export function createEngineRegistry(
     return p;
   };
 
+  const status = (): ReturnType<EngineRegistry['status']> =>
+    Object.fromEntries(
+      ids.map((id) => {
+        const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
+        const own = resolved.get(id)?.health?.();
+        return [
+          id,
+          own
+            ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status }
+            : base,
+        ];
+      }),
+    );
+  const fallback = config.engines.fallback ?? new Map<string, readonly string[]>();
+
   return {
     list: () => ids.map((id) => ({ id, label: factories.get(id)!.label, categories: factories.get(id)!.categories })),
     has: (id) => factories.has(id),
@@ -178,19 +219,9 @@ export function createEngineRegistry(
         }),
       );
     },
-    status: () =>
-      Object.fromEntries(
-        ids.map((id) => {
-          const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
-          const own = resolved.get(id)?.health?.();
-          return [
-            id,
-            own
-              ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status }
-              : base,
-          ];
-        }),
-      ),
+    status,
+    isDown: (id) => status()[id]?.status === 'down',
+    fallbacks: (id) => (fallback.get(id) ?? []).filter((next) => factories.has(next)),
     async closeAll() {
       await Promise.all(
         [...created.values()].map(async (p) => {

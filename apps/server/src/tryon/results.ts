@@ -31,7 +31,11 @@ export async function storeResult(
   image: Uint8Array,
   signal: AbortSignal,
   now: Date,
-  options: { maxSide?: number | undefined } = {},
+  options: {
+    maxSide?: number | undefined;
+    /** The engine that made it and its cost (recorded on the row as it completes). */
+    made?: { engine: string; costMicros: number } | undefined;
+  } = {},
 ): Promise<string> {
   const clean = await cleanEngineOutput(image, options);
   if (!clean)
@@ -48,7 +52,7 @@ export async function storeResult(
     throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
-    const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now });
+    const completed = await completeTryOn(deps.db, { tryonId, resultName: name, now, made: options.made });
     if (!completed)
       throw new EngineError('ENGINE_TIMEOUT', undefined, 'try-on was settled elsewhere (past its deadline)');
   } catch (err) {
