@@ -258,8 +258,11 @@ export const AdminEnginePriceSchema = z.object({
   per_image: z.string(),
   /** Per garment beyond the first in one call (a whole outfit in one image). */
   per_extra_garment: z.string(),
-  /** `price-list`: the built-in default from the provider's public prices; `configured`: ENGINE_COSTS. */
-  source: z.enum(['price-list', 'configured', 'own-hardware']),
+  /**
+   * `price-list`: the built-in default from the provider's public prices; `configured`: ENGINE_COSTS;
+   * `own-hardware`: the operator's own machines (0 here); `unknown`: no published price could be read.
+   */
+  source: z.enum(['price-list', 'configured', 'own-hardware', 'unknown']),
   /** When the price was read (YYYY-MM-DD); null when configuration gave no date. */
   read_on: z.string().nullable(),
 });

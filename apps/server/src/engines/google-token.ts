@@ -31,7 +31,7 @@ export function createServiceAccountTokens(key: ServiceAccountKey, timeoutMs = 1
   if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
     client.transporter.interceptors.request.add({
       resolved: async (options) => {
-        if (String(options.url) === GOOGLE_TOKEN_URL) options.url = tokenUri;
+        if (String(options.url) === GOOGLE_TOKEN_URL) options.url = new URL(tokenUri);
         return options;
       },
     });
