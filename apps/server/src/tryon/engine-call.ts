@@ -87,7 +87,9 @@ export async function runWithFailover(
     const id = chain[i]!;
     const last = i === chain.length - 1;
     const remaining = Math.max(0, call.deadlineAt - Date.now());
-    const budget = last ? undefined : AbortSignal.timeout(Math.max(1, remaining - Math.min(FAILOVER_RESERVE_MS, remaining / 2)));
+    const budget = last
+      ? undefined
+      : AbortSignal.timeout(Math.max(1, Math.floor(remaining - Math.min(FAILOVER_RESERVE_MS, remaining / 2))));
     const signal = budget ? AbortSignal.any([call.signal, budget]) : call.signal;
     try {
       const engine = await engines.get(id);
