@@ -238,7 +238,8 @@ export function useTryOn(deps: TryOnDeps) {
           status: 'success',
           message: MESSAGES.completed,
           resultUrl: res.imageUrl,
-          engine,
+          // The engine that made it: the one asked, or the next one when it failed (failover).
+          engine: res.engine ?? engine,
           tryonId: res.tryonId ?? null,
           photosKeptUntil: res.photosKeptUntil ?? null,
         });
