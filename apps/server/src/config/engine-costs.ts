@@ -4,7 +4,7 @@
  * come from each provider's public price list, with the date they were read (docs/engines.md);
  * ENGINE_COSTS overrides them.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { FASHN_DEFAULT_MODEL, GEMINI_HIGH_QUALITY_MODEL, type TryOnModelPreset } from '@aidressup/contract';
 import { optionalString } from './env.js';
 

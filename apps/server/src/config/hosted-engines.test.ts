@@ -68,7 +68,9 @@ describe('vertex-tryon settings', () => {
     expect(problems({ VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: '{"type":"authorized_user"}' })[0]).toMatch(
       /not a service-account key/,
     );
-    expect(problems({ VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: JSON.stringify(KEY), VERTEX_SAFETY_SETTING: 'lenient' })).toHaveLength(1);
+    expect(
+      problems({ VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: JSON.stringify(KEY), VERTEX_SAFETY_SETTING: 'lenient' }),
+    ).toHaveLength(1);
   });
 });
 
@@ -80,7 +82,9 @@ describe('replicate and cog settings', () => {
       preset: 'p-image-try-on',
     });
     const v = 'c871bb9b046607b680449ecbae55fd8c6d945e0a1948644bf2361b3d021d3ff4';
-    expect(loadConfig({ REPLICATE_API_TOKEN: 't', REPLICATE_MODEL: `cuuupid/idm-vton:${v}` }).engines.replicate).toMatchObject({
+    expect(
+      loadConfig({ REPLICATE_API_TOKEN: 't', REPLICATE_MODEL: `cuuupid/idm-vton:${v}` }).engines.replicate,
+    ).toMatchObject({
       model: undefined,
       version: v,
       preset: 'idm-vton',
@@ -100,17 +104,28 @@ describe('replicate and cog settings', () => {
       COG_URL: 'http://gpu:5000',
       COG_INPUTS: '{"person":"model_image","garment":"garment_image","category":"category"}',
     }).engines.cog;
-    expect(custom).toMatchObject({ preset: undefined, inputs: { person: 'model_image', garmentList: false, category: 'category' } });
+    expect(custom).toMatchObject({
+      preset: undefined,
+      inputs: { person: 'model_image', garmentList: false, category: 'category' },
+    });
     expect(problems({ COG_URL: 'http://gpu:5000', COG_INPUTS: '{"person":1}' })[0]).toMatch(/COG_INPUTS must be JSON/);
   });
 });
 
 describe('ENGINE_FALLBACK and ENGINE_COSTS', () => {
-  const three = { REPLICATE_API_TOKEN: 't', COG_URL: 'http://gpu:5000', VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: JSON.stringify(KEY) };
+  const three = {
+    REPLICATE_API_TOKEN: 't',
+    COG_URL: 'http://gpu:5000',
+    VERTEX_PROJECT: 'p1',
+    VERTEX_CREDENTIALS: JSON.stringify(KEY),
+  };
 
   it('reads engine=next,next;engine=next among enabled engines', () => {
     const { engines } = loadConfig({ ...three, ENGINE_FALLBACK: 'vertex-tryon=replicate, cog; replicate=cog,local' });
-    expect(Object.fromEntries(engines.fallback)).toEqual({ 'vertex-tryon': ['replicate', 'cog'], replicate: ['cog', 'local'] });
+    expect(Object.fromEntries(engines.fallback)).toEqual({
+      'vertex-tryon': ['replicate', 'cog'],
+      replicate: ['cog', 'local'],
+    });
     expect(problems({ ...three, ENGINE_FALLBACK: 'vertex-tryon=fal' })[0]).toMatch(/names fal, not enabled/);
     expect(problems({ ...three, ENGINE_FALLBACK: 'cog=cog' })[0]).toMatch(/must not name itself/);
     expect(problems({ ...three, ENGINE_FALLBACK: 'cog' })[0]).toMatch(/is not engine=next,next/);
@@ -124,7 +139,12 @@ describe('ENGINE_FALLBACK and ENGINE_COSTS', () => {
       source: 'price-list',
       readOn: '2026-11-27',
     });
-    expect(engines.prices.get('cog')).toEqual({ perImageMicros: 4_000, perExtraGarmentMicros: 0, source: 'configured', readOn: '2026-11-26' });
+    expect(engines.prices.get('cog')).toEqual({
+      perImageMicros: 4_000,
+      perExtraGarmentMicros: 0,
+      source: 'configured',
+      readOn: '2026-11-26',
+    });
     expect(engines.prices.get('local')).toMatchObject({ perImageMicros: 0, source: 'own-hardware' });
     expect(engines.prices.get('vertex-tryon')).toMatchObject({ source: 'unknown', readOn: null });
     // A whole outfit in one call: one image and one extra garment; on an engine without outfits: two images.

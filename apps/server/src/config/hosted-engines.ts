@@ -228,7 +228,9 @@ export function hostedEnginesConfig(e: Env, problems: string[]): HostedEnginesCo
   if (e.REPLICATE_API_TOKEN) {
     const parsed = parseReplicateModel(e.REPLICATE_MODEL);
     if (!parsed) {
-      problems.push(`REPLICATE_MODEL must be owner/name, owner/name:version or a version id (got ${e.REPLICATE_MODEL})`);
+      problems.push(
+        `REPLICATE_MODEL must be owner/name, owner/name:version or a version id (got ${e.REPLICATE_MODEL})`,
+      );
     } else if (!parsed.preset) {
       problems.push(
         `REPLICATE_MODEL=${e.REPLICATE_MODEL}: only models whose inputs are known can be used (${Object.values(REPLICATE_PRESET_MODELS).join(', ')}, optionally with :version)`,

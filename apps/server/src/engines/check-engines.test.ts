@@ -76,7 +76,9 @@ describe('check:engines', () => {
     expect(results[1]!.line).toContain('model tryon-v1.6 (mode balanced)');
     expect(results[1]!.line).toContain('creditsUsed 1');
     expect([gemini.calls().length, fashn.runCalls().length, fal.submitCalls().length]).toEqual([1, 1, 1]);
-    expect([vertex.predictCalls().length, replicate.createCalls().length, cog.predictionCalls().length]).toEqual([1, 1, 1]);
+    expect([vertex.predictCalls().length, replicate.createCalls().length, cog.predictionCalls().length]).toEqual([
+      1, 1, 1,
+    ]);
     for (const key of Object.values(env))
       if (!key.startsWith('http') && !key.startsWith('{')) expect(lines.join('\n')).not.toContain(key);
     expect(lines.join('\n')).not.toContain(vertex.key.private_key.split('\n')[1]!);

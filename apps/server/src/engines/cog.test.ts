@@ -17,11 +17,18 @@ function engine(over: Partial<CogConfig> = {}, deps: HostedEngineDeps = {}, url 
     { retry: { baseMs: 5, maxMs: 20 }, deadlineMs: 10_000, ...deps },
   );
 }
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('should fail'), (e: EngineError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('should fail'),
+    (e: EngineError) => e,
+  );
 
 beforeAll(async () => {
   standIn = await startCogStandIn();
-  [person, garment] = await Promise.all([syntheticPhoto(1200, 1800, { seed: 61 }), syntheticPhoto(900, 900, { seed: 62 })]);
+  [person, garment] = await Promise.all([
+    syntheticPhoto(1200, 1800, { seed: 61 }),
+    syntheticPhoto(900, 900, { seed: 62 }),
+  ]);
 });
 afterAll(async () => {
   await standIn.close();
@@ -46,7 +53,12 @@ describe('cog request', () => {
   });
 
   it('uses the input names COG_INPUTS gives (a model that is none of the presets), category in its words', async () => {
-    const own = await startCogStandIn({ person: 'model_image', garment: 'garment_image', list: false, category: 'category' });
+    const own = await startCogStandIn({
+      person: 'model_image',
+      garment: 'garment_image',
+      list: false,
+      category: 'category',
+    });
     try {
       const e = engine(
         {

@@ -76,7 +76,11 @@ export async function photoDataUrl(
   while (url.length > maxChars && side > 512) {
     side = Math.max(512, Math.round(side * 0.75));
     quality = Math.max(70, quality - 8);
-    image = await reduceImage(image.data, { minSide: Math.min(spec.minSide, side), maxSide: side, jpegQuality: quality });
+    image = await reduceImage(image.data, {
+      minSide: Math.min(spec.minSide, side),
+      maxSide: side,
+      jpegQuality: quality,
+    });
     url = toDataUrl(image);
   }
   return { url, image };

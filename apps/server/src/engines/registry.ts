@@ -191,9 +191,7 @@ export function createEngineRegistry(
         const own = resolved.get(id)?.health?.();
         return [
           id,
-          own
-            ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status }
-            : base,
+          own ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status } : base,
         ];
       }),
     );

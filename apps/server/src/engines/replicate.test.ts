@@ -2,7 +2,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOSTED_ENGINE_MESSAGES, MESSAGES, REPLICATE_DATA_URI_MAX, TRYON_CATEGORY_VALUES } from '@aidressup/contract';
 import type { EngineError } from '@aidressup/engine';
-import { IDM_VTON_VERSION, startReplicateStandIn, type ReplicateStandIn } from '../test/stand-ins/replicate-stand-in.js';
+import {
+  IDM_VTON_VERSION,
+  startReplicateStandIn,
+  type ReplicateStandIn,
+} from '../test/stand-ins/replicate-stand-in.js';
 import { syntheticPhoto } from '../test/stand-ins/test-photos.js';
 import type { HostedEngineDeps } from './hosted-call.js';
 import { createReplicateEngine, type ReplicateEngineConfig } from './replicate.js';
@@ -15,12 +19,23 @@ let bottom: Buffer;
 
 function engine(over: Partial<ReplicateEngineConfig> = {}, deps: HostedEngineDeps = {}) {
   return createReplicateEngine(
-    { token: TOKEN, baseUrl: standIn.url, model: 'prunaai/p-image-try-on', version: undefined, preset: 'p-image-try-on', ...over },
+    {
+      token: TOKEN,
+      baseUrl: standIn.url,
+      model: 'prunaai/p-image-try-on',
+      version: undefined,
+      preset: 'p-image-try-on',
+      ...over,
+    },
     { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, ...deps },
   );
 }
 const idmVton = () => engine({ model: undefined, version: IDM_VTON_VERSION, preset: 'idm-vton' });
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('should fail'), (e: EngineError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('should fail'),
+    (e: EngineError) => e,
+  );
 const decode = (uri: string) => Buffer.from(uri.slice(uri.indexOf(',') + 1), 'base64');
 
 beforeAll(async () => {
@@ -75,7 +90,9 @@ describe('replicate request', () => {
     expect(e.categories).toEqual(TRYON_CATEGORY_VALUES);
     await e.tryOn({ person, garment, lowerGarment: bottom, category: 'upper_body' });
     expect(standIn.createCalls()).toHaveLength(1);
-    expect(((standIn.createCalls()[0]!.json as { input: { garment_images: string[] } }).input.garment_images)).toHaveLength(2);
+    expect(
+      (standIn.createCalls()[0]!.json as { input: { garment_images: string[] } }).input.garment_images,
+    ).toHaveLength(2);
   });
 
   it('runs IDM-VTON by version with its own input names and our category', async () => {
@@ -103,14 +120,22 @@ describe('replicate request', () => {
     const polls = standIn.getCalls();
     expect(polls).toHaveLength(3);
     const id = standIn.predictionIds.at(-1);
-    expect(polls.every((r) => r.url === `/v1/predictions/${id}` && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(polls.every((r) => r.url === `/v1/predictions/${id}` && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(
+      true,
+    );
   });
 });
 
 describe('replicate answers', () => {
   it("a prediction Replicate's safety checker stopped (E005, flagged as sensitive) is a content refusal; any other failure is not", async () => {
     standIn.enqueue(
-      { kind: 'accept', outcome: { kind: 'failed', error: 'The input or output was flagged as sensitive. Please try again with different inputs. (E005)' } },
+      {
+        kind: 'accept',
+        outcome: {
+          kind: 'failed',
+          error: 'The input or output was flagged as sensitive. Please try again with different inputs. (E005)',
+        },
+      },
       { kind: 'accept', outcome: { kind: 'failed', polls: 1, error: 'CUDA out of memory' } },
     );
     const blocked = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
@@ -133,7 +158,11 @@ describe('replicate answers', () => {
   });
 
   it('a prediction still running at the deadline times out and is cancelled; a hang times out; a malformed answer fails', async () => {
-    standIn.enqueue({ kind: 'accept', outcome: { kind: 'processing-forever' } }, { kind: 'hang' }, { kind: 'malformed' });
+    standIn.enqueue(
+      { kind: 'accept', outcome: { kind: 'processing-forever' } },
+      { kind: 'hang' },
+      { kind: 'malformed' },
+    );
     const stuck = await failure(engine({}, { deadlineMs: 1_500 }).tryOn({ person, garment, category: 'upper_body' }));
     expect(stuck.code).toBe('ENGINE_TIMEOUT');
     await expect.poll(() => standIn.cancelCalls().length).toBe(1);
@@ -159,7 +188,9 @@ describe('replicate answers', () => {
   });
 
   it('a wrong token fails without the token in the error', async () => {
-    const err = await failure(engine({ token: 'r8_wrong-token-value-9999' }).tryOn({ person, garment, category: 'upper_body' }));
+    const err = await failure(
+      engine({ token: 'r8_wrong-token-value-9999' }).tryOn({ person, garment, category: 'upper_body' }),
+    );
     expect(err.code).toBe('ENGINE_FAILED');
     expect(err.detail).toContain('HTTP 401');
     expect(`${err.message} ${err.detail}`).not.toContain('r8_wrong-token-value-9999');

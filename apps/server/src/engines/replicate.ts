@@ -65,7 +65,8 @@ export function replicateError(res: HttpResult, step: string): EngineError {
 
 /** A finished prediction that did not succeed. */
 function predictionFailure(p: Prediction): EngineError {
-  const error = typeof p.error === 'string' ? p.error : p.error === undefined || p.error === null ? '' : JSON.stringify(p.error);
+  const error =
+    typeof p.error === 'string' ? p.error : p.error === undefined || p.error === null ? '' : JSON.stringify(p.error);
   const detail = `replicate: prediction ${p.id ?? '?'} ${p.status ?? '?'}: ${snippet(error)}`;
   if (p.status === 'canceled' || p.status === 'aborted')
     return new EngineError('ENGINE_TIMEOUT', MESSAGES.engineTimeout, detail);

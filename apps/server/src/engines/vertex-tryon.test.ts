@@ -33,12 +33,19 @@ function engine(over: Partial<VertexEngineConfig> = {}, deps: HostedEngineDeps =
   return createVertexEngine(config(over), { retry: { baseMs: 5, maxMs: 20 }, deadlineMs: 10_000, logger, ...deps });
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable('should fail'), (e: EngineError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('should fail'),
+    (e: EngineError) => e,
+  );
 
 beforeAll(async () => {
   standIn = await startVertexStandIn();
   // A 12 MP phone photo and a garment photo.
-  [person, garment] = await Promise.all([syntheticPhoto(3000, 4000, { seed: 41 }), syntheticPhoto(1200, 1200, { seed: 42 })]);
+  [person, garment] = await Promise.all([
+    syntheticPhoto(3000, 4000, { seed: 41 }),
+    syntheticPhoto(1200, 1200, { seed: 42 }),
+  ]);
 });
 afterAll(async () => {
   await standIn.close();
@@ -69,15 +76,23 @@ describe('vertex-tryon request', () => {
     expect(call!.headers.authorization).toMatch(/^Bearer ya29\.stand-in-/);
     expect(call!.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = call!.json as {
-      instances: Array<{ personImage: { image: { bytesBase64Encoded: string } }; productImages: Array<{ image: { bytesBase64Encoded: string } }> }>;
+      instances: Array<{
+        personImage: { image: { bytesBase64Encoded: string } };
+        productImages: Array<{ image: { bytesBase64Encoded: string } }>;
+      }>;
       parameters: Record<string, unknown>;
     };
     expect(Object.keys(body)).toEqual(['instances', 'parameters']);
-    expect(body.parameters).toEqual({ sampleCount: 1, safetySetting: 'block_medium_and_above', personGeneration: 'allow_adult' });
+    expect(body.parameters).toEqual({
+      sampleCount: 1,
+      safetySetting: 'block_medium_and_above',
+      personGeneration: 'allow_adult',
+    });
     expect(Object.keys(body.instances[0]!)).toEqual(['personImage', 'productImages']);
-    const sent = [body.instances[0]!.personImage.image.bytesBase64Encoded, body.instances[0]!.productImages[0]!.image.bytesBase64Encoded].map(
-      (b) => Buffer.from(b, 'base64'),
-    );
+    const sent = [
+      body.instances[0]!.personImage.image.bytesBase64Encoded,
+      body.instances[0]!.productImages[0]!.image.bytesBase64Encoded,
+    ].map((b) => Buffer.from(b, 'base64'));
     // Each photo far under Google's 10 MB per image, the whole body too.
     for (const img of sent) expect(img.length).toBeLessThan(2 * 1024 * 1024);
     expect(call!.body.length).toBeLessThan(5 * 1024 * 1024);
@@ -120,7 +135,10 @@ describe('vertex-tryon request', () => {
 
 describe('vertex-tryon answers', () => {
   it('an image the Responsible AI filters withheld, or no prediction at all, is a content refusal', async () => {
-    standIn.enqueue({ kind: 'filtered', reason: 'Your current safety filter threshold filtered out the generated image.' }, { kind: 'no-predictions' });
+    standIn.enqueue(
+      { kind: 'filtered', reason: 'Your current safety filter threshold filtered out the generated image.' },
+      { kind: 'no-predictions' },
+    );
     for (const detail of ['filtered out the generated image', 'no prediction returned']) {
       const err = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
       expect([err.code, err.message]).toEqual(['CONTENT_BLOCKED', MESSAGES.contentBlocked]);
@@ -151,7 +169,9 @@ describe('vertex-tryon answers', () => {
     const malformed = await failure(engine().tryOn({ person, garment, category: 'upper_body' }));
     expect(malformed.code).toBe('ENGINE_FAILED');
     expect(malformed.detail).toContain('not JSON');
-    const gone = await failure(engine({ model: 'virtual-try-on-preview-08-04' }).tryOn({ person, garment, category: 'upper_body' }));
+    const gone = await failure(
+      engine({ model: 'virtual-try-on-preview-08-04' }).tryOn({ person, garment, category: 'upper_body' }),
+    );
     expect([gone.code, gone.message]).toEqual(['ENGINE_FAILED', HOSTED_ENGINE_MESSAGES.unavailable]);
   });
 

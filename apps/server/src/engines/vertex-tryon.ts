@@ -7,12 +7,7 @@
  * the Responsible AI filters withheld comes back as `{raiFilteredReason}` (or no prediction at
  * all): a content refusal. No prompt; the result keeps the person photo's size.
  */
-import {
-  CATEGORY_VALUES,
-  HOSTED_ENGINE_MESSAGES,
-  MESSAGES,
-  VERTEX_INPUT,
-} from '@aidressup/contract';
+import { CATEGORY_VALUES, HOSTED_ENGINE_MESSAGES, MESSAGES, VERTEX_INPUT } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { VertexConfig } from '../config/hosted-engines.js';
 import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';

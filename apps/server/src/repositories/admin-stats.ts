@@ -274,7 +274,13 @@ export interface EconomicsDayRow {
  */
 export async function economicsByDay(db: Db, since: Date, until: Date, currency: string): Promise<EconomicsDayRow[]> {
   const paid = isPostgres(db) ? sql`cast(g.amount_paid as numeric)` : sql`cast(g.amount_paid as real)`;
-  const res = await sql<{ day: string; engine: string; n: number | string; revenue: number | string | null; cost: number | string | null }>`
+  const res = await sql<{
+    day: string;
+    engine: string;
+    n: number | string;
+    revenue: number | string | null;
+    cost: number | string | null;
+  }>`
     select substr(t.created_at, 1, 10) as day, t.engine, count(*) as n,
       sum(case when g.id is not null and g.source in ('demo', 'paddle') and g.currency = ${currency}
         and g.amount > 0 and g.amount_paid is not null then ${paid} / g.amount else 0 end) as revenue,

@@ -43,7 +43,10 @@ beforeAll(async () => {
     startReplicateStandIn({ token: TOKEN }),
     startCogStandIn(),
   ]);
-  [person, garment] = await Promise.all([syntheticPhoto(900, 1350, { seed: 71 }), syntheticPhoto(800, 800, { seed: 72 })]);
+  [person, garment] = await Promise.all([
+    syntheticPhoto(900, 1350, { seed: 71 }),
+    syntheticPhoto(800, 800, { seed: 72 }),
+  ]);
   // GOOGLE_APPLICATION_CREDENTIALS: the service account's key file, its token_uri the stand-in's.
   keyFile = path.join(tempDir('aidressup-vertex-'), 'key.json');
   fs.writeFileSync(keyFile, JSON.stringify(vertex.key));
@@ -95,9 +98,14 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
       cookie,
     );
   const spending = async (userId: string) =>
-    (await t.app.db.selectFrom('credit_events').select(['type', 'amount']).where('user_id', '=', userId).orderBy('created_at').execute()).map(
-      (e) => `${e.type} ${e.amount}`,
-    );
+    (
+      await t.app.db
+        .selectFrom('credit_events')
+        .select(['type', 'amount'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .execute()
+    ).map((e) => `${e.type} ${e.amount}`);
 
   it('serves try-ons through each of vertex-tryon, replicate and cog with only the stand-ins reachable', async () => {
     for (const api of ['vertex-tryon', 'replicate', 'cog']) {
@@ -124,7 +132,12 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
     expect(await spending(shopper.user.id)).toEqual(['trial_spend -1']);
     const row = await findTryOn(t.app.db, body.tryonId!);
     // Pruna's price for one garment, as the engine's price list gives it.
-    expect(row).toMatchObject({ status: 'succeeded', engine: 'replicate', requested_engine: 'vertex-tryon', cost_micros: 15_000 });
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      engine: 'replicate',
+      requested_engine: 'vertex-tryon',
+      cost_micros: 15_000,
+    });
 
     // Replicate over its quota too: on to the Cog server.
     replicate.fallback = { kind: 'http', status: 429 };
@@ -152,7 +165,9 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
       cost: (economics.tryons * 0.015).toFixed(4),
       margin: (-economics.tryons * 0.015).toFixed(4),
     });
-    expect(stats.engines.find((e) => e.engine === 'vertex-tryon' && e.window === 'hour')).toMatchObject({ failovers: 2 });
+    expect(stats.engines.find((e) => e.engine === 'vertex-tryon' && e.window === 'hour')).toMatchObject({
+      failovers: 2,
+    });
   });
 
   it('a content refusal never fails over: 422 CONTENT_BLOCKED, nothing charged, the next engine never called', async () => {
@@ -182,7 +197,10 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
     await fresh.app.engines.warmAll();
     const health = HealthResponseSchema.parse((await fresh.app.inject({ method: 'GET', url: '/api/health' })).json());
     expect(Object.keys(health.checks.engines).sort()).toEqual(['cog', 'local', 'replicate', 'vertex-tryon']);
-    expect(health.checks.engines.cog).toMatchObject({ status: 'down', reasons: [expect.stringContaining('SETUP_FAILED')] });
+    expect(health.checks.engines.cog).toMatchObject({
+      status: 'down',
+      reasons: [expect.stringContaining('SETUP_FAILED')],
+    });
     expect(health.checks.engines['vertex-tryon']!.status).toBe('ok');
     const config = PublicConfigSchema.parse((await fresh.app.inject({ method: 'GET', url: '/api/config' })).json());
     expect(config.engines.find((e) => e.id === 'cog')?.status).toBe('down');

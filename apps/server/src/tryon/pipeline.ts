@@ -127,7 +127,10 @@ export async function refuseEarly(
     throw new AppError('CATEGORY_NOT_OFFERED');
   }
   // An engine health says is down, with no engine up to fail over to: refused, nothing charged.
-  if (deps.engines?.isDown?.(engineId) && (deps.engines.fallbacks?.(engineId) ?? []).every((id) => deps.engines!.isDown!(id)))
+  if (
+    deps.engines?.isDown?.(engineId) &&
+    (deps.engines.fallbacks?.(engineId) ?? []).every((id) => deps.engines!.isDown!(id))
+  )
     throw new AppError('ENGINE_UNAVAILABLE', HOSTED_ENGINE_MESSAGES.unavailable);
   const now = deps.clock();
   if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now, units }))) {

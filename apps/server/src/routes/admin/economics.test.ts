@@ -59,15 +59,24 @@ describe.each(DATABASE_KINDS)('engine cost and margin per day on %s', (kind) => 
       now: app.clock(),
     });
     // The buyer's free trials go first: use them up on the built-in engine (earning and costing nothing).
-    for (let i = 0; i < app.config.freeTrialsLimit; i++) await ledgerTryOn(app, buyer.user.id, { engine: 'local', made: { engine: 'local', costMicros: 0 } });
-    for (let i = 0; i < app.config.freeTrialsLimit; i++) await ledgerTryOn(app, foreign.user.id, { engine: 'local', made: { engine: 'local', costMicros: 0 } });
+    for (let i = 0; i < app.config.freeTrialsLimit; i++)
+      await ledgerTryOn(app, buyer.user.id, { engine: 'local', made: { engine: 'local', costMicros: 0 } });
+    for (let i = 0; i < app.config.freeTrialsLimit; i++)
+      await ledgerTryOn(app, foreign.user.id, { engine: 'local', made: { engine: 'local', costMicros: 0 } });
     const replicate = { engine: 'replicate', made: { engine: 'replicate', costMicros: 15_000 } };
     await ledgerTryOn(app, buyer.user.id, replicate);
     await ledgerTryOn(app, buyer.user.id, replicate);
     // A whole outfit asked of vertex-tryon, made by it: two units, two images.
-    await ledgerTryOn(app, buyer.user.id, { engine: 'vertex-tryon', units: 2, made: { engine: 'vertex-tryon', costMicros: 120_000 } });
+    await ledgerTryOn(app, buyer.user.id, {
+      engine: 'vertex-tryon',
+      units: 2,
+      made: { engine: 'vertex-tryon', costMicros: 120_000 },
+    });
     // Failed over from vertex-tryon to replicate: counted there.
-    await ledgerTryOn(app, buyer.user.id, { engine: 'vertex-tryon', made: { engine: 'replicate', costMicros: 15_000 } });
+    await ledgerTryOn(app, buyer.user.id, {
+      engine: 'vertex-tryon',
+      made: { engine: 'replicate', costMicros: 15_000 },
+    });
     // A free trial: costs, earns nothing.
     await ledgerTryOn(app, trial.user.id, replicate);
     // Bought in EUR: not counted as revenue.
@@ -93,7 +102,13 @@ describe.each(DATABASE_KINDS)('engine cost and margin per day on %s', (kind) => 
     expect(today.tryons.find((e) => e.engine === 'vertex-tryon')).toMatchObject({ succeeded: 1, failovers: 1 });
     expect(stats.prices).toEqual([
       { engine: 'local', per_image: '0.0000', per_extra_garment: '0.0000', source: 'own-hardware', read_on: null },
-      { engine: 'replicate', per_image: '0.0200', per_extra_garment: '0.0100', source: 'configured', read_on: '2026-11-20' },
+      {
+        engine: 'replicate',
+        per_image: '0.0200',
+        per_extra_garment: '0.0100',
+        source: 'configured',
+        read_on: '2026-11-20',
+      },
     ]);
 
     // Two days on, the day is closed and stored: the same figures come back from storage.

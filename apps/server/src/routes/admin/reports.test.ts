@@ -279,7 +279,15 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
       ).engines;
 
     const failure = { code: 'ENGINE_TIMEOUT', at: '2026-07-01T12:00:00.000Z' };
-    const double = { engine: 'test-double', succeeded: 1, refused: 1, failed: 1, p50_ms: 1500, p95_ms: 1500, failovers: 0 };
+    const double = {
+      engine: 'test-double',
+      succeeded: 1,
+      refused: 1,
+      failed: 1,
+      p50_ms: 1500,
+      p95_ms: 1500,
+      failovers: 0,
+    };
     const other = { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500, failovers: 0 };
     expect(await engines()).toEqual([
       { ...other, window: 'hour', last_error: null },

@@ -190,7 +190,8 @@ export async function adminStats(deps: AdminDeps, days: number): Promise<AdminSt
   const series = new Map<string, AdminStatsDay>();
   if (since < open) {
     const stored = await readDailyStats(deps.db, dayOf(since), dayOf(open - DAY_MS));
-    for (const row of stored) series.set(row.day, withDefaults({ ...(JSON.parse(row.data) as AdminStatsDay), date: row.day }));
+    for (const row of stored)
+      series.set(row.day, withDefaults({ ...(JSON.parse(row.data) as AdminStatsDay), date: row.day }));
     let missingFrom: number | undefined;
     for (let t = since; t < open; t += DAY_MS) {
       if (!series.has(dayOf(t))) {

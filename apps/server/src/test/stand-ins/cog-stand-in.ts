@@ -57,7 +57,11 @@ export async function startCogStandIn(
     if (req.method === 'GET' && path === '/health-check') {
       return sendJson(res, 200, {
         status: state.health,
-        setup: { started_at: '2026-11-27T00:00:00+00:00', status: state.health === 'SETUP_FAILED' ? 'failed' : 'succeeded', logs: '' },
+        setup: {
+          started_at: '2026-11-27T00:00:00+00:00',
+          status: state.health === 'SETUP_FAILED' ? 'failed' : 'succeeded',
+          logs: '',
+        },
         version: { coglet: '0.21.0', cog: '0.17.0', python: '3.12' },
       });
     }
@@ -71,22 +75,30 @@ export async function startCogStandIn(
       const garments = names.list ? input?.[names.garment] : [input?.[names.garment]];
       const problems = [
         !isDataUri(input?.[names.person]) && `${names.person}: field required`,
-        !(Array.isArray(garments) && garments.length >= 1 && garments.every(isDataUri)) && `${names.garment}: field required`,
+        !(Array.isArray(garments) && garments.length >= 1 && garments.every(isDataUri)) &&
+          `${names.garment}: field required`,
         names.category && typeof input?.[names.category] !== 'string' && `${names.category}: field required`,
       ].filter(Boolean);
       if (problems.length)
-        return sendJson(res, 422, { detail: problems.map((msg) => ({ loc: ['body', 'input'], msg, type: 'value_error' })) });
+        return sendJson(res, 422, {
+          detail: problems.map((msg) => ({ loc: ['body', 'input'], msg, type: 'value_error' })),
+        });
       const b = queue.shift() ?? state.fallback;
       if (b.kind === 'hang') return hang(res);
       if (b.kind === 'malformed') return sendMalformedJson(res);
-      if (b.kind === 'http') return sendJson(res, b.status, { detail: b.status === 409 ? 'Already running a prediction' : 'Internal Server Error' });
+      if (b.kind === 'http')
+        return sendJson(res, b.status, {
+          detail: b.status === 409 ? 'Already running a prediction' : 'Internal Server Error',
+        });
       const id = put?.[1] ?? 'sync';
-      if (b.kind === 'failed') return sendJson(res, 200, { id, status: 'failed', output: null, error: b.error, logs: '' });
+      if (b.kind === 'failed')
+        return sendJson(res, 200, { id, status: 'failed', output: null, error: b.error, logs: '' });
       const personUri = String(input![names.person]);
       const person = Buffer.from(personUri.slice(personUri.indexOf(',') + 1), 'base64');
       const meta = await sharp(person).metadata();
       const image =
-        (opts.instant ? cached : undefined) ?? (await makeResultImage(meta.width ?? 512, meta.height ?? 768, 'png', person));
+        (opts.instant ? cached : undefined) ??
+        (await makeResultImage(meta.width ?? 512, meta.height ?? 768, 'png', person));
       if (opts.instant) cached = image;
       const output =
         b.output === 'none'
@@ -94,7 +106,14 @@ export async function startCogStandIn(
           : b.output === 'not-image'
             ? `data:text/plain;base64,${Buffer.from('no image here').toString('base64')}`
             : `data:image/png;base64,${image.toString('base64')}`;
-      return sendJson(res, 200, { id, status: 'succeeded', output, error: null, logs: '', metrics: { predict_time: 0.5 } });
+      return sendJson(res, 200, {
+        id,
+        status: 'succeeded',
+        output,
+        error: null,
+        logs: '',
+        metrics: { predict_time: 0.5 },
+      });
     }
     if (req.method === 'POST' && /^\/predictions\/[a-z0-9]+\/cancel$/.test(path)) return sendJson(res, 200, {});
     return sendJson(res, 404, { detail: 'Not Found' });

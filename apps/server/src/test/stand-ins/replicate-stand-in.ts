@@ -93,11 +93,18 @@ export async function startReplicateStandIn(opts: { token: string; instant?: boo
   const view = (p: Stored) => {
     const o = p.outcome;
     const done = o.kind !== 'processing-forever' && p.polls >= (o.polls ?? 0);
-    const status = p.canceled ? 'canceled' : !done ? (p.polls === 0 ? 'starting' : 'processing') : o.kind === 'failed' ? 'failed' : 'succeeded';
+    const status = p.canceled
+      ? 'canceled'
+      : !done
+        ? p.polls === 0
+          ? 'starting'
+          : 'processing'
+        : o.kind === 'failed'
+          ? 'failed'
+          : 'succeeded';
     let output: unknown = null;
     if (status === 'succeeded' && o.kind === 'succeeded') {
-      const file =
-        o.output === 'too-large' ? 'big.jpg' : o.output === 'not-image' ? 'page.html' : 'out.jpg';
+      const file = o.output === 'too-large' ? 'big.jpg' : o.output === 'not-image' ? 'page.html' : 'out.jpg';
       const url = `${cdn.url}/${p.id}/${file}`;
       output = o.output === 'none' ? null : o.output === 'list' ? [url] : url;
     }
@@ -121,16 +128,29 @@ export async function startReplicateStandIn(opts: { token: string; instant?: boo
   const server = await startStandInServer(async (req, res) => {
     const path = req.url.split('?')[0]!;
     if (req.headers.authorization !== `Bearer ${opts.token}`)
-      return sendJson(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+      return sendJson(res, 401, {
+        title: 'Unauthenticated',
+        detail: 'You did not pass a valid authentication token',
+        status: 401,
+      });
     const official = /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
     if (req.method === 'POST' && (official || path === '/v1/predictions')) {
       const body = req.json as { input?: Record<string, unknown>; version?: string } | undefined;
       const modelName = official ? official[1]! : body?.version === IDM_VTON_VERSION ? 'cuuupid/idm-vton' : undefined;
       const schema = modelName ? MODEL_SCHEMAS[modelName] : undefined;
-      if (!schema) return sendJson(res, 404, { title: 'Not found', detail: 'The requested resource could not be found.', status: 404 });
+      if (!schema)
+        return sendJson(res, 404, {
+          title: 'Not found',
+          detail: 'The requested resource could not be found.',
+          status: 404,
+        });
       const prefer = String(req.headers.prefer ?? '');
       if (prefer && !/^wait(=([1-9]|[1-5]\d|60))?$/.test(prefer))
-        return sendJson(res, 400, { title: 'Invalid Prefer header', detail: 'Prefer must be wait or wait=1..60', status: 400 });
+        return sendJson(res, 400, {
+          title: 'Invalid Prefer header',
+          detail: 'Prefer must be wait or wait=1..60',
+          status: 400,
+        });
       const cancelAfter = req.headers['cancel-after'];
       if (cancelAfter !== undefined && !/^\d+(ms|s|m|h)$/.test(String(cancelAfter)))
         return sendJson(res, 400, { title: 'Invalid Cancel-After header', detail: String(cancelAfter), status: 400 });
@@ -143,17 +163,24 @@ export async function startReplicateStandIn(opts: { token: string; instant?: boo
         problems.push(`${schema.garment}: ${schema.list ? '1 to 11 files' : 'a file'} required`);
       if (schema.category && !schema.category.includes(String(input.category)))
         problems.push(`category: must be one of ${schema.category.join(', ')}`);
-      if (problems.length) return sendJson(res, 422, { title: 'Input validation failed', detail: problems.join('; '), status: 422 });
+      if (problems.length)
+        return sendJson(res, 422, { title: 'Input validation failed', detail: problems.join('; '), status: 422 });
       const uris = [input[schema.person], ...(garments as unknown[])].map(String);
       if (uris.some((u) => u.length > REPLICATE_DATA_URI_MAX))
-        return sendJson(res, 413, { title: 'Request too large', detail: 'data URIs must stay under 1 MB', status: 413 });
+        return sendJson(res, 413, {
+          title: 'Request too large',
+          detail: 'data URIs must stay under 1 MB',
+          status: 413,
+        });
       const b = queue.shift() ?? state.fallback;
       if (b.kind === 'hang') return hang(res);
       if (b.kind === 'malformed') return sendMalformedJson(res, 201);
       if (b.kind === 'http')
         return sendJson(res, b.status, {
           title: b.status === 429 ? 'Request was throttled' : 'Internal server error',
-          detail: b.detail ?? (b.status === 429 ? 'Request was throttled. Your rate limit resets in ~10s.' : 'Something went wrong'),
+          detail:
+            b.detail ??
+            (b.status === 429 ? 'Request was throttled. Your rate limit resets in ~10s.' : 'Something went wrong'),
           status: b.status,
         });
       const id = randomBytes(13).toString('hex').slice(0, 26);
@@ -164,7 +191,14 @@ export async function startReplicateStandIn(opts: { token: string; instant?: boo
         (opts.instant ? cached : undefined) ??
         (await makeResultImage(meta.width ?? 512, meta.height ?? 768, 'jpeg', person));
       if (opts.instant) cached = output;
-      const p: Stored = { id, model: modelName!, outcome: b.outcome ?? { kind: 'succeeded' }, polls: 0, output, canceled: false };
+      const p: Stored = {
+        id,
+        model: modelName!,
+        outcome: b.outcome ?? { kind: 'succeeded' },
+        polls: 0,
+        output,
+        canceled: false,
+      };
       predictions.set(id, p);
       return sendJson(res, 201, view(p), { location: `${base}/v1/predictions/${id}` });
     }
@@ -181,7 +215,11 @@ export async function startReplicateStandIn(opts: { token: string; instant?: boo
         return sendJson(res, 200, view(p));
       }
     }
-    return sendJson(res, 404, { title: 'Not found', detail: 'The requested resource could not be found.', status: 404 });
+    return sendJson(res, 404, {
+      title: 'Not found',
+      detail: 'The requested resource could not be found.',
+      status: 404,
+    });
   });
   base = server.url;
 

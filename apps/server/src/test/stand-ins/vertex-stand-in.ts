@@ -84,12 +84,7 @@ export async function startVertexStandIn(
       const header = JSON.parse(b64url(parts[0]!).toString('utf8')) as { alg?: string };
       const claims = JSON.parse(b64url(parts[1]!).toString('utf8')) as Record<string, unknown>;
       assertions.push(claims);
-      const signed = verify(
-        'RSA-SHA256',
-        Buffer.from(`${parts[0]}.${parts[1]}`),
-        publicKey,
-        b64url(parts[2]!),
-      );
+      const signed = verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, b64url(parts[2]!));
       const now = Date.now() / 1000;
       const aud = String(claims.aud);
       if (
@@ -143,9 +138,14 @@ export async function startVertexStandIn(
       const count = p.sampleCount ?? 1;
       if (!(Number.isInteger(count) && Number(count) >= 1 && Number(count) <= 4))
         return invalid('sampleCount must be between 1 and 4.');
-      const safety = String(p.safetySetting ?? 'block_medium_and_above').toLowerCase().replaceAll('-', '_');
+      const safety = String(p.safetySetting ?? 'block_medium_and_above')
+        .toLowerCase()
+        .replaceAll('-', '_');
       if (!(VERTEX_SAFETY_SETTINGS as readonly string[]).includes(safety)) return invalid('Invalid safetySetting.');
-      if (p.personGeneration !== undefined && !(VERTEX_PERSON_GENERATION as readonly string[]).includes(String(p.personGeneration)))
+      if (
+        p.personGeneration !== undefined &&
+        !(VERTEX_PERSON_GENERATION as readonly string[]).includes(String(p.personGeneration))
+      )
         return invalid('Invalid personGeneration.');
       const b = queue.shift() ?? state.fallback;
       if (b.kind === 'hang') return hang(res);
@@ -154,14 +154,21 @@ export async function startVertexStandIn(
         return sendJson(res, b.status, {
           error: {
             code: b.status,
-            message: b.message ?? (b.status === 429 ? 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model.' : 'Internal error encountered.'),
-            status: b.grpcStatus ?? (b.status === 429 ? 'RESOURCE_EXHAUSTED' : b.status === 503 ? 'UNAVAILABLE' : 'INTERNAL'),
+            message:
+              b.message ??
+              (b.status === 429
+                ? 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model.'
+                : 'Internal error encountered.'),
+            status:
+              b.grpcStatus ?? (b.status === 429 ? 'RESOURCE_EXHAUSTED' : b.status === 503 ? 'UNAVAILABLE' : 'INTERNAL'),
           },
         });
       if (b.kind === 'no-predictions') return sendJson(res, 200, {});
       if (b.kind === 'filtered')
         return sendJson(res, 200, {
-          predictions: [{ raiFilteredReason: b.reason ?? 'Your current safety filter threshold filtered out the generated image.' }],
+          predictions: [
+            { raiFilteredReason: b.reason ?? 'Your current safety filter threshold filtered out the generated image.' },
+          ],
         });
       // The model answers at the person photo's size.
       const meta = await sharp(images[0]).metadata();
@@ -169,7 +176,9 @@ export async function startVertexStandIn(
         (opts.instant ? cached : undefined) ??
         (await makeResultImage(meta.width ?? 512, meta.height ?? 768, 'png', images[0]));
       if (opts.instant) cached = out;
-      return sendJson(res, 200, { predictions: [{ mimeType: 'image/png', bytesBase64Encoded: out.toString('base64') }] });
+      return sendJson(res, 200, {
+        predictions: [{ mimeType: 'image/png', bytesBase64Encoded: out.toString('base64') }],
+      });
     }
     return sendJson(res, 404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
   });

@@ -46,10 +46,7 @@ export function EconomicsPanel({ stats }: { stats: AdminStatsResponse }) {
       margin: sum(of.map((r) => r.margin)),
     };
   });
-  const failovers = stats.days.reduce(
-    (a, d) => a + d.tryons.reduce((b, e) => b + (e.failovers ?? 0), 0),
-    0,
-  );
+  const failovers = stats.days.reduce((a, d) => a + d.tryons.reduce((b, e) => b + (e.failovers ?? 0), 0), 0);
   const heads = ['Engine', 'Try-ons', 'Revenue', 'Engine cost', 'Margin'];
   return (
     <div className="space-y-6">

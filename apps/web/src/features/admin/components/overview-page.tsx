@@ -94,7 +94,18 @@ function successRate(w: AdminEngineWindow): string {
 /** Each engine over the last hour and the last day, as shoppers saw it. */
 function EngineWindows({ engines }: { engines: AdminEngineWindow[] }) {
   if (engines.length === 0) return <p className="text-sm text-ink-500">No try-ons in the last day.</p>;
-  const heads = ['Engine', 'Window', 'Success', 'Try-ons', 'Refused', 'Failed', 'Failed over', 'p50', 'p95', 'Latest failure'];
+  const heads = [
+    'Engine',
+    'Window',
+    'Success',
+    'Try-ons',
+    'Refused',
+    'Failed',
+    'Failed over',
+    'p50',
+    'p95',
+    'Latest failure',
+  ];
   return (
     <TableScroll label="Engines over the last hour and day">
       <table className="w-full" data-testid="engine-windows">

@@ -67,7 +67,9 @@ export function useStudio({
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   // Never an engine health says is down: the choice falls back to the default, or the first one up.
   const engineId =
-    engineChoice && offeredEngines(config).some((e) => e.id === engineChoice) ? engineChoice : defaultOfferedEngine(config);
+    engineChoice && offeredEngines(config).some((e) => e.id === engineChoice)
+      ? engineChoice
+      : defaultOfferedEngine(config);
   // The categories follow the engine: Shoes & Accessories only where the engine can dress them.
   const offered = findEngine(config, engineId)?.categories ?? CATEGORY_VALUES;
   // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.

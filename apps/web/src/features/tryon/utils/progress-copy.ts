@@ -39,7 +39,9 @@ export function offeredEngines(config: Pick<PublicConfig, 'engines'> | null): En
  * The engine preselected: the server's default while it is up, else the first hosted engine that
  * is, else the first offered one (the built-in engine is always up).
  */
-export function defaultOfferedEngine(config: Pick<PublicConfig, 'engines' | 'defaultEngine'> | null): string | undefined {
+export function defaultOfferedEngine(
+  config: Pick<PublicConfig, 'engines' | 'defaultEngine'> | null,
+): string | undefined {
   const offered = offeredEngines(config);
   return (
     offered.find((e) => e.id === config?.defaultEngine)?.id ??
