@@ -204,7 +204,8 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
     expect(health.checks.engines['vertex-tryon']!.status).toBe('ok');
     const config = PublicConfigSchema.parse((await fresh.app.inject({ method: 'GET', url: '/api/config' })).json());
     expect(config.engines.find((e) => e.id === 'cog')?.status).toBe('down');
-    expect(config.engines.find((e) => e.id === 'replicate')?.status).toBe('ok');
+    expect(config.engines.find((e) => e.id === 'replicate')).toMatchObject({ status: 'ok', kind: 'hosted' });
+    expect(config.engines.find((e) => e.id === 'vertex-tryon')?.kind).toBe('hosted');
     const shopper = await signIn(fresh.app);
     const res = await postMultipart(
       fresh.app,
