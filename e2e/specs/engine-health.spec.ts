@@ -11,10 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HealthResponseSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { startCogStandIn, type CogStandIn } from '@aidressup/server/testing/stand-ins/cog-stand-in';
-import {
-  startReplicateStandIn,
-  type ReplicateStandIn,
-} from '@aidressup/server/testing/stand-ins/replicate-stand-in';
+import { startReplicateStandIn, type ReplicateStandIn } from '@aidressup/server/testing/stand-ins/replicate-stand-in';
 import { startVertexStandIn, type VertexStandIn } from '@aidressup/server/testing/stand-ins/vertex-stand-in';
 import { expect, openSignedIn, test, uploadBoth } from '../fixtures';
 import { startOwnServer, type OwnServer } from '../own-server';
@@ -73,9 +70,9 @@ test.describe('engines that health says are down', () => {
     await openSignedIn(page);
     const select = page.getByTestId('engine-select');
     await expect(select).toBeVisible();
-    const offered = await select.locator('option').evaluateAll((options) =>
-      options.map((o) => (o as HTMLOptionElement).value),
-    );
+    const offered = await select
+      .locator('option')
+      .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(offered).toEqual(['local', 'replicate']);
     // The default (vertex-tryon) is down: the first hosted engine that is up is preselected.
     await expect(select).toHaveValue('replicate');

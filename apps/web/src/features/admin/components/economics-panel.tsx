@@ -49,7 +49,7 @@ export function EconomicsPanel({ stats }: { stats: AdminStatsResponse }) {
   const failovers = stats.days.reduce((a, d) => a + d.tryons.reduce((b, e) => b + (e.failovers ?? 0), 0), 0);
   const heads = ['Engine', 'Try-ons', 'Revenue', 'Engine cost', 'Margin'];
   return (
-    <div className="space-y-6">
+    <div className="space-y-3">
       <p className="text-sm text-ink-600">
         In {currency}. Revenue is what the credits used were bought for (free trials and credits given by an operator
         earn nothing); engine cost is each engine’s price for the images it made.{' '}
@@ -59,7 +59,8 @@ export function EconomicsPanel({ stats }: { stats: AdminStatsResponse }) {
         <p className="text-sm text-ink-500">No try-ons made in this period.</p>
       ) : (
         <>
-          <TableScroll label="Revenue, engine cost and margin by engine over the period">
+          <h3 className="text-sm font-semibold text-ink-700">By engine, over the days shown</h3>
+          <TableScroll label="Revenue, engine cost and margin by engine, over the days shown">
             <table className="w-full" data-testid="economics-totals">
               <Head cells={heads} />
               <tbody className="divide-y divide-ink-100">
@@ -75,6 +76,7 @@ export function EconomicsPanel({ stats }: { stats: AdminStatsResponse }) {
               </tbody>
             </table>
           </TableScroll>
+          <h3 className="text-sm font-semibold text-ink-700">Per day and engine</h3>
           <TableScroll label="Revenue, engine cost and margin per day and engine">
             <table className="w-full" data-testid="economics-days">
               <Head cells={['Day', ...heads]} />
@@ -94,6 +96,7 @@ export function EconomicsPanel({ stats }: { stats: AdminStatsResponse }) {
           </TableScroll>
         </>
       )}
+      <h3 className="text-sm font-semibold text-ink-700">Engine prices</h3>
       <TableScroll label="Engine prices">
         <table className="w-full" data-testid="engine-prices">
           <Head cells={['Engine', 'Per image', 'Per extra garment', 'Price from', 'Read on']} />
