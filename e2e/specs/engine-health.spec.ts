@@ -4,8 +4,9 @@
  * Vertex AI's, Replicate's and Cog's wire formats): Google's service account gets no token and
  * the Cog server failed its setup, so both are `down` in /api/health; the engine choice offers the
  * built-in engine and Replicate only, preselects Replicate in place of the down default
- * (vertex-tryon), and a try-on there is made by Replicate. The engine choice is photographed
- * into /tmp/shots/.
+ * (vertex-tryon), and a try-on there is made by Replicate; when Replicate then fails, the next
+ * try-on moves on to the built-in engine and the result says which engine made it. The engine
+ * choice and that result are photographed into /tmp/shots/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -46,7 +47,7 @@ test.describe('engines that health says are down', () => {
       REPLICATE_BASE_URL: replicate.url,
       COG_URL: cog.url,
       DEFAULT_ENGINE: 'vertex-tryon',
-      ENGINE_FALLBACK: 'vertex-tryon=replicate',
+      ENGINE_FALLBACK: 'vertex-tryon=replicate;replicate=local',
     });
   });
 
@@ -89,5 +90,21 @@ test.describe('engines that health says are down', () => {
     expect(replicate.createCalls()).toHaveLength(1);
     expect(vertex.predictCalls()).toHaveLength(0);
     expect(cog.predictionCalls()).toHaveLength(0);
+    await expect(page.getByTestId('made-by')).toHaveCount(0);
+
+    // Replicate fails now: the try-on moves on to the built-in engine, and the result says so.
+    replicate.fallback = { kind: 'http', status: 500 };
+    const again = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
+    await page.getByTestId('try-with-ai').click();
+    const second = await again;
+    expect(second.status(), await second.text()).toBe(200);
+    expect(TryOnResponseSchema.parse(await second.json()).engine).toBe('local');
+    await expect(page.getByTestId('made-by')).toHaveText(
+      'Made with Built-in preview (fast): the engine you chose was not available.',
+    );
+    await expect(page.getByTestId('preview-badge')).toHaveText('Quick preview');
+    await page
+      .getByTestId('result-panel')
+      .screenshot({ path: path.join(SHOTS, 'result-failed-over.png'), style: '.sticky{position:static!important}' });
   });
 });

@@ -205,6 +205,7 @@ export function HomePage() {
               state={studio.state}
               onShowPlans={() => openPaywall('no_credits')}
               engine={studio.resultEngine}
+              madeBy={studio.madeBy}
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
               photoReal={studio.photoReal}

@@ -212,6 +212,9 @@ export function useStudio({
     maxMegabytes: Math.round(maxBytes / (1024 * 1024)),
     /** The engine the result panel speaks of: its kind and estimate. */
     resultEngine: { kind: engineKind(shownEngine), estimate: engineEstimate(shownEngine) },
+    /** The engine that made the result shown when another than the one asked (failover): its label. */
+    madeBy:
+      state.status === 'success' && state.failedOver ? (shownEngine?.label ?? state.engine ?? undefined) : undefined,
     /** A hosted engine the result panel can point to, and how to switch to it. */
     hostedEngine: hosted
       ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }
