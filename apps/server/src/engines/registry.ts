@@ -89,6 +89,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     enabled: (c) => c.engines.vertex !== undefined,
     // Google documents the model for clothing.
     categories: () => CATEGORY_VALUES,
+    // Google speaks of product images; photos of the garment being worn are not documented.
+    takesWornGarments: () => false,
     create: async (c, ctx) =>
       (await import('./vertex-tryon.js')).createVertexEngine(c.engines.vertex!, await hostedDeps(c, ctx)),
   },
@@ -96,6 +98,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     label: 'Replicate',
     enabled: (c) => c.engines.replicate !== undefined,
     categories: (c) => modelCategories(c.engines.replicate?.preset),
+    // Pruna: "garment refs can be flat lays, product shots, or lifestyle photos"; IDM-VTON wants in-shop photos.
+    takesWornGarments: (c) => c.engines.replicate?.preset === 'p-image-try-on',
     create: async (c, ctx) =>
       (await import('./replicate.js')).createReplicateEngine(c.engines.replicate!, await hostedDeps(c, ctx)),
   },
@@ -103,6 +107,7 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     label: 'Own GPU (Cog)',
     enabled: (c) => c.engines.cog !== undefined,
     categories: (c) => modelCategories(c.engines.cog?.preset),
+    takesWornGarments: (c) => c.engines.cog?.preset === 'p-image-try-on',
     create: async (c, ctx) => (await import('./cog.js')).createCogEngine(c.engines.cog!, await hostedDeps(c, ctx)),
   },
 };
