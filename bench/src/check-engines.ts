@@ -1,11 +1,12 @@
 /**
  * A check against the real hosted services: one real try-on per configured engine
- * (nano-banana, fashn, fal) with the open fixture photos (e2e/fixtures), printing the time,
+ * (nano-banana, fashn, fal, vertex-tryon, replicate, cog) with the open fixture photos (e2e/fixtures), printing the time,
  * the model and the size of the result. It spends real money (one image per engine), so it
  * is not part of `npm test`; operators run it once after setting a key. Without any key it
  * prints "skipped: no keys" and exits 0. Exits 1 when a configured engine fails.
  *
- * Run: npm run check:engines   (reads GEMINI_*, FASHN_*, FAL_* and ENGINE_DEADLINE_MS)
+ * Run: npm run check:engines   (reads GEMINI_*, FASHN_*, FAL_*, VERTEX_*, GOOGLE_APPLICATION_CREDENTIALS,
+ * REPLICATE_*, COG_* and ENGINE_DEADLINE_MS)
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -33,6 +34,21 @@ const ENGINE_VARS = [
   'FAL_KEY',
   'FAL_BASE_URL',
   'FAL_MODEL',
+  'VERTEX_PROJECT',
+  'VERTEX_LOCATION',
+  'VERTEX_MODEL',
+  'VERTEX_BASE_URL',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'VERTEX_CREDENTIALS',
+  'VERTEX_SAFETY_SETTING',
+  'VERTEX_PERSON_GENERATION',
+  'VERTEX_BASE_STEPS',
+  'REPLICATE_API_TOKEN',
+  'REPLICATE_MODEL',
+  'REPLICATE_BASE_URL',
+  'COG_URL',
+  'COG_MODEL',
+  'COG_INPUTS',
 ] as const;
 
 interface Check {
@@ -78,6 +94,30 @@ export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
       create: async (l) => (await import('@aidressup/server/engines/fal')).createFalEngine(cfg, deps(l)),
     });
   }
+  if (engines.vertex) {
+    const cfg = engines.vertex;
+    checks.push({
+      id: 'vertex-tryon',
+      model: `${cfg.model} (${cfg.location})`,
+      create: async (l) => (await import('@aidressup/server/engines/vertex-tryon')).createVertexEngine(cfg, deps(l)),
+    });
+  }
+  if (engines.replicate) {
+    const cfg = engines.replicate;
+    checks.push({
+      id: 'replicate',
+      model: cfg.model ?? cfg.version ?? cfg.preset,
+      create: async (l) => (await import('@aidressup/server/engines/replicate')).createReplicateEngine(cfg, deps(l)),
+    });
+  }
+  if (engines.cog) {
+    const cfg = engines.cog;
+    checks.push({
+      id: 'cog',
+      model: `${cfg.preset ?? 'COG_INPUTS'} at ${cfg.url}`,
+      create: async (l) => (await import('@aidressup/server/engines/cog')).createCogEngine(cfg, deps(l)),
+    });
+  }
   return checks;
 }
 
@@ -87,7 +127,9 @@ export async function checkEngines(
 ): Promise<CheckResult[] | 'skipped'> {
   const checks = configuredChecks(env);
   if (checks.length === 0) {
-    print('check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)');
+    print(
+      'check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY, FAL_KEY, VERTEX_PROJECT, REPLICATE_API_TOKEN or COG_URL to check those engines)',
+    );
     return 'skipped';
   }
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

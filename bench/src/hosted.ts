@@ -1,5 +1,5 @@
 /**
- * Overhead of the hosted engine adapters (nano-banana, fashn, fal): the time a whole
+ * Overhead of the hosted engine adapters (nano-banana, fashn, fal, vertex-tryon, replicate, cog): the time a whole
  * `tryOn()` takes against a local stand-in that answers at once from a precomputed
  * result, so what is measured is ours: reducing two ~3 MB phone photos, encoding the
  * request, the HTTP round trips over loopback, polling, reading and checking the answer.
@@ -27,6 +27,13 @@ import { startGeminiStandIn } from '@aidressup/server/testing/stand-ins/gemini-s
 import { startFashnStandIn } from '@aidressup/server/testing/stand-ins/fashn-stand-in';
 import { startFalStandIn } from '@aidressup/server/testing/stand-ins/fal-stand-in';
 import { syntheticPhoto } from '@aidressup/server/testing/stand-ins/test-photos';
+import { createVertexEngine } from '@aidressup/server/engines/vertex-tryon';
+import { createReplicateEngine } from '@aidressup/server/engines/replicate';
+import { createCogEngine } from '@aidressup/server/engines/cog';
+import { loadConfig } from '@aidressup/server/config';
+import { startVertexStandIn } from '@aidressup/server/testing/stand-ins/vertex-stand-in';
+import { startReplicateStandIn } from '@aidressup/server/testing/stand-ins/replicate-stand-in';
+import { startCogStandIn } from '@aidressup/server/testing/stand-ins/cog-stand-in';
 
 const RUNS = Math.max(30, Number(process.env.HOSTED_BENCH_RUNS ?? 30));
 const WARMUP = 3;
@@ -103,6 +110,9 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
   const gemini = await startGeminiStandIn({ apiKey: 'bench-gemini-key', instant: true });
   const fashn = await startFashnStandIn({ apiKey: 'bench-fashn-key', instant: true });
   const fal = await startFalStandIn({ key: 'bench-fal-key', instant: true });
+  const vertex = await startVertexStandIn({ instant: true });
+  const replicate = await startReplicateStandIn({ token: 'bench-replicate-token', instant: true });
+  const cog = await startCogStandIn(undefined, { instant: true });
   // The stand-ins finish at the first status poll: no waiting between polls is measured.
   fashn.fallbackRun = { kind: 'accept', outcome: { kind: 'completed', polls: 0 } };
   fal.fallbackSubmit = { kind: 'accept', outcome: { kind: 'completed', polls: 0 } };
@@ -119,6 +129,31 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
       createFalEngine({ key: 'bench-fal-key', baseUrl: fal.url, model: 'fal-ai/fashn/tryon/v1.6' }),
       () => (fal.requests.length = 0),
     ],
+    [
+      'vertex-tryon',
+      createVertexEngine({
+        project: vertex.project,
+        location: vertex.location,
+        model: vertex.model,
+        baseUrl: vertex.url,
+        credentials: vertex.key,
+        safetySetting: 'block_medium_and_above',
+        personGeneration: 'allow_adult',
+      }),
+      () => (vertex.requests.length = 0),
+    ],
+    [
+      'replicate',
+      createReplicateEngine({
+        token: 'bench-replicate-token',
+        baseUrl: replicate.url,
+        model: 'prunaai/p-image-try-on',
+        version: undefined,
+        preset: 'p-image-try-on',
+      }),
+      () => (replicate.requests.length = 0),
+    ],
+    ['cog', createCogEngine(loadConfig({ COG_URL: cog.url }).engines.cog!), () => (cog.requests.length = 0)],
   ];
 
   const rows: HostedBenchRow[] = [];
@@ -143,7 +178,7 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
       }
     }
   } finally {
-    await Promise.all([gemini.close(), fashn.close(), fal.close()]);
+    await Promise.all([gemini.close(), fashn.close(), fal.close(), vertex.close(), replicate.close(), cog.close()]);
   }
 
   const ms = (v: number) => `${v.toFixed(1)}`.padStart(9);

@@ -190,6 +190,11 @@ test('the overview draws its charts from the statistics, with engine health and 
     return n;
   });
   expect(painted).toBeGreaterThan(1000);
+  // What the try-ons earned and cost, by engine, and each engine's price with where it comes from.
+  await expect(op.getByTestId('economics-totals').getByRole('row', { name: /^local \d/ })).toBeVisible();
+  await expect(
+    op.getByTestId('engine-prices').getByRole('row', { name: /^local \$0\.00 \$0\.00 Own hardware/ }),
+  ).toBeVisible();
   await op.getByLabel('Period').selectOption('7');
   await expect(tryons.getByTestId('chart-row')).toHaveCount(7);
   await op.screenshot({ path: `${SHOTS}/overview-1366.png`, fullPage: true });

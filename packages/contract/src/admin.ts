@@ -223,6 +223,11 @@ export const AdminEngineDaySchema = z.object({
   /** Engine time (start to result) of the day's succeeded try-ons, in milliseconds; null without any. */
   p50_ms: z.number().int().nullable(),
   p95_ms: z.number().int().nullable(),
+  /**
+   * Try-ons asked of this engine that it failed for a reason not the photos' (5xx, timeout,
+   * quota) and that another engine then made (ENGINE_FALLBACK): counted there as succeeded.
+   */
+  failovers: z.number().int(),
 });
 export const AdminPurchasesSchema = z.object({
   plan_id: z.string().nullable(),
@@ -231,6 +236,37 @@ export const AdminPurchasesSchema = z.object({
   /** The sum paid, as a decimal string in `currency` (null when no amount was recorded). */
   revenue: z.string().nullable(),
 });
+/**
+ * One engine's try-ons of a day in money, as decimal strings with four places: `revenue` is what
+ * the credits they used were bought for (a plan's price over its credits; free trials and credits
+ * an operator gave earn nothing), `cost` what the engine charges for the images made (its price
+ * per image and per extra garment at the time), `margin` the difference.
+ */
+export const AdminEngineEconomicsSchema = z.object({
+  engine: z.string(),
+  /** Succeeded try-ons (units: a whole outfit is two). */
+  tryons: z.number().int(),
+  revenue: z.string(),
+  cost: z.string(),
+  margin: z.string(),
+});
+export type AdminEngineEconomics = z.infer<typeof AdminEngineEconomicsSchema>;
+/** An engine's price, from configuration or the provider's public price list, with the date it was read. */
+export const AdminEnginePriceSchema = z.object({
+  engine: z.string(),
+  /** Per image made, in the plans' currency (decimal string). */
+  per_image: z.string(),
+  /** Per garment beyond the first in one call (a whole outfit in one image). */
+  per_extra_garment: z.string(),
+  /**
+   * `price-list`: the built-in default from the provider's public prices; `configured`: ENGINE_COSTS;
+   * `own-hardware`: the operator's own machines (0 here); `unknown`: no published price could be read.
+   */
+  source: z.enum(['price-list', 'configured', 'own-hardware', 'unknown']),
+  /** When the price was read (YYYY-MM-DD); null when configuration gave no date. */
+  read_on: z.string().nullable(),
+});
+export type AdminEnginePrice = z.infer<typeof AdminEnginePriceSchema>;
 export const AdminStatsDaySchema = z.object({
   /** The UTC day, YYYY-MM-DD. */
   date: z.string(),
@@ -238,6 +274,8 @@ export const AdminStatsDaySchema = z.object({
   new_users: z.number().int(),
   purchases: z.array(AdminPurchasesSchema),
   reports: z.object({ created: z.number().int(), refunded: z.number().int(), rejected: z.number().int() }),
+  /** What each engine's try-ons of the day earned and cost, in the plans' currency (`currency` of the answer). */
+  economics: z.array(AdminEngineEconomicsSchema),
 });
 export type AdminStatsDay = z.infer<typeof AdminStatsDaySchema>;
 /** One engine's try-ons over a recent window (the last hour, the last day): its health as shoppers saw it. */
@@ -252,6 +290,10 @@ export const AdminStatsResponseSchema = z.object({
   days: z.array(AdminStatsDaySchema),
   /** Each engine over the last hour and the last day (engines without try-ons there are left out). */
   engines: z.array(AdminEngineWindowSchema),
+  /** The plans' currency: revenue, cost and prices are in it. */
+  currency: z.string(),
+  /** Each enabled engine's price now, with the date it was read. */
+  prices: z.array(AdminEnginePriceSchema),
   totals: z.object({
     /** Unspent, unexpired credits held by all users. */
     credits_outstanding: z.number().int(),

@@ -141,6 +141,11 @@ export const TryOnResponseSchema = z.object({
    * until when. Absent when they are not kept (a hosted result, or no hosted engine configured).
    */
   photosKeptUntil: z.string().optional(),
+  /**
+   * The engine that made the result: the one asked for, or the next one ENGINE_FALLBACK names
+   * when it failed (the shopper is charged once either way).
+   */
+  engine: z.string().optional(),
 });
 export type TryOnResponse = z.infer<typeof TryOnResponseSchema>;
 
@@ -265,6 +270,8 @@ export const PublicConfigSchema = z.object({
       estimateSeconds: z.object({ min: z.number(), max: z.number() }).optional(),
       /** The categories this engine offers, in the page's order (`accessories` only where it can). */
       categories: z.array(z.enum(TRYON_CATEGORY_VALUES)).optional(),
+      /** The engine's state as `/api/health` reports it; the page never offers one that is `down`. */
+      status: z.enum(['ok', 'degraded', 'down']).optional(),
     }),
   ),
   defaultEngine: z.string(),

@@ -91,3 +91,49 @@ export type FalModel = (typeof FAL_MODELS)[number];
  */
 export const FAL_WORN_GARMENT_MODELS: readonly FalModel[] = ['fal-ai/fashn/tryon/v1.6'];
 export const FAL_DEFAULT_MODEL: FalModel = 'fal-ai/fashn/tryon/v1.6';
+
+/**
+ * Google's dedicated try-on model on Vertex AI (the `vertex-tryon` engine). The request's
+ * `safetySetting` and `personGeneration` (VERTEX_SAFETY_SETTING, VERTEX_PERSON_GENERATION) take
+ * the values of Google's `VirtualTryOnModelParams`; Google's defaults are `block_medium_and_above`
+ * and `allow_adult`. See docs/engines.md for the sources and the date read.
+ */
+export const VERTEX_DEFAULT_MODEL = 'virtual-try-on-001';
+export const VERTEX_DEFAULT_LOCATION = 'us-central1';
+export const VERTEX_SAFETY_SETTINGS = [
+  'block_low_and_above',
+  'block_medium_and_above',
+  'block_only_high',
+  'block_none',
+] as const;
+export type VertexSafetySetting = (typeof VERTEX_SAFETY_SETTINGS)[number];
+export const VERTEX_DEFAULT_SAFETY_SETTING: VertexSafetySetting = 'block_medium_and_above';
+export const VERTEX_PERSON_GENERATION = ['dont_allow', 'allow_adult', 'allow_all'] as const;
+export type VertexPersonGeneration = (typeof VERTEX_PERSON_GENERATION)[number];
+export const VERTEX_DEFAULT_PERSON_GENERATION: VertexPersonGeneration = 'allow_adult';
+/** Vertex takes images up to 10 MB and answers at the person photo's size: 1536 px keeps both small. */
+export const VERTEX_INPUT: HostedInputSpec = { minSide: 1024, maxSide: 1536, jpegQuality: 92 };
+
+/**
+ * Try-on models whose inputs the `replicate` and `cog` engines know (REPLICATE_MODEL, COG_MODEL):
+ * Pruna's P-Image-Try-On (a person and up to 11 garments in one call) and IDM-VTON, whose code and
+ * weights are licensed CC BY-NC-SA 4.0: non-commercial use only.
+ */
+export const TRYON_MODEL_PRESETS = ['p-image-try-on', 'idm-vton'] as const;
+export type TryOnModelPreset = (typeof TRYON_MODEL_PRESETS)[number];
+/** The Replicate model each preset is, by `owner/name`. */
+export const REPLICATE_PRESET_MODELS: Record<TryOnModelPreset, string> = {
+  'p-image-try-on': 'prunaai/p-image-try-on',
+  'idm-vton': 'cuuupid/idm-vton',
+};
+export const REPLICATE_DEFAULT_MODEL = REPLICATE_PRESET_MODELS['p-image-try-on'];
+/** Presets whose model licence forbids commercial use (the server logs a warning when one is chosen). */
+export const NON_COMMERCIAL_PRESETS: readonly TryOnModelPreset[] = ['idm-vton'];
+/**
+ * The person and garment photos for Replicate and Cog models, sent as data URIs: 1280 px at
+ * quality 90 keeps each under the 1 MB Replicate recommends for a data URI (a larger one is
+ * re-encoded smaller; REPLICATE_DATA_URI_MAX).
+ */
+export const REPLICATE_INPUT: HostedInputSpec = { minSide: 768, maxSide: 1280, jpegQuality: 90 };
+/** Replicate: "a data URI … is only recommended if the file is less than 1MB". */
+export const REPLICATE_DATA_URI_MAX = 1_000_000;

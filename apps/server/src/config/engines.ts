@@ -15,8 +15,12 @@ import {
   type FashnModeration,
 } from '@aidressup/contract';
 import { int, optionalString, optionalUrl } from './env.js';
+import { HostedEngineEnv, hostedEnginesConfig, type HostedEnginesConfig } from './hosted-engines.js';
+import { EngineRoutingEnv, routingConfig, type EnginePrice } from './engine-costs.js';
 
 export const EngineEnv = {
+  ...HostedEngineEnv,
+  ...EngineRoutingEnv,
   DEFAULT_ENGINE: optionalString,
   ENGINE_CONCURRENCY: int(0, 0, 64),
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
@@ -74,7 +78,11 @@ export const EngineEnv = {
 };
 type EngineEnvValues = z.infer<z.ZodObject<typeof EngineEnv>>;
 
-export interface EnginesConfig {
+export interface EnginesConfig extends HostedEnginesConfig {
+  /** Engine id → the engines a try-on moves to, in order, when it fails (ENGINE_FALLBACK). */
+  fallback: ReadonlyMap<string, readonly string[]>;
+  /** Engine id → its price per image (ENGINE_COSTS, else the provider's price list). */
+  prices: ReadonlyMap<string, EnginePrice>;
   defaultEngine: string | undefined;
   concurrency: number;
   deadlineMs: number;
@@ -110,19 +118,40 @@ export interface EnginesConfig {
 
 /** The engines that the settings enable, by id (the built-in `local` is always on). */
 export function enabledEngines(e: EngineEnvValues): string[] {
-  return ['local', e.GEMINI_API_KEY && 'nano-banana', e.FASHN_API_KEY && 'fashn', e.FAL_KEY && 'fal'].filter(
-    (v): v is string => Boolean(v),
-  );
+  return [
+    'local',
+    e.GEMINI_API_KEY && 'nano-banana',
+    e.FASHN_API_KEY && 'fashn',
+    e.FAL_KEY && 'fal',
+    e.VERTEX_PROJECT && 'vertex-tryon',
+    e.REPLICATE_API_TOKEN && 'replicate',
+    e.COG_URL && 'cog',
+  ].filter((v): v is string => Boolean(v));
 }
 
 export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesConfig {
+  const hosted = hostedEnginesConfig(e, problems);
+  const enabled = enabledEngines(e);
+  const routing = routingConfig(
+    e,
+    enabled,
+    {
+      geminiModel: e.GEMINI_MODEL,
+      fashnModel: e.FASHN_MODEL,
+      falModel: e.FAL_MODEL.replace(/^\/+|\/+$/g, ''),
+      replicatePreset: hosted.replicate?.preset,
+    },
+    problems,
+  );
   if (e.DEFAULT_ENGINE) {
-    const available = enabledEngines(e);
+    const available = enabled;
     if (!available.includes(e.DEFAULT_ENGINE)) {
       problems.push(`DEFAULT_ENGINE=${e.DEFAULT_ENGINE} is not an enabled engine (enabled: ${available.join(', ')})`);
     }
   }
   return {
+    ...hosted,
+    ...routing,
     defaultEngine: e.DEFAULT_ENGINE,
     concurrency: e.ENGINE_CONCURRENCY,
     deadlineMs: e.ENGINE_DEADLINE_MS,

@@ -180,6 +180,10 @@ export interface TryOnsTable {
   kept_photos: string | null;
   /** Until when those photos are kept (they are deleted then); null when none are kept. */
   photos_until: string | null;
+  /** The engine the try-on was asked of, when another one made it (ENGINE_FALLBACK); null otherwise. */
+  requested_engine: string | null;
+  /** What the engine charged for it, in millionths of the plans' currency (null: not recorded). */
+  cost_micros: number | null;
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */

@@ -7,10 +7,16 @@ import { checkEngines } from '../../../../bench/src/check-engines.js';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
+import { startVertexStandIn, type VertexStandIn } from '../test/stand-ins/vertex-stand-in.js';
+import { startReplicateStandIn, type ReplicateStandIn } from '../test/stand-ins/replicate-stand-in.js';
+import { startCogStandIn, type CogStandIn } from '../test/stand-ins/cog-stand-in.js';
 
 let gemini: GeminiStandIn;
 let fashn: FashnStandIn;
 let fal: FalStandIn;
+let vertex: VertexStandIn;
+let replicate: ReplicateStandIn;
+let cog: CogStandIn;
 
 beforeAll(async () => {
   [gemini, fashn, fal] = await Promise.all([
@@ -18,9 +24,14 @@ beforeAll(async () => {
     startFashnStandIn({ apiKey: 'f-check-key' }),
     startFalStandIn({ key: 'fal-check:key' }),
   ]);
+  [vertex, replicate, cog] = await Promise.all([
+    startVertexStandIn(),
+    startReplicateStandIn({ token: 'r8_check-token-000' }),
+    startCogStandIn(),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([gemini?.close(), fashn?.close(), fal?.close()]);
+  await Promise.all([gemini?.close(), fashn?.close(), fal?.close(), vertex?.close(), replicate?.close(), cog?.close()]);
 });
 
 describe('check:engines', () => {
@@ -28,7 +39,7 @@ describe('check:engines', () => {
     const lines: string[] = [];
     expect(await checkEngines({}, (l) => lines.push(l))).toBe('skipped');
     expect(lines).toEqual([
-      'check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY or FAL_KEY to check those engines)',
+      'check:engines skipped: no keys (set GEMINI_API_KEY, FASHN_API_KEY, FAL_KEY, VERTEX_PROJECT, REPLICATE_API_TOKEN or COG_URL to check those engines)',
     ]);
   });
 
@@ -41,6 +52,12 @@ describe('check:engines', () => {
       FASHN_BASE_URL: fashn.url,
       FAL_KEY: 'fal-check:key',
       FAL_BASE_URL: fal.url,
+      VERTEX_PROJECT: vertex.project,
+      VERTEX_BASE_URL: vertex.url,
+      VERTEX_CREDENTIALS: JSON.stringify(vertex.key),
+      REPLICATE_API_TOKEN: 'r8_check-token-000',
+      REPLICATE_BASE_URL: replicate.url,
+      COG_URL: cog.url,
     };
     const results = await checkEngines(env, (l) => lines.push(l));
     expect(results).not.toBe('skipped');
@@ -49,6 +66,9 @@ describe('check:engines', () => {
       ['nano-banana', true],
       ['fashn', true],
       ['fal', true],
+      ['vertex-tryon', true],
+      ['replicate', true],
+      ['cog', true],
     ]);
     expect(results[0]!.line).toMatch(
       /^ok +nano-banana +\d+\.\d s {2}model gemini-3\.1-flash-image {2}result \d+×\d+ image\/\w+ \d+ KB/,
@@ -56,7 +76,12 @@ describe('check:engines', () => {
     expect(results[1]!.line).toContain('model tryon-v1.6 (mode balanced)');
     expect(results[1]!.line).toContain('creditsUsed 1');
     expect([gemini.calls().length, fashn.runCalls().length, fal.submitCalls().length]).toEqual([1, 1, 1]);
-    for (const key of Object.values(env)) if (!key.startsWith('http')) expect(lines.join('\n')).not.toContain(key);
+    expect([vertex.predictCalls().length, replicate.createCalls().length, cog.predictionCalls().length]).toEqual([
+      1, 1, 1,
+    ]);
+    for (const key of Object.values(env))
+      if (!key.startsWith('http') && !key.startsWith('{')) expect(lines.join('\n')).not.toContain(key);
+    expect(lines.join('\n')).not.toContain(vertex.key.private_key.split('\n')[1]!);
   });
 
   it('reports what the server reports at start: a retired Gemini model and a low FASHN balance', async () => {

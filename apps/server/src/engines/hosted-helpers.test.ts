@@ -182,10 +182,16 @@ describe('HTTP helpers', () => {
 });
 
 describe('health and logging', () => {
-  it('computes the error rate over the recent calls only', () => {
-    const h = new HealthStats(() => 0, 4);
+  it('computes the error rate over the recent calls only; failures in a row make it down for a minute', () => {
+    let now = 0;
+    const h = new HealthStats(() => now, 4);
     for (const o of ['failure', 'failure', 'failure', 'failure'] as const) h.record(o);
-    expect(h.snapshot()).toMatchObject({ status: 'degraded', errorRate: 1, recentCalls: 4 });
+    expect(h.snapshot()).toMatchObject({ status: 'down', errorRate: 1, recentCalls: 4 });
+    // A minute after the last failure one try-on is let through again: degraded, no longer down.
+    now += 60_000;
+    expect(h.snapshot()).toMatchObject({ status: 'degraded', errorRate: 1 });
+    h.record('failure');
+    expect(h.snapshot().status).toBe('down');
     for (const o of ['success', 'success', 'refused'] as const) h.record(o);
     expect(h.snapshot()).toMatchObject({ status: 'ok', errorRate: 0.25, recentCalls: 4 });
   });

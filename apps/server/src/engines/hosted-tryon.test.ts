@@ -146,6 +146,7 @@ describe('hosted engines through the try-on pipeline', () => {
           estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
           // Gemini is told which accessory to put on (the instruction names it).
           categories: [...CATEGORY_VALUES, 'accessories'],
+          status: 'ok',
         },
         // FASHN's try-on v1.6 and the fal endpoints dress clothing only.
         {
@@ -154,6 +155,7 @@ describe('hosted engines through the try-on pipeline', () => {
           kind: 'hosted',
           estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
           categories: CATEGORY_VALUES,
+          status: 'ok',
         },
         {
           id: 'fal',
@@ -161,6 +163,7 @@ describe('hosted engines through the try-on pipeline', () => {
           kind: 'hosted',
           estimateSeconds: ENGINE_ESTIMATE_SECONDS.hosted,
           categories: CATEGORY_VALUES,
+          status: 'ok',
         },
       ]),
     );
@@ -405,6 +408,7 @@ describe('FASHN Try-On Max', () => {
       estimateSeconds: { min: 50, max: 120 },
       // Try-On Max also dresses shoes, bags, hats and jewellery.
       categories: [...CATEGORY_VALUES, 'accessories'],
+      status: 'ok',
     });
     const { cookie, user } = await signIn(max);
     const before = fashn.runCalls().length;

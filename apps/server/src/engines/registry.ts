@@ -16,6 +16,7 @@ import type { TryOnEngine } from '@aidressup/engine';
 import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import type { HostedLogger } from './hosted-call.js';
+import { modelCategories } from './model-inputs.js';
 
 /** What the factories get besides configuration: the process's logger. */
 export interface EngineContext {
@@ -83,6 +84,32 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
       (FAL_WORN_GARMENT_MODELS as readonly string[]).includes(c.engines.fal?.model ?? FAL_DEFAULT_MODEL),
     create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
   },
+  'vertex-tryon': {
+    label: 'Google Virtual Try-On',
+    enabled: (c) => c.engines.vertex !== undefined,
+    // Google documents the model for clothing.
+    categories: () => CATEGORY_VALUES,
+    // Google speaks of product images; photos of the garment being worn are not documented.
+    takesWornGarments: () => false,
+    create: async (c, ctx) =>
+      (await import('./vertex-tryon.js')).createVertexEngine(c.engines.vertex!, await hostedDeps(c, ctx)),
+  },
+  replicate: {
+    label: 'Replicate',
+    enabled: (c) => c.engines.replicate !== undefined,
+    categories: (c) => modelCategories(c.engines.replicate?.preset),
+    // Pruna: "garment refs can be flat lays, product shots, or lifestyle photos"; IDM-VTON wants in-shop photos.
+    takesWornGarments: (c) => c.engines.replicate?.preset === 'p-image-try-on',
+    create: async (c, ctx) =>
+      (await import('./replicate.js')).createReplicateEngine(c.engines.replicate!, await hostedDeps(c, ctx)),
+  },
+  cog: {
+    label: 'Own GPU (Cog)',
+    enabled: (c) => c.engines.cog !== undefined,
+    categories: (c) => modelCategories(c.engines.cog?.preset),
+    takesWornGarments: (c) => c.engines.cog?.preset === 'p-image-try-on',
+    create: async (c, ctx) => (await import('./cog.js')).createCogEngine(c.engines.cog!, await hostedDeps(c, ctx)),
+  },
 };
 
 /**
@@ -117,6 +144,10 @@ export interface EngineRegistry {
   /** Creates and warms every engine; never throws (failures are reported by `status`). */
   warmAll(onError?: (id: string, err: unknown) => void): Promise<void>;
   status(): Record<string, { status: 'ok' | 'degraded' | 'down'; warmed: boolean }>;
+  /** Whether health says the engine is down (the page does not offer it; try-ons go to its fallback). */
+  isDown(id: string): boolean;
+  /** The engines a try-on on `id` moves to, in order, when it fails (ENGINE_FALLBACK; enabled ones only). */
+  fallbacks(id: string): readonly string[];
   closeAll(): Promise<void>;
 }
 
@@ -183,6 +214,19 @@ export function createEngineRegistry(
     return p;
   };
 
+  const status = (): ReturnType<EngineRegistry['status']> =>
+    Object.fromEntries(
+      ids.map((id) => {
+        const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
+        const own = resolved.get(id)?.health?.();
+        return [
+          id,
+          own ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status } : base,
+        ];
+      }),
+    );
+  const fallback = config.engines.fallback ?? new Map<string, readonly string[]>();
+
   return {
     list: () =>
       ids.map((id) => {
@@ -207,19 +251,9 @@ export function createEngineRegistry(
         }),
       );
     },
-    status: () =>
-      Object.fromEntries(
-        ids.map((id) => {
-          const base = health.get(id) ?? { status: 'ok' as const, warmed: false };
-          const own = resolved.get(id)?.health?.();
-          return [
-            id,
-            own
-              ? { ...own, warmed: base.warmed, status: base.status === 'down' ? ('down' as const) : own.status }
-              : base,
-          ];
-        }),
-      ),
+    status,
+    isDown: (id) => status()[id]?.status === 'down',
+    fallbacks: (id) => (fallback.get(id) ?? []).filter((next) => factories.has(next)),
     async closeAll() {
       await Promise.all(
         [...created.values()].map(async (p) => {

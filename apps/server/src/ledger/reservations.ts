@@ -79,6 +79,8 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
           shared_at: null,
           kept_photos: null,
           photos_until: null,
+          requested_engine: null,
+          cost_micros: null,
         };
         await trx.insertInto('tryons').values(tryon).execute();
         await addEvent(trx, {

@@ -114,13 +114,37 @@ async function refundOne(trx: Trx, input: RefundTryOnInput, tryonId: string, now
  */
 export async function completeTryOn(
   db: Db,
-  input: { tryonId: string; resultName: string; now?: Date; ownerId?: string },
+  input: {
+    tryonId: string;
+    resultName: string;
+    now?: Date;
+    ownerId?: string;
+    /** The engine that made it, when another than the one reserved (failover), and what it cost. */
+    made?: { engine: string; costMicros: number } | undefined;
+  },
 ): Promise<boolean> {
   const finishedAt = iso(input.now ?? new Date());
   return inTransaction(db, async (trx) => {
+    const made = input.made;
+    const failover = made
+      ? await trx.selectFrom('tryons').select('engine').where('id', '=', input.tryonId).executeTakeFirst()
+      : undefined;
+    const engineSet = made
+      ? {
+          engine: made.engine,
+          cost_micros: made.costMicros,
+          ...(failover && failover.engine !== made.engine ? { requested_engine: failover.engine } : {}),
+        }
+      : {};
     let query = trx
       .updateTable('tryons')
-      .set({ status: 'succeeded', result_name: input.resultName, staged_result: null, finished_at: finishedAt })
+      .set({
+        status: 'succeeded',
+        result_name: input.resultName,
+        staged_result: null,
+        finished_at: finishedAt,
+        ...engineSet,
+      })
       .where('id', '=', input.tryonId)
       .where('status', '=', 'processing');
     if (input.ownerId !== undefined) query = query.where('owner_id', '=', input.ownerId);
@@ -129,7 +153,7 @@ export async function completeTryOn(
     // A whole outfit's companion unit is spent with it (it names no result of its own).
     await trx
       .updateTable('tryons')
-      .set({ status: 'succeeded', finished_at: finishedAt })
+      .set({ status: 'succeeded', finished_at: finishedAt, ...(made ? { engine: made.engine } : {}) })
       .where('bundle_of', '=', input.tryonId)
       .where('status', '=', 'processing')
       .execute();

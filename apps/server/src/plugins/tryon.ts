@@ -46,6 +46,7 @@ async function createRunner(
       engines: app.engines,
       config,
       clock: app.clock,
+      log: app.log,
     });
     // The line's slots are the engine's: as many as its limiter runs at once.
     const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });

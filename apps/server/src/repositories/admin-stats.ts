@@ -236,3 +236,64 @@ export async function storeDailyStats(db: Db, rows: { day: string; data: string 
     .onConflict((oc) => oc.column('day').doNothing())
     .execute();
 }
+
+/**
+ * Try-ons asked of an engine that another engine made (failover), by day (or, with `byDay` false,
+ * over the window as day `all`) and the engine asked: main rows started in [since, until).
+ */
+export async function failoversByDay(
+  db: Db,
+  since: Date,
+  until: Date,
+  byDay = true,
+): Promise<{ day: string; engine: string; n: number }[]> {
+  const day = byDay ? sql`substr(created_at, 1, 10)` : sql`'all'`;
+  const res = await sql<{ day: string; engine: string; n: number | string }>`
+    select ${day} as day, requested_engine as engine, count(*) as n from tryons
+    where created_at >= ${iso(since)} and created_at < ${iso(until)} and bundle_of is null
+      and requested_engine is not null
+    group by 1, 2`.execute(db);
+  return res.rows.map((r) => ({ day: r.day, engine: r.engine, n: Number(r.n) }));
+}
+
+export interface EconomicsDayRow {
+  day: string;
+  engine: string;
+  /** Succeeded try-on units (a whole outfit's two rows count two). */
+  tryons: number;
+  /** What the credits they used were bought for, in millionths of `currency`. */
+  revenueMicros: number;
+  /** What the engines charged for them, in millionths (as recorded when each completed). */
+  costMicros: number;
+}
+
+/**
+ * Succeeded try-ons started in [since, until) by day and the engine that made them: revenue (each
+ * credit at its purchase's price over its credits, purchases in `currency` only; free trials and
+ * operators' grants earn nothing) and the engine cost recorded on them.
+ */
+export async function economicsByDay(db: Db, since: Date, until: Date, currency: string): Promise<EconomicsDayRow[]> {
+  const paid = isPostgres(db) ? sql`cast(g.amount_paid as numeric)` : sql`cast(g.amount_paid as real)`;
+  const res = await sql<{
+    day: string;
+    engine: string;
+    n: number | string;
+    revenue: number | string | null;
+    cost: number | string | null;
+  }>`
+    select substr(t.created_at, 1, 10) as day, t.engine, count(*) as n,
+      sum(case when g.id is not null and g.source in ('demo', 'paddle') and g.currency = ${currency}
+        and g.amount > 0 and g.amount_paid is not null then ${paid} / g.amount else 0 end) as revenue,
+      sum(coalesce(t.cost_micros, 0)) as cost
+    from tryons t
+    left join credit_grants g on g.id = t.grant_id and t.charge = 'credit'
+    where t.created_at >= ${iso(since)} and t.created_at < ${iso(until)} and t.status = 'succeeded'
+    group by 1, 2`.execute(db);
+  return res.rows.map((r) => ({
+    day: r.day,
+    engine: r.engine,
+    tryons: Number(r.n),
+    revenueMicros: Math.round(Number(r.revenue ?? 0) * 1_000_000),
+    costMicros: Number(r.cost ?? 0),
+  }));
+}

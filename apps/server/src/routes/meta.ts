@@ -83,7 +83,9 @@ export default async function metaRoutes(instance: FastifyInstance): Promise<voi
     },
     async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
-      return cached;
+      // Each engine's state as /api/health has it: the page does not offer one that is down.
+      const health = app.engines.status();
+      return { ...cached, engines: cached.engines.map((e) => ({ ...e, status: health[e.id]?.status ?? 'ok' })) };
     },
   );
 

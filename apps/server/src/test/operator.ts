@@ -91,7 +91,14 @@ export async function signInByEmail(
 export async function ledgerTryOn(
   app: FastifyInstance,
   userId: string,
-  opts: { units?: number; engine?: string; fail?: string; now?: Date } = {},
+  opts: {
+    units?: number;
+    engine?: string;
+    fail?: string;
+    now?: Date;
+    /** The engine that made it (another after a failover) and what it cost, recorded as it completes. */
+    made?: { engine: string; costMicros: number };
+  } = {},
 ): Promise<string> {
   const now = opts.now ?? app.clock();
   const reserved = await reserveTryOn(app.db, {
@@ -111,6 +118,7 @@ export async function ledgerTryOn(
       tryonId: id,
       resultName: `${newId()}${newId()}x.jpg`,
       now: new Date(now.getTime() + 1500),
+      made: opts.made,
     });
   }
   return id;

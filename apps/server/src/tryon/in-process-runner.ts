@@ -13,15 +13,19 @@ import { AppError } from '../errors.js';
 import { withTimeout } from '../timeout.js';
 import { JobLimiter } from './job-limiter.js';
 import { storeResult } from './results.js';
-import { runEngine } from './engine-call.js';
+import { runWithFailover } from './engine-call.js';
+import { tryOnCostMicros } from '../config/engine-costs.js';
+import type { EnginePrice } from '../config/engine-costs.js';
 import { failureOf, runLimit, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
   storage: Storage;
   engines: EngineRegistry;
-  config: { engines: { concurrency: number } };
+  config: { engines: { concurrency: number; prices?: ReadonlyMap<string, EnginePrice> } };
   clock: () => Date;
+  /** Where failovers are logged. */
+  log?: { warn(obj: Record<string, unknown>, msg: string): void };
 }
 
 /** Runs engines in this process, with at most ENGINE_CONCURRENCY (default: cores, or 16 for hosted engines) at a time per engine. */
@@ -47,9 +51,8 @@ export function createInProcessRunner(
     // The deadline, or the end of the shutdown's grace.
     const { signal, error: timeout } = runLimit(job.deadlineAt, job.stop);
     try {
-      const engine = await deps.engines.get(job.engineId);
       // Waiting for a slot is `queued` (reported when the try-on was accepted).
-      const output = await limiter(job.engineId).run(
+      const made = await limiter(job.engineId).run(
         () => {
           // The photos were decoded before the slot: reading is over as soon as it starts.
           job.progress?.report('reading');
@@ -60,18 +63,20 @@ export function createInProcessRunner(
             category: job.category,
             lowerGarment: job.lowerGarment?.data,
             signal,
+            deadlineAt: job.deadlineAt,
           };
-          return withTimeout(runEngine(engine, call), signal, timeout);
+          return withTimeout(runWithFailover(deps.engines, job.engineId, call, deps.log), signal, timeout);
         },
         signal,
         timeout,
         job.priority ? 'priority' : 'normal',
       );
       job.progress?.report('finishing');
-      const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock(), {
+      const resultName = await storeResult(deps, job.tryonId, made.output.image, signal, deps.clock(), {
         maxSide: job.resultMaxSide,
+        made: { engine: made.engineId, costMicros: tryOnCostMicros(deps.config.engines.prices, made) },
       });
-      return { ok: true, resultName };
+      return { ok: true, resultName, engineId: made.engineId };
     } catch (err) {
       return failureOf(err);
     }

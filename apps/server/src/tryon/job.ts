@@ -18,7 +18,8 @@ import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../timeout.js';
 import { storeResult } from './results.js';
 import { failureOf, runLimit } from './runner.js';
-import { runEngine } from './engine-call.js';
+import { runWithFailover } from './engine-call.js';
+import { tryOnCostMicros, type EnginePrice } from '../config/engine-costs.js';
 import { refundFailedTryOn } from './settle.js';
 
 export const TRYON_QUEUE_NAME = 'tryon';
@@ -82,6 +83,8 @@ export interface TryOnJobDeps {
   ownerId?: string;
   /** Aborted when the worker shuts down and its grace is over: the job gives up and is refunded. */
   stop?: AbortSignal;
+  /** Each engine's price, to record what the try-on cost. */
+  prices?: ReadonlyMap<string, EnginePrice> | undefined;
 }
 
 /**
@@ -117,21 +120,29 @@ export async function processTryOnJob(
     ]);
     if (!person || !garment || lowerGarment === null)
       throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
-    const engine = await deps.engines.get(data.engine);
     report('fitting');
-    const output = await withTimeout(
-      runEngine(engine, {
-        person: person.body,
-        garment: garment.body,
-        category: data.category,
-        lowerGarment: lowerGarment?.body,
-        signal,
-      }),
+    const made = await withTimeout(
+      runWithFailover(
+        deps.engines,
+        data.engine,
+        {
+          person: person.body,
+          garment: garment.body,
+          category: data.category,
+          lowerGarment: lowerGarment?.body,
+          signal,
+          deadlineAt: data.deadlineAt,
+        },
+        deps.log,
+      ),
       signal,
       stopped,
     );
     report('finishing');
-    const name = await storeResult(deps, data.tryonId, output.image, signal, now(), { maxSide: data.resultMaxSide });
+    const name = await storeResult(deps, data.tryonId, made.output.image, signal, now(), {
+      maxSide: data.resultMaxSide,
+      made: { engine: made.engineId, costMicros: tryOnCostMicros(deps.prices, made) },
+    });
     report('done');
     return { ok: true, resultName: name };
   } catch (err) {

@@ -8,6 +8,7 @@ import { engineDeadlineMs } from '../engines/deadlines.js';
 import type { Kysely } from 'kysely';
 import {
   FREE_RESULT_MAX_SIDE,
+  HOSTED_ENGINE_MESSAGES,
   PRIORITY_PLAN_IDS,
   TRYONS_PER_OUTFIT,
   type Category,
@@ -52,7 +53,8 @@ export interface TryOnDeps {
   /** Aborted when the process shuts down and its grace is over: runs under way give up and are refunded. */
   stop?: AbortSignal;
   /** The enabled engines: what each offers (categories), and whether a preview's photos are kept. */
-  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list' | 'status'>;
+  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list' | 'status'> &
+    Partial<Pick<EngineRegistry, 'isDown' | 'fallbacks'>>;
   /** Where a preview's photos are kept for "Make it photo-real" (none: they are not kept). */
   storage?: Storage;
 }
@@ -127,6 +129,12 @@ export async function refuseEarly(
   if (category !== undefined && deps.engines && !deps.engines.categories(engineId).includes(category)) {
     throw new AppError('CATEGORY_NOT_OFFERED');
   }
+  // An engine health says is down, with no engine up to fail over to: refused, nothing charged.
+  if (
+    deps.engines?.isDown?.(engineId) &&
+    (deps.engines.fallbacks?.(engineId) ?? []).every((id) => deps.engines!.isDown!(id))
+  )
+    throw new AppError('ENGINE_UNAVAILABLE', HOSTED_ENGINE_MESSAGES.unavailable);
   const now = deps.clock();
   if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now, units }))) {
     throw await noCreditsError(deps, userId);
@@ -168,7 +176,13 @@ async function waitTurn(
 /** The answer to a try-on that succeeded. */
 async function tryOnResponse(
   deps: Pick<TryOnDeps, 'db' | 'clock'>,
-  t: { tryonId: string; userId: string; charges: readonly ('trial' | 'credit')[]; resultName: string },
+  t: {
+    tryonId: string;
+    userId: string;
+    charges: readonly ('trial' | 'credit')[];
+    resultName: string;
+    engine: string;
+  },
 ): Promise<TryOnResponse> {
   const freeTrialsUsed = t.charges.filter((c) => c === 'trial').length;
   return {
@@ -180,6 +194,7 @@ async function tryOnResponse(
     tryonId: t.tryonId,
     tryOnsUsed: t.charges.length,
     freeTrialsUsed,
+    engine: t.engine,
   };
 }
 
@@ -237,7 +252,11 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   const settled = { tryonId, userId: req.userId, charges: reservation.charges };
   if (result.ok) {
     const keptUntil = await keepPreviewPhotos(deps, tryonId, req);
-    const response = await tryOnResponse(deps, { ...settled, resultName: result.resultName });
+    const response = await tryOnResponse(deps, {
+      ...settled,
+      resultName: result.resultName,
+      engine: result.engineId ?? req.engineId,
+    });
     progress?.report('done');
     return keptUntil ? { ...response, photosKeptUntil: keptUntil } : response;
   }
@@ -245,7 +264,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     // Settled elsewhere first: a worker may have completed it just as the wait gave up.
     const row = await untilDatabaseAnswers(() => findTryOn(db, tryonId));
     if (row?.status === 'succeeded' && row.result_name) {
-      const response = await tryOnResponse(deps, { ...settled, resultName: row.result_name });
+      const response = await tryOnResponse(deps, { ...settled, resultName: row.result_name, engine: row.engine });
       progress?.report('done');
       return response;
     }

@@ -42,7 +42,14 @@ export const ProgressMessageSchema = z.object({
 export type EngineKind = 'local' | 'hosted';
 
 /** Hosted engines' ids (the built-in engine, and test doubles, count as local). */
-const HOSTED_ENGINE_IDS: ReadonlySet<string> = new Set(['nano-banana', 'fashn', 'fal']);
+const HOSTED_ENGINE_IDS: ReadonlySet<string> = new Set([
+  'nano-banana',
+  'fashn',
+  'fal',
+  'vertex-tryon',
+  'replicate',
+  'cog',
+]);
 
 export function engineKind(engineId: string): EngineKind {
   return HOSTED_ENGINE_IDS.has(engineId) ? 'hosted' : 'local';

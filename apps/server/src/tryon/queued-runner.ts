@@ -228,7 +228,8 @@ export async function createTryOnQueue(
     }
     // The row says how it ended (a worker may have completed it just as the wait gave up).
     const row = await settledRow(t.tryonId);
-    if (row?.status === 'succeeded' && row.result_name) return { ok: true, resultName: row.result_name };
+    if (row?.status === 'succeeded' && row.result_name)
+      return { ok: true, resultName: row.result_name, engineId: row.engine };
     return result.ok ? { ok: false, code: 'ENGINE_FAILED', message: '' } : result;
   }
 

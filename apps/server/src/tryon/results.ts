@@ -33,7 +33,11 @@ export async function storeResult(
   image: Uint8Array,
   signal: AbortSignal,
   now: Date,
-  options: { maxSide?: number | undefined } = {},
+  options: {
+    maxSide?: number | undefined;
+    /** The engine that made it and its cost (recorded on the row as it completes). */
+    made?: { engine: string; costMicros: number } | undefined;
+  } = {},
 ): Promise<string> {
   const clean = await cleanEngineOutput(image, options);
   if (!clean)
@@ -51,7 +55,7 @@ export async function storeResult(
   await deps.storage.put(key, clean.data, clean.mimeType);
   try {
     const completed = await untilDatabaseAnswers(async () => {
-      if (await completeTryOn(deps.db, { tryonId, resultName: name, now })) return true;
+      if (await completeTryOn(deps.db, { tryonId, resultName: name, now, made: options.made })) return true;
       // A try that failed with the connection may have committed: then the row is ours already.
       const row = await findTryOn(deps.db, tryonId);
       return row?.status === 'succeeded' && row.result_name === name;

@@ -43,7 +43,8 @@ export type RunFailure = {
   /** For the log only. */
   detail?: string | undefined;
 };
-export type RunResult = { ok: true; resultName: string } | RunFailure;
+/** `engineId`: the engine that made the result (another than the job's after a failover). */
+export type RunResult = { ok: true; resultName: string; engineId?: string | undefined } | RunFailure;
 
 export interface TryOnRunner {
   readonly mode: 'in-process' | 'redis';

@@ -59,7 +59,7 @@ export async function startTryOnWorker(
             log.warn({ err, tryonId: data.tryonId, stage }, "could not report the try-on's progress"),
           );
       };
-      const result = await processTryOnJob({ ...deps, log }, data, report);
+      const result = await processTryOnJob({ ...deps, log, prices: config.engines.prices }, data, report);
       log.info(
         { tryonId: data.tryonId, engine: data.engine, ok: result.ok, ms: Date.now() - started },
         'try-on job finished',

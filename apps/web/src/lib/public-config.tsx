@@ -17,7 +17,10 @@ export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
   });
 }
 
-/** Loads the public configuration (GET /api/config) once at start. */
+/** How often the configuration is read again: engines go down and come back (their `status`). */
+export const CONFIG_REFRESH_MS = 60_000;
+
+/** Loads the public configuration (GET /api/config) at start, then again every minute. */
 export function ConfigProvider({ children }: { children: ReactNode }) {
   const [config, setConfig] = useState<PublicConfig | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -35,7 +38,16 @@ export function ConfigProvider({ children }: { children: ReactNode }) {
         console.warn('Could not load the public configuration', e);
         setError(WEB_MESSAGES.configUnavailable);
       });
-    return () => ctrl.abort();
+    // Read again quietly: a failure keeps what the page has.
+    const timer = setInterval(() => {
+      fetchPublicConfig(ctrl.signal)
+        .then(setConfig)
+        .catch(() => undefined);
+    }, CONFIG_REFRESH_MS);
+    return () => {
+      clearInterval(timer);
+      ctrl.abort();
+    };
   }, [attempt]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);

@@ -279,8 +279,16 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
       ).engines;
 
     const failure = { code: 'ENGINE_TIMEOUT', at: '2026-07-01T12:00:00.000Z' };
-    const double = { engine: 'test-double', succeeded: 1, refused: 1, failed: 1, p50_ms: 1500, p95_ms: 1500 };
-    const other = { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500 };
+    const double = {
+      engine: 'test-double',
+      succeeded: 1,
+      refused: 1,
+      failed: 1,
+      p50_ms: 1500,
+      p95_ms: 1500,
+      failovers: 0,
+    };
+    const other = { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500, failovers: 0 };
     expect(await engines()).toEqual([
       { ...other, window: 'hour', last_error: null },
       { ...other, window: 'day', last_error: null },
@@ -322,14 +330,14 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
     expect(stats.days.map((d) => d.date)).toEqual(['2026-06-09', '2026-06-10', '2026-06-11']);
     const day = stats.days[1]!;
     expect(day.tryons).toEqual([
-      { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500 },
-      { engine: 'test-double', succeeded: 2, refused: 1, failed: 1, p50_ms: 1500, p95_ms: 1500 },
+      { engine: 'other', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500, failovers: 0 },
+      { engine: 'test-double', succeeded: 2, refused: 1, failed: 1, p50_ms: 1500, p95_ms: 1500, failovers: 0 },
     ]);
     expect(day.new_users).toBe(1);
     expect(day.purchases).toEqual([{ plan_id: 'credits_200', currency: null, count: 1, revenue: null }]);
     expect(day.reports).toEqual({ created: 1, refunded: 1, rejected: 0 });
     // The operator's account is the next day's new user.
-    expect(stats.days[2]).toMatchObject({ tryons: [], new_users: 1, purchases: [] });
+    expect(stats.days[2]).toMatchObject({ tryons: [], new_users: 1, purchases: [], economics: [] });
     // 10 credits, less the outfit's two units (the first two try-ons were free trials, failures refunded).
     expect(stats.totals).toEqual({ credits_outstanding: 8, active_plans: 0 });
     // Closed days are computed once and stored; the open day is aggregated on each request.
@@ -341,7 +349,7 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
     );
     expect(later.days.slice(0, 2)).toEqual(stats.days.slice(0, 2));
     expect(later.days[2]!.tryons).toEqual([
-      { engine: 'test-double', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500 },
+      { engine: 'test-double', succeeded: 1, refused: 0, failed: 0, p50_ms: 1500, p95_ms: 1500, failovers: 0 },
     ]);
     for (const q of ['days=0', 'days=91', 'days=x'])
       expect(

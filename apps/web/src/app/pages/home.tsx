@@ -9,6 +9,7 @@ import { useSession } from '../../features/session/hooks/use-session';
 import { CategoryIcon } from '../../features/tryon/components/category-icon';
 import { CategorySelect } from '../../features/tryon/components/category-select';
 import { EngineSelect } from '../../features/tryon/components/engine-select';
+import { offeredEngines } from '../../features/tryon/utils/progress-copy';
 import { OutfitNote } from '../../features/tryon/components/outfit-note';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
 import { ResultPanel } from '../../features/tryon/components/result-panel';
@@ -113,7 +114,7 @@ export function HomePage() {
               />
               {config && studio.engineId ? (
                 <EngineSelect
-                  engines={config.engines}
+                  engines={offeredEngines(config)}
                   value={studio.engineId}
                   onChange={studio.chooseEngine}
                   disabled={processing}
@@ -204,6 +205,7 @@ export function HomePage() {
               state={studio.state}
               onShowPlans={() => openPaywall('no_credits')}
               engine={studio.resultEngine}
+              madeBy={studio.madeBy}
               beforeUrl={studio.person.previewUrl}
               hostedEngine={studio.hostedEngine}
               photoReal={studio.photoReal}

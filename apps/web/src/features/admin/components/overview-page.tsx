@@ -5,6 +5,7 @@ import { getStats } from '../api/get-stats';
 import { useAdminData } from '../hooks/use-admin-data';
 import { formatDateTime, formatDuration, formatNumber } from '../utils/format';
 import { Badge, ErrorNote, inputClass, Loading, Panel, Stat, TableScroll, tdClass, thClass } from './admin-ui';
+import { EconomicsPanel } from './economics-panel';
 
 /** Chart.js is most of the console's weight: the overview loads it, the other screens never do. */
 const StatsCharts = lazy(async () => ({ default: (await import('./stats-charts')).StatsCharts }));
@@ -39,17 +40,29 @@ function Health({ health }: { health: HealthResponse }) {
     ['Storage', health.checks.storage.status],
     ['Queue', health.checks.queue.status],
   ];
-  const engines = Object.entries(health.checks.engines).map(([id, c]) => [id, c.status] as [string, string]);
+  const engines = Object.entries(health.checks.engines).map(([id, c]) => ({
+    id,
+    status: c.status,
+    // Why a provider is down or degraded (its server not ready, no token, a retired model, a low balance).
+    reasons: Array.isArray(c.reasons) ? c.reasons.filter((r): r is string => typeof r === 'string') : [],
+  }));
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <div>
         <h3 className="text-sm font-semibold text-ink-700">Engines</h3>
         <ul className="mt-2 divide-y divide-ink-100 rounded-2xl border border-ink-200" data-testid="engine-health">
           {engines.length === 0 ? <li className="px-4 py-2 text-sm text-ink-500">No engines configured</li> : null}
-          {engines.map(([id, status]) => (
-            <li key={id} className="flex items-center justify-between gap-3 px-4 py-2 text-sm">
-              <span className="font-medium text-ink-900">{id}</span>
-              <Badge tone={statusTone(status)}>{status}</Badge>
+          {engines.map(({ id, status, reasons }) => (
+            <li key={id} className="px-4 py-2 text-sm">
+              <div className="flex items-center justify-between gap-3">
+                <span className="font-medium text-ink-900">{id}</span>
+                <Badge tone={statusTone(status)}>{status}</Badge>
+              </div>
+              {reasons.map((r) => (
+                <p key={r} className="mt-1 text-xs text-ink-500">
+                  {r}
+                </p>
+              ))}
             </li>
           ))}
         </ul>
@@ -81,7 +94,18 @@ function successRate(w: AdminEngineWindow): string {
 /** Each engine over the last hour and the last day, as shoppers saw it. */
 function EngineWindows({ engines }: { engines: AdminEngineWindow[] }) {
   if (engines.length === 0) return <p className="text-sm text-ink-500">No try-ons in the last day.</p>;
-  const heads = ['Engine', 'Window', 'Success', 'Try-ons', 'Refused', 'Failed', 'p50', 'p95', 'Latest failure'];
+  const heads = [
+    'Engine',
+    'Window',
+    'Success',
+    'Try-ons',
+    'Refused',
+    'Failed',
+    'Failed over',
+    'p50',
+    'p95',
+    'Latest failure',
+  ];
   return (
     <TableScroll label="Engines over the last hour and day">
       <table className="w-full" data-testid="engine-windows">
@@ -103,6 +127,7 @@ function EngineWindows({ engines }: { engines: AdminEngineWindow[] }) {
               <td className={tdClass}>{formatNumber(w.succeeded + w.refused + w.failed)}</td>
               <td className={tdClass}>{formatNumber(w.refused)}</td>
               <td className={tdClass}>{formatNumber(w.failed)}</td>
+              <td className={tdClass}>{formatNumber(w.failovers)}</td>
               <td className={tdClass}>{formatDuration(w.p50_ms)}</td>
               <td className={tdClass}>{formatDuration(w.p95_ms)}</td>
               <td className={tdClass}>
@@ -181,6 +206,12 @@ export function OverviewPage() {
       {stats.data ? (
         <Panel title="Engines, last hour and last day">
           <EngineWindows engines={stats.data.engines} />
+        </Panel>
+      ) : null}
+
+      {stats.data ? (
+        <Panel title="Revenue, engine cost and margin">
+          <EconomicsPanel stats={stats.data} />
         </Panel>
       ) : null}
 

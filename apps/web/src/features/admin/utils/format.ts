@@ -29,3 +29,13 @@ export function formatDay(day: string): string {
     ? day
     : d.toLocaleDateString('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
 }
+
+/** A decimal amount (the statistics' strings) in its currency, to four places when it has them ($0.015). */
+export function formatMoney(amount: string | number, currency: string): string {
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 4,
+  }).format(Number(amount));
+}

@@ -25,6 +25,8 @@ export interface ResultPanelProps {
   onShowPlans: () => void;
   /** The engine of the try-on under way or shown: its kind and estimate (from GET /api/config). */
   engine?: { kind: EngineKind; estimate: Estimate };
+  /** The engine that made the result shown, when it is not the one asked (a failover): its label. */
+  madeBy?: string | undefined;
   /** The person photo, for the before/after comparison. */
   beforeUrl?: string | null;
   /** A hosted engine to point to from a quick preview, and how to switch to it. */
@@ -118,6 +120,7 @@ export function ResultPanel({
   onReport,
   reportedNote,
   onLeaveLine,
+  madeBy,
 }: ResultPanelProps) {
   const t = useT();
   const localize = useLocalizeMessage();
@@ -274,6 +277,11 @@ export function ResultPanel({
             <CheckIcon className="size-5" />
             {state.message ? localize(state.message) : null}
           </p>
+          {madeBy ? (
+            <p className="mt-2 text-sm text-ink-700" data-testid="made-by">
+              {t('tryon.result.madeBy', { engine: madeBy })}
+            </p>
+          ) : null}
           {kind === 'local' ? (
             <div
               className="mt-3 rounded-2xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-950"

@@ -1,7 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CATEGORY_VALUES, MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
 import { makeProgressId as newProgressId, openProgressStream } from '../api/progress-stream';
-import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../utils/progress-copy';
+import {
+  defaultOfferedEngine,
+  engineEstimate,
+  engineKind,
+  findEngine,
+  firstHostedEngine,
+  offeredEngines,
+} from '../utils/progress-copy';
 import { canTryOn, currentStep } from '../utils/steps';
 import { useCategoryChoice, type CategoryChoiceDeps } from './use-category-choice';
 import { useImageUpload } from './use-image-upload';
@@ -58,7 +65,11 @@ export function useStudio({
   const person = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
   const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
-  const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
+  // Never an engine health says is down: the choice falls back to the default, or the first one up.
+  const engineId =
+    engineChoice && offeredEngines(config).some((e) => e.id === engineChoice)
+      ? engineChoice
+      : defaultOfferedEngine(config);
   // The categories follow the engine: Shoes & Accessories only where the engine can dress them.
   const offered = findEngine(config, engineId)?.categories ?? CATEGORY_VALUES;
   // Until the shopper picks a category by hand, the one suggested for the garment photo is preselected.
@@ -204,6 +215,9 @@ export function useStudio({
     maxMegabytes: Math.round(maxBytes / (1024 * 1024)),
     /** The engine the result panel speaks of: its kind and estimate. */
     resultEngine: { kind: engineKind(shownEngine), estimate: engineEstimate(shownEngine) },
+    /** The engine that made the result shown when another than the one asked (failover): its label. */
+    madeBy:
+      state.status === 'success' && state.failedOver ? (shownEngine?.label ?? state.engine ?? undefined) : undefined,
     /** A hosted engine the result panel can point to, and how to switch to it. */
     hostedEngine: hosted
       ? { label: hosted.label, selected: engineId === hosted.id, onUse: () => setEngineChoice(hosted.id) }

@@ -39,8 +39,10 @@ export interface TryOnState {
   errorCode: string | null;
   resultUrl: string | null;
   startedAt: number | null;
-  /** The engine asked for this try-on (kept with the result, for its label). */
+  /** The engine of this try-on (kept with the result, for its label): the one asked, then the one that made it. */
   engine: string | null;
+  /** The result was made by another engine than the one asked (it failed; the server moved the try-on on). */
+  failedOver?: boolean;
   /** The last stage the server reported (progress stream), null before any. */
   stage: TryOnStage | null;
   /** The server's estimate of the whole try-on, seconds, once it reported one. */
@@ -246,7 +248,9 @@ export function useTryOn(deps: TryOnDeps) {
           status: 'success',
           message: MESSAGES.completed,
           resultUrl: res.imageUrl,
-          engine,
+          // The engine that made it: the one asked, or the next one when it failed (failover).
+          engine: res.engine ?? engine,
+          failedOver: res.engine !== undefined && engine !== null && res.engine !== engine,
           tryonId: res.tryonId ?? null,
           photosKeptUntil: res.photosKeptUntil ?? null,
         });

@@ -2,11 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { ENGINE_ESTIMATE_SECONDS, MESSAGES } from '@aidressup/contract';
 import {
+  defaultOfferedEngine,
   engineEstimate,
   engineKind,
   estimatedProgress,
   estimateNote,
   firstHostedEngine,
+  offeredEngines,
   stageLabel,
 } from './progress-copy';
 import { activateLocale } from '../../../i18n/i18n';
@@ -36,6 +38,20 @@ describe('engine kind and estimate', () => {
     ];
     expect(firstHostedEngine({ engines })?.label).toBe('FASHN');
     expect(firstHostedEngine({ engines: engines.slice(0, 1) })).toBeUndefined();
+  });
+  it('never offers an engine health says is down: the default falls back to the next one up', () => {
+    const engines = [
+      { id: 'local', label: 'Built-in', kind: 'local' as const, status: 'ok' as const },
+      { id: 'vertex-tryon', label: 'Google', kind: 'hosted' as const, status: 'down' as const },
+      { id: 'replicate', label: 'Replicate', kind: 'hosted' as const, status: 'degraded' as const },
+    ];
+    expect(offeredEngines({ engines }).map((e) => e.id)).toEqual(['local', 'replicate']);
+    expect(defaultOfferedEngine({ engines, defaultEngine: 'vertex-tryon' })).toBe('replicate');
+    expect(defaultOfferedEngine({ engines, defaultEngine: 'local' })).toBe('local');
+    expect(firstHostedEngine({ engines })?.id).toBe('replicate');
+    const allHostedDown = engines.map((e) => (e.id === 'replicate' ? { ...e, status: 'down' as const } : e));
+    expect(defaultOfferedEngine({ engines: allHostedDown, defaultEngine: 'vertex-tryon' })).toBe('local');
+    expect(offeredEngines(null)).toEqual([]);
   });
 });
 

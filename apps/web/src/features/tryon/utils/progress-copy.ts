@@ -30,9 +30,29 @@ export function engineEstimate(engine: EngineEntry | undefined): Estimate {
   return engine?.estimateSeconds ?? ENGINE_ESTIMATE_SECONDS[engineKind(engine)];
 }
 
-/** The first hosted engine the server offers, for the "photo-real result" pointer. */
+/** The engines the page offers: every one the server lists except those its health says are down. */
+export function offeredEngines(config: Pick<PublicConfig, 'engines'> | null): EngineEntry[] {
+  return config?.engines.filter((e) => e.status !== 'down') ?? [];
+}
+
+/**
+ * The engine preselected: the server's default while it is up, else the first hosted engine that
+ * is, else the first offered one (the built-in engine is always up).
+ */
+export function defaultOfferedEngine(
+  config: Pick<PublicConfig, 'engines' | 'defaultEngine'> | null,
+): string | undefined {
+  const offered = offeredEngines(config);
+  return (
+    offered.find((e) => e.id === config?.defaultEngine)?.id ??
+    offered.find((e) => engineKind(e) === 'hosted')?.id ??
+    offered[0]?.id
+  );
+}
+
+/** The first hosted engine the server offers (and that is up), for the "photo-real result" pointer. */
 export function firstHostedEngine(config: Pick<PublicConfig, 'engines'> | null): EngineEntry | undefined {
-  return config?.engines.find((e) => engineKind(e) === 'hosted');
+  return offeredEngines(config).find((e) => engineKind(e) === 'hosted');
 }
 
 /**
