@@ -13,6 +13,7 @@ import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import crossSitePlugin from './plugins/cross-site.js';
+import canonicalPathsPlugin from './plugins/canonical-paths.js';
 import connectionLimitsPlugin from './plugins/connection-limits.js';
 import closingPlugin from './plugins/closing.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
@@ -163,6 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
+  await app.register(canonicalPathsPlugin);
   await app.register(crossSitePlugin, { config });
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
