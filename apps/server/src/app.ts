@@ -45,6 +45,7 @@ import embedRoutes from './routes/embed.js';
 import blockedPlugin from './plugins/blocked.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
+import { reportBadMerchantOrigins } from './services/merchants.js';
 import { loggerOptions, newRequestId } from './logging.js';
 import progressPlugin, { type ProgressPluginOptions } from './plugins/progress.js';
 
@@ -190,6 +191,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminStatsRoutes);
   await app.register(adminMerchantRoutes);
   await app.register(embedRoutes);
+  // Merchants' origins stored before they were checked strictly: each bad one is logged once here
+  // and never used (`allowedOriginsOf`); the other merchants are unaffected.
+  app.addHook('onReady', async () => {
+    await reportBadMerchantOrigins(app.db, app.log);
+  });
   if (config.billing.provider === 'paddle')
     await app.register(paddleWebhookRoutes, {
       db: app.db,
