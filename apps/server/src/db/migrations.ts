@@ -459,6 +459,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '010_unit_refunds': {
+    // When each try-on unit's cost was given back (a failure's refund or a report's), set by the
+    // same guarded update that checks the unit may be refunded: no unit is refunded twice.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tryons').addColumn('refunded_at', 'text').execute();
+    },
+  },
 };
 
 function sqlCheck(expr: string) {

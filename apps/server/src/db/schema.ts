@@ -180,6 +180,11 @@ export interface TryOnsTable {
   kept_photos: string | null;
   /** Until when those photos are kept (they are deleted then); null when none are kept. */
   photos_until: string | null;
+  /**
+   * When this unit's cost (its free trial or credit) was given back: by a failure's refund or a
+   * report's; null while it stays spent. Set only by a guarded update, so at most once.
+   */
+  refunded_at: string | null;
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */

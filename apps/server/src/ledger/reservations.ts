@@ -79,6 +79,7 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
           shared_at: null,
           kept_photos: null,
           photos_until: null,
+          refunded_at: null,
         };
         await trx.insertInto('tryons').values(tryon).execute();
         await addEvent(trx, {
