@@ -110,7 +110,7 @@ export default fp(
       });
       app.options('/api/*', { config: { rateLimit: false } }, async (request, reply) => {
         if (request.headers.origin !== origin) return reply.status(204).send();
-        reply.header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+        reply.header('access-control-allow-methods', 'GET, HEAD, POST, PATCH, DELETE, OPTIONS');
         reply.header('access-control-allow-headers', 'content-type');
         reply.header('access-control-max-age', '600');
         return reply.status(204).send();
