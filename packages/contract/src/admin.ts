@@ -253,7 +253,7 @@ export const AdminStatsResponseSchema = z.object({
   /** Each engine over the last hour and the last day (engines without try-ons there are left out). */
   engines: z.array(AdminEngineWindowSchema),
   totals: z.object({
-    /** Unspent, unexpired credits held by all users. */
+    /** Unspent, unexpired credits held by all users, merchants included. */
     credits_outstanding: z.number().int(),
     /** Subscriptions active now. */
     active_plans: z.number().int(),
