@@ -85,13 +85,11 @@ export interface HandlerRun {
  */
 export function watchHandlers(): { runs: HandlerRun[]; stop(): void } {
   const runs: HandlerRun[] = [];
-  const channel = diagnostics.tracingChannel('fastify.request.handler');
-  const handlers = {
-    start(message: unknown) {
-      const route = (message as { route?: { method?: unknown; url?: unknown } }).route;
-      runs.push({ method: String(route?.method), url: String(route?.url) });
-    },
+  const { start } = diagnostics.tracingChannel('fastify.request.handler');
+  const onStart = (message: unknown) => {
+    const route = (message as { route?: { method?: unknown; url?: unknown } }).route;
+    runs.push({ method: String(route?.method), url: String(route?.url) });
   };
-  channel.subscribe(handlers);
-  return { runs, stop: () => channel.unsubscribe(handlers) };
+  start.subscribe(onStart);
+  return { runs, stop: () => start.unsubscribe(onStart) };
 }
