@@ -253,7 +253,8 @@ export async function changeMerchant(
       reason: input.reason,
       before: {
         name: row.name,
-        allowedOrigins: allowedOriginsOf(row),
+        // As stored, refused ones included: the audit log says what the change replaced.
+        allowedOrigins: storedOriginsOf(row),
         dailyLimit: row.daily_limit,
         shopperDailyLimit: row.shopper_daily_limit,
       },

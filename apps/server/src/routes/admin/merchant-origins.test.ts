@@ -172,5 +172,24 @@ describe.each(DATABASE_KINDS)('merchant origins on %s', (kind) => {
     expect((await session(mixed, 'https://*')).statusCode).toBe(403);
     expect((await session(allBad, 'https://*.example.com')).statusCode).toBe(403);
     expect((await session(fine, 'https://fine.example')).statusCode).toBe(200);
+
+    // The operator sets the origins again: the audit log keeps what was stored, refused ones included.
+    const operator = await signInByEmail(app, mailer, operatorEmail);
+    const changed = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/merchants/m_MixedShop',
+      payload: { allowedOrigins: ['https://mixed.example'], reason: 'origins checked' },
+      headers: { cookie: operator.cookie },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const audit = await app.db
+      .selectFrom('audit_log')
+      .select(['before', 'after'])
+      .where('action', '=', 'merchant.update')
+      .where('target_id', '=', 'm_MixedShop')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.before!)).toMatchObject({
+      allowedOrigins: expect.arrayContaining(['https://*']) as unknown,
+    });
   });
 });
