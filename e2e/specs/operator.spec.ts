@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
-import { codeFromMail, newestMail, OPERATOR_EMAIL } from '../mail';
+import { codeFromMail, MERCHANT_OPERATOR_EMAIL, newestMail, OPERATOR_EMAIL } from '../mail';
 
 /*
  * The operator console at /admin (docs/operations.md) and the shoppers' reports. The e2e server
@@ -15,8 +15,11 @@ const SHOTS = process.env.E2E_SHOTS_DIR ?? '/tmp/shots/operator';
 // The console's first call answers 401/403 until the operator has signed in: the browser logs it.
 test.use({ allowedConsoleErrors: [/status of 40[13]/] });
 
-/** A new browser context for the operator, signed in to the console by email code. */
-async function operatorPage(browser: Browser, width = 1366): Promise<Page> {
+/**
+ * A new browser context for the operator, signed in to the console by email code (the second
+ * operator's address spares the first one's hourly allowance of sign-in mails).
+ */
+async function operatorPage(browser: Browser, width = 1366, email = OPERATOR_EMAIL): Promise<Page> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -28,10 +31,10 @@ async function operatorPage(browser: Browser, width = 1366): Promise<Page> {
   await gate.getByRole('button', { name: 'Sign in with email' }).click();
   const dialog = page.getByTestId('sign-in-dialog');
   const since = new Date(Date.now() - 1000);
-  await dialog.getByLabel('Email address').fill(OPERATOR_EMAIL);
+  await dialog.getByLabel('Email address').fill(email);
   await dialog.getByRole('button', { name: 'Email me a code' }).click();
   await expect(dialog.getByLabel('6-digit code')).toBeFocused();
-  await dialog.getByLabel('6-digit code').fill(codeFromMail(await newestMail(OPERATOR_EMAIL, { since })));
+  await dialog.getByLabel('6-digit code').fill(codeFromMail(await newestMail(email, { since })));
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
@@ -295,4 +298,30 @@ test('the console and the report dialog fit a desktop and a phone (screenshots i
   await page.getByTestId('report-dialog').getByRole('radio', { name: 'My body or face changed' }).check();
   await page.screenshot({ path: `${SHOTS}/report-dialog-390.png` });
   expect(await axeFindings(page, 'report dialog 390')).toEqual([]);
+});
+
+test('an operator adds a merchant: an origin that is not https://host[:port] is refused in the form, nothing sent', async ({
+  browser,
+}) => {
+  const op = await operatorPage(browser, 1366, MERCHANT_OPERATOR_EMAIL);
+  await op.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Merchants' }).click();
+  const posts: string[] = [];
+  op.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/admin/merchants') posts.push(r.url());
+  });
+  await op.getByLabel('Shop name').fill('Origin Shop');
+  const origins = op.getByLabel('Allowed origins (one per line)');
+  for (const bad of ['https://*.example.com', 'https://shop.example/path', 'http://shop.example']) {
+    await origins.fill(`https://good.example\n${bad}`);
+    await op.getByRole('button', { name: 'Create merchant' }).click();
+    await expect(op.getByRole('alert')).toContainText(`“${bad}” is not an allowed origin`);
+  }
+  await op.screenshot({ path: `${SHOTS}/merchant-origin-refused.png`, fullPage: true });
+  expect(posts).toEqual([]);
+
+  await origins.fill('https://good.example\nhttp://localhost:8080');
+  await op.getByRole('button', { name: 'Create merchant' }).click();
+  await expect(op.getByTestId('merchants')).toContainText('Origin Shop');
+  await expect(op.getByTestId('merchants')).toContainText('http://localhost:8080');
+  expect(posts).toHaveLength(1);
 });

@@ -13,6 +13,7 @@ import storagePlugin from './plugins/storage.js';
 import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
 import securityPlugin from './plugins/security.js';
 import crossSitePlugin from './plugins/cross-site.js';
+import canonicalPathsPlugin from './plugins/canonical-paths.js';
 import connectionLimitsPlugin from './plugins/connection-limits.js';
 import closingPlugin from './plugins/closing.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
@@ -44,6 +45,7 @@ import embedRoutes from './routes/embed.js';
 import blockedPlugin from './plugins/blocked.js';
 import { paddleWebhookRoutes } from './routes/webhooks-paddle.js';
 import { scheduleRetention } from './services/retention.js';
+import { reportBadMerchantOrigins } from './services/merchants.js';
 import { loggerOptions, newRequestId } from './logging.js';
 import progressPlugin, { type ProgressPluginOptions } from './plugins/progress.js';
 
@@ -163,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(redisPlugin);
   await app.register(errorHandlerPlugin);
   await app.register(metricsPlugin);
+  await app.register(canonicalPathsPlugin);
   await app.register(crossSitePlugin, { config });
   await app.register(sessionPlugin, { secret: app.sessionSecret });
   await app.register(securityPlugin, { config });
@@ -188,6 +191,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminStatsRoutes);
   await app.register(adminMerchantRoutes);
   await app.register(embedRoutes);
+  // Merchants' origins stored before they were checked strictly: each bad one is logged once here
+  // and never used (`allowedOriginsOf`); the other merchants are unaffected.
+  app.addHook('onReady', async () => {
+    await reportBadMerchantOrigins(app.db, app.log);
+  });
   if (config.billing.provider === 'paddle')
     await app.register(paddleWebhookRoutes, {
       db: app.db,

@@ -295,7 +295,7 @@ export const AdminStatsResponseSchema = z.object({
   /** Each enabled engine's price now, with the date it was read. */
   prices: z.array(AdminEnginePriceSchema),
   totals: z.object({
-    /** Unspent, unexpired credits held by all users. */
+    /** Unspent, unexpired credits held by all users, merchants included. */
     credits_outstanding: z.number().int(),
     /** Subscriptions active now. */
     active_plans: z.number().int(),

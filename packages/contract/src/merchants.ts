@@ -29,19 +29,35 @@ export const PRODUCT_PHOTO_REFUSALS_LISTED = 100;
 /** The longest garment image address the widget passes on (a longer one is not recorded). */
 export const GARMENT_URL_MAX_LENGTH = 1000;
 
-/** An allowed origin: http(s)://host[:port], no path, as the browser sends it in Origin. */
+/** A hostname: dot-separated labels of letters, digits and hyphens (no `*`, `_`, brackets or empty label). */
+const HOSTNAME = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*';
+/**
+ * An allowed origin as written: `https://` and a hostname, or `http://localhost`; an optional port;
+ * at most a trailing `/`. Nothing else: no `*`, path, query, userinfo, `;` or `,`, since the list
+ * goes verbatim into the frame page's `frame-ancestors`.
+ */
+const ALLOWED_ORIGIN = new RegExp(`^(?:https://${HOSTNAME}|http://localhost)(?::(\\d{1,5}))?/?$`, 'i');
+
+/**
+ * Whether `text` is an allowed origin (`AllowedOriginSchema`'s rule): `https://host[:port]` with a
+ * hostname of letters, digits, dots and hyphens, or `http://localhost[:port]`.
+ */
+export function isAllowedOrigin(text: string): boolean {
+  const match = ALLOWED_ORIGIN.exec(text);
+  if (!match) return false;
+  const port = match[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return false;
+  return URL.canParse(text);
+}
+
+/** An allowed origin (`isAllowedOrigin`), kept as the browser sends it in Origin: lower case, no default port, no `/`. */
 export const AllowedOriginSchema = z
   .string()
   .trim()
   .max(200)
-  .refine(
-    (s) => {
-      if (!URL.canParse(s)) return false;
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === s.replace(/\/$/, '');
-    },
-    { message: 'an origin is scheme://host[:port], without a path' },
-  )
+  .refine(isAllowedOrigin, {
+    message: 'an origin is https://host[:port] (http:// for localhost only): letters, digits, dots and hyphens',
+  })
   .transform((s) => new URL(s).origin);
 
 const Name = z.string().trim().min(1).max(100);

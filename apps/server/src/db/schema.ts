@@ -184,6 +184,11 @@ export interface TryOnsTable {
   requested_engine: string | null;
   /** What the engine charged for it, in millionths of the plans' currency (null: not recorded). */
   cost_micros: number | null;
+  /**
+   * When this unit's cost (its free trial or credit) was given back: by a failure's refund or a
+   * report's; null while it stays spent. Set only by a guarded update, so at most once.
+   */
+  refunded_at: string | null;
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */

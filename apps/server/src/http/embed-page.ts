@@ -5,7 +5,7 @@
  * those sites only. A missing or unknown key is still shown (anywhere: it does nothing but say
  * the button is not set up), so the shopper reads a clear message inside the frame.
  */
-import { localeDirection, matchLocale, type Locale } from '@aidressup/contract';
+import { isAllowedOrigin, localeDirection, matchLocale, type Locale } from '@aidressup/contract';
 
 export interface EmbedPageSettings {
   key: string;
@@ -16,16 +16,21 @@ export interface EmbedPageSettings {
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-/** The product's CSP with `frame-ancestors` replaced (`ancestors` empty: any site, for the key-missing message). */
+/**
+ * The product's CSP with `frame-ancestors` replaced: the merchant's allowed origins, only those
+ * `isAllowedOrigin` takes (none left: `'none'`); `'any'` (the key-missing message) lets any site
+ * frame the page.
+ */
 export function embedCsp(
   base: Record<string, readonly string[]>,
-  ancestors: readonly string[],
+  ancestors: readonly string[] | 'any',
   upgradeInsecure: boolean,
 ): string {
   const directives = Object.entries(base)
     .filter(([name]) => name !== 'frameAncestors')
     .map(([name, values]) => `${kebab(name)} ${values.join(' ')}`);
-  directives.push(`frame-ancestors ${ancestors.length > 0 ? ancestors.join(' ') : '*'}`);
+  const allowed = ancestors === 'any' ? ['*'] : ancestors.filter(isAllowedOrigin);
+  directives.push(`frame-ancestors ${allowed.length > 0 ? allowed.join(' ') : "'none'"}`);
   if (upgradeInsecure) directives.push('upgrade-insecure-requests');
   return directives.join('; ');
 }

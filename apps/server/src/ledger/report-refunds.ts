@@ -2,12 +2,13 @@
  * Giving back what a reported try-on cost (a shopper's report, refunded at once or by an
  * operator): a free trial comes back as a free trial, a credit as a credit, each unit of a whole
  * outfit. The caller decides the report in the same transaction by a guarded update of its status,
- * so a report is refunded at most once however many refunds race.
+ * so a report is refunded at most once however many refunds race; and each unit is marked refunded
+ * by a guarded update of its own row (`refunded_at`), so no unit comes back twice by any path.
  */
 import { sql } from 'kysely';
 import type { TryOnCharge } from '../db/schema.js';
 import { iso } from '../db/ids.js';
-import { inTransaction, lockUser, type Db } from './transaction.js';
+import { inTransaction, lockUser, type Db, type Trx } from './transaction.js';
 import { addEvent } from './credit-events.js';
 import { grantCredits } from './grants.js';
 
@@ -16,6 +17,26 @@ export interface ReportUnit {
   tryonId: string;
   charge: TryOnCharge;
   grantId: string | null;
+}
+
+/**
+ * Marks a reported unit refunded by one guarded update of its own row: only a unit that is
+ * `succeeded` and not refunded yet (an outfit's companion whose cost already came back, or any unit
+ * refunded before, gets nothing again). Returns the try-on id to name in the events; null when its
+ * row is gone (the shopper deleted it after reporting: the unit was charged when reported, and the
+ * report is decided once, so it is given back as recorded); false when there is nothing to give.
+ */
+async function markUnitRefunded(trx: Trx, tryonId: string, nowIso: string): Promise<string | null | false> {
+  const marked = await trx
+    .updateTable('tryons')
+    .set({ refunded_at: nowIso })
+    .where('id', '=', tryonId)
+    .where('status', '=', 'succeeded')
+    .where('refunded_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) === 1) return tryonId;
+  const row = await trx.selectFrom('tryons').select('id').where('id', '=', tryonId).executeTakeFirst();
+  return row ? false : null;
 }
 
 export interface RefundReportedInput {
@@ -43,17 +64,11 @@ export async function refundReportedTryOn(
   const nowIso = iso(now);
   return inTransaction(db, async (trx) => {
     if (!(await lockUser(trx, input.userId))) throw new Error(`no user ${input.userId}`);
-    // Events name the try-on while its row exists (a shopper may have deleted it since).
-    const ids = input.units.map((u) => u.tryonId);
-    const existing = new Set(
-      ids.length === 0
-        ? []
-        : (await trx.selectFrom('tryons').select('id').where('id', 'in', ids).execute()).map((r) => r.id),
-    );
     let credits = 0;
     let freeTrials = 0;
     for (const unit of input.units) {
-      const tryonId = existing.has(unit.tryonId) ? unit.tryonId : null;
+      const tryonId = await markUnitRefunded(trx, unit.tryonId, nowIso);
+      if (tryonId === false) continue;
       if (unit.charge === 'trial') {
         const res = await trx
           .updateTable('users')

@@ -81,6 +81,7 @@ export async function reserveTryOn(db: Db, input: ReserveTryOnInput): Promise<Re
           photos_until: null,
           requested_engine: null,
           cost_micros: null,
+          refunded_at: null,
         };
         await trx.insertInto('tryons').values(tryon).execute();
         await addEvent(trx, {

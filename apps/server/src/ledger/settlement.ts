@@ -38,15 +38,36 @@ export async function refundTryOn(db: Db, input: RefundTryOnInput): Promise<bool
   });
 }
 
+/**
+ * Fails and refunds one unit, by one guarded update of its own row: it must be `processing`, not
+ * refunded yet, and, for an outfit's companion row, its main row must no longer be running (the
+ * companion settles with its main row: a sweep meeting the companion first changes nothing, so the
+ * main row can still complete the whole outfit and a report refund it once).
+ */
 async function refundOne(trx: Trx, input: RefundTryOnInput, tryonId: string, now: Date): Promise<boolean> {
   const found = await trx.selectFrom('tryons').select('user_id').where('id', '=', tryonId).executeTakeFirst();
   if (!found) return false;
   await lockUser(trx, found.user_id);
   let failing = trx
     .updateTable('tryons')
-    .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now) })
+    .set({ status: 'failed', error_code: input.errorCode, finished_at: iso(now), refunded_at: iso(now) })
     .where('id', '=', tryonId)
-    .where('status', '=', 'processing');
+    .where('status', '=', 'processing')
+    .where('refunded_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('bundle_of', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('tryons as main')
+              .select('main.id')
+              .whereRef('main.id', '=', 'tryons.bundle_of')
+              .where('main.status', '=', 'processing'),
+          ),
+        ),
+      ]),
+    );
   if (input.ownerId !== undefined) failing = failing.where('owner_id', '=', input.ownerId);
   const failed = await failing.executeTakeFirst();
   if (Number(failed.numUpdatedRows) !== 1) return false;
@@ -163,7 +184,8 @@ export async function completeTryOn(
 
 /**
  * Fails and refunds every try-on still `processing` that started before `olderThan` (past its
- * deadline: its process crashed or lost it). Returns how many were refunded.
+ * deadline: its process crashed or lost it). An outfit is refunded whole through its main row (its
+ * companion met first is left to it). Returns how many were refunded.
  */
 export async function refundStuckTryOns(
   db: Db,

@@ -8,6 +8,7 @@ import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { isApiRequest } from '../http/paths.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,7 +32,8 @@ function sameHost(origin: string, host: string | undefined): boolean {
 
 /**
  * An onRequest hook: a state-changing request (POST, PUT, PATCH, DELETE) to any /api/ route,
- * present or future, is refused with 403 CROSS_SITE_REQUEST when its Origin is neither the
+ * present or future, under any spelling of its path (`isApiRequest`: the route that matched, or
+ * the decoded, normalised path; never the raw URL), is refused with 403 CROSS_SITE_REQUEST when its Origin is neither the
  * product's own (PUBLIC_URL; without it, the host the request was sent to) nor CORS_ORIGIN, or,
  * without an Origin, when the browser says `Sec-Fetch-Site: cross-site`. A route marked
  * `config.anySite` (the signed Paddle webhook) is exempt. Requests without either header (curl,
@@ -42,7 +44,7 @@ export function refuseCrossSite(config: Config): onRequestAsyncHookHandler {
     [config.publicUrl, config.corsOrigin].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
   );
   return async (request) => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!STATE_CHANGING.has(request.method) || !isApiRequest(request)) return;
     if (request.routeOptions.config?.anySite === true) return;
     const origin = request.headers.origin;
     if (origin !== undefined) {

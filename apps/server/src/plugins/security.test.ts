@@ -65,4 +65,21 @@ describe('abuse limits and cross-origin access', () => {
     expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
     expect(foreign.headers['access-control-allow-methods']).toBeUndefined();
   });
+
+  it('allows every method the API uses in the preflight, PATCH included (the console changes a merchant)', async () => {
+    const t = await make({ env: { CORS_ORIGIN: 'https://console.example.com' } });
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const used = new Set(Object.values(doc.paths).flatMap((ops) => Object.keys(ops).map((m) => m.toUpperCase())));
+    expect(used).toContain('PATCH');
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/admin/merchants/someId123',
+      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'PATCH' },
+    });
+    expect(res.statusCode).toBe(204);
+    const allowed = String(res.headers['access-control-allow-methods']).split(/,\s*/);
+    for (const method of used) expect(allowed, method).toContain(method);
+  });
 });

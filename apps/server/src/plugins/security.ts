@@ -12,6 +12,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { sessionUserId } from '../http/session.js';
+import { isApiRequest } from '../http/paths.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,8 +74,8 @@ export default fp(
       max: config.rateLimits.globalPerMinute,
       timeWindow: 60_000,
       keyGenerator: (req: FastifyRequest) => req.ip,
-      // The web app's own files are cheap and cached: only the API counts.
-      allowList: (req: FastifyRequest) => !req.url.startsWith('/api/'),
+      // The web app's own files are cheap and cached: only the API counts, under any spelling.
+      allowList: (req: FastifyRequest) => !isApiRequest(req),
       errorResponseBuilder: () => new AppError('RATE_LIMITED'),
       ...(app.redis ? { redis: app.redis, nameSpace: 'aidressup:rate-limit:', skipOnError: true } : {}),
     });
@@ -109,7 +110,7 @@ export default fp(
       });
       app.options('/api/*', { config: { rateLimit: false } }, async (request, reply) => {
         if (request.headers.origin !== origin) return reply.status(204).send();
-        reply.header('access-control-allow-methods', 'GET, POST, DELETE, OPTIONS');
+        reply.header('access-control-allow-methods', 'GET, HEAD, POST, PATCH, DELETE, OPTIONS');
         reply.header('access-control-allow-headers', 'content-type');
         reply.header('access-control-max-age', '600');
         return reply.status(204).send();

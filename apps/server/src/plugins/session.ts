@@ -23,6 +23,7 @@ import {
   setSessionCookie,
   startSession,
 } from '../http/session.js';
+import { isApiRequest } from '../http/paths.js';
 
 /** SESSION_SECRET, or the secret kept in the data folder (created on first run). */
 export function resolveSessionSecret(config: Config): string {
@@ -91,8 +92,9 @@ export default fp(
       await loadSessionUser(app, request);
     });
     app.addHook('onRequest', async (request, reply) => {
-      // Only the API and the share pages need to know who is asking; static files do not.
-      if (!request.url.startsWith('/api/')) return;
+      // Only the API needs to know who is asking; static files do not. Asked of the route that
+      // matched or the normalised path, never the raw URL (`/%61pi/…` is an API request too).
+      if (!isApiRequest(request)) return;
       await resolveSession(app, request, reply);
     });
   },

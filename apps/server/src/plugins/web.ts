@@ -18,6 +18,7 @@ import { LOCALES, localeDirection, type Locale } from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { escapeHtml } from '../html.js';
 import { addVary, requestLocale, varyByLocale } from '../http/request-locale.js';
+import { isApiRequest } from '../http/paths.js';
 import { EMBED_NOT_BUILT_PAGE, embedCsp, embedLocale, embedPageHtml } from '../http/embed-page.js';
 import { allowedOriginsOf, merchantByPublishableKey } from '../services/merchants.js';
 import { CONTENT_SECURITY_POLICY } from './security.js';
@@ -201,7 +202,7 @@ export default fp(
       const merchant = await merchantByPublishableKey(app.db, key);
       const csp = embedCsp(
         CONTENT_SECURITY_POLICY,
-        merchant ? allowedOriginsOf(merchant) : [],
+        merchant ? allowedOriginsOf(merchant) : 'any',
         app.config.publicUrl?.startsWith('https:') === true,
       );
       reply
@@ -223,7 +224,7 @@ export default fp(
 
     app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
-      if (url === '/api' || url.startsWith('/api/')) throw new AppError('NOT_FOUND');
+      if (isApiRequest(request)) throw new AppError('NOT_FOUND');
       if (request.method !== 'GET' && request.method !== 'HEAD') throw new AppError('NOT_FOUND');
       // A missing file with an extension (e.g. /assets/x.js) is a 404, not the app.
       if (path.extname(url) !== '') throw new AppError('NOT_FOUND');

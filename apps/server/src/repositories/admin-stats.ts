@@ -8,6 +8,7 @@ import { ENGINE_REFUSAL_CODES } from '@aidressup/contract';
 import type { Database } from '../db/schema.js';
 import { iso } from '../db/ids.js';
 import { isPostgres } from '../db/database.js';
+import { notMerchantAccount } from './admin-users.js';
 
 type Db = Kysely<Database>;
 
@@ -122,13 +123,14 @@ export async function lastErrors(db: Db, since: Date): Promise<{ engine: string;
   return [...new Map(res.rows.map((r) => [r.engine, r])).values()];
 }
 
-/** New users by day since `since`. */
+/** New users by day since `since` (merchants' ledger accounts are no users). */
 export async function newUsersByDay(db: Db, since: Date, until: Date): Promise<{ day: string; n: number }[]> {
   const rows = await db
     .selectFrom('users')
     .select((eb) => [sql<string>`substr(created_at, 1, 10)`.as('day'), eb.fn.countAll<number | string>().as('n')])
     .where('created_at', '>=', iso(since))
     .where('created_at', '<', iso(until))
+    .where(notMerchantAccount)
     .groupBy(sql`substr(created_at, 1, 10)`)
     .execute();
   return rows.map((r) => ({ day: r.day, n: Number(r.n) }));

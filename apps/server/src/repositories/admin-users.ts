@@ -2,11 +2,18 @@
  * The operator console's reads of users and their history (search, a user's page) and the block
  * flag. Credits are read and changed only through the ledger.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { BillingEventRow, CreditEventRow, CreditGrantRow, Database, TryOnRow, UserRow } from '../db/schema.js';
 import { iso } from '../db/ids.js';
 
 type Db = Kysely<Database>;
+
+/** A `users` row that is not a merchant's ledger account (`merchants.user_id`). */
+export function notMerchantAccount(eb: ExpressionBuilder<Database, 'users'>) {
+  return eb.not(
+    eb.exists(eb.selectFrom('merchants').select('merchants.id').whereRef('merchants.user_id', '=', 'users.id')),
+  );
+}
 
 /** `text` for a LIKE pattern, its wildcards escaped (ids hold `_`). */
 function likeEscape(text: string): string {
@@ -16,7 +23,8 @@ function likeEscape(text: string): string {
 /**
  * Users whose email contains the query (any case), whose id starts with it, or whose device id is
  * it; newest first, at most `limit`. Deleted users and anonymous users merged into an account are
- * found by id only.
+ * found by id only. Merchants' ledger accounts are no shoppers and are never found (a merchant has
+ * its own page).
  */
 export async function searchUsers(db: Db, query: string, limit: number): Promise<UserRow[]> {
   const q = query.trim();
@@ -33,6 +41,7 @@ export async function searchUsers(db: Db, query: string, limit: number): Promise
         eb('device_id', '=', q),
       ]),
     )
+    .where(notMerchantAccount)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

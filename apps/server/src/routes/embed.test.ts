@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('the shop widget on %s', (kind) => {
   async function createMerchant(extra: Record<string, unknown> = {}) {
     const res = await admin('POST', '/api/admin/merchants', {
       name: 'Shop Example',
-      allowedOrigins: [SHOP, 'http://127.0.0.1:4321/'],
+      allowedOrigins: [SHOP, 'http://localhost:4321/'],
       billing: 'merchant',
       credits: 3,
       ...extra,
@@ -105,7 +105,7 @@ describe.each(DATABASE_KINDS)('the shop widget on %s', (kind) => {
     expect(merchant.publishableKey).toMatch(/^pk_/);
     expect(secretKey).toMatch(/^sk_/);
     expect(merchant.secretKey).toBe(secretKey);
-    expect(merchant.allowedOrigins).toEqual([SHOP, 'http://127.0.0.1:4321']);
+    expect(merchant.allowedOrigins).toEqual([SHOP, 'http://localhost:4321']);
     expect(merchant.billing).toBe('merchant');
     expect(merchant.credits).toBe(3);
 
@@ -312,7 +312,7 @@ describe.each(DATABASE_KINDS)('the shop widget on %s', (kind) => {
     const page = await t.app.inject({ method: 'GET', url: `/embed?key=${merchant.publishableKey}&lang=de` });
     expect(page.statusCode).toBe(200);
     const csp = String(page.headers['content-security-policy']);
-    expect(csp).toMatch(/frame-ancestors https:\/\/shop\.example http:\/\/127\.0\.0\.1:4321(;|$)/);
+    expect(csp).toMatch(/frame-ancestors https:\/\/shop\.example http:\/\/localhost:4321(;|$)/);
     expect(csp).not.toContain("frame-ancestors 'self'");
     expect(page.headers['x-frame-options']).toBeUndefined();
     expect(page.headers['set-cookie']).toBeUndefined();

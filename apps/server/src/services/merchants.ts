@@ -14,6 +14,7 @@ import {
   PUBLISHABLE_KEY_PATTERN,
   SECRET_KEY_PATTERN,
   SHOPPER_DAILY_LIMIT_DEFAULT,
+  isAllowedOrigin,
   type AdminMerchantUpdateRequest,
   type Merchant,
   type MerchantSessionSummary,
@@ -23,6 +24,7 @@ import {
 import type { Database, EmbedSessionRow, MerchantRow } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
 import { AppError } from '../errors.js';
+import type { LogSink } from '../logging.js';
 import { adjustCredits, balance, utcDay } from '../ledger/ledger.js';
 import { appendAudit } from '../repositories/audit.js';
 import {
@@ -55,9 +57,54 @@ const newKey = (prefix: 'pk' | 'sk' | 'es', bytes: number) => `${prefix}_${rando
 /** SHA-256 of a secret key or an embed token (only the hash is stored). */
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
+/** Every origin stored for a merchant, valid or not (only the start-up check needs the bad ones). */
+function storedOriginsOf(row: Pick<MerchantRow, 'allowed_origins'>): unknown[] {
+  try {
+    const parsed: unknown = JSON.parse(row.allowed_origins);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    return [row.allowed_origins];
+  }
+}
+
+/**
+ * A merchant's allowed origins: only those `isAllowedOrigin` takes. A row written before the rule
+ * (or by hand) may hold others (`https://*`, a `;`): they are dropped here, on every read, so they
+ * reach neither the frame page's `frame-ancestors` nor an embed session.
+ */
 export function allowedOriginsOf(row: Pick<MerchantRow, 'allowed_origins'>): string[] {
-  const parsed: unknown = JSON.parse(row.allowed_origins);
-  return Array.isArray(parsed) ? parsed.filter((o): o is string => typeof o === 'string') : [];
+  return storedOriginsOf(row).filter((o): o is string => typeof o === 'string' && isAllowedOrigin(o));
+}
+
+/**
+ * At start: each merchant whose stored origins include some `isAllowedOrigin` refuses gets a log
+ * line naming them (a warning; an error when none is left, since its widget then works nowhere
+ * until an operator sets its origins). The server starts and the other merchants keep working;
+ * the bad origins are never used (`allowedOriginsOf`).
+ */
+export async function reportBadMerchantOrigins(
+  db: Kysely<Database>,
+  log: LogSink & { error(obj: object, msg?: string): void },
+): Promise<number> {
+  let bad = 0;
+  for (const row of await listMerchants(db)) {
+    const refused = storedOriginsOf(row).filter((o) => typeof o !== 'string' || !isAllowedOrigin(o));
+    if (refused.length === 0) continue;
+    bad++;
+    const kept = allowedOriginsOf(row);
+    const line = { merchant: { id: row.id, name: row.name }, refused, kept };
+    if (kept.length > 0)
+      log.warn(
+        line,
+        'merchant allowed origins refused (not https://host[:port]): dropped; the widget works on the others',
+      );
+    else
+      log.error(
+        line,
+        'merchant has no valid allowed origin: every origin refused (not https://host[:port]); its widget works nowhere until an operator sets them',
+      );
+  }
+  return bad;
 }
 
 async function toMerchant(deps: MerchantDeps, row: MerchantRow): Promise<Merchant> {
@@ -206,7 +253,8 @@ export async function changeMerchant(
       reason: input.reason,
       before: {
         name: row.name,
-        allowedOrigins: allowedOriginsOf(row),
+        // As stored, refused ones included: the audit log says what the change replaced.
+        allowedOrigins: storedOriginsOf(row),
         dailyLimit: row.daily_limit,
         shopperDailyLimit: row.shopper_daily_limit,
       },

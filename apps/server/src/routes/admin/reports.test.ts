@@ -234,6 +234,18 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
     expect((await report(shopper.cookie, tryonId!, { reason: 'badly_placed' })).statusCode).toBe(200);
 
     t.clock.advance(1000);
+    // A HEAD sends no image: it is not a view, and the audit log does not say it was.
+    const auditRows = async () =>
+      (await t.app.db.selectFrom('audit_log').select('id').where('action', '=', 'result.view').execute()).length;
+    const viewsBefore = await auditRows();
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: `/api/admin/tryons/${tryonId}/result`,
+      headers: { cookie: operator.cookie },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(await auditRows()).toBe(viewsBefore);
     const image = await asOperator('GET', `/api/admin/tryons/${tryonId}/result`);
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toMatch(/^image\//);
@@ -249,6 +261,7 @@ describe.each(DATABASE_KINDS)('reports of bad results on %s', (kind) => {
       ).statusCode,
     ).toBe(403);
     expect((await asOperator('GET', '/api/admin/tryons/unknown/result')).statusCode).toBe(404);
+    expect(await auditRows()).toBe(viewsBefore + 1);
     const audit = AdminAuditResponseSchema.parse((await asOperator('GET', '/api/admin/audit')).json()).items;
     expect(audit[0]).toMatchObject({
       action: 'result.view',

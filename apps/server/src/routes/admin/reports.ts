@@ -70,7 +70,7 @@ export default async function adminReportRoutes(instance: FastifyInstance): Prom
     '/api/admin/tryons/:id/result',
     {
       schema: {
-        summary: 'A shopper’s result image, for an operator (each view is written to the audit log)',
+        summary: 'A shopper’s result image, for an operator (each GET is written to the audit log; a HEAD is not)',
         tags,
         security,
         params: AdminTryOnIdParamsSchema,
@@ -82,7 +82,10 @@ export default async function adminReportRoutes(instance: FastifyInstance): Prom
       config: { invalidInput: { otherwise: 'NOT_FOUND' } },
     },
     async (request, reply) => {
-      const row = await viewResultAsOperator(deps(), operatorOf(request), request.params.id);
+      // Only a GET sends the image: a HEAD is no view and leaves no audit row.
+      const row = await viewResultAsOperator(deps(), operatorOf(request), request.params.id, {
+        view: request.method === 'GET',
+      });
       const object = await app.storage.open(`results/${row.result_name}`);
       if (!object) throw new AppError('NOT_FOUND');
       if (object.size !== undefined) reply.header('content-length', object.size);

@@ -55,7 +55,10 @@ export async function reportTryOn(
     if (await findReportOfTryOn(trx, input.tryonId)) throw new AppError('ALREADY_REPORTED');
     const recent = await countReportsSince(trx, userId, new Date(now.getTime() - REPORT_WINDOW_DAYS * DAY_MS));
     const refundNow = recent < deps.config.admin.autoRefundReports;
-    const reportUnits: ReportUnit[] = units.map((u) => ({ tryonId: u.id, charge: u.charge, grantId: u.grant_id }));
+    // Only the units still spent: one whose cost already came back is not the report's to give.
+    const reportUnits: ReportUnit[] = units
+      .filter((u) => u.status === 'succeeded' && u.refunded_at === null)
+      .map((u) => ({ tryonId: u.id, charge: u.charge, grantId: u.grant_id }));
     const report = await insertReport(trx, {
       tryonId: input.tryonId,
       userId,

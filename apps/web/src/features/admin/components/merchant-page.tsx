@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { AdminMerchantDetailResponse, Merchant } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
+import { ApiError } from '../../../lib/api-client';
 import { adjustMerchantCredits } from '../api/adjust-merchant-credits';
 import { getMerchant } from '../api/get-merchant';
 import { rotateMerchantKeys } from '../api/rotate-merchant-keys';
@@ -12,7 +13,7 @@ import { Badge, ErrorNote, Loading, Panel, Stat, TableScroll, tdClass, thClass }
 import { ProductPhotoRefusals } from './product-photo-refusals';
 import { ReasonDialog } from './reason-dialog';
 import { SecretKeyNote } from './secret-key-note';
-import { parseOrigins } from './merchants-page';
+import { originProblem, parseOrigins } from './merchants-page';
 
 type Action = 'add' | 'remove' | 'rotate-secret' | 'rotate-publishable' | 'origins';
 
@@ -73,7 +74,10 @@ export function MerchantPage() {
         }),
       );
     } else if (action === 'origins') {
-      replace(await updateMerchant(id, { allowedOrigins: parseOrigins(input.text ?? ''), reason: input.reason }));
+      const origins = parseOrigins(input.text ?? '');
+      const problem = originProblem(origins);
+      if (problem) throw new ApiError(problem, 400, 'VALIDATION_ERROR', null);
+      replace(await updateMerchant(id, { allowedOrigins: origins, reason: input.reason }));
     } else {
       const rotated = await rotateMerchantKeys(id, {
         key: action === 'rotate-secret' ? 'secret' : 'publishable',

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import type { AdminMerchantCreatedResponse } from '@aidressup/contract';
+import { isAllowedOrigin, type AdminMerchantCreatedResponse } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { ApiError } from '../../../lib/api-client';
 import { createMerchant } from '../api/create-merchant';
@@ -16,6 +16,14 @@ export function parseOrigins(text: string): string[] {
     .split(/[\s,]+/)
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** What to tell the operator about the first origin the server would refuse; null when all are allowed. */
+export function originProblem(origins: string[]): string | null {
+  const bad = origins.find((o) => !isAllowedOrigin(o));
+  return bad === undefined
+    ? null
+    : `“${bad}” is not an allowed origin: write https://host or https://host:port (http:// only for localhost), with no path, * or other characters.`;
 }
 
 function CreateMerchantForm({ onCreated }: { onCreated: (created: AdminMerchantCreatedResponse) => void }) {
@@ -34,6 +42,11 @@ function CreateMerchantForm({ onCreated }: { onCreated: (created: AdminMerchantC
     const n = Number(credits);
     if (!name.trim() || list.length === 0) {
       setError('Give the shop’s name and at least one origin, like https://shop.example.');
+      return;
+    }
+    const problem = originProblem(list);
+    if (problem) {
+      setError(problem);
       return;
     }
     if (!Number.isInteger(n) || n < 0) {
