@@ -25,6 +25,9 @@ export const ERROR_RESPONSES = {
   '5xx': ErrorReplySchema,
 } as const;
 
+/** HTTP 503 of a route whose try-on waits in line: ENGINE_BUSY with the place (or another 5xx refusal). */
+const BUSY_RESPONSE = z.union([EngineBusyResponseSchema, ErrorReplySchema]);
+
 /**
  * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, and HTTP 503, which is
  * ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
@@ -32,8 +35,11 @@ export const ERROR_RESPONSES = {
 export const TRYON_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   402: NoCreditsResponseSchema,
-  503: z.union([EngineBusyResponseSchema, ErrorReplySchema]),
+  503: BUSY_RESPONSE,
 } as const;
+
+/** ERROR_RESPONSES plus HTTP 503 ENGINE_BUSY with the place: the shop widget's try-on. */
+export const EMBED_TRYON_ERROR_RESPONSES = { ...ERROR_RESPONSES, 503: BUSY_RESPONSE } as const;
 
 /** A file part of a multipart form, for the OpenAPI document. */
 export const BinaryFile = z.string().meta({ format: 'binary' });

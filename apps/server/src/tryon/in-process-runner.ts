@@ -14,7 +14,7 @@ import { withTimeout } from '../timeout.js';
 import { JobLimiter } from './job-limiter.js';
 import { storeResult } from './results.js';
 import { runEngine } from './engine-call.js';
-import { failureOf, runLimit, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import { failureOf, runLimit, shopperLeft, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
@@ -46,11 +46,17 @@ export function createInProcessRunner(
   async function run(job: TryOnJob): Promise<RunResult> {
     // The deadline, or the end of the shutdown's grace.
     const { signal, error: timeout } = runLimit(job.deadlineAt, job.stop);
+    let left = false;
     try {
       const engine = await deps.engines.get(job.engineId);
       // Waiting for a slot is `queued` (reported when the try-on was accepted).
       const output = await limiter(job.engineId).run(
         () => {
+          // The engine starts now, unless the shopper has gone: then nothing runs.
+          if (job.left?.aborted) {
+            left = true;
+            throw new AppError('ENGINE_BUSY');
+          }
           // The photos were decoded before the slot: reading is over as soon as it starts.
           job.progress?.report('reading');
           job.progress?.report('fitting');
@@ -73,7 +79,7 @@ export function createInProcessRunner(
       });
       return { ok: true, resultName };
     } catch (err) {
-      return failureOf(err);
+      return left ? shopperLeft() : failureOf(err);
     }
   }
 
