@@ -42,14 +42,18 @@ export function openEmbedSession(key: string, origin: string): Promise<EmbedSess
   });
 }
 
-/** POST /api/embed/tryon: the shopper's photo and the garment, paid by the shop. */
+/**
+ * POST /api/embed/tryon: the shopper's photo and the garment, paid by the shop. `lineTicket`: the
+ * ticket of an earlier busy answer (503 ENGINE_BUSY), which keeps the shopper's place in line.
+ */
 export function embedTryOn(
   token: string,
-  input: { person: Blob; garment: Blob; category: string },
+  input: { person: Blob; garment: Blob; category: string; lineTicket?: string | undefined },
   signal: AbortSignal,
 ): Promise<EmbedTryOnResponse> {
   const form = new FormData();
   form.append('category', input.category);
+  if (input.lineTicket) form.append('lineTicket', input.lineTicket);
   form.append('userImage', input.person, 'photo');
   form.append('clothingImage', input.garment, 'garment');
   return call('/api/embed/tryon', EmbedTryOnResponseSchema, {

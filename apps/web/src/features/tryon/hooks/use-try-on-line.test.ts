@@ -5,6 +5,7 @@ import { MESSAGES, type TryOnResponse } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useTryOn, type TryOnDeps } from './use-try-on';
 import type { ProcessImageInput } from '../api/process-image';
+import type { RerunTryOnInput } from '../api/rerun-tryon';
 import { testUser } from '../../../test/user';
 
 const user = testUser({ credits: 0, free_trials_used: 0 });
@@ -199,5 +200,60 @@ describe('waiting in line', () => {
     });
     expect(deps.process).toHaveBeenCalledTimes(2);
     expect(hook.result.current.state.status).toBe('success');
+  });
+
+  it('"Make it photo-real" waits in line like a try-on: it posts again with the ticket after Retry-After', async () => {
+    const answers: (() => Promise<TryOnResponse>)[] = [
+      () => Promise.reject(busy(2, 30, 4)),
+      () => Promise.reject(busy(1, 15, 2)),
+      () => Promise.resolve(ok),
+    ];
+    const rerun = vi.fn((_input: RerunTryOnInput) => answers.shift()!());
+    const { hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun });
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.rerun('preview-1', 'nano-banana');
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'processing', line: { place: 2, waitSeconds: 30 } });
+    expect(rerun.mock.calls[0]![0]).toMatchObject({ tryonId: 'preview-1', api: 'nano-banana' });
+    expect(rerun.mock.calls[0]![0].lineTicket).toBeUndefined();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_000);
+    });
+    expect(rerun).toHaveBeenCalledTimes(2);
+    expect(rerun.mock.calls[1]![0].lineTicket).toBe(TICKET);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2_000);
+      await done;
+    });
+    expect(rerun).toHaveBeenCalledTimes(3);
+    expect(rerun.mock.calls[2]![0].lineTicket).toBe(TICKET);
+    expect(hook.result.current.state).toMatchObject({ status: 'success', engine: 'nano-banana', line: null });
+  });
+
+  it('"Make it photo-real": leaving the line stops waiting, nothing charged', async () => {
+    const rerun = vi.fn((_input: RerunTryOnInput) => Promise.reject(busy(3, 20, 5)));
+    const { deps, hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun });
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.rerun('preview-1', 'nano-banana');
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(hook.result.current.state.line).toMatchObject({ place: 3 });
+    await act(async () => {
+      hook.result.current.cancel();
+      await done;
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'idle', cancelled: true });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(rerun).toHaveBeenCalledTimes(1);
+    expect(deps.updateUser).not.toHaveBeenCalled();
   });
 });

@@ -318,7 +318,8 @@ export function useTryOn(deps: TryOnDeps) {
 
   /**
    * "Make it photo-real": the preview `tryonId` again on the hosted engine `api`, from the photos
-   * the server kept for it; the same states as a try-on, with its own progress.
+   * the server kept for it; the same states as a try-on, with its own progress and the same wait
+   * in line (the ticket of a busy answer goes back with the next post; the shopper may leave).
    */
   const rerun = useCallback(
     async (tryonId: string, api: string, timeoutMs?: number) => {
@@ -326,8 +327,14 @@ export function useTryOn(deps: TryOnDeps) {
       if (!d.user) return;
       await execute(
         api,
-        (_userId, signal, progressId) =>
-          (d.rerun ?? rerunTryOn)({ tryonId, api, signal, ...(progressId ? { progressId } : {}) }),
+        (_userId, signal, progressId, lineTicket) =>
+          (d.rerun ?? rerunTryOn)({
+            tryonId,
+            api,
+            signal,
+            ...(progressId ? { progressId } : {}),
+            ...(lineTicket ? { lineTicket } : {}),
+          }),
         timeoutMs,
       );
     },
