@@ -314,7 +314,8 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
     const at = timers.now();
     const busy = await req.entry.stepOut();
     await req.entry.leave();
-    if (req.state === 'crashed') return;
+    // (It may have crashed meanwhile.)
+    if ((req.state as ReqState) === 'crashed') return;
     if (busy.ticket !== req.ticket) fail('a ticket that stepped out was not kept', { req: req.ticket, busy });
     if (busy.place < 1) fail('a ticket that stepped out has no place', busy);
     // Kept at least until its Retry-After has passed; it may expire before the step ends.
