@@ -1,7 +1,7 @@
 /**
  * A model checker for the try-on line (`tryon/admission.ts` in memory, `tryon/redis-line.ts` over
- * a real Redis): plays a scenario of joins (with or without an earlier ticket), leaves (also while
- * a tick is on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries,
+ * a real Redis): plays a scenario of joins (with or without an earlier ticket), leaves (while
+ * held, while away, also while a tick is on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries,
  * leases) and process crashes against the line, drives its clock by hand, and after every step,
  * once the line has settled, checks what the line promises:
  * - no ticket lost (every ticket leaves the line only by admission, leaving, expiry or its dead
@@ -63,6 +63,8 @@ export interface LineSettings {
 export type Op =
   | { kind: 'join'; shopper: number; proc: number; ticket: number | null; priority: boolean }
   | { kind: 'leave'; req: number }
+  /** A shopper leaves while away: one of their tickets gives its place up (also tried with someone else's). */
+  | { kind: 'leaveAway'; shopper: number; ticket: number; proc: number }
   | { kind: 'leaveDuringTick'; req: number }
   | { kind: 'charge'; req: number }
   | { kind: 'start'; req: number }
@@ -102,6 +104,7 @@ export interface LineStats {
   bumped: number;
   timedOut: number;
   leftWhileHeld: number;
+  leftWhileAway: number;
   leftDuringTick: number;
   leftAfterCharge: number;
   refundedBeforeStart: number;
@@ -122,6 +125,7 @@ export function emptyStats(): LineStats {
     bumped: 0,
     timedOut: 0,
     leftWhileHeld: 0,
+    leftWhileAway: 0,
     leftDuringTick: 0,
     leftAfterCharge: 0,
     refundedBeforeStart: 0,
@@ -575,6 +579,26 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
         case 'leave': {
           const r = live(LIVE, op.req);
           if (r) leave(r);
+          break;
+        }
+        case 'leaveAway': {
+          // Someone's ticket (usually their own): given up only by its holder, and only while away.
+          const holder = shoppers[op.shopper % SHOPPERS]!;
+          const owner = shoppers[(op.shopper + (op.ticket % 5 === 4 ? 1 : 0)) % SHOPPERS]!;
+          if (!owner.tickets.length) break;
+          const ticket = owner.tickets[op.ticket % owner.tickets.length]!;
+          const inLine = prev.tickets.find((t) => t.ticket === ticket);
+          const left = await lines[op.proc % lines.length]!.leaveTicket({
+            pool: world.pool,
+            ticket,
+            userId: holder.userId,
+          });
+          const allowed = inLine !== undefined && !inLine.held && inLine.userId === holder.userId;
+          if (left !== allowed) fail('leaving while away', { left, allowed, ticket, inLine, holder: holder.userId });
+          if (left) {
+            stats.leftWhileAway++;
+            step.aborted.add(ticket);
+          }
           break;
         }
         case 'leaveDuringTick': {

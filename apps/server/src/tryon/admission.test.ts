@@ -307,4 +307,24 @@ describe('the in-memory try-on line', () => {
     if (elsewhere.ok) throw new Error('should wait away');
     expect(elsewhere.busy.ticket).not.toBe('');
   });
+
+  it('a ticket holder who leaves while away gives the place up at once: no slot is kept for them', async () => {
+    const l = line({ capacity: 1, maxWaitMs: 30 });
+    const a = entryOf(await join(l, 'a'));
+    const b = entryOf(await join(l, 'b'));
+    expect(await b.wait({})).toBe('timeout');
+    const busy = await b.stepOut();
+    const log: string[] = [];
+    const cEntry = entryOf(await join(l, 'c'));
+    const c = waiting(cEntry, log, 'c');
+    // Only its holder, and not while a request holds it (that one leaves by closing its connection).
+    expect(await l.leaveTicket({ pool: 'local', ticket: busy.ticket, userId: 'mallory' })).toBe(false);
+    expect(await l.leaveTicket({ pool: 'local', ticket: cEntry.ticket, userId: 'c' })).toBe(false);
+    expect(await l.leaveTicket({ pool: 'local', ticket: busy.ticket, userId: 'b' })).toBe(true);
+    expect(c.places.at(-1)?.place).toBe(1);
+    await a.leave();
+    // b was due back, but left: c gets the slot at once.
+    expect(await c.outcome).toBe('admitted');
+    expect((await l.snapshot('local')).tickets).toEqual([]);
+  });
 });

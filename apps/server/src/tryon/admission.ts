@@ -106,6 +106,12 @@ export interface LineSnapshot {
 export interface AdmissionLine {
   /** Takes a ticket (or comes back with one); refused at once, ticket kept, when the line is full. */
   join(req: JoinRequest): Promise<JoinResult>;
+  /**
+   * The shopper left while away (between an ENGINE_BUSY answer and the next post): their ticket
+   * gives the place up now. Only the ticket's own holder, and not while a request holds it; says
+   * whether a place was given up.
+   */
+  leaveTicket(req: { pool: string; ticket: string; userId: string }): Promise<boolean>;
   /** Requests held waiting on this pool (tests, metrics). */
   waiting(pool: string): Promise<number>;
   /** The pool's line as it stands (tests, diagnostics). */
@@ -443,6 +449,14 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
         },
       };
       return { ok: true, entry };
+    },
+    async leaveTicket(req) {
+      const p = pools.get(req.pool);
+      const t = p?.byId.get(req.ticket);
+      if (!p || !t || t.userId !== req.userId || t.waiter) return false;
+      remove(p, t);
+      pump(req.pool, p);
+      return true;
     },
     async waiting(pool) {
       return pools.get(pool)?.order.filter((t) => t.waiter).length ?? 0;

@@ -1,7 +1,7 @@
 /**
  * The line's promises under random scenarios (`test/line-model.ts`): random joins (with and
- * without tickets, priority or not, from shoppers sharing addresses), leaves (also while a tick is
- * on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries, leases)
+ * without tickets, priority or not, from shoppers sharing addresses), leaves (while held, while
+ * away, also while a tick is on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries, leases)
  * and crashes, against both lines: the in-memory one, and the one shared through a real
  * redis-server (started here) by one to three API processes.
  *
@@ -54,6 +54,15 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('leave' as const), req: fc.nat(7) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('leaveDuringTick' as const), req: fc.nat(7) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('leaveAway' as const),
+      shopper: fc.nat(5),
+      ticket: fc.nat(9),
+      proc: fc.nat(2),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('charge' as const), req: fc.nat(7) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('start' as const), req: fc.nat(7) }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('finish' as const), req: fc.nat(7) }) },
@@ -86,6 +95,7 @@ function expectCoverage(stats: LineStats, runs: number, shared: boolean) {
     'bumped',
     'timedOut',
     'leftWhileHeld',
+    'leftWhileAway',
     'leftAfterCharge',
     'refundedBeforeStart',
     'results',

@@ -239,6 +239,14 @@ redis.call('ZREM', K_running, ticket)
 return {0, '0', capacity}
 `;
 
+/** ARGV: now, ticket, user. An away ticket's holder gives the place up. Answers 1, or 0 (not theirs, held, gone). */
+export const LEAVE_AWAY = `${PRELUDE}
+local ticket, userId = ARGV[2], ARGV[3]
+if redis.call('HGET', K_owner, ticket) ~= userId or redis.call('ZSCORE', K_present, ticket) then return 0 end
+forget(ticket)
+return 1
+`;
+
 /**
  * ARGV: now. The pool's line as it stands: {capacity, number of tickets, then per ticket in order:
  * ticket, user, address, lane, held 1|0, due (ms, 0: none), expiry (ms, 0: held), then the running

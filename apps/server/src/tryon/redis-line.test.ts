@@ -250,4 +250,21 @@ describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
     expect(log).toEqual(['b:admitted']);
     await b.leave();
   });
+
+  it('a ticket holder who leaves while away gives the place up in every process', async () => {
+    const [one, two] = await processes(2, { slots: 1, maxWaiting: 0 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const b = await join(one!, 'b');
+    const c = await join(two!, 'c');
+    if (b.ok || c.ok) throw new Error('b and c should wait away');
+    expect(await two!.leaveTicket({ pool: 'tryon', ticket: b.busy.ticket, userId: 'mallory' })).toBe(false);
+    expect(await two!.leaveTicket({ pool: 'tryon', ticket: b.busy.ticket, userId: 'b' })).toBe(true);
+    expect((await one!.snapshot('tryon')).tickets.map((t) => t.ticket)).toEqual([c.busy.ticket]);
+    await a.leave();
+    // c, now first, is let in at once when back (no slot kept for b).
+    const cBack = entryOf(await join(two!, 'c', c.busy.ticket));
+    expect(await cBack.wait({})).toBe('admitted');
+    await cBack.leave();
+  });
 });

@@ -38,7 +38,17 @@ import {
   type LineTimer,
   type WaitOutcome,
 } from './admission.js';
-import { ANNOUNCE, JOIN, LEASE_MS, LEAVE, SNAPSHOT, TICK, lineKey, lineKeys } from './redis-line-scripts.js';
+import {
+  ANNOUNCE,
+  JOIN,
+  LEASE_MS,
+  LEAVE,
+  LEAVE_AWAY,
+  SNAPSHOT,
+  TICK,
+  lineKey,
+  lineKeys,
+} from './redis-line-scripts.js';
 import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
 
 const TICK_MS = 500;
@@ -343,6 +353,14 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
         },
       };
       return { ok: true, entry };
+    },
+    async leaveTicket(req) {
+      const left = await run(LEAVE_AWAY, req.pool, [req.ticket, req.userId]).then(
+        (n) => Number(n) === 1,
+        () => false,
+      );
+      if (left) wake();
+      return left || fallback.leaveTicket(req);
     },
     async waiting(pool) {
       const held = await client.zcount(lineKey(prefix, pool, 'present'), now(), '+inf').catch(() => 0);

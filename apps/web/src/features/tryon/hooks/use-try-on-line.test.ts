@@ -127,7 +127,8 @@ describe('waiting in line', () => {
   });
 
   it('leaving the line stops waiting: no further post, back to idle with the "nothing charged" note, no counters changed', async () => {
-    const { deps, hook } = setup(() => Promise.reject(busy(3, 2, 5)));
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
+    const { deps, hook } = setup(() => Promise.reject(busy(3, 2, 5)), { leaveLine });
     let done!: Promise<void>;
     act(() => {
       done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body');
@@ -147,16 +148,21 @@ describe('waiting in line', () => {
     expect(deps.process).toHaveBeenCalledTimes(1);
     expect(deps.updateUser).not.toHaveBeenCalled();
     expect(deps.onNoCredits).not.toHaveBeenCalled();
+    // The place the ticket kept is given up on the server too.
+    expect(leaveLine).toHaveBeenCalledTimes(1);
+    expect(leaveLine).toHaveBeenCalledWith({ ticket: TICKET, api: 'local' });
   });
 
-  it('leaving while the server holds the request aborts the post', async () => {
+  it('leaving while the server holds the request aborts the post (which gives its place up as it closes)', async () => {
     let signal!: AbortSignal;
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
     const { hook } = setup(
       (input) =>
         new Promise((_, reject) => {
           signal = input.signal;
           input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
+      { leaveLine },
     );
     let done!: Promise<void>;
     act(() => {
@@ -171,6 +177,8 @@ describe('waiting in line', () => {
     });
     expect(signal.aborted).toBe(true);
     expect(hook.result.current.state).toMatchObject({ status: 'idle', cancelled: true });
+    // No ticket yet: nothing else to give up.
+    expect(leaveLine).not.toHaveBeenCalled();
   });
 
   it('an ENGINE_BUSY without a place (an older server) is still a wait, after 15 s', async () => {
@@ -234,9 +242,10 @@ describe('waiting in line', () => {
     expect(hook.result.current.state).toMatchObject({ status: 'success', engine: 'nano-banana', line: null });
   });
 
-  it('"Make it photo-real": leaving the line stops waiting, nothing charged', async () => {
+  it('"Make it photo-real": leaving the line stops waiting and gives the place up, nothing charged', async () => {
     const rerun = vi.fn((_input: RerunTryOnInput) => Promise.reject(busy(3, 20, 5)));
-    const { deps, hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun });
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
+    const { deps, hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun, leaveLine });
     let done!: Promise<void>;
     act(() => {
       done = hook.result.current.rerun('preview-1', 'nano-banana');
@@ -255,5 +264,6 @@ describe('waiting in line', () => {
     });
     expect(rerun).toHaveBeenCalledTimes(1);
     expect(deps.updateUser).not.toHaveBeenCalled();
+    expect(leaveLine).toHaveBeenCalledWith({ ticket: TICKET, api: 'nano-banana' });
   });
 });
