@@ -168,7 +168,12 @@ test('leaving the line stops the waiting and charges nothing', async ({ page }) 
 
   await page.getByTestId('try-with-ai').click();
   await expect(page.getByTestId('line-place')).toHaveText(/^You are number \d+ — about \d+ s$/);
+  // Away (waiting to post again): leaving gives the ticket's place up on the server at once.
+  const left = page.waitForResponse((r) => r.url().endsWith('/api/tryon-line/leave'));
   await page.getByTestId('leave-line').click();
+  const leaveAnswer = await left;
+  expect(leaveAnswer.status()).toBe(200);
+  expect(await leaveAnswer.json()).toEqual({ success: true, left: true });
   await expect(page.getByTestId('line-wait')).toHaveCount(0);
   const note = page.getByTestId('line-cancelled');
   await expect(note).toHaveText('You left the line. Nothing was charged.');
