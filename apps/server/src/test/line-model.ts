@@ -16,177 +16,27 @@
  *   in; a shopper who left before the engine started is refunded; at the end every charge has a
  *   result or a refund, never both.
  */
-import type { AdmissionLine, LineEntry, LineSnapshot, LineTimer, LineTimers, WaitOutcome } from '../tryon/admission.js';
+import type { AdmissionLine, LineSnapshot, WaitOutcome } from '../tryon/admission.js';
 import { chargeIfStillThere } from '../tryon/pipeline.js';
-
-/** A clock and timers the harness moves by hand. */
-export class ManualTimers implements LineTimers {
-  private t: number;
-  private seq = 0;
-  private readonly pending = new Map<number, { at: number; seq: number; fn: () => void }>();
-  constructor(start: number) {
-    this.t = start;
-  }
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): LineTimer {
-    const id = ++this.seq;
-    this.pending.set(id, { at: this.t + Math.max(0, ms), seq: id, fn });
-    return { clear: () => void this.pending.delete(id) };
-  }
-  /** The next timer due at or before `to`, removed; none: the clock moves to `to`. */
-  next(to: number): (() => void) | undefined {
-    let first: { id: number; at: number; seq: number; fn: () => void } | undefined;
-    for (const [id, t] of this.pending)
-      if (t.at <= to && (!first || t.at < first.at || (t.at === first.at && t.seq < first.seq))) first = { id, ...t };
-    if (!first) {
-      this.t = Math.max(this.t, to);
-      return undefined;
-    }
-    this.pending.delete(first.id);
-    this.t = Math.max(this.t, first.at);
-    return first.fn;
-  }
-}
-
-export interface LineSettings {
-  capacity: number;
-  maxWaiting: number;
-  maxWaitMs: number;
-  ticketGraceMs: number;
-  maxTicketsPerUser: number;
-  maxTicketsPerAddress: number;
-  maxTickets: number;
-}
-
-export type Op =
-  | { kind: 'join'; shopper: number; proc: number; ticket: number | null; priority: boolean }
-  | { kind: 'leave'; req: number }
-  /** A shopper leaves while away: one of their tickets gives its place up (also tried with someone else's). */
-  | { kind: 'leaveAway'; shopper: number; ticket: number; proc: number }
-  | { kind: 'leaveDuringTick'; req: number }
-  | { kind: 'charge'; req: number }
-  | { kind: 'start'; req: number }
-  | { kind: 'finish'; req: number }
-  | { kind: 'advance'; ms: number }
-  | { kind: 'crash'; proc: number };
-
-export interface Scenario {
-  settings: LineSettings;
-  processes: number;
-  ops: Op[];
-}
-
-/** The line under test: its processes, started and crashed by the harness. */
-export interface LineWorld {
-  readonly pool: string;
-  /** Tickets outlive their process (Redis) until their leases run out; otherwise a crash empties the line. */
-  readonly shared: boolean;
-  readonly leaseMs: number;
-  readonly runningLeaseMs: number;
-  /** Starts process `i` (again, after a crash) on the harness's clock. */
-  start(i: number, timers: LineTimers): Promise<AdmissionLine>;
-  /** Process `i` dies: it leaves nothing, says nothing. */
-  crash(i: number, line: AdmissionLine): Promise<void>;
-  /** Whatever the scenario left (connections, keys). */
-  end(lines: AdmissionLine[]): Promise<void>;
-}
-
-/** What happened over the runs: each kind of event must have happened for the test to mean something. */
-export interface LineStats {
-  runs: number;
-  joins: number;
-  admitted: number;
-  busy: number;
-  refusedWithoutTicket: number;
-  ticketsHonoured: number;
-  bumped: number;
-  timedOut: number;
-  leftWhileHeld: number;
-  leftWhileAway: number;
-  leftDuringTick: number;
-  leftAfterCharge: number;
-  refundedBeforeStart: number;
-  results: number;
-  expired: number;
-  leaseExpired: number;
-  crashes: number;
-}
-
-export function emptyStats(): LineStats {
-  return {
-    runs: 0,
-    joins: 0,
-    admitted: 0,
-    busy: 0,
-    refusedWithoutTicket: 0,
-    ticketsHonoured: 0,
-    bumped: 0,
-    timedOut: 0,
-    leftWhileHeld: 0,
-    leftWhileAway: 0,
-    leftDuringTick: 0,
-    leftAfterCharge: 0,
-    refundedBeforeStart: 0,
-    results: 0,
-    expired: 0,
-    leaseExpired: 0,
-    crashes: 0,
-  };
-}
-
-type ReqState = 'held' | 'charging' | 'charged' | 'running' | 'away' | 'ended' | 'crashed';
-
-interface Req {
-  id: number;
-  proc: number;
-  shopper: Shopper;
-  entry: LineEntry;
-  ticket: string;
-  joinedAt: number;
-  ctrl: AbortController;
-  state: ReqState;
-  /** Where the shopper was when they left. */
-  leftWhile?: ReqState | undefined;
-  admitted: boolean;
-  charged: boolean;
-  refunded: boolean;
-  result: boolean;
-  finishCharge?: (() => void) | undefined;
-  /** The charge and what follows it, once the request was let in. */
-  flow?: Promise<void> | undefined;
-  /** The wait in line and the reaction to its outcome. */
-  waited?: Promise<void> | undefined;
-  waitFollowed?: boolean;
-}
-
-interface Shopper {
-  userId: string;
-  address: string;
-  /** Tickets the shopper was given (the page keeps the last one; a shopper may have several tabs). */
-  tickets: string[];
-}
-
-interface TicketInfo {
-  seq: number;
-  priority: boolean;
-}
-
-const SHOPPERS = 6;
-const ADDRESSES = 3;
-/** Time moves in steps no longer than this, each settled: live processes renew their leases (5 s). */
-const STEP_MS = 4_000;
-/** Real time a reaction may take at most (the machine may be busy). */
-const STUCK_MS = 20_000;
-const LIVE: readonly ReqState[] = ['held', 'charging', 'charged', 'running'];
-const ADMITTED: readonly ReqState[] = ['charging', 'charged', 'running'];
-
-class Violation extends Error {}
-
-function fail(message: string, details?: unknown): never {
-  throw new Violation(details === undefined ? message : `${message}: ${JSON.stringify(details)}`);
-}
+import { checkStep } from './line-checks.js';
+import {
+  ADDRESSES,
+  LIVE,
+  ManualTimers,
+  SHOPPERS,
+  STEP_MS,
+  STUCK_MS,
+  fail,
+  newStep,
+  type LineStats,
+  type LineWorld,
+  type Op,
+  type Req,
+  type ReqState,
+  type Scenario,
+  type Shopper,
+  type TicketInfo,
+} from './line-scenario.js';
 
 /** Plays one scenario against a line; throws on the first broken promise. */
 export async function playScenario(world: LineWorld, scenario: Scenario, stats: LineStats): Promise<void> {
@@ -206,16 +56,6 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
   /** Tickets of dead processes: held ones and running ones, with when their leases end. */
   const orphans = new Map<string, { held: boolean; until: number }>();
   // What happened during the current step, to explain the line's changes.
-  const newStep = () => ({
-    admitted: new Set<string>(),
-    aborted: new Set<string>(),
-    issued: new Set<string>(),
-    /** Tickets that stepped out, with when they expire. */
-    away: new Map<string, number>(),
-    /** Someone joined (and may have bumped the last one held). */
-    joined: false,
-    reset: false,
-  });
   let step = newStep();
   /** The first broken promise found in a reaction: thrown by the next flush. */
   let broken: unknown;
@@ -336,9 +176,6 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
     return found.length ? found[n % found.length] : undefined;
   };
 
-  const before = (a: TicketInfo, b: TicketInfo) =>
-    (a.priority ? 0 : 1) < (b.priority ? 0 : 1) || ((a.priority ? 0 : 1) === (b.priority ? 0 : 1) && a.seq < b.seq);
-
   const join = async (op: Extract<Op, { kind: 'join' }>, prev: LineSnapshot) => {
     const shopper = shoppers[op.shopper % SHOPPERS]!;
     const proc = op.proc % lines.length;
@@ -458,114 +295,7 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
 
   /** Every promise the line keeps, between the snapshot before a step and the one after. */
   const check = (prev: LineSnapshot, cur: LineSnapshot) => {
-    const now = cur.now;
-    const curById = new Map(cur.tickets.map((t) => [t.ticket, t]));
-    if (curById.size !== cur.tickets.length) fail('a ticket is in line twice', cur.tickets);
-    if (new Set(cur.running).size !== cur.running.length) fail('a ticket runs twice', cur.running);
-    for (const t of cur.running) if (curById.has(t)) fail('a running ticket is still in line', t);
-
-    // Lost or from nowhere.
-    if (!step.reset) {
-      for (const t of prev.tickets) {
-        if (curById.has(t.ticket)) continue;
-        if (step.admitted.has(t.ticket) || step.aborted.has(t.ticket)) continue;
-        const expiresAt = t.held ? step.away.get(t.ticket) : t.expiresAt;
-        if (expiresAt !== undefined && expiresAt <= now) {
-          stats.expired++;
-          continue;
-        }
-        const orphan = orphans.get(t.ticket);
-        if (orphan && orphan.until <= now) {
-          stats.leaseExpired++;
-          continue;
-        }
-        fail('a ticket was lost', { ticket: t, now });
-      }
-    } else if (prev.tickets.length && cur.tickets.some((t) => prev.tickets.some((p) => p.ticket === t.ticket))) {
-      fail('a crashed line kept tickets', cur.tickets);
-    }
-    const prevIds = new Set(prev.tickets.map((t) => t.ticket));
-    for (const t of cur.tickets)
-      if (!prevIds.has(t.ticket) && !step.issued.has(t.ticket) && !step.reset)
-        fail('a ticket appeared from nowhere', t);
-      else if (step.reset && !step.issued.has(t.ticket)) fail('a ticket appeared from nowhere', t);
-
-    // A dead process's held ticket bumped by one ahead who came back: away now, like any other.
-    for (const [t, o] of orphans) {
-      const still = curById.get(t);
-      if (!o.held || !still || still.held) continue;
-      if (!step.joined) fail("a dead process's held ticket went away without a join", still);
-      orphans.delete(t);
-      stats.bumped++;
-    }
-    // Held and running: exactly the live requests' (and dead processes' until their leases end).
-    const heldNow = new Set(cur.tickets.filter((t) => t.held).map((t) => t.ticket));
-    const heldWanted = new Set(reqs.filter((r) => r.state === 'held').map((r) => r.ticket));
-    const runningWanted = new Set(reqs.filter((r) => ADMITTED.includes(r.state)).map((r) => r.ticket));
-    for (const [t, o] of orphans) {
-      if (o.until <= now) continue;
-      (o.held ? heldWanted : runningWanted).add(t);
-    }
-    const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-    if (!same(heldNow, heldWanted)) fail('held requests differ', { line: [...heldNow], requests: [...heldWanted] });
-    if (!same(new Set(cur.running), runningWanted))
-      fail('running slots differ', { line: cur.running, requests: [...runningWanted] });
-
-    // Order of arrival, priority lane first.
-    for (let i = 1; i < cur.tickets.length; i++) {
-      const a = tickets.get(cur.tickets[i - 1]!.ticket);
-      const b = tickets.get(cur.tickets[i]!.ticket);
-      if (!a || !b) fail('a ticket the shoppers were never given', cur.tickets[i]);
-      if (!before(a, b)) fail('the line is out of order', cur.tickets);
-    }
-    for (const t of cur.tickets) if (tickets.get(t.ticket)!.priority !== t.priority) fail('a ticket changed lane', t);
-
-    // First come, first served: nobody let in past a live held request or a ticket holder due back.
-    for (const admitted of step.admitted) {
-      const x = tickets.get(admitted);
-      if (!x) continue;
-      for (const y of prev.tickets) {
-        const info = tickets.get(y.ticket)!;
-        if (!before(info, x)) continue;
-        const still = curById.get(y.ticket);
-        if (!still) continue;
-        if (still.held && heldWanted.has(y.ticket) && !orphans.has(y.ticket))
-          fail('let in past a request held ahead', { admitted, ahead: y });
-        if (!still.held && y.dueAt > now && still.dueAt > now) fail('let in past a ticket due back', { admitted, y });
-      }
-    }
-    // No idle slot while a live held request could take it.
-    let free = cur.capacity < 0 ? Infinity : cur.capacity - cur.running.length;
-    for (const t of cur.tickets) {
-      if (free <= 0) break;
-      if (!t.held && t.dueAt > now) break;
-      if (!t.held) continue;
-      if (orphans.has(t.ticket)) free--;
-      else fail('a slot stays idle while a request waits', { ticket: t, cur });
-    }
-
-    // Bounds.
-    if (cur.tickets.length > settings.maxTickets) fail('too many tickets', cur.tickets.length);
-    if (heldNow.size > settings.maxWaiting) fail('too many held', [...heldNow]);
-    if (cur.capacity >= 0 && cur.running.length > cur.capacity) fail('too many running', cur.running);
-    const count = (key: 'userId' | 'address') => {
-      const m = new Map<string, number>();
-      for (const t of cur.tickets) m.set(t[key], (m.get(t[key]) ?? 0) + 1);
-      return Math.max(0, ...m.values());
-    };
-    if (count('userId') > settings.maxTicketsPerUser) fail('too many tickets for one shopper', cur.tickets);
-    if (count('address') > settings.maxTicketsPerAddress) fail('too many tickets for one address', cur.tickets);
-
-    // The charge.
-    for (const r of reqs) {
-      if (r.result && (!r.charged || r.refunded)) fail('a result without a charge, or refunded too', r.id);
-      if (r.refunded && !r.charged) fail('refunded without a charge', r.id);
-      if (r.charged && !r.admitted) fail('charged without being let in', r.id);
-      if (r.charged && r.leftWhile === 'held') fail('charged though the shopper left while waiting', r.id);
-      if (r.state === 'ended' && r.charged && !r.result && !r.refunded)
-        fail('charged, ended, with neither a result nor a refund', r.id);
-    }
-    for (const [t, o] of orphans) if (o.until <= now && !curById.has(t) && !cur.running.includes(t)) orphans.delete(t);
+    checkStep({ settings, reqs, tickets, orphans, step, stats }, prev, cur);
     step = newStep();
   };
 

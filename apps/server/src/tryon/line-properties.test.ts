@@ -15,15 +15,15 @@ import { createMemoryLine, type AdmissionLine } from './admission.js';
 import { createRedisLine } from './redis-line.js';
 import { LEASE_MS, RUNNING_LEASE_MS, lineKey, lineKeys } from './redis-line-scripts.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { playScenario } from '../test/line-model.js';
 import {
   emptyStats,
-  playScenario,
   type LineSettings,
   type LineStats,
   type LineWorld,
   type Op,
   type Scenario,
-} from '../test/line-model.js';
+} from '../test/line-scenario.js';
 
 const MEMORY_RUNS = Number(process.env.LINE_PROPERTY_RUNS ?? 10_000);
 const REDIS_RUNS = Number(process.env.LINE_PROPERTY_REDIS_RUNS ?? 1_000);
