@@ -168,7 +168,12 @@ test('leaving the line stops the waiting and charges nothing', async ({ page }) 
 
   await page.getByTestId('try-with-ai').click();
   await expect(page.getByTestId('line-place')).toHaveText(/^You are number \d+ — about \d+ s$/);
+  // Away (waiting to post again): leaving gives the ticket's place up on the server at once.
+  const left = page.waitForResponse((r) => r.url().endsWith('/api/tryon-line/leave'));
   await page.getByTestId('leave-line').click();
+  const leaveAnswer = await left;
+  expect(leaveAnswer.status()).toBe(200);
+  expect(await leaveAnswer.json()).toEqual({ success: true, left: true });
   await expect(page.getByTestId('line-wait')).toHaveCount(0);
   const note = page.getByTestId('line-cancelled');
   await expect(note).toHaveText('You left the line. Nothing was charged.');
@@ -184,5 +189,48 @@ test('leaving the line stops the waiting and charges nothing', async ({ page }) 
   const { user } = (await res.json()) as { user: { free_trials_used: number; credits: number } };
   expect(user).toMatchObject({ free_trials_used: 0, credits: 0 });
   await expect(userBox(page).trials).toHaveText('0 / 2');
+  await other.api.dispose();
+});
+
+test('"Make it photo-real" waits in the same line: it posts again with its ticket and gets its turn', async ({
+  page,
+}, testInfo) => {
+  // A quick preview first, on the built-in engine (its own slot, free).
+  await openSignedIn(page, `${base}/`);
+  await page.getByTestId('engine-select').selectOption('local');
+  await uploadBoth(page);
+  await page.getByTestId('try-with-ai').click();
+  await expect(page.getByTestId('result-image')).toBeVisible({ timeout: 60_000 });
+  const button = page.getByTestId('make-photo-real');
+  await expect(button).toBeVisible();
+
+  const reruns: { status: number; ticket?: string; sent?: string }[] = [];
+  page.on('response', async (r) => {
+    if (!/\/api\/tryons\/[^/]+\/rerun$/.test(r.url())) return;
+    const sent = (r.request().postDataJSON() as { lineTicket?: string }).lineTicket;
+    const body = (await r.json().catch(() => ({}))) as { ticket?: string };
+    reruns.push({ status: r.status(), ...(body.ticket ? { ticket: body.ticket } : {}), ...(sent ? { sent } : {}) });
+  });
+  const other = await anotherShopperHoldsTheEngine();
+  await button.click();
+  await expect(page.getByTestId('line-wait')).toBeVisible();
+  await expect(page.getByTestId('line-place')).toHaveText(/^You are number 1 — about \d+ s$/);
+  await expect(page.getByTestId('leave-line')).toBeVisible();
+  await page.getByTestId('result-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('photo-real-line-wait.png') });
+  // Nothing charged while waiting: only the preview's trial.
+  await expect(userBox(page).trials).toHaveText('1 / 2');
+
+  expect(await other.done).toBe(200);
+  await expect(page.getByTestId('result-image')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('make-photo-real')).toHaveCount(0);
+  await expect.poll(() => reruns.at(-1)?.status).toBe(200);
+  // The first answer was busy with a ticket; every later post sent it back.
+  expect(reruns[0]).toMatchObject({ status: 503 });
+  expect(reruns[0]!.sent).toBeUndefined();
+  const ticket = reruns[0]!.ticket;
+  expect(ticket).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+  for (const later of reruns.slice(1)) expect(later.sent).toBe(ticket);
+  await expect(userBox(page).trials).toHaveText('2 / 2');
   await other.api.dispose();
 });

@@ -31,6 +31,7 @@ import processImageRoute from './routes/tryons/process-image.js';
 import resultRoutes from './routes/tryons/results.js';
 import galleryRoutes from './routes/tryons/gallery.js';
 import rerunRoute from './routes/tryons/rerun.js';
+import lineRoutes from './routes/tryons/line.js';
 import progressRoutes from './routes/tryons/progress.js';
 import sharePageRoutes from './routes/share-pages.js';
 import garmentRoutes from './routes/garments.js';
@@ -183,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(progressRoutes);
   await app.register(galleryRoutes);
   await app.register(rerunRoute);
+  await app.register(lineRoutes);
   await app.register(sharePageRoutes);
   await app.register(reportRoutes);
   // The operator console: each plugin refuses anyone but an operator (http/operator.ts).

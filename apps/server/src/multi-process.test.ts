@@ -106,6 +106,7 @@ describe.runIf(RUN)('two API processes and two workers on one PostgreSQL, Redis 
       RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
       RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
       RATE_LIMIT_TRYON_PER_MINUTE: '100000',
+      ENGINE_LINE_TICKETS_PER_ADDRESS: '1000',
       NEW_USERS_PER_IP_PER_DAY: '100000',
     };
     for (let i = 1; i <= 2; i++) {

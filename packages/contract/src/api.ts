@@ -189,6 +189,25 @@ export const GarmentWornResponseSchema = z.object({
 });
 export type GarmentWornResponse = z.infer<typeof GarmentWornResponseSchema>;
 
+// ---------- POST /api/tryon-line/leave ----------
+/**
+ * "Leave the line" while away (between an ENGINE_BUSY answer and the next post): the ticket gives
+ * its place up at once, instead of keeping it until it expires. (A request the server holds is
+ * given up by closing its connection.)
+ */
+export const LeaveLineRequestSchema = z.object({
+  ticket: LineTicketSchema,
+  /** The engine the try-on was for (its line); absent: the default engine. */
+  api: z.string().min(1).max(40).optional(),
+});
+export type LeaveLineRequest = z.infer<typeof LeaveLineRequestSchema>;
+export const LeaveLineResponseSchema = z.object({
+  success: z.literal(true),
+  /** False when there was no such place of the session user's to give up (gone, held, another's). */
+  left: z.boolean(),
+});
+export type LeaveLineResponse = z.infer<typeof LeaveLineResponseSchema>;
+
 /** NO_CREDITS refusal: HTTP 402 with the user. */
 export const NoCreditsResponseSchema = z.object({
   success: z.literal(false),

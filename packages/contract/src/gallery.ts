@@ -4,6 +4,7 @@
  * The list itself (`GET /api/tryons`, pages by cursor) is in api.ts.
  */
 import { z } from 'zod';
+import { LineTicketSchema } from './api.js';
 
 /** A try-on's id in a path (ids are short base64url text). */
 export const TryOnIdParamsSchema = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -41,5 +42,10 @@ export const RerunTryOnRequestSchema = z.object({
   api: z.string().min(1).max(40),
   /** Optional: a client-made UUID to follow the new try-on's stages (see progress.ts). */
   progressId: z.string().uuid().optional(),
+  /**
+   * Optional: the `ticket` of an earlier ENGINE_BUSY answer. Sent with the retry, it keeps the
+   * shopper's place in line (first come, first served); an unknown or expired one joins at the end.
+   */
+  lineTicket: LineTicketSchema.optional(),
 });
 export type RerunTryOnRequest = z.infer<typeof RerunTryOnRequestSchema>;

@@ -3,6 +3,7 @@
  * the merchant's usage call (secret key), and the embed frame's session and try-on.
  */
 import { z } from 'zod';
+import { LineTicketSchema } from './api.js';
 import { CATEGORY_VALUES } from './categories.js';
 import { PRODUCT_PHOTO_REFUSAL_CODES } from './errors.js';
 
@@ -219,6 +220,11 @@ export type EmbedSessionResponse = z.infer<typeof EmbedSessionResponseSchema>;
 // ---------- POST /api/embed/tryon (multipart, Authorization: Bearer es_…) ----------
 export const EmbedTryOnFieldsSchema = z.object({
   category: z.enum(CATEGORY_VALUES).default('upper_body'),
+  /**
+   * Optional: the `ticket` of an earlier ENGINE_BUSY answer. Sent with the retry, it keeps the
+   * shopper's place in line; an unknown or expired one joins at the end.
+   */
+  lineTicket: LineTicketSchema.optional(),
 });
 /**
  * The garment image's address in the shop's page (form field `garmentUrl`, optional): only recorded

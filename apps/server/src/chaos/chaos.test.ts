@@ -77,6 +77,7 @@ function serverEnv(base: Record<string, string>, port: number): Record<string, s
     NEW_USERS_PER_IP_PER_DAY: '100000',
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
     RATE_LIMIT_TRYON_PER_MINUTE: '100000',
+    ENGINE_LINE_TICKETS_PER_ADDRESS: '1000',
     RATE_LIMIT_GLOBAL_PER_MINUTE: '1000000',
     ...base,
   };

@@ -31,6 +31,13 @@ export const EngineEnv = {
   ENGINE_QUEUE_LIMIT: int(32, 0, 10_000),
   /** Longest a try-on is held waiting in line before the answer is 503 ENGINE_BUSY with its ticket. */
   ENGINE_LINE_WAIT_MS: int(15_000, 0, 60_000),
+  /**
+   * Places one shopper may hold in line at once (every engine's line counted). At least 4: one
+   * press may take a place per garment.
+   */
+  ENGINE_LINE_TICKETS_PER_USER: int(4, 1, 100),
+  /** Places one client address may hold in line at once (several shoppers may share one). */
+  ENGINE_LINE_TICKETS_PER_ADDRESS: int(12, 1, 1_000),
   GEMINI_API_KEY: optionalString,
   GEMINI_BASE_URL: optionalUrl('GEMINI_BASE_URL'),
   GEMINI_MODEL: z.string().trim().min(1).default(GEMINI_DEFAULT_MODEL),
@@ -90,6 +97,10 @@ export interface EnginesConfig extends HostedEnginesConfig {
   queueLimit: number;
   /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
   lineWaitMs: number;
+  /** Places in line one shopper may hold at once. */
+  lineTicketsPerUser: number;
+  /** Places in line one client address may hold at once. */
+  lineTicketsPerAddress: number;
   gemini: { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
   fashn:
     | {
@@ -157,6 +168,8 @@ export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesCo
     deadlineMs: e.ENGINE_DEADLINE_MS,
     queueLimit: e.ENGINE_QUEUE_LIMIT,
     lineWaitMs: e.ENGINE_LINE_WAIT_MS,
+    lineTicketsPerUser: e.ENGINE_LINE_TICKETS_PER_USER,
+    lineTicketsPerAddress: e.ENGINE_LINE_TICKETS_PER_ADDRESS,
     gemini: e.GEMINI_API_KEY
       ? {
           apiKey: e.GEMINI_API_KEY,

@@ -30,6 +30,9 @@ export const ERROR_RESPONSES = {
   '5xx': ErrorReplySchema,
 } as const;
 
+/** HTTP 503 of a route whose try-on waits in line: ENGINE_BUSY with the place (or another 5xx refusal). */
+const BUSY_RESPONSE = z.union([EngineBusyResponseSchema, ErrorReplySchema]);
+
 /**
  * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, HTTP 422, which for
  * GARMENT_WORN may name a hosted engine to try instead (or is another refusal), and HTTP 503, which
@@ -39,8 +42,11 @@ export const TRYON_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   402: NoCreditsResponseSchema,
   422: z.union([GarmentWornResponseSchema, ErrorReplySchema]),
-  503: z.union([EngineBusyResponseSchema, ErrorReplySchema]),
+  503: BUSY_RESPONSE,
 } as const;
+
+/** ERROR_RESPONSES plus HTTP 503 ENGINE_BUSY with the place: the shop widget's try-on. */
+export const EMBED_TRYON_ERROR_RESPONSES = { ...ERROR_RESPONSES, 503: BUSY_RESPONSE } as const;
 
 /** A file part of a multipart form, for the OpenAPI document. */
 export const BinaryFile = z.string().meta({ format: 'binary' });

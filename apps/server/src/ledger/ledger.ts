@@ -38,6 +38,7 @@ export { forfeitCredits, mergeUserInto, type MergeResult } from './accounts.js';
 export { adjustCredits, type AdjustCreditsInput, type AdjustCreditsResult } from './adjustments.js';
 export { refundReportedTryOn, type RefundReportedInput, type ReportUnit } from './report-refunds.js';
 export {
+  merchantTryOnRefusal,
   reserveMerchantTryOn,
   utcDay,
   type ReserveMerchantTryOnInput,

@@ -8,7 +8,7 @@
 import { iso } from '../db/ids.js';
 import { countEmbedTryOns, insertEmbedTryOn } from '../repositories/merchants.js';
 import { inTransaction, lockUser, type Db } from './transaction.js';
-import { reserveTryOn, type ReserveTryOnResult } from './reservations.js';
+import { canReserveTryOn, reserveTryOn, type ReserveTryOnResult } from './reservations.js';
 
 export interface ReserveMerchantTryOnInput {
   merchantId: string;
@@ -32,6 +32,27 @@ export type ReserveMerchantTryOnResult =
 /** The UTC day of a time, YYYY-MM-DD. */
 export function utcDay(now: Date): string {
   return iso(now).slice(0, 10);
+}
+
+/**
+ * Read-only, before a shop's try-on takes a place in line: why it would be refused now (the
+ * merchant's daily cap reached, the shopper's, or no credit left), or undefined. Nothing is
+ * reserved; `reserveMerchantTryOn` checks all three again under the lock.
+ */
+export async function merchantTryOnRefusal(
+  db: Db,
+  input: Pick<
+    ReserveMerchantTryOnInput,
+    'merchantId' | 'accountId' | 'shopperHash' | 'dailyLimit' | 'shopperDailyLimit' | 'now'
+  >,
+): Promise<Exclude<ReserveMerchantTryOnResult, { ok: true }>['code'] | undefined> {
+  const day = utcDay(input.now);
+  if ((await countEmbedTryOns(db, { merchantId: input.merchantId, day })) >= input.dailyLimit) return 'MERCHANT_LIMIT';
+  const shopper = await countEmbedTryOns(db, { merchantId: input.merchantId, day, shopperHash: input.shopperHash });
+  if (shopper >= input.shopperDailyLimit) return 'SHOPPER_LIMIT';
+  if (!(await canReserveTryOn(db, { userId: input.accountId, freeTrialsLimit: 0, now: input.now, units: 1 })))
+    return 'NO_CREDITS';
+  return undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import { createRedisLine } from '../tryon/redis-line.js';
 import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
-import { startTryOnWorker } from '../tryon/worker.js';
+import { startTryOnWorker, workerConcurrency } from '../tryon/worker.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -37,6 +37,8 @@ async function createRunner(
     maxWaiting: config.engines.queueLimit,
     maxWaitMs: config.engines.lineWaitMs,
     ticketGraceMs: TICKET_GRACE_MS,
+    maxTicketsPerUser: config.engines.lineTicketsPerUser,
+    maxTicketsPerAddress: config.engines.lineTicketsPerAddress,
   };
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
@@ -58,7 +60,13 @@ async function createRunner(
     { progress: app.tryOnProgress },
   );
   app.decorate('tryOnQueue', queue);
-  const line = await createRedisLine({ ...limits, redisUrl: config.redisUrl, progress: app.tryOnProgress });
+  const line = await createRedisLine({
+    ...limits,
+    redisUrl: config.redisUrl,
+    progress: app.tryOnProgress,
+    // When Redis fails, the line falls back to this process's own: as many slots as a worker here would run.
+    fallbackCapacity: workerConcurrency(config),
+  });
   const worker = config.workerInProcess
     ? await startTryOnWorker(config, {
         db: app.db,

@@ -23,12 +23,14 @@ import {
 } from '@aidressup/contract';
 import { AppError } from '../errors.js';
 import { bearerToken, ownOrigins } from '../http/bearer.js';
+import { watchClientGone } from '../http/client-gone.js';
 import { EMBED_SCRIPT } from '../http/embed-script.js';
 import { readMultipart } from '../http/multipart-form.js';
-import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
+import { BinaryFile, EMBED_TRYON_ERROR_RESPONSES, ERROR_RESPONSES } from '../http/schemas.js';
 import { MIN_SIDE, validateAndNormalise, type Upload } from '../services/images.js';
 import { embedSessionOf, merchantBySecretKey, merchantUsage, openEmbedSession } from '../services/merchants.js';
 import { asProductPhotoRefusal, garmentImageRef } from '../services/product-photo-refusals.js';
+import type { Admission } from '../tryon/admission.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -133,11 +135,13 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       schema: {
         summary:
           'A shopper’s try-on in a shop’s widget (Authorization: Bearer <embed token>): paid with one of the merchant’s credits, refunded on failure, within the daily caps',
+        description:
+          'The daily caps and the credit are checked before the try-on takes a place in line (429 EMBED_LIMIT_REACHED, 402 MERCHANT_NO_CREDITS). While every engine slot is taken it waits in line, uncharged; when it cannot be held, 503 ENGINE_BUSY with Retry-After, the place and a `ticket`: sent back as the form field `lineTicket`, it keeps the place. A shopper who goes away (the connection closes) gives up the place and the merchant pays nothing.',
         tags: ['embed'],
         security: [{ embedToken: [] }],
         consumes: ['multipart/form-data'],
         documented: { body: EmbedTryOnFormSchema },
-        response: { 200: EmbedTryOnResponseSchema, ...ERROR_RESPONSES },
+        response: { 200: EmbedTryOnResponseSchema, ...EMBED_TRYON_ERROR_RESPONSES },
       },
     },
     async (request, reply) => {
@@ -154,8 +158,9 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
             }
             files[field] = { data: await part.toBuffer(), declared: { type: part.mimetype, name: part.filename } };
           } else if (
-            (part.fieldname === 'category' || part.fieldname === 'garmentUrl') &&
-            typeof part.value === 'string'
+            (part.fieldname === 'category' || part.fieldname === 'garmentUrl' || part.fieldname === 'lineTicket') &&
+            typeof part.value === 'string' &&
+            part.value !== ''
           ) {
             fields[part.fieldname] = part.value;
           }
@@ -163,27 +168,38 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       });
       if (!files.userImage) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
-      const parsed = EmbedTryOnFieldsSchema.safeParse(fields.category ? { category: fields.category } : {});
-      if (!parsed.success) throw new AppError('INVALID_CATEGORY');
+      const parsed = EmbedTryOnFieldsSchema.safeParse(fields);
+      if (!parsed.success) {
+        const failed = new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')));
+        throw new AppError(failed.has('category') ? 'INVALID_CATEGORY' : 'VALIDATION_ERROR');
+      }
       const engineId = app.engines.defaultEngine;
-      const m = { merchantId: merchant.id, accountId: merchant.user_id, sessionId: session.id };
+      const m = {
+        merchantId: merchant.id,
+        accountId: merchant.user_id,
+        sessionId: session.id,
+        shopperHash: session.shopper_hash,
+        dailyLimit: merchant.daily_limit,
+        shopperDailyLimit: merchant.shopper_daily_limit,
+      };
       // A refusal of the shop's own garment photo: counted for the merchant, answered "cannot be previewed here".
       const product = {
         merchantId: m.merchantId,
         garment: garmentImageRef(files.clothingImage.data, fields.garmentUrl),
       };
       const refused = (err: unknown) => asProductPhotoRefusal({ ...deps(), log: request.log }, product, err);
-      // Cheap refusals first (no credit left, the line full): nothing decoded, nothing charged.
-      // Otherwise a place in line, kept while the photos are decoded.
-      const admission = await app.tryOns.refuseMerchantEarly(m, engineId);
-      // The shopper who goes away gives up the place.
-      const gone = new AbortController();
-      const onClose = () => {
-        if (!reply.raw.writableFinished) gone.abort();
-      };
-      reply.raw.once('close', onClose);
+      // The shopper who goes away gives up the place: watched from before the place is taken.
+      const gone = watchClientGone(request, reply);
+      let admission: Admission | undefined;
       let done;
       try {
+        // Cheap refusals first (a daily cap reached, no credit left, the line full): nothing
+        // decoded, nothing charged, no place taken. Otherwise a place in line, kept while the
+        // photos are decoded.
+        admission = await app.tryOns.refuseMerchantEarly(m, engineId, {
+          address: request.ip,
+          ticket: parsed.data.lineTicket,
+        });
         const [person, garment] = await Promise.all([
           validateAndNormalise(files.userImage, 'userImage', MIN_SIDE.person),
           validateAndNormalise(files.clothingImage, 'clothingImage', MIN_SIDE.garment),
@@ -191,12 +207,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
         files.userImage = undefined;
         files.clothingImage = undefined;
         done = await app.tryOns.performForMerchant({
-          merchantId: m.merchantId,
-          accountId: m.accountId,
-          sessionId: session.id,
-          shopperHash: session.shopper_hash,
-          dailyLimit: merchant.daily_limit,
-          shopperDailyLimit: merchant.shopper_daily_limit,
+          ...m,
           category: parsed.data.category,
           engineId,
           person,
@@ -209,8 +220,8 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       } catch (err) {
         throw await refused(err);
       } finally {
-        reply.raw.off('close', onClose);
-        await admission.leave();
+        gone.stop();
+        await admission?.leave();
       }
       return {
         success: true as const,

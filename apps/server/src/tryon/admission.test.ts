@@ -16,19 +16,41 @@ afterEach(async () => {
   await Promise.all(lines.splice(0).map((l) => l.close()));
 });
 
-function line(opts: { capacity?: number; maxWaiting?: number; maxWaitMs?: number; graceMs?: number } = {}) {
+function line(
+  opts: {
+    capacity?: number;
+    maxWaiting?: number;
+    maxWaitMs?: number;
+    graceMs?: number;
+    perUser?: number;
+    perAddress?: number;
+  } = {},
+) {
   const l = createMemoryLine({
     capacity: () => opts.capacity ?? 1,
     maxWaiting: opts.maxWaiting ?? 10,
     maxWaitMs: opts.maxWaitMs ?? 60_000,
     ticketGraceMs: opts.graceMs ?? 30_000,
+    maxTicketsPerUser: opts.perUser ?? 100,
+    maxTicketsPerAddress: opts.perAddress ?? 100,
   });
   lines.push(l);
   return l;
 }
 
-const join = (l: AdmissionLine, userId: string, extra: { ticket?: string; priority?: boolean } = {}) =>
-  l.join({ pool: 'local', userId, priority: extra.priority ?? false, ticket: extra.ticket, typicalSeconds: 2 });
+const join = (
+  l: AdmissionLine,
+  userId: string,
+  extra: { ticket?: string; priority?: boolean; address?: string; pool?: string } = {},
+) =>
+  l.join({
+    pool: extra.pool ?? 'local',
+    userId,
+    address: extra.address ?? `addr-${userId}`,
+    priority: extra.priority ?? false,
+    ticket: extra.ticket,
+    typicalSeconds: 2,
+  });
 
 function entryOf(r: JoinResult): LineEntry {
   if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.busy)}`);
@@ -205,5 +227,104 @@ describe('the in-memory try-on line', () => {
     await a.leave();
     await p1.outcome;
     expect(log).toEqual(['p1:admitted']);
+  });
+
+  it('a newcomer bumped by a returning ticket keeps its ticket and comes back to its place', async () => {
+    const l = line({ capacity: 1, maxWaiting: 1 });
+    entryOf(await join(l, 'a'));
+    // c is refused (the one held place is taken by b), keeping its place with a ticket...
+    const b0 = entryOf(await join(l, 'b0'));
+    const c = await join(l, 'c');
+    if (c.ok) throw new Error('c should have been refused');
+    await b0.leave();
+    // ...then a newcomer is held behind c, who is away.
+    const log: string[] = [];
+    const n = entryOf(await join(l, 'n'));
+    const nWait = waiting(n, log, 'n');
+    expect(nWait.places.at(-1)?.place).toBe(2);
+    // c comes back: being ahead, c takes the held place; the newcomer steps out keeping its ticket.
+    const cBack = entryOf(await join(l, 'c', { ticket: c.busy.ticket }));
+    expect(await nWait.outcome).toBe('timeout');
+    const away = await n.stepOut();
+    expect(away).toMatchObject({ ticket: n.ticket, place: 2 });
+    expect((await l.snapshot('local')).tickets.map((t) => t.ticket)).toEqual([c.busy.ticket, n.ticket]);
+    // Back with its ticket, it is still second, before anyone who came after.
+    const later = await join(l, 'later');
+    if (later.ok) throw new Error('the newcomer after should wait away too');
+    expect(later.busy.place).toBe(3);
+    await cBack.leave();
+    const nBack = entryOf(await join(l, 'n', { ticket: away.ticket }));
+    expect(nBack.ticket).toBe(n.ticket);
+    expect(waiting(nBack, log, 'n2').places[0]?.place).toBe(1);
+  });
+
+  it('holds at most a few tickets per shopper: past the bound a shopper gets back their own earliest place', async () => {
+    const l = line({ capacity: 1, maxWaiting: 0, perUser: 3 });
+    entryOf(await join(l, 'a'));
+    const busy: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await join(l, 'greedy', { address: `10.0.0.${i}` });
+      if (r.ok) throw new Error('nobody is held');
+      busy.push(r.busy.ticket);
+    }
+    // Three tickets, then the shopper's own first one again: never more than three in line.
+    expect(new Set(busy).size).toBe(3);
+    expect(busy.slice(3)).toEqual([busy[0], busy[0], busy[0]]);
+    const snap = await l.snapshot('local');
+    expect(snap.tickets.filter((t) => t.userId === 'greedy')).toHaveLength(3);
+    // Someone else still gets a place, right behind.
+    const other = await join(l, 'other');
+    if (other.ok) throw new Error('other should wait away');
+    expect(other.busy.place).toBe(4);
+  });
+
+  it('counts a shopper’s tickets across the engines’ lines', async () => {
+    const l = line({ capacity: 1, maxWaiting: 0, perUser: 2 });
+    entryOf(await join(l, 'a', { pool: 'local' }));
+    entryOf(await join(l, 'a', { pool: 'fashn' }));
+    const one = await join(l, 'greedy', { pool: 'local' });
+    const two = await join(l, 'greedy', { pool: 'fashn' });
+    const three = await join(l, 'greedy', { pool: 'fashn' });
+    if (one.ok || two.ok || three.ok) throw new Error('all should wait away');
+    expect(three.busy.ticket).toBe(two.busy.ticket);
+  });
+
+  it('holds at most a few tickets per client address: past the bound, ENGINE_BUSY without a ticket', async () => {
+    const l = line({ capacity: 1, maxWaiting: 0, perUser: 10, perAddress: 4 });
+    entryOf(await join(l, 'a'));
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await join(l, `u${i}`, { address: '198.51.100.9' });
+      if (r.ok) throw new Error('nobody is held');
+      answers.push(r.busy);
+    }
+    expect(answers.slice(0, 4).every((b) => b.ticket !== '')).toBe(true);
+    expect(answers.slice(4).map((b) => b.ticket)).toEqual(['', '']);
+    expect(answers[5]!.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect((await l.snapshot('local')).tickets).toHaveLength(4);
+    // Another address is not held up by it.
+    const elsewhere = await join(l, 'u9', { address: '203.0.113.5' });
+    if (elsewhere.ok) throw new Error('should wait away');
+    expect(elsewhere.busy.ticket).not.toBe('');
+  });
+
+  it('a ticket holder who leaves while away gives the place up at once: no slot is kept for them', async () => {
+    const l = line({ capacity: 1, maxWaitMs: 30 });
+    const a = entryOf(await join(l, 'a'));
+    const b = entryOf(await join(l, 'b'));
+    expect(await b.wait({})).toBe('timeout');
+    const busy = await b.stepOut();
+    const log: string[] = [];
+    const cEntry = entryOf(await join(l, 'c'));
+    const c = waiting(cEntry, log, 'c');
+    // Only its holder, and not while a request holds it (that one leaves by closing its connection).
+    expect(await l.leaveTicket({ pool: 'local', ticket: busy.ticket, userId: 'mallory' })).toBe(false);
+    expect(await l.leaveTicket({ pool: 'local', ticket: cEntry.ticket, userId: 'c' })).toBe(false);
+    expect(await l.leaveTicket({ pool: 'local', ticket: busy.ticket, userId: 'b' })).toBe(true);
+    expect(c.places.at(-1)?.place).toBe(1);
+    await a.leave();
+    // b was due back, but left: c gets the slot at once.
+    expect(await c.outcome).toBe('admitted');
+    expect((await l.snapshot('local')).tickets).toEqual([]);
   });
 });

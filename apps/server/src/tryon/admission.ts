@@ -8,6 +8,10 @@
  * - **First come, first served.** Tickets are numbered in order of arrival; a free slot goes to
  *   the waiting ticket with the lowest number, priority-plan holders' lane first (priority
  *   processing, section 10 of the architecture). A newcomer never overtakes a ticket holder.
+ * - **A few tickets each.** At most `maxTicketsPerUser` tickets per shopper and
+ *   `maxTicketsPerAddress` per client address are in line at once (every pool counted). A shopper
+ *   at the bound who comes without a ticket gets back their own earliest place that no request
+ *   holds; with none, or an address at the bound, the answer is ENGINE_BUSY without a ticket.
  * - **Bounded length and wait.** At most `maxWaiting` requests are held on the server per pool,
  *   each at most `maxWaitMs`. Past either, the request is answered ENGINE_BUSY (503, Retry-After)
  *   with its ticket, place and expected wait; the ticket keeps the place while the shopper is away
@@ -42,6 +46,8 @@ export interface JoinRequest {
   /** The line: an engine's id (in-process), or the queue's name. */
   pool: string;
   userId: string;
+  /** The client's address (the per-address bound). */
+  address: string;
   /** The priority lane (a plan with priority processing). */
   priority: boolean;
   /** The ticket of an earlier ENGINE_BUSY answer: the place it kept. */
@@ -75,11 +81,43 @@ export interface Admission {
 
 export type JoinResult = { ok: true; entry: LineEntry } | { ok: false; busy: LineBusy };
 
+/** A pool's line as it stands (tests, diagnostics). */
+export interface LineSnapshot {
+  now: number;
+  /** The pool's slots; -1: not known yet (no worker announced), unlimited. */
+  capacity: number;
+  /** Every ticket in line, in order. */
+  tickets: {
+    ticket: string;
+    userId: string;
+    address: string;
+    priority: boolean;
+    /** A request holds it (waiting on the server); otherwise its holder is away. */
+    held: boolean;
+    /** Away: a slot is kept for it until then (epoch ms; 0: none). */
+    dueAt: number;
+    /** Away: it is forgotten then (epoch ms); held: 0. */
+    expiresAt: number;
+  }[];
+  /** The admitted tickets holding a slot. */
+  running: string[];
+}
+
 export interface AdmissionLine {
   /** Takes a ticket (or comes back with one); refused at once, ticket kept, when the line is full. */
   join(req: JoinRequest): Promise<JoinResult>;
+  /**
+   * The shopper left while away (between an ENGINE_BUSY answer and the next post): their ticket
+   * gives the place up now. Only the ticket's own holder, and not while a request holds it; says
+   * whether a place was given up.
+   */
+  leaveTicket(req: { pool: string; ticket: string; userId: string }): Promise<boolean>;
   /** Requests held waiting on this pool (tests, metrics). */
   waiting(pool: string): Promise<number>;
+  /** The pool's line as it stands (tests, diagnostics). */
+  snapshot(pool: string): Promise<LineSnapshot>;
+  /** Looks again at once: renews this process's holds and admits what it can (tests; the line does it on its own). */
+  refresh?(): Promise<void>;
   /**
    * Several API processes: hands a waiting try-on's progress (its place) to every process, since
    * the page's progress stream may be held by another one. None: this process's hub is enough.
@@ -95,6 +133,39 @@ export interface LineLimits {
   maxWaitMs: number;
   /** How long a ticket keeps its place after its Retry-After has passed. */
   ticketGraceMs: number;
+  /** Tickets one shopper may have in line at once (ENGINE_LINE_TICKETS_PER_USER). */
+  maxTicketsPerUser: number;
+  /** Tickets one client address may have in line at once (ENGINE_LINE_TICKETS_PER_ADDRESS). */
+  maxTicketsPerAddress: number;
+  /** Tickets in one pool's line at most (tests); default `maxTicketsOf`'s. */
+  maxTickets?: number | undefined;
+  /** The clock and timers (tests drive them by hand); default the real ones. */
+  timers?: LineTimers | undefined;
+}
+
+export interface LineTimer {
+  clear(): void;
+}
+
+/** The line's clock and timers. */
+export interface LineTimers {
+  now(): number;
+  /** Calls `fn` after `ms`; never keeps the process alive on its own. */
+  setTimeout(fn: () => void, ms: number): LineTimer;
+}
+
+export const realTimers: LineTimers = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const timer = setTimeout(fn, Math.max(0, ms));
+    timer.unref();
+    return { clear: () => clearTimeout(timer) };
+  },
+};
+
+/** Tickets in one pool's line at most: far more than held requests would mean shoppers who never came back. */
+export function maxTicketsOf(limits: Pick<LineLimits, 'maxWaiting' | 'maxTickets'>): number {
+  return limits.maxTickets ?? Math.max(100, 8 * limits.maxWaiting);
 }
 
 /** Retry-After bounds, seconds. */
@@ -135,6 +206,7 @@ export function nextAverage(averageMs: number, ms: number): number {
 interface Ticket {
   id: string;
   userId: string;
+  address: string;
   lane: 0 | 1;
   seq: number;
   /** The held request waiting for this ticket; none: the shopper is away (ENGINE_BUSY answered). */
@@ -157,10 +229,11 @@ interface Pool {
   order: Ticket[];
   byId: Map<string, Ticket>;
   seq: number;
-  running: number;
+  /** The admitted tickets holding a slot. */
+  running: Set<string>;
   averageMs: number;
   /** Looks again when a slot kept for someone away stops being kept. */
-  timer?: NodeJS.Timeout | undefined;
+  timer?: LineTimer | undefined;
 }
 
 const before = (a: Ticket, b: Ticket): boolean => a.lane < b.lane || (a.lane === b.lane && a.seq < b.seq);
@@ -168,23 +241,31 @@ const before = (a: Ticket, b: Ticket): boolean => a.lane < b.lane || (a.lane ===
 export interface MemoryLineOptions extends LineLimits {
   /** A pool's slots: its engine's concurrency. */
   capacity: (pool: string) => number;
-  now?: () => number;
 }
 
 /** The line of one API process (no REDIS_URL). */
 export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
-  const now = options.now ?? Date.now;
+  const timers = options.timers ?? realTimers;
+  const now = () => timers.now();
   const pools = new Map<string, Pool>();
   const poolOf = (name: string, typicalSeconds: number): Pool => {
     let p = pools.get(name);
     if (!p) {
-      p = { order: [], byId: new Map(), seq: 0, running: 0, averageMs: typicalSeconds * 1000 };
+      p = { order: [], byId: new Map(), seq: 0, running: new Set(), averageMs: typicalSeconds * 1000 };
       pools.set(name, p);
     }
     return p;
   };
-  // Far more tickets than held requests would mean shoppers who never came back: refuse without one.
-  const maxTickets = Math.max(100, 8 * options.maxWaiting);
+  const maxTickets = maxTicketsOf(options);
+  /** Tickets in every pool's line that `which` picks. */
+  const count = (which: (t: Ticket) => boolean): number => {
+    let n = 0;
+    for (const p of pools.values()) {
+      expire(p);
+      for (const t of p.order) if (which(t)) n++;
+    }
+    return n;
+  };
 
   const remove = (p: Pool, t: Ticket) => {
     const i = p.order.indexOf(t);
@@ -208,8 +289,9 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
   const stepAway = (p: Pool, pool: string, t: Ticket, retryAfterSeconds: number): LineBusy => {
     t.waiter = undefined;
     const at = now();
-    t.dueAt = at + retryAfterSeconds * 1000 + DUE_BACK_SLACK_MS;
     t.expiresAt = at + retryAfterSeconds * 1000 + options.ticketGraceMs;
+    // Never due back after it is forgotten.
+    t.dueAt = Math.min(at + retryAfterSeconds * 1000 + DUE_BACK_SLACK_MS, t.expiresAt);
     return { ticket: t.id, ...placeOf(p, pool, t), retryAfterSeconds };
   };
 
@@ -220,20 +302,19 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
   const pump = (pool: string, p: Pool) => {
     expire(p);
     const capacity = options.capacity(pool);
-    clearTimeout(p.timer);
+    p.timer?.clear();
     p.timer = undefined;
     const at = now();
-    while (p.running < capacity) {
+    while (p.running.size < capacity) {
       const next = p.order.find((t) => t.waiter || t.dueAt > at);
       if (!next) break;
       if (!next.waiter) {
         // Kept for its holder, due back: look again when that stops.
-        p.timer = setTimeout(() => pump(pool, p), next.dueAt - at + 1);
-        p.timer.unref();
+        p.timer = timers.setTimeout(() => pump(pool, p), next.dueAt - at + 1);
         break;
       }
       remove(p, next);
-      p.running++;
+      p.running.add(next.id);
       next.waiter.settle('admitted');
     }
     for (const t of p.order) {
@@ -254,15 +335,23 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
       let ticket = req.ticket ? p.byId.get(req.ticket) : undefined;
       // A ticket is its holder's only, and one request at a time.
       if (ticket && (ticket.userId !== req.userId || ticket.waiter)) ticket = undefined;
+      const refused = (): JoinResult => {
+        const place = p.order.length + 1;
+        const waitSeconds = expectedWaitSeconds(place, p.averageMs, capacity);
+        return { ok: false, busy: { ticket: '', place, waitSeconds, retryAfterSeconds: RETRY_AFTER_MAX_S } };
+      };
+      if (!ticket && count((x) => x.userId === req.userId) >= options.maxTicketsPerUser) {
+        // At the bound: the shopper's own earliest place that no request holds, or none.
+        ticket = p.order.find((x) => x.userId === req.userId && !x.waiter);
+        if (!ticket) return refused();
+      }
       if (!ticket) {
-        if (p.order.length >= maxTickets) {
-          const place = p.order.length + 1;
-          const waitSeconds = expectedWaitSeconds(place, p.averageMs, capacity);
-          return { ok: false, busy: { ticket: '', place, waitSeconds, retryAfterSeconds: RETRY_AFTER_MAX_S } };
-        }
+        if (p.order.length >= maxTickets || count((x) => x.address === req.address) >= options.maxTicketsPerAddress)
+          return refused();
         ticket = {
           id: newTicket(),
           userId: req.userId,
+          address: req.address,
           lane: req.priority ? 0 : 1,
           seq: ++p.seq,
           waiter: undefined,
@@ -273,7 +362,7 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
       }
       const t = ticket;
       const held = p.order.filter((x) => x.waiter);
-      const mustWait = p.running >= capacity || p.order.some((x) => before(x, t) && (x.waiter || x.dueAt > now()));
+      const mustWait = p.running.size >= capacity || p.order.some((x) => before(x, t) && (x.waiter || x.dueAt > now()));
       if (mustWait && held.length >= options.maxWaiting) {
         const last = held[held.length - 1];
         if (last && before(t, last)) {
@@ -297,8 +386,9 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
         settle: (outcome) => {
           if (state !== 'waiting') return;
           state = outcome;
+          // Bumped: away at once, keeping the ticket and its place (as after ENGINE_BUSY).
           if (outcome === 'admitted') admittedAt = now();
-          else t.waiter = undefined;
+          else stepAway(p, req.pool, t, RETRY_AFTER_MIN_S);
           settle(outcome);
         },
       };
@@ -318,12 +408,12 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
             onPlace(waiter.last);
           }
           const left = joinedAt + options.maxWaitMs - now();
-          let timer: NodeJS.Timeout | undefined;
+          let timer: LineTimer | undefined;
           let onAbort: (() => void) | undefined;
           const outcome = await Promise.race<WaitOutcome>([
             turn.then((o) => (o === 'admitted' ? 'admitted' : 'timeout')),
             new Promise<WaitOutcome>((resolve) => {
-              timer = setTimeout(() => resolve('timeout'), Math.max(0, left));
+              timer = timers.setTimeout(() => resolve('timeout'), left);
             }),
             new Promise<WaitOutcome>((resolve) => {
               if (!signal) return;
@@ -332,7 +422,7 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
               else signal.addEventListener('abort', onAbort, { once: true });
             }),
           ]);
-          clearTimeout(timer);
+          timer?.clear();
           if (onAbort) signal?.removeEventListener('abort', onAbort);
           waiter.onPlace = undefined;
           // Admitted in the same tick as the timer or the abort: the slot is taken, use it (or leave it).
@@ -349,7 +439,7 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
         },
         async leave() {
           if (state === 'admitted') {
-            p.running--;
+            p.running.delete(t.id);
             p.averageMs = nextAverage(p.averageMs, now() - admittedAt);
           } else if (state === 'waiting' || state === 'bumped') {
             remove(p, t);
@@ -360,11 +450,37 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
       };
       return { ok: true, entry };
     },
+    async leaveTicket(req) {
+      const p = pools.get(req.pool);
+      const t = p?.byId.get(req.ticket);
+      if (!p || !t || t.userId !== req.userId || t.waiter) return false;
+      remove(p, t);
+      pump(req.pool, p);
+      return true;
+    },
     async waiting(pool) {
       return pools.get(pool)?.order.filter((t) => t.waiter).length ?? 0;
     },
+    async snapshot(pool) {
+      const p = pools.get(pool);
+      if (p) expire(p);
+      return {
+        now: now(),
+        capacity: options.capacity(pool),
+        tickets: (p?.order ?? []).map((t) => ({
+          ticket: t.id,
+          userId: t.userId,
+          address: t.address,
+          priority: t.lane === 0,
+          held: t.waiter !== undefined,
+          dueAt: t.waiter ? 0 : t.dueAt,
+          expiresAt: t.waiter ? 0 : t.expiresAt,
+        })),
+        running: [...(p?.running ?? [])],
+      };
+    },
     async close() {
-      for (const p of pools.values()) clearTimeout(p.timer);
+      for (const p of pools.values()) p.timer?.clear();
       pools.clear();
     },
   };

@@ -16,7 +16,7 @@ import { storeResult } from './results.js';
 import { runWithFailover } from './engine-call.js';
 import { tryOnCostMicros } from '../config/engine-costs.js';
 import type { EnginePrice } from '../config/engine-costs.js';
-import { failureOf, runLimit, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import { failureOf, runLimit, shopperLeft, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
@@ -50,10 +50,16 @@ export function createInProcessRunner(
   async function run(job: TryOnJob): Promise<RunResult> {
     // The deadline, or the end of the shutdown's grace.
     const { signal, error: timeout } = runLimit(job.deadlineAt, job.stop);
+    let left = false;
     try {
       // Waiting for a slot is `queued` (reported when the try-on was accepted).
       const made = await limiter(job.engineId).run(
         () => {
+          // The engine starts now, unless the shopper has gone: then nothing runs.
+          if (job.left?.aborted) {
+            left = true;
+            throw new AppError('ENGINE_BUSY');
+          }
           // The photos were decoded before the slot: reading is over as soon as it starts.
           job.progress?.report('reading');
           job.progress?.report('fitting');
@@ -78,7 +84,7 @@ export function createInProcessRunner(
       });
       return { ok: true, resultName, engineId: made.engineId };
     } catch (err) {
-      return failureOf(err);
+      return left ? shopperLeft() : failureOf(err);
     }
   }
 

@@ -19,7 +19,14 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { LogSink } from '../logging.js';
 import { AppError } from '../errors.js';
-import { balance, canReserveTryOn, holdsPlanCredits, reserveMerchantTryOn, reserveTryOn } from '../ledger/ledger.js';
+import {
+  balance,
+  canReserveTryOn,
+  holdsPlanCredits,
+  merchantTryOnRefusal,
+  reserveMerchantTryOn,
+  reserveTryOn,
+} from '../ledger/ledger.js';
 import { markOutOfCredits } from '../repositories/merchants.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { untilDatabaseAnswers } from '../db/outage.js';
@@ -28,7 +35,7 @@ import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import type { TryOnRunner } from './runner.js';
+import { isShopperLeft, shopperLeft, type RunFailure, type TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
 import type { Admission, AdmissionLine, LineBusy } from './admission.js';
@@ -110,21 +117,30 @@ export function linePool(runner: Pick<TryOnRunner, 'mode'>, engineId: string): s
   return runner.mode === 'redis' ? TRYON_QUEUE_NAME : engineId;
 }
 
+/** Where a try-on joins the line from: the client's address, and an earlier busy answer's ticket. */
+export interface JoinFrom {
+  /** The client's address (the line holds a few places per address). */
+  address: string;
+  /** The `ticket` of an earlier ENGINE_BUSY answer (the form's or body's `lineTicket`). */
+  ticket?: string | undefined;
+}
+
 /**
  * The cheap steps before the photos are decoded: a category the engine does not offer
  * (CATEGORY_NOT_OFFERED: shoes and accessories on the built-in engine); too little left to spend
  * for `units` try-ons (NO_CREDITS, read-only, nothing reserved); then a place in line
- * (`admission.ts`), or, when the line is full, ENGINE_BUSY (503 with Retry-After, place, expected
- * wait and a ticket that keeps the place). Nothing is charged by any of them.
+ * (`admission.ts`), or, when the line is full (or the shopper or the address holds as many places
+ * as allowed), ENGINE_BUSY (503 with Retry-After, place, expected wait and, unless refused without
+ * one, a ticket that keeps the place). Nothing is charged by any of them.
  */
 export async function refuseEarly(
   deps: TryOnDeps,
   userId: string,
   engineId: string,
-  units = 1,
-  opts: { category?: TryOnCategory | undefined; ticket?: string | undefined } = {},
+  units: number,
+  opts: JoinFrom & { category?: TryOnCategory | undefined },
 ): Promise<Admission> {
-  const { category, ticket } = opts;
+  const { category, ticket, address } = opts;
   // Shoes & accessories on an engine that cannot dress them (the built-in one): refused, nothing charged.
   if (category !== undefined && deps.engines && !deps.engines.categories(engineId).includes(category)) {
     throw new AppError('CATEGORY_NOT_OFFERED');
@@ -145,6 +161,7 @@ export async function refuseEarly(
   const joined = await deps.line.join({
     pool: linePool(deps.runner, engineId),
     userId,
+    address,
     priority,
     ticket,
     typicalSeconds: engineEstimate(engineId, units > 1, deps.config).estimateSeconds.min,
@@ -171,6 +188,35 @@ async function waitTurn(
   if (outcome === 'timeout') throw engineBusyError(await req.admission.entry.stepOut());
   // The shopper went away: nobody reads this answer.
   throw new AppError('ENGINE_BUSY');
+}
+
+/**
+ * Charges a try-on that was let in, only while its shopper is still there: one who left before
+ * the charge pays nothing, one who left while it was being made gets it back at once (`refund`),
+ * and either way the try-on does not start (ENGINE_BUSY, which nobody reads).
+ */
+export async function chargeIfStillThere<C>(
+  signal: AbortSignal | undefined,
+  charge: () => Promise<C>,
+  refund: (charged: C) => Promise<unknown>,
+): Promise<C> {
+  if (signal?.aborted) throw new AppError('ENGINE_BUSY');
+  const charged = await charge();
+  if (signal?.aborted) {
+    await refund(charged);
+    throw new AppError('ENGINE_BUSY');
+  }
+  return charged;
+}
+
+/**
+ * Refunds a failed run. A shopper who left before the engine started is refunded only while this
+ * process still owns the try-on: a queue worker that claimed it has started the engine, and
+ * settles it itself.
+ */
+function refundRun(deps: TryOnDeps, t: { tryonId: string; engineId: string }, result: RunFailure): Promise<boolean> {
+  const ownerId = isShopperLeft(result) ? deps.processId : undefined;
+  return refundFailedTryOn(deps, { ...t, ...(ownerId ? { ownerId } : {}) }, result);
 }
 
 /** The answer to a try-on that succeeded. */
@@ -217,17 +263,23 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
           relay: deps.line.relayProgress,
         })
       : undefined;
-  // Waiting in line costs nothing: the reservation comes once a slot is ours.
+  // Waiting in line costs nothing: the reservation comes once a slot is ours, and only while the
+  // shopper is still there.
   await waitTurn(req, progress);
-  const reservation = await reserveTryOn(db, {
-    userId: req.userId,
-    freeTrialsLimit: config.freeTrialsLimit,
-    category: req.category,
-    engine: req.engineId,
-    now: deps.clock(),
-    ownerId: deps.processId ?? null,
-    units: tryOnsFor(req.lowerGarment !== undefined),
-  });
+  const reservation = await chargeIfStillThere(
+    req.signal,
+    () =>
+      reserveTryOn(db, {
+        userId: req.userId,
+        freeTrialsLimit: config.freeTrialsLimit,
+        category: req.category,
+        engine: req.engineId,
+        now: deps.clock(),
+        ownerId: deps.processId ?? null,
+        units: tryOnsFor(req.lowerGarment !== undefined),
+      }),
+    (r) => (r.ok ? refundRun(deps, { tryonId: r.tryon.id, engineId: req.engineId }, shopperLeft()) : Promise.resolve()),
+  );
   if (!reservation.ok) throw await noCreditsError(deps, req.userId);
   const tryonId = reservation.tryon.id;
   // Accepted and charged: waiting for an engine slot (in-process) or a worker (queue).
@@ -245,6 +297,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     progress,
     priority,
     stop: deps.stop,
+    left: req.signal,
     // HD downloads: a result paid wholly with credits keeps its full size; one that used a free
     // trial (trials are spent first, so the first unit says) is reduced.
     resultMaxSide: reservation.charge === 'trial' ? FREE_RESULT_MAX_SIDE : undefined,
@@ -260,7 +313,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     progress?.report('done');
     return keptUntil ? { ...response, photosKeptUntil: keptUntil } : response;
   }
-  if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
+  if (!(await refundRun(deps, { tryonId, engineId: req.engineId }, result))) {
     // Settled elsewhere first: a worker may have completed it just as the wait gave up.
     const row = await untilDatabaseAnswers(() => findTryOn(db, tryonId));
     if (row?.status === 'succeeded' && row.result_name) {
@@ -274,8 +327,8 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   throw new AppError(result.code, result.message || undefined, refusalExtra(deps.engines, result.code, req.engineId));
 }
 
-/** A shopper's try-on in a shop's widget (docs/embed.md), paid by the merchant. */
-export interface MerchantTryOnRequest {
+/** A shop's widget session: the merchant who pays, its caps, and the shopper. */
+export interface MerchantShopper {
   merchantId: string;
   /** The merchant's ledger account. */
   accountId: string;
@@ -283,6 +336,10 @@ export interface MerchantTryOnRequest {
   shopperHash: string;
   dailyLimit: number;
   shopperDailyLimit: number;
+}
+
+/** A shopper's try-on in a shop's widget (docs/embed.md), paid by the merchant. */
+export interface MerchantTryOnRequest extends MerchantShopper {
   category: Category;
   engineId: string;
   person: NormalisedImage;
@@ -296,25 +353,39 @@ export interface MerchantTryOnRequest {
   signal?: AbortSignal | undefined;
 }
 
+/** The merchant's refusal for a reservation that could not be made (nothing was written). */
+async function merchantRefusal(
+  deps: Pick<TryOnDeps, 'db'>,
+  merchantId: string,
+  code: 'NO_CREDITS' | 'MERCHANT_LIMIT' | 'SHOPPER_LIMIT',
+  now: Date,
+): Promise<AppError> {
+  if (code !== 'NO_CREDITS') return new AppError('EMBED_LIMIT_REACHED');
+  await markOutOfCredits(deps.db, merchantId, now.toISOString());
+  return new AppError('MERCHANT_NO_CREDITS');
+}
+
 /**
- * The merchant's cheap refusals, before the photos are decoded: no credit left (read-only:
- * MERCHANT_NO_CREDITS, counted for the operator); then a place in the same line as every other
- * try-on (`admission.ts`), or ENGINE_BUSY when it is full. Nothing is charged by either.
+ * The merchant's cheap refusals, before the photos are decoded and before a place in line is
+ * taken (read-only): the merchant's or the shopper's daily cap reached (EMBED_LIMIT_REACHED), no
+ * credit left (MERCHANT_NO_CREDITS, counted for the operator); then a place in the same line as
+ * every other try-on (`admission.ts`), or ENGINE_BUSY when it is full. Nothing is charged by any.
  */
 export async function refuseMerchantEarly(
   deps: TryOnDeps,
-  m: { merchantId: string; accountId: string; sessionId: string },
+  m: MerchantShopper,
   engineId: string,
+  from: JoinFrom,
 ): Promise<Admission> {
   const now = deps.clock();
-  if (!(await canReserveTryOn(deps.db, { userId: m.accountId, freeTrialsLimit: 0, now, units: 1 }))) {
-    await markOutOfCredits(deps.db, m.merchantId, now.toISOString());
-    throw new AppError('MERCHANT_NO_CREDITS');
-  }
+  const refusal = await merchantTryOnRefusal(deps.db, { ...m, now });
+  if (refusal) throw await merchantRefusal(deps, m.merchantId, refusal, now);
   const joined = await deps.line.join({
     pool: linePool(deps.runner, engineId),
     // Each shopper's widget session holds its own place; the merchant's account pays.
     userId: `embed:${m.sessionId}`,
+    address: from.address,
+    ticket: from.ticket,
     priority: false,
     typicalSeconds: engineEstimate(engineId, false, deps.config).estimateSeconds.min,
   });
@@ -332,29 +403,29 @@ export async function performMerchantTryOn(
   deps: TryOnDeps,
   req: MerchantTryOnRequest,
 ): Promise<{ tryonId: string; resultName: string; expiresAt: string }> {
-  // Waiting in line costs the merchant nothing: the reservation comes once a slot is ours.
+  // Waiting in line costs the merchant nothing: the reservation comes once a slot is ours, and
+  // only while the shopper is still there.
   await waitTurn(req, undefined);
   const now = deps.clock();
-  const reservation = await reserveMerchantTryOn(deps.db, {
-    merchantId: req.merchantId,
-    accountId: req.accountId,
-    sessionId: req.sessionId,
-    shopperHash: req.shopperHash,
-    dailyLimit: req.dailyLimit,
-    shopperDailyLimit: req.shopperDailyLimit,
-    category: req.category,
-    engine: req.engineId,
-    resultMinutes: req.resultMinutes,
-    ownerId: deps.processId ?? null,
-    now,
-  });
-  if (!reservation.ok) {
-    if (reservation.code === 'NO_CREDITS') {
-      await markOutOfCredits(deps.db, req.merchantId, now.toISOString());
-      throw new AppError('MERCHANT_NO_CREDITS');
-    }
-    throw new AppError('EMBED_LIMIT_REACHED');
-  }
+  const reservation = await chargeIfStillThere(
+    req.signal,
+    () =>
+      reserveMerchantTryOn(deps.db, {
+        merchantId: req.merchantId,
+        accountId: req.accountId,
+        sessionId: req.sessionId,
+        shopperHash: req.shopperHash,
+        dailyLimit: req.dailyLimit,
+        shopperDailyLimit: req.shopperDailyLimit,
+        category: req.category,
+        engine: req.engineId,
+        resultMinutes: req.resultMinutes,
+        ownerId: deps.processId ?? null,
+        now,
+      }),
+    (r) => (r.ok ? refundRun(deps, { tryonId: r.tryon.id, engineId: req.engineId }, shopperLeft()) : Promise.resolve()),
+  );
+  if (!reservation.ok) throw await merchantRefusal(deps, req.merchantId, reservation.code, now);
   const tryonId = reservation.tryon.id;
   const expiresAt = reservation.tryon.expires_at;
   const result = await deps.runner.run({
@@ -366,9 +437,10 @@ export async function performMerchantTryOn(
     garment: req.garment,
     deadlineAt: Date.now() + engineDeadlineMs(deps.config, req.engineId),
     reqId: req.reqId,
+    left: req.signal,
   });
   if (result.ok) return { tryonId, resultName: result.resultName, expiresAt };
-  if (!(await refundFailedTryOn(deps, { tryonId, engineId: req.engineId }, result))) {
+  if (!(await refundRun(deps, { tryonId, engineId: req.engineId }, result))) {
     const row = await untilDatabaseAnswers(() => findTryOn(deps.db, tryonId));
     if (row?.status === 'succeeded' && row.result_name) return { tryonId, resultName: row.result_name, expiresAt };
   }
@@ -404,17 +476,14 @@ export interface TryOnService {
     userId: string,
     engineId: string,
     units: number,
-    opts?: { category?: TryOnCategory | undefined; ticket?: string | undefined },
+    opts: JoinFrom & { category?: TryOnCategory | undefined },
   ): Promise<Admission>;
   /** Reserves, runs and settles one try-on (see `performTryOn`). */
   perform(req: TryOnRequest): Promise<TryOnResponse>;
   /** "Make it photo-real": a preview's try-on again on a hosted engine (see `rerun.ts`). */
   rerun(req: RerunRequest): Promise<TryOnResponse>;
   /** A shop widget's refusals before decoding (see `refuseMerchantEarly`). */
-  refuseMerchantEarly(
-    m: { merchantId: string; accountId: string; sessionId: string },
-    engineId: string,
-  ): Promise<Admission>;
+  refuseMerchantEarly(m: MerchantShopper, engineId: string, from: JoinFrom): Promise<Admission>;
   /** A shop widget's try-on, paid by the merchant (see `performMerchantTryOn`). */
   performForMerchant(req: MerchantTryOnRequest): Promise<{ tryonId: string; resultName: string; expiresAt: string }>;
 }
@@ -427,7 +496,7 @@ export function createTryOnService(deps: TryOnDeps): TryOnService {
   return {
     ...steps,
     rerun: (req) => rerunTryOn(deps, steps, req),
-    refuseMerchantEarly: (m, engineId) => refuseMerchantEarly(deps, m, engineId),
+    refuseMerchantEarly: (m, engineId, from) => refuseMerchantEarly(deps, m, engineId, from),
     performForMerchant: (req) => performMerchantTryOn(deps, req),
   };
 }

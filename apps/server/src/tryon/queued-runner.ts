@@ -20,7 +20,7 @@ import { findTryOn } from '../repositories/tryons.js';
 import { openJobQueue, type QueuedJob, type QueueOptions } from '../queue/job-queue.js';
 import { valueWithin, withTimeout } from '../timeout.js';
 import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
-import { interruptedByShutdown, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import { interruptedByShutdown, shopperLeft, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
 import {
   JOB_PRIORITY,
   TRYON_QUEUE_NAME,
@@ -65,6 +65,17 @@ const ROW_POLL_MS = 1_000;
 /** How often, while no worker has claimed a try-on, the waiting side makes sure its job is on the queue. */
 const JOB_CHECK_MS = 3_000;
 const SETTLED_ELSEWHERE = { ok: false, code: 'ENGINE_FAILED', message: '' } as const satisfies TryOnJobResult;
+
+const LEFT = { ok: false, code: 'ENGINE_BUSY', message: '' } as const satisfies TryOnJobResult;
+
+/** Resolves with LEFT when `signal` aborts (the shopper went away); never without one. */
+function whenLeft(signal: AbortSignal | undefined): Promise<typeof LEFT> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) resolve(LEFT);
+    else signal.addEventListener('abort', () => resolve(LEFT), { once: true });
+  });
+}
 
 /**
  * Resolves with SETTLED_ELSEWHERE once the try-on's row is no longer `processing`; until then
@@ -155,6 +166,9 @@ export async function createTryOnQueue(
     const remaining = () => t.deadlineAt - Date.now();
     let result: RunResult;
     let job: QueuedJob<TryOnJobResult> | undefined;
+    // The shopper went away before a worker took the job: it is taken off the queue (the pipeline
+    // refunds it at once, only while no worker has claimed it, `refundFailedTryOn`).
+    if (t.left?.aborted) return shopperLeft();
     try {
       const lower = t.lowerGarment;
       await Promise.all([
@@ -189,14 +203,24 @@ export async function createTryOnQueue(
         );
       };
       const watch = watchRow(deps, t.tryonId, keepQueued);
-      let answer: TryOnJobResult | typeof SETTLED_ELSEWHERE;
+      let answer: TryOnJobResult | typeof SETTLED_ELSEWHERE | typeof LEFT;
       try {
         // Shutting down past its grace: stop waiting (the catch below removes a job not yet taken).
-        answer = await (t.stop
-          ? withTimeout(Promise.race([finished, watch.settled]), t.stop, interruptedByShutdown)
-          : Promise.race([finished, watch.settled]));
+        const first = Promise.race([finished, watch.settled, whenLeft(t.left)]);
+        answer = await (t.stop ? withTimeout(first, t.stop, interruptedByShutdown) : first);
       } finally {
         watch.stop();
+      }
+      if (answer === LEFT) {
+        // A job no worker has taken yet will never run. One a worker has claimed (the engine has
+        // started) runs on and settles itself: the pipeline's refund then changes nothing.
+        t.progress?.report('failed');
+        await queue.remove(t.tryonId).catch(() => undefined);
+        await deleteUploads(deps.storage, data).catch(() => undefined);
+        const row = await settledRow(t.tryonId);
+        if (row?.status === 'succeeded' && row.result_name)
+          return { ok: true, resultName: row.result_name, engineId: row.engine };
+        return shopperLeft();
       }
       if (answer === SETTLED_ELSEWHERE) {
         // The job's own answer (a refusal's message) usually follows within moments.

@@ -5,6 +5,7 @@
  * process's progress hub.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
 import type { AdmissionLine, JoinResult, LineEntry } from './admission.js';
 import { announceWorkerSlots, createRedisLine } from './redis-line.js';
@@ -25,8 +26,20 @@ afterEach(async () => {
 });
 
 let n = 0;
-async function processes(count: number, opts: { slots: number; maxWaiting?: number; hubs?: ProgressHub[] }) {
+let lastPrefix = '';
+async function processes(
+  count: number,
+  opts: {
+    slots: number;
+    maxWaiting?: number;
+    hubs?: ProgressHub[];
+    perUser?: number;
+    perAddress?: number;
+    fallbackCapacity?: number;
+  },
+) {
   const prefix = `test-line-${process.pid}-${++n}:`;
+  lastPrefix = prefix;
   const lines: AdmissionLine[] = [];
   for (let i = 0; i < count; i++) {
     const l = await createRedisLine({
@@ -35,6 +48,9 @@ async function processes(count: number, opts: { slots: number; maxWaiting?: numb
       maxWaiting: opts.maxWaiting ?? 10,
       maxWaitMs: 60_000,
       ticketGraceMs: 30_000,
+      maxTicketsPerUser: opts.perUser ?? 100,
+      maxTicketsPerAddress: opts.perAddress ?? 100,
+      fallbackCapacity: opts.fallbackCapacity ?? 1,
       progress: opts.hubs?.[i],
     });
     lines.push(l);
@@ -53,8 +69,8 @@ async function processes(count: number, opts: { slots: number; maxWaiting?: numb
   return lines;
 }
 
-const join = (l: AdmissionLine, userId: string, ticket?: string) =>
-  l.join({ pool: 'tryon', userId, priority: false, ticket, typicalSeconds: 1 });
+const join = (l: AdmissionLine, userId: string, ticket?: string, address = `addr-${userId}`) =>
+  l.join({ pool: 'tryon', userId, address, priority: false, ticket, typicalSeconds: 1 });
 
 function entryOf(r: JoinResult): LineEntry {
   if (!r.ok) throw new Error(`refused: ${JSON.stringify(r.busy)}`);
@@ -162,5 +178,93 @@ describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
     reporter.reportPlace({ place: 4, waitSeconds: 3 });
     reporter.reportPlace({ place: 3, waitSeconds: 2 });
     await expect.poll(() => seen, { timeout: 3_000 }).toEqual([4, 3]);
+  });
+
+  it('leaving while a tick admitting the ticket is already on its way frees the slot at once', async () => {
+    const [one] = await processes(1, { slots: 1 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const b = entryOf(await join(one!, 'b'));
+    // A tick (of any process) let b in just now: its ticket holds the slot in Redis, but this
+    // process has not heard the answer yet when the shopper leaves.
+    const client = new Redis(redis!.url);
+    closers.push(async () => void (await client.quit()));
+    const key = (k: string) => `${lastPrefix}tryon:${k}`;
+    // (As the tick does: out of the line, into the running set.)
+    await client.zrem(key('order'), b.ticket);
+    await client.zrem(key('present'), b.ticket);
+    await client.zadd(key('running'), Date.now() + 15_000, b.ticket);
+    await b.leave();
+    expect(await client.zrange(key('running'), 0, -1)).toEqual([a.ticket]);
+    // a's slot, once freed, goes to the next one.
+    await a.leave();
+    const c = entryOf(await join(one!, 'c'));
+    expect(await c.wait({})).toBe('admitted');
+    await c.leave();
+  });
+
+  it('holds at most a few tickets per shopper across API processes, and per client address', async () => {
+    const [one, two] = await processes(2, { slots: 1, maxWaiting: 0, perUser: 2, perAddress: 3 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const tickets: string[] = [];
+    for (const l of [one!, two!, one!, two!]) {
+      const r = await join(l, 'greedy', undefined, `10.0.0.${tickets.length}`);
+      if (r.ok) throw new Error('nobody is held');
+      tickets.push(r.busy.ticket);
+    }
+    // Two tickets, then the shopper's own earliest place again.
+    expect(new Set(tickets).size).toBe(2);
+    expect(tickets.slice(2)).toEqual([tickets[0], tickets[0]]);
+    const snap = await one!.snapshot('tryon');
+    expect(snap.tickets.filter((t) => t.userId === 'greedy')).toHaveLength(2);
+
+    const fromOneAddress = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await join(i % 2 ? one! : two!, `u${i}`, undefined, '198.51.100.9');
+      if (r.ok) throw new Error('nobody is held');
+      fromOneAddress.push(r.busy.ticket);
+    }
+    expect(fromOneAddress.slice(0, 3).every((t) => t !== '')).toBe(true);
+    expect(fromOneAddress.slice(3)).toEqual(['', '']);
+    await a.leave();
+  });
+
+  it('when Redis fails in JOIN, falls back to this process’s own bound instead of admitting everyone', async () => {
+    const [one] = await processes(1, { slots: 1, maxWaiting: 1, fallbackCapacity: 1 });
+    // The line's keys hold something else: every script on them fails.
+    const client = new Redis(redis!.url);
+    closers.push(async () => void (await client.quit()));
+    await client.set(`${lastPrefix}tryon:order`, 'not a sorted set');
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const b = entryOf(await join(one!, 'b'));
+    const log: string[] = [];
+    const bWait = b.wait({}).then((o) => log.push(`b:${o}`));
+    const c = await join(one!, 'c');
+    expect(c.ok).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(log).toEqual([]);
+    await a.leave();
+    await bWait;
+    expect(log).toEqual(['b:admitted']);
+    await b.leave();
+  });
+
+  it('a ticket holder who leaves while away gives the place up in every process', async () => {
+    const [one, two] = await processes(2, { slots: 1, maxWaiting: 0 });
+    const a = entryOf(await join(one!, 'a'));
+    expect(await a.wait({})).toBe('admitted');
+    const b = await join(one!, 'b');
+    const c = await join(two!, 'c');
+    if (b.ok || c.ok) throw new Error('b and c should wait away');
+    expect(await two!.leaveTicket({ pool: 'tryon', ticket: b.busy.ticket, userId: 'mallory' })).toBe(false);
+    expect(await two!.leaveTicket({ pool: 'tryon', ticket: b.busy.ticket, userId: 'b' })).toBe(true);
+    expect((await one!.snapshot('tryon')).tickets.map((t) => t.ticket)).toEqual([c.busy.ticket]);
+    await a.leave();
+    // c, now first, is let in at once when back (no slot kept for b).
+    const cBack = entryOf(await join(two!, 'c', c.busy.ticket));
+    expect(await cBack.wait({})).toBe('admitted');
+    await cBack.leave();
   });
 });

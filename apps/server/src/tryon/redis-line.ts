@@ -3,231 +3,69 @@
  * line for the queue, whose slots are the workers' (each worker announces its concurrency,
  * `announceWorkerSlots`). The rules are admission.ts's; here is how they hold across processes:
  *
- * - Every change is one Lua script, so two processes never hand out the same slot or number.
- * - Keys under `aidressup:line:{pool}:` — `seq` (ticket numbers), `order` (every ticket in line,
- *   scored lane then number), `owner` (ticket → user), `present` (tickets whose request a process
- *   holds, scored by the hold's lease), `away` (tickets kept after ENGINE_BUSY, scored by expiry),
- *   `running` (admitted try-ons, scored by lease), `avg` (recent try-on time, ms).
+ * - Every change is one Lua script (`redis-line-scripts.ts`, which also lists the keys), so two
+ *   processes never hand out the same slot or number.
  * - A process admits only the tickets it holds: when a slot is free, the first present tickets in
  *   order get it, and a process whose own ticket is among them takes the slot. After each change
  *   a message on `…:wake` makes every process look again; a tick every `TICK_MS` also renews the
  *   leases of what it holds, so a process that dies loses its places and slots within `LEASE_MS`.
  * - Before any worker has announced its slots the line admits everyone (the queue then holds
- *   try-ons as before). When Redis cannot be reached the line admits at once: the try-on then
- *   fails fast, refunded, when it is put on the queue.
+ *   try-ons as before). When Redis cannot be reached (or a script fails) a try-on joins this
+ *   process's own line instead (`createMemoryLine`, `fallbackCapacity` slots), with the same
+ *   bounds: never no bound. Its try-on then usually fails fast, refunded, when it is put on the
+ *   queue.
  * - Place updates also go out on `aidressup:line:progress`, since the page's progress stream may
  *   be held by another API process; each process hands them to its own progress hub.
  */
 import type { Redis } from '../redis/client.js';
 import { connectRedis, closeRedis } from '../redis/client.js';
 import {
-  DUE_BACK_SLACK_MS,
   RETRY_AFTER_MAX_S,
   RETRY_AFTER_MIN_S,
   clamp,
+  createMemoryLine,
   expectedWaitSeconds,
+  maxTicketsOf,
   newTicket,
+  realTimers,
   type AdmissionLine,
   type JoinResult,
   type LineBusy,
   type LineEntry,
   type LineLimits,
   type LinePlace,
+  type LineSnapshot,
+  type LineTimer,
   type WaitOutcome,
 } from './admission.js';
+import {
+  ANNOUNCE,
+  JOIN,
+  LEASE_MS,
+  LEAVE,
+  LEAVE_AWAY,
+  SNAPSHOT,
+  TICK,
+  lineKey,
+  lineKeys,
+} from './redis-line-scripts.js';
 import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
 
 const TICK_MS = 500;
-const LEASE_MS = 5_000;
-/** An admitted try-on's lease: renewed by the tick while it runs. */
-const RUNNING_LEASE_MS = 15_000;
 const DEFAULT_PREFIX = 'aidressup:line:';
-
-/** Shared by every script: drop what expired, and the pool's capacity (-1: no worker announced, unlimited). */
-const PRELUDE = `
-local now = tonumber(ARGV[1])
-local K_seq, K_order, K_owner, K_present, K_away, K_running, K_avg, K_workers, K_slots, K_due = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
-redis.call('ZREMRANGEBYSCORE', K_running, '-inf', now)
-for _, set in ipairs({K_present, K_away}) do
-  local gone = redis.call('ZRANGEBYSCORE', set, '-inf', now)
-  for _, t in ipairs(gone) do
-    redis.call('ZREM', K_order, t); redis.call('ZREM', K_present, t); redis.call('ZREM', K_away, t); redis.call('ZREM', K_due, t); redis.call('HDEL', K_owner, t)
-  end
-end
-redis.call('ZREMRANGEBYSCORE', K_due, '-inf', now)
-local deadWorkers = redis.call('ZRANGEBYSCORE', K_workers, '-inf', now)
-for _, w in ipairs(deadWorkers) do redis.call('ZREM', K_workers, w); redis.call('HDEL', K_slots, w) end
-local capacity = -1
-local live = redis.call('ZRANGE', K_workers, 0, -1)
-if #live > 0 then
-  capacity = 0
-  for _, w in ipairs(live) do capacity = capacity + (tonumber(redis.call('HGET', K_slots, w)) or 0) end
-end
-local function average(typical)
-  return tonumber(redis.call('GET', K_avg)) or typical
-end
--- whether a held ticket, or one due back, stands before the one at rank r
-local function heldAhead(r)
-  if r <= 0 then return false end
-  local ahead = redis.call('ZRANGE', K_order, 0, r - 1)
-  for _, t in ipairs(ahead) do
-    if redis.call('ZSCORE', K_present, t) or redis.call('ZSCORE', K_due, t) then return true end
-  end
-  return false
-end
--- steps a ticket out of the held requests, keeping its place (answered ENGINE_BUSY)
-local function stepAway(t, retry, grace)
-  redis.call('ZREM', K_present, t)
-  redis.call('ZADD', K_away, now + retry * 1000 + grace, t)
-  redis.call('ZADD', K_due, now + retry * 1000 + ${DUE_BACK_SLACK_MS}, t)
-end
-`;
-
-/**
- * ARGV: now, userId, lane, ticket or '', a new ticket, maxWaiting, maxTickets, typical ms, grace ms.
- * Answers {joined 1|0|-1, ticket, place, average ms, capacity, retryAfter s}.
- */
-const JOIN = `${PRELUDE}
-local userId, lane, ticket, fresh = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
-local maxWaiting, maxTickets, typical, grace = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9])
-local avg = average(typical)
-if ticket ~= '' then
-  if redis.call('HGET', K_owner, ticket) ~= userId or redis.call('ZSCORE', K_present, ticket) then ticket = '' end
-end
-if ticket == '' then
-  local length = redis.call('ZCARD', K_order)
-  if length >= maxTickets then return {-1, '', length + 1, tostring(avg), capacity, ${RETRY_AFTER_MAX_S}} end
-  ticket = fresh
-  local seq = redis.call('INCR', K_seq)
-  redis.call('ZADD', K_order, lane * 1e13 + seq, ticket)
-  redis.call('HSET', K_owner, ticket, userId)
-end
-local rank = redis.call('ZRANK', K_order, ticket)
-local place = rank + 1
-local mustWait = (capacity >= 0 and redis.call('ZCARD', K_running) >= capacity) or heldAhead(rank)
-if mustWait and redis.call('ZCARD', K_present) >= maxWaiting then
-  -- back with a place ahead of the last one held: that one steps out instead
-  local last = nil
-  local tail = redis.call('ZREVRANGE', K_order, 0, -1)
-  for _, t in ipairs(tail) do
-    if redis.call('ZSCORE', K_present, t) then last = t; break end
-  end
-  if last and maxWaiting > 0 and redis.call('ZRANK', K_order, last) > rank then
-    stepAway(last, ${RETRY_AFTER_MIN_S}, grace)
-  else
-    local ahead = math.max(0, place - maxWaiting)
-    local retry = math.ceil(ahead * avg / math.max(1, capacity) / 1000)
-    retry = math.min(${RETRY_AFTER_MAX_S}, math.max(${RETRY_AFTER_MIN_S}, retry))
-    stepAway(ticket, retry, grace)
-    return {0, ticket, place, tostring(avg), capacity, retry}
-  end
-end
-redis.call('ZREM', K_away, ticket)
-redis.call('ZREM', K_due, ticket)
-redis.call('ZADD', K_present, now + ${LEASE_MS}, ticket)
-return {1, ticket, place, tostring(avg), capacity, 0}
-`;
-
-/**
- * ARGV: now, typical ms, the number of waiting tickets this process holds, those tickets, then
- * the running ones it holds. Renews their leases; admits those of its waiting tickets that are
- * among the first present ones while slots are free. Answers {average ms, capacity, then per
- * waiting ticket: 1 admitted | 0 waiting | -1 gone, and its place}.
- */
-const TICK = `${PRELUDE}
-local typical, n = tonumber(ARGV[2]), tonumber(ARGV[3])
-local mine = {}
-for i = 1, n do
-  local t = ARGV[3 + i]
-  mine[t] = true
-  redis.call('ZADD', K_present, 'XX', now + ${LEASE_MS}, t)
-end
-for i = 4 + n, #ARGV do redis.call('ZADD', K_running, 'XX', now + ${RUNNING_LEASE_MS}, ARGV[i]) end
-local admitted = {}
-local free = -1
-if capacity >= 0 then free = capacity - redis.call('ZCARD', K_running) end
-if free ~= 0 then
-  local line = redis.call('ZRANGE', K_order, 0, -1)
-  for _, t in ipairs(line) do
-    if free == 0 then break end
-    -- a slot is kept for a ticket holder ahead who is due back
-    if not redis.call('ZSCORE', K_present, t) and redis.call('ZSCORE', K_due, t) then break end
-    if redis.call('ZSCORE', K_present, t) then
-      if not mine[t] then
-        if free > 0 then free = free - 1 end
-      else
-        redis.call('ZREM', K_order, t); redis.call('ZREM', K_present, t); redis.call('HDEL', K_owner, t)
-        redis.call('ZADD', K_running, now + ${RUNNING_LEASE_MS}, t)
-        admitted[t] = true
-        if free > 0 then free = free - 1 end
-      end
-    end
-  end
-end
-local out = {tostring(average(typical)), capacity}
-for i = 1, n do
-  local t = ARGV[3 + i]
-  if admitted[t] then
-    table.insert(out, 1); table.insert(out, 0)
-  else
-    local rank = redis.call('ZRANK', K_order, t)
-    if rank and redis.call('ZSCORE', K_present, t) then
-      table.insert(out, 0); table.insert(out, rank + 1)
-    elseif rank and redis.call('ZSCORE', K_away, t) then
-      -- someone ahead came back and took the held place: this one steps out, keeping its ticket
-      table.insert(out, 2); table.insert(out, rank + 1)
-    else
-      table.insert(out, -1); table.insert(out, 0)
-    end
-  end
-end
-return out
-`;
-
-/** ARGV: now, ticket, kind ('waiting' | 'running' | 'away'), ms it ran, grace ms. Answers {place, average, capacity}. */
-const LEAVE = `${PRELUDE}
-local ticket, kind, ran, grace = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-if kind == 'running' then
-  if redis.call('ZREM', K_running, ticket) == 1 and ran >= 0 then
-    local avg = tonumber(redis.call('GET', K_avg))
-    if avg then avg = avg + 0.2 * (ran - avg) else avg = ran end
-    redis.call('SET', K_avg, tostring(avg), 'PX', 86400000)
-  end
-  return {0, '0', capacity}
-end
-if kind == 'away' then
-  local rank = redis.call('ZRANK', K_order, ticket)
-  if not rank then return {0, '0', capacity} end
-  if redis.call('ZSCORE', K_present, ticket) then stepAway(ticket, ${RETRY_AFTER_MIN_S}, grace) end
-  return {rank + 1, tostring(average(0)), capacity}
-end
-redis.call('ZREM', K_order, ticket); redis.call('ZREM', K_present, ticket); redis.call('ZREM', K_away, ticket); redis.call('ZREM', K_due, ticket); redis.call('HDEL', K_owner, ticket)
-return {0, '0', capacity}
-`;
-
-/** ARGV: now, worker id, slots, lease ms (slots 0: the worker leaves). */
-const ANNOUNCE = `
-local now = tonumber(ARGV[1])
-if tonumber(ARGV[3]) <= 0 then
-  redis.call('ZREM', KEYS[1], ARGV[2]); redis.call('HDEL', KEYS[2], ARGV[2])
-  return 0
-end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-return 1
-`;
-
-function keysOf(prefix: string, pool: string): string[] {
-  const p = `${prefix}${pool}:`;
-  return ['seq', 'order', 'owner', 'present', 'away', 'running', 'avg', 'workers', 'slots', 'due'].map((k) => p + k);
-}
 
 export interface RedisLineOptions extends LineLimits {
   redisUrl: string;
+  /** This process's own slots, for the line it falls back to when Redis fails. */
+  fallbackCapacity: number;
   /** Where place updates heard from other processes go (this process's SSE subscribers). */
   progress?: Pick<ProgressHub, 'publish'> | undefined;
   prefix?: string;
-  now?: () => number;
+  /**
+   * Connections to use instead of opening its own (tests that start many lines): a command
+   * connection and one for subscribing. They stay open after close().
+   */
+  connections?: { client: Redis; subscriber: Redis } | undefined;
 }
 
 interface Waiting {
@@ -253,10 +91,15 @@ type Reply = (string | number)[];
 /** The line shared by the API processes of one Redis. */
 export async function createRedisLine(options: RedisLineOptions): Promise<AdmissionLine> {
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const now = options.now ?? Date.now;
-  const maxTickets = Math.max(100, 8 * options.maxWaiting);
-  const client = await connectRedis(options.redisUrl);
-  const subscriber = client.duplicate();
+  const timers = options.timers ?? realTimers;
+  const now = () => timers.now();
+  const maxTickets = maxTicketsOf(options);
+  // Where try-ons wait when Redis fails: this process's own line, with the same bounds.
+  const fallback = createMemoryLine({ ...options, capacity: () => options.fallbackCapacity });
+  // Connections of its own, unless given (then they stay open after close()).
+  const own = !options.connections;
+  const client = options.connections?.client ?? (await connectRedis(options.redisUrl));
+  const subscriber = options.connections?.subscriber ?? client.duplicate();
   subscriber.on('error', () => undefined);
   const wakeChannel = `${prefix}wake`;
   const progressChannel = `${prefix}progress`;
@@ -266,7 +109,7 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
   let closed = false;
 
   const run = (script: string, pool: string, args: (string | number)[]): Promise<Reply> =>
-    client.eval(script, 10, ...keysOf(prefix, pool), String(now()), ...args.map(String)) as Promise<Reply>;
+    client.eval(script, 11, ...lineKeys(prefix, pool), String(now()), ...args.map(String)) as Promise<Reply>;
   const wake = () => {
     client.publish(wakeChannel, '1').catch(() => undefined);
   };
@@ -322,11 +165,20 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
     if (admittedAny) wake();
   }
 
-  const timer = setInterval(() => void tick(), TICK_MS);
-  timer.unref();
-  await subscriber.connect().catch(() => undefined);
+  // Every TICK_MS: renew the leases of what this process holds, and look again.
+  let timer: LineTimer | undefined;
+  const every = () => {
+    timer = timers.setTimeout(() => {
+      if (closed) return;
+      void tick();
+      every();
+    }, TICK_MS);
+  };
+  every();
+  if (own) await subscriber.connect().catch(() => undefined);
   await subscriber.subscribe(wakeChannel, progressChannel).catch(() => undefined);
-  subscriber.on('message', (channel: string, message: string) => {
+  const onMessage = (channel: string, message: string) => {
+    if (closed) return;
     if (channel === wakeChannel) {
       void tick();
       return;
@@ -339,17 +191,8 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
         // not one of ours
       }
     }
-  });
-
-  /** Redis away: everyone is admitted at once (the queue then fails fast, refunded). */
-  const openEntry = (): LineEntry => ({
-    ticket: newTicket(),
-    wait: async () => 'admitted',
-    stepOut: async () => {
-      throw new Error('an admitted try-on cannot step out');
-    },
-    leave: async () => undefined,
-  });
+  };
+  subscriber.on('message', onMessage);
 
   const line: AdmissionLine = {
     async join(req): Promise<JoinResult> {
@@ -365,9 +208,13 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
           maxTickets,
           typicalMs,
           options.ticketGraceMs,
+          req.address,
+          options.maxTicketsPerUser,
+          options.maxTicketsPerAddress,
         ]);
       } catch {
-        return { ok: true, entry: openEntry() };
+        // Redis away, or the script failed: this process's own line and bounds, never none.
+        return fallback.join(req);
       }
       const [joined, ticket, place, avg, capacity, retry] = [
         Number(reply[0]),
@@ -377,7 +224,7 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
         Number(reply[4]),
         Number(reply[5]),
       ];
-      if (joined !== 1) {
+      if (joined !== 1 && joined !== 2) {
         const busy: LineBusy = {
           ticket,
           place,
@@ -418,8 +265,13 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
           resolveTurn('timeout');
         },
       };
-      waiting.add(w);
-      await tick();
+      if (joined === 2) {
+        // Let in at once: the slot is this try-on's.
+        w.admit();
+      } else {
+        waiting.add(w);
+        await tick();
+      }
 
       const entry: LineEntry = {
         ticket,
@@ -436,12 +288,12 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
             };
             onPlace(w.last);
           }
-          let timer: NodeJS.Timeout | undefined;
+          let timer: LineTimer | undefined;
           let onAbort: (() => void) | undefined;
           const outcome = await Promise.race<WaitOutcome>([
             turn,
             new Promise<WaitOutcome>((resolve) => {
-              timer = setTimeout(() => resolve('timeout'), Math.max(0, joinedAt + options.maxWaitMs - now()));
+              timer = timers.setTimeout(() => resolve('timeout'), joinedAt + options.maxWaitMs - now());
             }),
             new Promise<WaitOutcome>((resolve) => {
               if (!signal) return;
@@ -450,9 +302,12 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
               else signal.addEventListener('abort', onAbort, { once: true });
             }),
           ]);
-          clearTimeout(timer);
+          timer?.clear();
           if (onAbort) signal?.removeEventListener('abort', onAbort);
           w.onPlace = undefined;
+          // Only this process's ticks let its tickets in: one may be doing so right now. Hear its
+          // answer before deciding, so that a slot just given is used (or left), never lost.
+          if (outcome !== 'admitted' && round) await round;
           if ((state as string) === 'admitted') return outcome === 'aborted' ? 'aborted' : 'admitted';
           if (outcome === 'aborted') await entry.leave();
           return outcome;
@@ -499,17 +354,48 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
       };
       return { ok: true, entry };
     },
-    async waiting(pool) {
-      const [, , , present] = keysOf(prefix, pool);
-      return client.zcount(present!, now(), '+inf');
+    async leaveTicket(req) {
+      const left = await run(LEAVE_AWAY, req.pool, [req.ticket, req.userId]).then(
+        (n) => Number(n) === 1,
+        () => false,
+      );
+      if (left) wake();
+      return left || fallback.leaveTicket(req);
     },
+    async waiting(pool) {
+      const held = await client.zcount(lineKey(prefix, pool, 'present'), now(), '+inf').catch(() => 0);
+      return held + (await fallback.waiting(pool));
+    },
+    async snapshot(pool): Promise<LineSnapshot> {
+      const at = now();
+      const reply = (await run(SNAPSHOT, pool, [])) as string[];
+      const count = Number(reply[1]);
+      const tickets: LineSnapshot['tickets'] = [];
+      for (let i = 0; i < count; i++) {
+        const [ticket, userId, address, lane, held, due, expires] = reply.slice(2 + 7 * i, 9 + 7 * i).map(String);
+        tickets.push({
+          ticket: ticket!,
+          userId: userId!,
+          address: address!,
+          priority: lane === '0',
+          held: held === '1',
+          dueAt: Number(due),
+          expiresAt: Number(expires),
+        });
+      }
+      return { now: at, capacity: Number(reply[0]), tickets, running: reply.slice(2 + 7 * count).map(String) };
+    },
+    refresh: () => tick(),
     relayProgress: async (message: ProgressMessage) => {
       await client.publish(progressChannel, JSON.stringify(message));
     },
     async close() {
       closed = true;
-      clearInterval(timer);
-      await Promise.allSettled([closeRedis(subscriber), closeRedis(client)]);
+      timer?.clear();
+      await fallback.close();
+      subscriber.off('message', onMessage);
+      if (own) await Promise.allSettled([closeRedis(subscriber), closeRedis(client)]);
+      else await subscriber.unsubscribe(wakeChannel, progressChannel).catch(() => undefined);
     },
   };
   return line;
@@ -527,8 +413,8 @@ export async function announceWorkerSlots(options: {
   prefix?: string;
 }): Promise<{ stop(): Promise<void> }> {
   const client: Redis = await connectRedis(options.redisUrl);
-  const keys = keysOf(options.prefix ?? DEFAULT_PREFIX, options.pool);
-  const [workers, slots] = [keys[7]!, keys[8]!];
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const [workers, slots] = [lineKey(prefix, options.pool, 'workers'), lineKey(prefix, options.pool, 'slots')];
   const announce = (n: number) =>
     client.eval(ANNOUNCE, 2, workers, slots, String(Date.now()), options.workerId, String(n), String(LEASE_MS));
   await announce(options.slots).catch(() => undefined);

@@ -25,6 +25,12 @@ export interface RerunRequest {
   progressId?: string | undefined;
   reqId?: string | undefined;
   acceptedAt?: number;
+  /** The client's address (the line holds a few places per address). */
+  address: string;
+  /** The `ticket` of an earlier ENGINE_BUSY answer: keeps the place in line. */
+  ticket?: string | undefined;
+  /** Aborts when the shopper goes away: the place is given up, nothing is charged. */
+  signal?: AbortSignal | undefined;
 }
 
 /** The pipeline's own steps (passed in by `createTryOnService`, so that this module does not import it). */
@@ -33,7 +39,7 @@ export interface PipelineSteps {
     userId: string,
     engineId: string,
     units: number,
-    opts?: { category?: TryOnCategory | undefined },
+    opts: { category?: TryOnCategory | undefined; address: string; ticket?: string | undefined },
   ): Promise<Admission>;
   perform(req: {
     userId: string;
@@ -46,6 +52,7 @@ export interface PipelineSteps {
     reqId?: string | undefined;
     acceptedAt?: number;
     admission: Admission;
+    signal?: AbortSignal | undefined;
   }): Promise<TryOnResponse>;
 }
 
@@ -69,7 +76,11 @@ export async function rerunTryOn(deps: RerunDeps, steps: PipelineSteps, req: Rer
   const outfit = keys.lower !== undefined;
   const category = row.category as TryOnCategory;
   if (!deps.storage) throw new AppError('PHOTOS_GONE');
-  const admission = await steps.refuseEarly(req.userId, req.engineId, outfit ? TRYONS_PER_OUTFIT : 1, { category });
+  const admission = await steps.refuseEarly(req.userId, req.engineId, outfit ? TRYONS_PER_OUTFIT : 1, {
+    category,
+    address: req.address,
+    ticket: req.ticket,
+  });
   try {
     const photos = await loadKeptPhotos(deps.storage, keys);
     if (!photos) throw new AppError('PHOTOS_GONE');
@@ -84,6 +95,7 @@ export async function rerunTryOn(deps: RerunDeps, steps: PipelineSteps, req: Rer
       reqId: req.reqId,
       ...(req.acceptedAt !== undefined ? { acceptedAt: req.acceptedAt } : {}),
       admission,
+      signal: req.signal,
     });
   } finally {
     await admission.leave();

@@ -33,6 +33,11 @@ export interface TryOnJob {
   progress?: ProgressReporter | undefined;
   /** Aborted when the process is shutting down and its grace is over: the run gives up (and is refunded). */
   stop?: AbortSignal | undefined;
+  /**
+   * Aborted when the shopper goes away. Before the engine starts, the run gives up and answers
+   * `shopperLeft()` (the pipeline refunds it at once); once the engine has started, it runs on.
+   */
+  left?: AbortSignal | undefined;
 }
 
 export type RunFailure = {
@@ -50,6 +55,18 @@ export interface TryOnRunner {
   readonly mode: 'in-process' | 'redis';
   /** Runs the engine for a reserved try-on and stores its result; never throws. */
   run(job: TryOnJob): Promise<RunResult>;
+}
+
+const SHOPPER_LEFT = 'the shopper left before the engine started';
+
+/** A run that gave up because its shopper left before the engine started: nothing ran. */
+export function shopperLeft(): RunFailure {
+  return { ok: false, code: 'ENGINE_BUSY', message: '', detail: SHOPPER_LEFT };
+}
+
+/** Whether a run gave up because its shopper left before the engine started. */
+export function isShopperLeft(result: RunResult): boolean {
+  return !result.ok && result.detail === SHOPPER_LEFT;
 }
 
 /** Any error as a RunFailure: engine errors and AppErrors keep their code, anything else is ENGINE_FAILED. */

@@ -13,18 +13,24 @@ import type { RunFailure } from './runner.js';
 
 /**
  * Settles a failed try-on: refunds it (a guarded update: when a worker, the API or recovery settled
- * it first, nothing changes) and logs the engine's detail. Returns whether this call refunded.
- * While the database cannot be reached (restarting) the refund waits for it (`db/outage.ts`).
+ * it first, nothing changes; with `ownerId`, also when another process has taken it over) and logs
+ * the engine's detail. Returns whether this call refunded. While the database cannot be reached
+ * (restarting) the refund waits for it (`db/outage.ts`).
  * Used by the API and by the queue workers alike.
  */
 export async function refundFailedTryOn(
   deps: { db: Kysely<Database>; clock?: () => Date; log?: LogSink | undefined },
-  t: { tryonId: string; engineId: string },
+  t: { tryonId: string; engineId: string; ownerId?: string },
   failure: RunFailure,
 ): Promise<boolean> {
   const now = (deps.clock ?? (() => new Date()))();
   const refunded = await untilDatabaseAnswers(() =>
-    refundTryOn(deps.db, { tryonId: t.tryonId, errorCode: failure.code, now }),
+    refundTryOn(deps.db, {
+      tryonId: t.tryonId,
+      errorCode: failure.code,
+      now,
+      ...(t.ownerId !== undefined ? { ownerId: t.ownerId } : {}),
+    }),
   );
   const line = {
     tryonId: t.tryonId,

@@ -24,6 +24,11 @@ import { newTicket } from './admission.js';
 
 export type TryOnWorker = JobWorker<TryOnJobData, TryOnJobResult>;
 
+/** How many try-ons a worker runs at once: ENGINE_CONCURRENCY, or the number of cores. */
+export function workerConcurrency(config: Pick<Config, 'engines'>): number {
+  return config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
+}
+
 /** Starts processing try-on jobs; concurrency ENGINE_CONCURRENCY, or the number of cores. */
 export async function startTryOnWorker(
   config: Config,
@@ -31,8 +36,7 @@ export async function startTryOnWorker(
   options: QueueOptions = {},
 ): Promise<TryOnWorker> {
   if (!config.redisUrl) throw new Error('startTryOnWorker needs REDIS_URL');
-  const concurrency =
-    config.engines.concurrency > 0 ? config.engines.concurrency : Math.max(1, os.availableParallelism());
+  const concurrency = workerConcurrency(config);
   const worker = await startJobWorker<TryOnJobData, TryOnJobResult>(
     config.redisUrl,
     TRYON_QUEUE_NAME,

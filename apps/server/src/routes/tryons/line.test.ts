@@ -8,9 +8,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { EngineBusyResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
+import { EngineBusyResponseSchema, LeaveLineResponseSchema, type TryOnProgressEvent } from '@aidressup/contract';
 import { DATABASE_KINDS } from '../../test/databases.js';
-import { signIn, testApps } from '../../test/app.js';
+import { postJson, signIn, testApps } from '../../test/app.js';
+import { expectApiError } from '../../test/api-error.js';
 import { createEngineDouble } from '../../test/engine-double.js';
 import { jpeg, multipart, png, postMultipart } from '../../test/images.js';
 
@@ -31,6 +32,18 @@ const fields = (userId: string, extra: Record<string, string> = {}) => ({
 
 function tryOn(app: FastifyInstance, cookie: string, userId: string, extra: Record<string, string> = {}) {
   return postMultipart(app, '/api/process-image', fields(userId, extra), cookie);
+}
+
+/** A try-on from a given client address. */
+function tryOnFrom(app: FastifyInstance, ip: string, cookie: string, userId: string) {
+  const body = multipart(fields(userId));
+  return app.inject({
+    method: 'POST',
+    url: '/api/process-image',
+    headers: { ...body.headers, cookie },
+    payload: body.payload,
+    remoteAddress: ip,
+  });
 }
 
 async function ledger(app: FastifyInstance, userId: string) {
@@ -152,5 +165,87 @@ describe.each(DATABASE_KINDS)('the try-on line on %s', (kind) => {
     expect((await tryOn(t.app, c.cookie, c.user.id, { lineTicket: cBusy.ticket! })).statusCode).toBe(200);
     expect((await tryOn(t.app, d.cookie, d.user.id, { lineTicket: dBusy.ticket! })).statusCode).toBe(200);
     expect(await ledger(t.app, d.user.id)).toEqual({ trialsUsed: 1, tryons: 1, events: ['trial_spend'] });
+  });
+
+  it('holds at most a few tickets per shopper: pressing again and again gives back the shopper’s own place', async () => {
+    const engine = createEngineDouble({ held: true });
+    const t = await make({
+      engine,
+      env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '0', ENGINE_LINE_TICKETS_PER_USER: '4' },
+    });
+    const [a, greedy, other] = [await signIn(t.app), await signIn(t.app), await signIn(t.app)];
+    const running = tryOn(t.app, a.cookie, a.user.id);
+    await expect.poll(() => engine.calls.length).toBe(1);
+    const answers = [];
+    for (let i = 0; i < 7; i++) {
+      const res = await tryOn(t.app, greedy.cookie, greedy.user.id);
+      expect(res.statusCode).toBe(503);
+      answers.push(EngineBusyResponseSchema.parse(res.json()));
+    }
+    expect(new Set(answers.map((b) => b.ticket)).size).toBe(4);
+    expect(answers.map((b) => b.place)).toEqual([1, 2, 3, 4, 1, 1, 1]);
+    // Someone else is not pushed back by the presses past the bound.
+    expect(EngineBusyResponseSchema.parse((await tryOn(t.app, other.cookie, other.user.id)).json()).place).toBe(5);
+    expect(await ledger(t.app, greedy.user.id)).toEqual({ trialsUsed: 0, tryons: 0, events: [] });
+    engine.release();
+    expect((await running).statusCode).toBe(200);
+  });
+
+  it('holds at most a few tickets per client address; past it, ENGINE_BUSY without a ticket', async () => {
+    const engine = createEngineDouble({ held: true });
+    const t = await make({
+      engine,
+      env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '0', ENGINE_LINE_TICKETS_PER_ADDRESS: '3' },
+    });
+    const a = await signIn(t.app);
+    const running = tryOn(t.app, a.cookie, a.user.id);
+    await expect.poll(() => engine.calls.length).toBe(1);
+    const shoppers = [];
+    for (let i = 0; i < 5; i++) shoppers.push(await signIn(t.app, undefined, '198.51.100.60'));
+    const answers = [];
+    for (const s of shoppers) {
+      const res = await tryOnFrom(t.app, '198.51.100.60', s.cookie, s.user.id);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+      answers.push(EngineBusyResponseSchema.parse(res.json()));
+    }
+    expect(answers.map((b) => b.ticket !== undefined)).toEqual([true, true, true, false, false]);
+    const elsewhere = await signIn(t.app, undefined, '203.0.113.77');
+    const res = await tryOnFrom(t.app, '203.0.113.77', elsewhere.cookie, elsewhere.user.id);
+    expect(EngineBusyResponseSchema.parse(res.json())).toMatchObject({ place: 4 });
+    engine.release();
+    expect((await running).statusCode).toBe(200);
+  });
+
+  it('leaving while away gives the place up at once: nobody waits for it, and only its holder can', async () => {
+    // Named as a hosted engine: a long Retry-After, so c would still be due back.
+    const engine = createEngineDouble({ held: true, id: 'nano-banana' });
+    const t = await make({ engine, env: { ENGINE_CONCURRENCY: '1', ENGINE_QUEUE_LIMIT: '0' } });
+    const [a, c, d, mallory] = [await signIn(t.app), await signIn(t.app), await signIn(t.app), await signIn(t.app)];
+    const running = tryOn(t.app, a.cookie, a.user.id);
+    await expect.poll(() => engine.calls.length).toBe(1);
+    const cBusy = EngineBusyResponseSchema.parse((await tryOn(t.app, c.cookie, c.user.id)).json());
+    const dBusy = EngineBusyResponseSchema.parse((await tryOn(t.app, d.cookie, d.user.id)).json());
+    expect([cBusy.place, dBusy.place]).toEqual([1, 2]);
+
+    const leave = (cookie: string, ticket: string) =>
+      postJson(t.app, '/api/tryon-line/leave', { ticket, api: engine.id }, cookie);
+    // Someone else's ticket gives nothing up.
+    const stolen = await leave(mallory.cookie, cBusy.ticket!);
+    expect(stolen.statusCode).toBe(200);
+    expect(LeaveLineResponseSchema.parse(stolen.json()).left).toBe(false);
+    expectApiError(await postJson(t.app, '/api/tryon-line/leave', { ticket: cBusy.ticket }), 401, 'UNAUTHORIZED');
+    expectApiError(await leave(c.cookie, 'not a ticket'), 400, 'VALIDATION_ERROR');
+    // c presses "Leave the line" while away.
+    expect(LeaveLineResponseSchema.parse((await leave(c.cookie, cBusy.ticket!)).json()).left).toBe(true);
+    expect(LeaveLineResponseSchema.parse((await leave(c.cookie, cBusy.ticket!)).json()).left).toBe(false);
+
+    engine.release();
+    expect((await running).statusCode).toBe(200);
+    // The slot is not kept for c: d, next, gets it at once.
+    expect((await tryOn(t.app, d.cookie, d.user.id, { lineTicket: dBusy.ticket! })).statusCode).toBe(200);
+    // c's ticket is gone: back with it, c joins at the end like a newcomer (and is let in, the line being empty).
+    expect((await tryOn(t.app, c.cookie, c.user.id, { lineTicket: cBusy.ticket! })).statusCode).toBe(200);
+    expect(await ledger(t.app, c.user.id)).toEqual({ trialsUsed: 1, tryons: 1, events: ['trial_spend'] });
   });
 });

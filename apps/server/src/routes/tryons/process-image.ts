@@ -17,9 +17,11 @@ import {
 } from '@aidressup/contract';
 import { AppError } from '../../errors.js';
 import { readMultipart } from '../../http/multipart-form.js';
+import { watchClientGone } from '../../http/client-gone.js';
 import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
 import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
 import { MIN_SIDE, validateAndNormalise, type Upload } from '../../services/images.js';
+import type { Admission } from '../../tryon/admission.js';
 import { tryOnsFor } from '../../tryon/pipeline.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage', 'lowerClothingImage'] as const;
@@ -135,19 +137,18 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       request.tryOnEngine = engineId;
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
-      // Cheap refusals first: a category the engine does not offer, no credits, or the line is full
-      // (no decoding, no charge). Otherwise a place in line, kept while the photos are decoded.
-      const admission = await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), {
-        category: form.category,
-        ticket: form.lineTicket,
-      });
-      // The shopper who goes away (cancels, closes the page) gives up the place.
-      const gone = new AbortController();
-      const onClose = () => {
-        if (!reply.raw.writableFinished) gone.abort();
-      };
-      reply.raw.once('close', onClose);
+      // The shopper who goes away (cancels, closes the page, the page times out) gives up the
+      // place and is charged nothing: watched from before the place is taken.
+      const gone = watchClientGone(request, reply);
+      let admission: Admission | undefined;
       try {
+        // Cheap refusals first: a category the engine does not offer, no credits, or the line is
+        // full (no decoding, no charge). Otherwise a place in line, kept while the photos are decoded.
+        admission = await app.tryOns.refuseEarly(sessionUser, engineId, tryOnsFor(outfit), {
+          category: form.category,
+          ticket: form.lineTicket,
+          address: request.ip,
+        });
         // Every photo check (a real image, its size) comes before the reservation: none is charged.
         const [person, garment, lowerGarment] = await Promise.all([
           validateAndNormalise(files.userImage, 'userImage', MIN_SIDE.person),
@@ -175,8 +176,8 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
           signal: gone.signal,
         });
       } finally {
-        reply.raw.off('close', onClose);
-        await admission.leave();
+        gone.stop();
+        await admission?.leave();
       }
     },
   );

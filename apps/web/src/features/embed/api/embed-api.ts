@@ -45,15 +45,24 @@ export function openEmbedSession(key: string, origin: string): Promise<EmbedSess
 /**
  * POST /api/embed/tryon: the shopper's photo and the garment, paid by the shop; with the garment
  * image's address in the shop's page, which the server records only if it refuses that image.
+ * `lineTicket`: the ticket of an earlier busy answer (503 ENGINE_BUSY), which keeps the shopper's
+ * place in line.
  */
 export function embedTryOn(
   token: string,
-  input: { person: Blob; garment: Blob; category: string; garmentUrl?: string | null },
+  input: {
+    person: Blob;
+    garment: Blob;
+    category: string;
+    garmentUrl?: string | null;
+    lineTicket?: string | undefined;
+  },
   signal: AbortSignal,
 ): Promise<EmbedTryOnResponse> {
   const form = new FormData();
   form.append('category', input.category);
   if (input.garmentUrl) form.append('garmentUrl', input.garmentUrl);
+  if (input.lineTicket) form.append('lineTicket', input.lineTicket);
   form.append('userImage', input.person, 'photo');
   form.append('clothingImage', input.garment, 'garment');
   return call('/api/embed/tryon', EmbedTryOnResponseSchema, {

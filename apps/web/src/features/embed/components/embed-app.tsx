@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { CATEGORY_VALUES, EMBED_MESSAGES, type Category } from '@aidressup/contract';
+import { CATEGORY_VALUES, EMBED_MESSAGES, EngineBusyResponseSchema, type Category } from '@aidressup/contract';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { CameraIcon, DownloadIcon, RefreshIcon, UploadIcon } from '../../../components/ui/icons';
@@ -69,6 +69,8 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
   const [consent, setConsent] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const token = useRef<string | null>(null);
+  /** The ticket of the last busy answer: sent with the next press, it keeps the shopper's place in line. */
+  const lineTicket = useRef<string | undefined>(undefined);
   const pageOrigin = useRef<string | null>(null);
   const uploadInput = useRef<HTMLInputElement>(null);
   const cameraInput = useRef<HTMLInputElement>(null);
@@ -175,12 +177,22 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
     try {
       const result = await embedTryOn(
         token.current,
-        { person: photo.blob, garment: garment.blob, category: garment.category, garmentUrl: garment.sourceUrl },
+        {
+          person: photo.blob,
+          garment: garment.blob,
+          category: garment.category,
+          garmentUrl: garment.sourceUrl,
+          lineTicket: lineTicket.current,
+        },
         AbortSignal.timeout(TRYON_TIMEOUT_MS),
       );
+      lineTicket.current = undefined;
       setPhase({ kind: 'result', imageUrl: result.imageUrl });
       tell(EMBED_MESSAGES.result);
     } catch (err) {
+      // Busy: the answer's ticket keeps the shopper's place for the next press.
+      const busy = err instanceof ApiError ? EngineBusyResponseSchema.safeParse(err.body) : undefined;
+      lineTicket.current = busy?.success ? busy.data.ticket : undefined;
       // The shop's photo of this product cannot be used: no other photo of the shopper would help.
       setPhase({ kind: refusesProductPhoto(err) ? 'failed' : 'error', message: errorText(err) });
     }

@@ -5,6 +5,7 @@ import { MESSAGES, type TryOnResponse } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useTryOn, type TryOnDeps } from './use-try-on';
 import type { ProcessImageInput } from '../api/process-image';
+import type { RerunTryOnInput } from '../api/rerun-tryon';
 import { testUser } from '../../../test/user';
 
 const user = testUser({ credits: 0, free_trials_used: 0 });
@@ -126,7 +127,8 @@ describe('waiting in line', () => {
   });
 
   it('leaving the line stops waiting: no further post, back to idle with the "nothing charged" note, no counters changed', async () => {
-    const { deps, hook } = setup(() => Promise.reject(busy(3, 2, 5)));
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
+    const { deps, hook } = setup(() => Promise.reject(busy(3, 2, 5)), { leaveLine });
     let done!: Promise<void>;
     act(() => {
       done = hook.result.current.run(file('p.jpg'), file('c.jpg'), 'upper_body');
@@ -146,16 +148,21 @@ describe('waiting in line', () => {
     expect(deps.process).toHaveBeenCalledTimes(1);
     expect(deps.updateUser).not.toHaveBeenCalled();
     expect(deps.onNoCredits).not.toHaveBeenCalled();
+    // The place the ticket kept is given up on the server too.
+    expect(leaveLine).toHaveBeenCalledTimes(1);
+    expect(leaveLine).toHaveBeenCalledWith({ ticket: TICKET, api: 'local' });
   });
 
-  it('leaving while the server holds the request aborts the post', async () => {
+  it('leaving while the server holds the request aborts the post (which gives its place up as it closes)', async () => {
     let signal!: AbortSignal;
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
     const { hook } = setup(
       (input) =>
         new Promise((_, reject) => {
           signal = input.signal;
           input.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         }),
+      { leaveLine },
     );
     let done!: Promise<void>;
     act(() => {
@@ -170,6 +177,8 @@ describe('waiting in line', () => {
     });
     expect(signal.aborted).toBe(true);
     expect(hook.result.current.state).toMatchObject({ status: 'idle', cancelled: true });
+    // No ticket yet: nothing else to give up.
+    expect(leaveLine).not.toHaveBeenCalled();
   });
 
   it('an ENGINE_BUSY without a place (an older server) is still a wait, after 15 s', async () => {
@@ -199,5 +208,62 @@ describe('waiting in line', () => {
     });
     expect(deps.process).toHaveBeenCalledTimes(2);
     expect(hook.result.current.state.status).toBe('success');
+  });
+
+  it('"Make it photo-real" waits in line like a try-on: it posts again with the ticket after Retry-After', async () => {
+    const answers: (() => Promise<TryOnResponse>)[] = [
+      () => Promise.reject(busy(2, 30, 4)),
+      () => Promise.reject(busy(1, 15, 2)),
+      () => Promise.resolve(ok),
+    ];
+    const rerun = vi.fn((_input: RerunTryOnInput) => answers.shift()!());
+    const { hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun });
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.rerun('preview-1', 'nano-banana');
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'processing', line: { place: 2, waitSeconds: 30 } });
+    expect(rerun.mock.calls[0]![0]).toMatchObject({ tryonId: 'preview-1', api: 'nano-banana' });
+    expect(rerun.mock.calls[0]![0].lineTicket).toBeUndefined();
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_000);
+    });
+    expect(rerun).toHaveBeenCalledTimes(2);
+    expect(rerun.mock.calls[1]![0].lineTicket).toBe(TICKET);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2_000);
+      await done;
+    });
+    expect(rerun).toHaveBeenCalledTimes(3);
+    expect(rerun.mock.calls[2]![0].lineTicket).toBe(TICKET);
+    expect(hook.result.current.state).toMatchObject({ status: 'success', engine: 'nano-banana', line: null });
+  });
+
+  it('"Make it photo-real": leaving the line stops waiting and gives the place up, nothing charged', async () => {
+    const rerun = vi.fn((_input: RerunTryOnInput) => Promise.reject(busy(3, 20, 5)));
+    const leaveLine = vi.fn(async () => ({ success: true as const, left: true }));
+    const { deps, hook } = setup(() => Promise.reject(new Error('not a try-on')), { rerun, leaveLine });
+    let done!: Promise<void>;
+    act(() => {
+      done = hook.result.current.rerun('preview-1', 'nano-banana');
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(hook.result.current.state.line).toMatchObject({ place: 3 });
+    await act(async () => {
+      hook.result.current.cancel();
+      await done;
+    });
+    expect(hook.result.current.state).toMatchObject({ status: 'idle', cancelled: true });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000);
+    });
+    expect(rerun).toHaveBeenCalledTimes(1);
+    expect(deps.updateUser).not.toHaveBeenCalled();
+    expect(leaveLine).toHaveBeenCalledWith({ ticket: TICKET, api: 'nano-banana' });
   });
 });

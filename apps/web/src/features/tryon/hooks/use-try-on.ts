@@ -16,6 +16,7 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 import { rerunTryOn } from '../api/rerun-tryon';
+import { leaveLine } from '../api/leave-line';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
@@ -73,6 +74,8 @@ export interface TryOnDeps {
   timeoutMs?: number;
   process?: typeof processImage;
   rerun?: typeof rerunTryOn;
+  /** Gives a ticket's place in line up (the shopper left while away). */
+  leaveLine?: typeof leaveLine;
   /** The file to upload for a picked photo (reduced in the browser); the photo itself when absent. */
   prepare?: (file: File) => Promise<File>;
   /** Follows the try-on's progress; returns a function that stops listening. None when absent. */
@@ -202,8 +205,9 @@ export function useTryOn(deps: TryOnDeps) {
       };
       // Progress is optional: without events the page shows the processing state until the answer.
       let progressId = listen();
+      /** The ticket of the last busy answer: it keeps the place while the page waits to post again. */
+      let lineTicket: string | undefined;
       try {
-        let lineTicket: string | undefined;
         let res: TryOnResponse | undefined;
         while (!res) {
           timer = setTimeout(
@@ -256,7 +260,13 @@ export function useTryOn(deps: TryOnDeps) {
         });
       } catch (e) {
         if (cancelled) {
-          // The shopper left the line: nothing was charged.
+          // The shopper left the line: nothing was charged. A place kept by a ticket is given up
+          // too (a post in flight gives its own up as its connection closes).
+          if (lineTicket) {
+            void (d.leaveLine ?? leaveLine)({ ticket: lineTicket, api: engine ?? undefined }).catch((err: unknown) =>
+              console.warn('Could not give the place in line up', err),
+            );
+          }
           setState({ ...idle, cancelled: true });
           return;
         }
@@ -352,7 +362,8 @@ export function useTryOn(deps: TryOnDeps) {
 
   /**
    * "Make it photo-real": the preview `tryonId` again on the hosted engine `api`, from the photos
-   * the server kept for it; the same states as a try-on, with its own progress.
+   * the server kept for it; the same states as a try-on, with its own progress and the same wait
+   * in line (the ticket of a busy answer goes back with the next post; the shopper may leave).
    */
   const rerun = useCallback(
     async (tryonId: string, api: string, timeoutMs?: number) => {
@@ -360,8 +371,14 @@ export function useTryOn(deps: TryOnDeps) {
       if (!d.user) return;
       await execute(
         api,
-        (_userId, signal, progressId) =>
-          (d.rerun ?? rerunTryOn)({ tryonId, api, signal, ...(progressId ? { progressId } : {}) }),
+        (_userId, signal, progressId, lineTicket) =>
+          (d.rerun ?? rerunTryOn)({
+            tryonId,
+            api,
+            signal,
+            ...(progressId ? { progressId } : {}),
+            ...(lineTicket ? { lineTicket } : {}),
+          }),
         timeoutMs,
       );
     },
