@@ -57,6 +57,9 @@ need=()
 command -v podman >/dev/null || need+=(podman runc buildah)
 command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
 command -v podman-compose >/dev/null || need+=(podman-compose)
+# Podman 4.3 on CNI resolves the compose services' names (postgres, redis, s3) only with the dnsname
+# plugin, which podman merely recommends: without it the API cannot find "postgres".
+[ -x /usr/lib/cni/dnsname ] || need+=(golang-github-containernetworking-plugin-dnsname)
 if [ ${#need[@]} -gt 0 ]; then
   say "installing ${need[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
