@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MESSAGES, type User } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, loadResponseSchemas } from '../../../lib/api-client';
 import { STORAGE_KEYS } from '../../../lib/storage';
 import { SessionProvider, useSession, type SessionDeps, type SessionState } from './use-session';
 import { testUser } from '../../../test/user';
@@ -29,6 +29,10 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+// The app loads the response schemas before its first render (boot.tsx): the cached user is checked with them.
+beforeAll(async () => {
+  await loadResponseSchemas();
+});
 beforeEach(() => localStorage.clear());
 afterEach(() => {
   cleanup();

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { MESSAGES, UserSchema, type User } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
+import { MESSAGES, type User } from '@aidressup/contract';
+import { ApiError, loadedResponseSchemas } from '../../../lib/api-client';
 import { collectDeviceInfo } from '../../../lib/device-info';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { getUser } from '../api/get-user';
@@ -40,11 +40,16 @@ export interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
+/**
+ * The cached user, checked against the contract's schema; none while the schemas have not loaded
+ * (boot.tsx loads them before the first render, so the cached user is shown at once).
+ */
 export function readCachedUser(): User | null {
   const raw = readStorage(STORAGE_KEYS.user);
-  if (!raw) return null;
+  const schemas = loadedResponseSchemas();
+  if (!raw || !schemas) return null;
   try {
-    const parsed = UserSchema.safeParse(JSON.parse(raw));
+    const parsed = schemas.UserSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
