@@ -1,4 +1,5 @@
-import { expect, openSignedIn, test } from '../fixtures';
+import { FINGERPRINT_SETTLE_MS } from '../../apps/web/src/features/session/utils/device-id';
+import { expect, firstPaintAt, openSignedIn, test, watchScripts, type WatchedScript } from '../fixtures';
 
 /*
  * Device id. Fingerprinting is made to fail with the documented test hook
@@ -64,5 +65,36 @@ test.describe('when fingerprinting works', () => {
     const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
     expect(deviceId).toMatch(/^[a-f0-9]{32}$/);
     expect(await page.evaluate(() => localStorage.getItem('aidressup.deviceId'))).toBeNull();
+  });
+
+  const loaded = async (scripts: WatchedScript[], what: 'deviceIdCode' | 'fingerprintJs') => {
+    await expect.poll(() => scripts.filter((s) => s[what]).length).toBe(1);
+    return scripts.find((s) => s[what])!;
+  };
+
+  test('left alone, the page loads FingerprintJS only once it has settled, after the first paint', async ({ page }) => {
+    const scripts = watchScripts(page);
+    await openSignedIn(page);
+    const paintedAt = await firstPaintAt(page);
+    const deviceIdCode = await loaded(scripts, 'deviceIdCode');
+    const fingerprintJs = await loaded(scripts, 'fingerprintJs');
+    expect(deviceIdCode.askedAt).toBeGreaterThan(paintedAt);
+    // The settle time runs from the session's start, which needs the device-id code.
+    expect(fingerprintJs.askedAt).toBeGreaterThanOrEqual(deviceIdCode.arrivedAt + FINGERPRINT_SETTLE_MS);
+  });
+
+  test('the shopper’s first interaction makes fingerprinting due at once', async ({ page }) => {
+    const scripts = watchScripts(page);
+    const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+    await page.goto('/');
+    await expect(page.getByTestId('try-with-ai')).toBeVisible();
+    const deviceIdCode = await loaded(scripts, 'deviceIdCode');
+    expect(scripts.filter((s) => s.fingerprintJs)).toEqual([]);
+    const pressedAt = Date.now();
+    await page.keyboard.press('Tab');
+    expect((await signIn).status()).toBe(200);
+    const fingerprintJs = await loaded(scripts, 'fingerprintJs');
+    expect(fingerprintJs.askedAt).toBeGreaterThanOrEqual(pressedAt);
+    expect(fingerprintJs.askedAt).toBeLessThan(deviceIdCode.arrivedAt + FINGERPRINT_SETTLE_MS);
   });
 });

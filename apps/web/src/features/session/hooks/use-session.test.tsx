@@ -58,9 +58,12 @@ describe('session start', () => {
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toMatch(/^user-cached-0001:3\|loading/));
     expect(deps.getUser).toHaveBeenCalledWith('user-cached-0001');
 
+    // The sign-in sends this browser's device info (its code is loaded when the session starts).
+    await waitFor(() =>
+      expect(deps.signIn).toHaveBeenCalledWith('device-abcdef12', expect.objectContaining({ country: null })),
+    );
     await act(async () => signIn.resolve({ success: true, user: user({ credits: 5 }), isNew: false }));
     expect(screen.getByTestId('probe').textContent).toBe('user-cached-0001:5|ready|');
-    expect(deps.signIn).toHaveBeenCalledWith('device-abcdef12', expect.objectContaining({ country: null }));
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user)!).credits).toBe(5);
   });
 

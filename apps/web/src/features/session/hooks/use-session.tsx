@@ -1,13 +1,21 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { MESSAGES, type User } from '@aidressup/contract';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { MESSAGES, type DeviceInfo, type User } from '@aidressup/contract';
 import { ApiError, loadedResponseSchemas } from '../../../lib/api-client';
-import { collectDeviceInfo } from '../../../lib/device-info';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { getUser } from '../api/get-user';
 import { logout as logoutRequest } from '../api/logout';
 import { forgetPhotos } from '../../../lib/photo-store';
-import { signInAnonymous } from '../api/sign-in-anonymous';
-import { getDeviceId } from '../utils/device-id';
+import type { signInAnonymous } from '../api/sign-in-anonymous';
 
 export interface SessionState {
   user: User | null;
@@ -63,19 +71,35 @@ function cacheUser(user: User | null) {
 
 export interface SessionDeps {
   getDeviceId: () => Promise<string>;
+  /** The device info sent at sign-in; this browser's (lib/device-info.ts) when left out. */
+  getDeviceInfo?: () => Promise<DeviceInfo>;
   signIn: typeof signInAnonymous;
   getUser: typeof getUser;
   logout: typeof logoutRequest;
 }
 
+/**
+ * The device id, the device info and the sign-in call: a chunk of their own, loaded when the
+ * session starts, after the first render (the first page's scripts do not carry them).
+ */
+const loadSessionStart = () => import('../utils/session-start');
+
+const thisDeviceInfo = async () => (await loadSessionStart()).collectDeviceInfo();
+
 const defaultDeps: SessionDeps = {
-  getDeviceId: () => getDeviceId(),
-  signIn: signInAnonymous,
+  getDeviceId: async () => (await loadSessionStart()).getDeviceId(),
+  getDeviceInfo: thisDeviceInfo,
+  signIn: async (deviceId, deviceInfo) => (await loadSessionStart()).signInAnonymous(deviceId, deviceInfo),
   getUser,
   logout: logoutRequest,
 };
 
-/** Session start: the device id, then anonymous sign-in. */
+/**
+ * Session start: the device id, then anonymous sign-in. The device id waits for the shopper's
+ * first interaction or for the page to settle (utils/device-id.ts), and so does the sign-in.
+ * Answers that arrive while the page is in use are applied as transitions: React renders them in
+ * slices instead of one long task.
+ */
 export function SessionProvider({ children, deps = defaultDeps }: { children: ReactNode; deps?: SessionDeps }) {
   const [user, setUserState] = useState<User | null>(() => readCachedUser());
   const [loading, setLoading] = useState(true);
@@ -127,21 +151,25 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     async (gen: number) => {
       const d = depsRef.current;
       try {
-        const deviceId = await d.getDeviceId();
-        const res = await d.signIn(deviceId, collectDeviceInfo());
+        const [deviceId, deviceInfo] = await Promise.all([d.getDeviceId(), (d.getDeviceInfo ?? thisDeviceInfo)()]);
+        const res = await d.signIn(deviceId, deviceInfo);
         if (gen !== generation.current) return;
-        setUser(res.user);
-        setIsNew(res.isNew);
-        setError(null);
-        setErrorCode(null);
+        startTransition(() => {
+          setUser(res.user);
+          setIsNew(res.isNew);
+          setError(null);
+          setErrorCode(null);
+          setLoading(false);
+        });
       } catch (e) {
         if (gen !== generation.current) return;
         const message = e instanceof ApiError ? e.message : MESSAGES.authFailed;
-        setError(message);
-        setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
         console.warn(MESSAGES.authFailed, e);
-      } finally {
-        if (gen === generation.current) setLoading(false);
+        startTransition(() => {
+          setError(message);
+          setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
+          setLoading(false);
+        });
       }
     },
     [setUser],
@@ -187,7 +215,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     if (cached) {
       d.getUser(cached.id)
         .then((fresh) => {
-          if (gen === generation.current) setUser(fresh);
+          if (gen === generation.current) startTransition(() => setUser(fresh));
         })
         .catch((e: unknown) => console.warn('Could not refresh the cached user', e));
     }
