@@ -63,8 +63,8 @@ export async function openSignedIn(page: Page, url = '/'): Promise<string> {
   return body.user.id;
 }
 
-/** Text found only in the device-id code (features/session/utils/device-id.ts: its test hook's name). */
-export const DEVICE_ID_CODE = '__AIDRESSUP_TEST_FAIL_FINGERPRINT__';
+/** Text found only in the device-id code (features/session/utils/device-id.ts: its warning when fingerprinting fails). */
+export const DEVICE_ID_CODE = 'Device fingerprint unavailable';
 /** Text found only in FingerprintJS (the address of its monitoring, which the app turns off). */
 export const FINGERPRINTJS_CODE = 'openfpcdn';
 

@@ -16,6 +16,7 @@ import { getUser } from '../api/get-user';
 import { logout as logoutRequest } from '../api/logout';
 import { forgetPhotos } from '../../../lib/photo-store';
 import type { signInAnonymous } from '../api/sign-in-anonymous';
+import { whenFingerprintDue } from '../utils/fingerprint-due';
 
 export interface SessionState {
   user: User | null;
@@ -79,15 +80,18 @@ export interface SessionDeps {
 }
 
 /**
- * The device id, the device info and the sign-in call: a chunk of their own, loaded when the
- * session starts, after the first render (the first page's scripts do not carry them).
+ * The device id, the device info and the sign-in call: a chunk of their own, loaded once
+ * fingerprinting is due (the first page's scripts do not carry them).
  */
 const loadSessionStart = () => import('../utils/session-start');
 
 const thisDeviceInfo = async () => (await loadSessionStart()).collectDeviceInfo();
 
 const defaultDeps: SessionDeps = {
-  getDeviceId: async () => (await loadSessionStart()).getDeviceId(),
+  getDeviceId: async () => {
+    await whenFingerprintDue();
+    return (await loadSessionStart()).getDeviceId();
+  },
   getDeviceInfo: thisDeviceInfo,
   signIn: async (deviceId, deviceInfo) => (await loadSessionStart()).signInAnonymous(deviceId, deviceInfo),
   getUser,
@@ -96,7 +100,7 @@ const defaultDeps: SessionDeps = {
 
 /**
  * Session start: the device id, then anonymous sign-in. The device id waits for the shopper's
- * first interaction or for the page to settle (utils/device-id.ts), and so does the sign-in.
+ * first interaction or for the page to settle (utils/fingerprint-due.ts), and so does the sign-in.
  * Answers that arrive while the page is in use are applied as transitions: React renders them in
  * slices instead of one long task.
  */
@@ -151,8 +155,8 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     async (gen: number) => {
       const d = depsRef.current;
       try {
-        const [deviceId, deviceInfo] = await Promise.all([d.getDeviceId(), (d.getDeviceInfo ?? thisDeviceInfo)()]);
-        const res = await d.signIn(deviceId, deviceInfo);
+        const deviceId = await d.getDeviceId();
+        const res = await d.signIn(deviceId, await (d.getDeviceInfo ?? thisDeviceInfo)());
         if (gen !== generation.current) return;
         startTransition(() => {
           setUser(res.user);
