@@ -98,6 +98,18 @@ export function watchScripts(page: Page): WatchedScript[] {
   return scripts;
 }
 
+/**
+ * When the app started (main.tsx marks it, after the first paint or at most 500 ms of waiting for
+ * it), in ms since 1970: the session starts after it.
+ */
+export function appStartedAt(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const mark = performance.getEntriesByName('aidressup:app-start')[0];
+    if (!mark) throw new Error('the app has not started');
+    return performance.timeOrigin + mark.startTime;
+  });
+}
+
 /** When the page's first contentful paint happened, in ms since 1970. */
 export function firstPaintAt(page: Page): Promise<number> {
   return page.evaluate(() => {
