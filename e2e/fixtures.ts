@@ -80,6 +80,62 @@ export async function openSignedIn(page: Page, url = '/'): Promise<string> {
   return body.user.id;
 }
 
+/** Text found only in the device-id code (features/session/utils/device-id.ts: its warning when fingerprinting fails). */
+export const DEVICE_ID_CODE = 'Device fingerprint unavailable';
+/** Text found only in FingerprintJS (the address of its monitoring, which the app turns off). */
+export const FINGERPRINTJS_CODE = 'openfpcdn';
+
+export interface WatchedScript {
+  url: string;
+  /** When it was asked for and when it had arrived, in ms since 1970 (as `performance.timeOrigin`). */
+  askedAt: number;
+  arrivedAt: number;
+  deviceIdCode: boolean;
+  fingerprintJs: boolean;
+}
+
+/** Every script the page loads from now on, with what it carries and when it was asked for. */
+export function watchScripts(page: Page): WatchedScript[] {
+  const scripts: WatchedScript[] = [];
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'script') return;
+    const timing = request.timing();
+    // The body is fetched again (the assets are public and unchanging): the browser may have dropped its copy.
+    void page.request.get(request.url()).then(async (response) => {
+      const body = await response.text();
+      scripts.push({
+        url: new URL(request.url()).pathname,
+        askedAt: timing.startTime,
+        arrivedAt: timing.startTime + timing.responseEnd,
+        deviceIdCode: body.includes(DEVICE_ID_CODE),
+        fingerprintJs: body.includes(FINGERPRINTJS_CODE),
+      });
+    });
+  });
+  return scripts;
+}
+
+/**
+ * When the app started (main.tsx marks it, after the first paint or at most 500 ms of waiting for
+ * it), in ms since 1970: the session starts after it.
+ */
+export function appStartedAt(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const mark = performance.getEntriesByName('aidressup:app-start')[0];
+    if (!mark) throw new Error('the app has not started');
+    return performance.timeOrigin + mark.startTime;
+  });
+}
+
+/** When the page's first contentful paint happened, in ms since 1970. */
+export function firstPaintAt(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    if (!paint) throw new Error('no first contentful paint');
+    return performance.timeOrigin + paint.startTime;
+  });
+}
+
 export async function uploadBoth(page: Page, garment: string = PHOTOS.upper): Promise<void> {
   await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
   await expect(page.getByTestId('upload-person-preview')).toBeVisible();

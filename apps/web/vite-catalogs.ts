@@ -9,12 +9,21 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const CATALOGS_DIR = path.join(here, 'src/i18n/catalogs');
 const PREFIX = 'virtual:catalog/';
 
+/**
+ * Files of the `app` folder that the first page never shows: the account pages and the sign-in
+ * dialog, My Gallery (and the not-found page), the paywall, the shop widget. They make a bundle of
+ * their own, `more`, loaded with the code that shows them (`loadMessages('more')` in
+ * src/i18n/i18n.ts); `app` is the rest.
+ */
+export const MORE_FILES = ['account.json', 'embed.json', 'gallery.json', 'paywall.json'];
+
 /** Every message of one bundle and locale, merged from its files (file order is alphabetical). */
 export function readCatalog(bundle: string, locale: string): { messages: Record<string, string>; files: string[] } {
-  const dir = path.join(CATALOGS_DIR, bundle, locale);
+  const dir = path.join(CATALOGS_DIR, bundle === 'more' ? 'app' : bundle, locale);
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
+    .filter((f) => (bundle === 'more' ? MORE_FILES.includes(f) : bundle !== 'app' || !MORE_FILES.includes(f)))
     .sort()
     .map((f) => path.join(dir, f));
   const messages: Record<string, string> = {};

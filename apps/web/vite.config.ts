@@ -29,7 +29,8 @@ function precompress(): Plugin {
       for (const file of walk(outDir)) {
         if (!/\.(js|css|html|svg|json|md)$/.test(file)) continue;
         const data = fs.readFileSync(file);
-        if (data.length < 1024) continue;
+        // Even a small script is worth it: its compressed copy spares a phone a few hundred bytes per request.
+        if (data.length < 512) continue;
         fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
         fs.writeFileSync(
           `${file}.br`,
@@ -66,16 +67,30 @@ export default defineConfig({
     rolldownOptions: {
       // The app, and the shop widget's frame (/embed, docs/embed.md) as a small entry of its own.
       input: { main: path.join(here, 'index.html'), embed: path.join(here, 'embed.html') },
+      // The contract builds its schemas at module level with `z.…` calls that have no other effect:
+      // a schema that no code uses is dropped instead of being built when its module loads.
+      treeshake: { manualPureFunctions: ['z'] },
       output: {
         codeSplitting: {
-          // React and zod in one chunk with the zod set-up that must run before any schema is built
-          // or used (src/lib/zod-config.ts). The contract's schemas stay out of it: the chunks that
-          // hold them import this one, so the set-up has always run before them, whichever of the
-          // app's lazily loaded chunks comes first.
           groups: [
+            { name: 'vendor', test: /node_modules[\\/](react|react-dom|scheduler|@lingui[\\/]core)[\\/]/ },
+            // zod with the set-up that must run before any schema is built or used
+            // (src/lib/zod-config.ts): every chunk that builds or uses a schema imports this one, so
+            // the set-up has always run first, whichever of the app's chunks comes first.
+            { name: 'zod', test: /node_modules[\\/]zod[\\/]|src[\\/]lib[\\/]zod-config/ },
+            // The contract's modules that the first page uses (constants, messages, small schemas): one
+            // chunk instead of several very small ones.
             {
-              name: 'vendor',
-              test: /node_modules[\\/](react|react-dom|scheduler|zod)[\\/]|src[\\/]lib[\\/]zod-config/,
+              name: 'contract',
+              test: /packages[\\/]contract[\\/]src[\\/](categories|errors|garments|image-signature|limits|locales|messages|paths|progress|user|web)\.ts/,
+            },
+            // The contract's large schema modules, with the loader's list of the schemas the first
+            // page's code uses (src/lib/response-schemas.ts): one chunk, loaded beside the first
+            // page's scripts rather than in them, and built in a task of its own.
+            {
+              name: 'schemas',
+              test: /src[\\/]lib[\\/]response-schemas|packages[\\/]contract[\\/]src[\\/](api|account|plans|report)\.ts/,
+              includeDependenciesRecursively: false,
             },
           ],
         },

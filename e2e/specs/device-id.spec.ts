@@ -1,4 +1,5 @@
-import { expect, openSignedIn, test } from '../fixtures';
+import { FINGERPRINT_SETTLE_MS } from '../../apps/web/src/features/session/utils/fingerprint-due';
+import { appStartedAt, expect, openSignedIn, test, watchScripts, type WatchedScript } from '../fixtures';
 
 /*
  * Device id. Fingerprinting is made to fail with the documented test hook
@@ -64,5 +65,36 @@ test.describe('when fingerprinting works', () => {
     const deviceId = ((await request).postDataJSON() as { deviceId: string }).deviceId;
     expect(deviceId).toMatch(/^[a-f0-9]{32}$/);
     expect(await page.evaluate(() => localStorage.getItem('aidressup.deviceId'))).toBeNull();
+  });
+
+  const loaded = async (scripts: WatchedScript[], what: 'deviceIdCode' | 'fingerprintJs') => {
+    await expect.poll(() => scripts.filter((s) => s[what]).length).toBe(1);
+    return scripts.find((s) => s[what])!;
+  };
+
+  test('left alone, the page loads the device-id code and FingerprintJS only once it has settled', async ({ page }) => {
+    const scripts = watchScripts(page);
+    // Nothing may be evaluated in the page before the sign-in: Playwright's evaluate counts as a user gesture.
+    await openSignedIn(page);
+    // The settle time runs from the session's start, after the app's first render, itself after the app's start.
+    const startedAt = await appStartedAt(page);
+    expect((await loaded(scripts, 'deviceIdCode')).askedAt).toBeGreaterThanOrEqual(startedAt + FINGERPRINT_SETTLE_MS);
+    expect((await loaded(scripts, 'fingerprintJs')).askedAt).toBeGreaterThanOrEqual(startedAt + FINGERPRINT_SETTLE_MS);
+  });
+
+  test('the shopper’s first interaction, even before the app has started, makes fingerprinting due at once', async ({
+    page,
+  }) => {
+    const scripts = watchScripts(page);
+    const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+    await page.goto('/');
+    const pressedAt = Date.now();
+    await page.keyboard.press('Tab');
+    expect((await signIn).status()).toBe(200);
+    const startedAt = await appStartedAt(page);
+    const fingerprintJs = await loaded(scripts, 'fingerprintJs');
+    expect(fingerprintJs.askedAt).toBeGreaterThanOrEqual(pressedAt);
+    // Sooner than the settle time could have made it due.
+    expect(fingerprintJs.askedAt).toBeLessThan(startedAt + FINGERPRINT_SETTLE_MS);
   });
 });

@@ -1,4 +1,4 @@
-import { expect, test } from '../fixtures';
+import { DEVICE_ID_CODE, expect, firstPaintAt, PHOTOS, test, userBox, watchScripts } from '../fixtures';
 
 /**
  * index.html carries a static copy of the nav bar and the hero text so the first paint does not
@@ -77,4 +77,47 @@ test('the first paint follows the saved language or the browser’s, and never f
   ).text();
   expect(spanish).toMatch(/<html lang="es" dir="ltr">/);
   expect(spanish).not.toContain('My Gallery');
+});
+
+test('the first page renders and works without the device-id code, which is asked for only after the first paint', async ({
+  page,
+}) => {
+  // Hold back the script that carries the device-id code until the page has shown it can do without.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const heldBack: string[] = [];
+  await page.route('**/assets/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes(DEVICE_ID_CODE)) {
+      heldBack.push(new URL(route.request().url()).pathname);
+      await held;
+    }
+    await route.fulfill({ status: response.status(), contentType: 'text/javascript; charset=utf-8', body });
+  });
+  const scripts = watchScripts(page);
+  await page.goto('/');
+
+  // The app has taken the static first paint's place and the studio takes a photo.
+  await expect(page.locator('[data-prerender-shell]')).toHaveCount(0);
+  await expect(page.getByTestId('try-with-ai')).toBeVisible();
+  await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+  await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+  expect(heldBack).toHaveLength(1);
+  await expect(userBox(page).id).toHaveCount(0);
+
+  // Then the session starts: device id (the test hook makes fingerprinting fail), anonymous sign-in.
+  const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+  release();
+  expect((await signIn).status()).toBe(200);
+  await expect(userBox(page).id).toHaveText(/^\S{8}$/);
+
+  const paintedAt = await firstPaintAt(page);
+  await expect.poll(() => scripts.filter((s) => s.deviceIdCode).length).toBe(1);
+  const early = scripts.filter((s) => s.askedAt <= paintedAt);
+  expect(early.length, 'the entry script is asked for before the first paint').toBeGreaterThan(0);
+  expect(early.filter((s) => s.deviceIdCode || s.fingerprintJs)).toEqual([]);
+  expect(scripts.find((s) => s.deviceIdCode)!.askedAt).toBeGreaterThan(paintedAt);
+  // With fingerprinting failing, FingerprintJS is never loaded.
+  expect(scripts.filter((s) => s.fingerprintJs)).toEqual([]);
 });

@@ -9,7 +9,7 @@ import { createRoot } from 'react-dom/client';
 import { DEFAULT_LOCALE, isLocale } from '@aidressup/contract';
 import { EmbedApp, type EmbedSettings } from './features/embed/components/embed-app';
 import { CompareSlider } from './features/tryon/components/compare-slider';
-import { activateLocale } from './i18n/i18n';
+import { activateLocale, wantMessages } from './i18n/i18n';
 import './index.css';
 
 function readSettings(): EmbedSettings & { locale: string } {
@@ -28,6 +28,8 @@ function readSettings(): EmbedSettings & { locale: string } {
 const settings = readSettings();
 const locale = isLocale(settings.locale) ? settings.locale : DEFAULT_LOCALE;
 const root = createRoot(document.getElementById('root')!);
+// The widget's own texts are in the `more` messages.
+wantMessages('more');
 void activateLocale(locale)
   .catch(() => activateLocale(DEFAULT_LOCALE))
   .finally(() => {

@@ -1,4 +1,8 @@
 import './index.css';
+import { listenForFirstInteraction } from './features/session/utils/fingerprint-due';
+
+// An interaction before the app has started makes fingerprinting due as soon as the session starts.
+listenForFirstInteraction();
 
 /** The longest the app waits for the first paint before starting anyway. */
 const FIRST_PAINT_WAIT_MS = 500;

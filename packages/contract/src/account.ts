@@ -16,8 +16,6 @@ export const SIGN_IN_CODE_LENGTH = 6;
 export const SIGN_IN_CODE_TTL_MINUTES = 10;
 /** Wrong tries after which a code is dead. */
 export const SIGN_IN_CODE_MAX_ATTEMPTS = 5;
-/** Web route the magic link opens; the page posts the link's token to the verify call. */
-export const MAGIC_LINK_PATH = '/sign-in/verify';
 
 /** An email address, trimmed and compared case-insensitively (stored in lower case). */
 export const EmailSchema = z

@@ -8,6 +8,7 @@ export * from './user.js';
 export * from './web.js';
 export * from './hosted-engines.js';
 export * from './account.js';
+export * from './paths.js';
 export * from './progress.js';
 export * from './image-signature.js';
 export * from './upload-rules.js';

@@ -5,15 +5,18 @@ import { NavBar } from '../features/layout/components/nav-bar';
 import { UserInfoBox } from '../features/layout/components/user-info-box';
 import { useSession } from '../features/session/hooks/use-session';
 import { useSignInDialog } from '../features/session/hooks/use-sign-in-dialog';
+import { loadMessages } from '../i18n/i18n';
 import { useLocalizeMessage } from '../i18n/localize-message';
 import { useT } from '../i18n/use-t';
 import { usePublicConfig } from '../lib/public-config';
 import { PaywallHost } from './paywall-host';
 import { RouteBoundary } from './route-boundary';
 
-const SignInDialog = lazy(async () => ({
-  default: (await import('../features/session/components/sign-in-dialog')).SignInDialog,
-}));
+/** Loaded with its texts (the `more` messages). */
+const SignInDialog = lazy(async () => {
+  const [module] = await Promise.all([import('../features/session/components/sign-in-dialog'), loadMessages('more')]);
+  return { default: module.SignInDialog };
+});
 
 export function RootLayout() {
   const { user, loading, signedIn } = useSession();

@@ -2,12 +2,11 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import { MAGIC_LINK_PATH } from '@aidressup/contract';
 import { Spinner } from '../components/ui/spinner';
+import { loadMessages } from '../i18n/i18n';
 import { useT } from '../i18n/use-t';
 import { RootLayout } from './root-layout';
 import { HomePage } from './pages/home';
-import { NotFoundPage } from './pages/not-found';
 
-const GalleryPage = lazy(async () => ({ default: (await import('./pages/gallery')).GalleryPage }));
 /** A legal page's code and its texts (a chunk of their own), loaded together so the page appears once. */
 async function legalPage<T>(page: Promise<T>): Promise<T> {
   const [module] = await Promise.all([
@@ -17,16 +16,32 @@ async function legalPage<T>(page: Promise<T>): Promise<T> {
   return module;
 }
 
+/** A page whose texts are in the `more` messages (a chunk of their own), loaded with its code. */
+async function withMoreMessages<T>(page: Promise<T>): Promise<T> {
+  const [module] = await Promise.all([page, loadMessages('more')]);
+  return module;
+}
+
 const TermsOfServicePage = lazy(async () => ({
   default: (await legalPage(import('./pages/terms-of-service'))).TermsOfServicePage,
 }));
 const PrivacyPolicyPage = lazy(async () => ({
   default: (await legalPage(import('./pages/privacy-policy'))).PrivacyPolicyPage,
 }));
-const AccountPage = lazy(async () => ({ default: (await import('./pages/account')).AccountPage }));
-const SignInVerifyPage = lazy(async () => ({ default: (await import('./pages/sign-in-verify')).SignInVerifyPage }));
-const DemoPortalPage = lazy(async () => ({ default: (await import('./pages/demo-portal')).DemoPortalPage }));
-const ImageCreditsPage = lazy(async () => ({ default: (await import('./pages/image-credits')).ImageCreditsPage }));
+const AccountPage = lazy(async () => ({ default: (await withMoreMessages(import('./pages/account'))).AccountPage }));
+const SignInVerifyPage = lazy(async () => ({
+  default: (await withMoreMessages(import('./pages/sign-in-verify'))).SignInVerifyPage,
+}));
+const DemoPortalPage = lazy(async () => ({
+  default: (await withMoreMessages(import('./pages/demo-portal'))).DemoPortalPage,
+}));
+const GalleryPage = lazy(async () => ({ default: (await withMoreMessages(import('./pages/gallery'))).GalleryPage }));
+const ImageCreditsPage = lazy(async () => ({
+  default: (await withMoreMessages(import('./pages/image-credits'))).ImageCreditsPage,
+}));
+const NotFoundPage = lazy(async () => ({
+  default: (await withMoreMessages(import('./pages/not-found'))).NotFoundPage,
+}));
 const AdminPage = lazy(async () => ({ default: (await import('./pages/admin')).AdminPage }));
 const RefundPolicyPage = lazy(async () => ({
   default: (await legalPage(import('./pages/refund-policy'))).RefundPolicyPage,
@@ -64,7 +79,7 @@ export function AppRoutes() {
         <Route path="image-credits" element={lazyPage(<ImageCreditsPage />)} />
         {/* The operator console: no link leads there; operators type the address. */}
         <Route path="admin/*" element={lazyPage(<AdminPage />)} />
-        <Route path="*" element={<NotFoundPage />} />
+        <Route path="*" element={lazyPage(<NotFoundPage />)} />
       </Route>
     </Routes>
   );

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { compileMessageOrThrow, type CompiledMessage } from '@lingui/message-utils/compileMessage';
 import { LOCALES, MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
-import { CATALOGS_DIR } from '../../vite-catalogs';
+import { CATALOGS_DIR, MORE_FILES, readCatalog } from '../../vite-catalogs';
 
 type Catalog = Record<string, string>;
 const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Catalog;
@@ -71,6 +71,19 @@ describe('message catalogs', () => {
       }
     }
   }
+
+  it('the first page’s messages leave out the areas loaded with their pages, which make the `more` bundle', () => {
+    for (const locale of LOCALES) {
+      const first = readCatalog('app', locale);
+      const more = readCatalog('more', locale);
+      expect(more.files.map((f) => path.basename(f))).toEqual([...MORE_FILES].sort());
+      expect(first.files.map((f) => path.basename(f)).filter((f) => MORE_FILES.includes(f))).toEqual([]);
+      // Together they are the whole app folder, each id in one of them.
+      expect(first.files.length + more.files.length).toBe(areaFiles('app').length);
+      expect(Object.keys(first.messages).filter((id) => id in more.messages)).toEqual([]);
+      expect(Object.keys(first.messages).some((id) => id.startsWith('tryon.'))).toBe(true);
+    }
+  });
 
   it('English messages are the contract\u2019s texts, word for word, as the page renders them', () => {
     const en = read(path.join(CATALOGS_DIR, 'app', 'en', 'msg.json'));

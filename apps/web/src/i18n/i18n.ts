@@ -8,7 +8,7 @@ import {
   type Locale,
 } from '@aidressup/contract';
 import { readStorage, STORAGE_KEYS, writeStorage } from '../lib/storage';
-import { APP_CATALOGS, LEGAL_CATALOGS } from './locales';
+import { APP_CATALOGS, LEGAL_CATALOGS, MORE_CATALOGS } from './locales';
 
 export { i18n };
 
@@ -24,26 +24,35 @@ export function currentLocale(): Locale {
   return isLocale(i18n.locale) ? i18n.locale : DEFAULT_LOCALE;
 }
 
+/** The first page's messages (`app`), those of the other pages, the paywall and the shop widget (`more`), the legal texts. */
+export type MessageBundle = 'app' | 'more' | 'legal';
+const CATALOGS = { app: APP_CATALOGS, more: MORE_CATALOGS, legal: LEGAL_CATALOGS };
+
 const loaded = new Set<string>();
 
-async function load(bundle: 'app' | 'legal', locale: Locale): Promise<void> {
+async function load(bundle: MessageBundle, locale: Locale): Promise<void> {
   const key = `${bundle}/${locale}`;
   if (loaded.has(key)) return;
-  const catalogs = bundle === 'app' ? APP_CATALOGS : LEGAL_CATALOGS;
-  const { default: messages } = await catalogs[locale]();
+  const { default: messages } = await CATALOGS[bundle][locale]();
   i18n.load(locale, messages);
   loaded.add(key);
 }
 
-let legalWanted = false;
+/** The bundles in use: loaded for every language the page switches to. */
+const wanted = new Set<MessageBundle>(['app']);
+
+/** The bundle will be needed: `activateLocale` loads it with the rest. */
+export function wantMessages(bundle: MessageBundle): void {
+  wanted.add(bundle);
+}
 
 /**
- * Loads the language's messages, then makes it the page's language: `<html lang dir>` follow.
- * A language whose messages cannot be loaded (offline) leaves the page as it was and rejects.
+ * Loads the language's messages (every bundle in use), then makes it the page's language:
+ * `<html lang dir>` follow. A language whose messages cannot be loaded (offline) leaves the page
+ * as it was and rejects.
  */
 export async function activateLocale(locale: Locale): Promise<void> {
-  await load('app', locale);
-  if (legalWanted) await load('legal', locale);
+  await Promise.all([...wanted].map((bundle) => load(bundle, locale)));
   i18n.activate(locale);
   const root = document.documentElement;
   root.lang = locale;
@@ -61,13 +70,19 @@ export async function chooseLocale(locale: Locale): Promise<void> {
   rememberChoice(locale);
 }
 
-/** The legal pages' texts in the current language (and in any language chosen later). */
-export async function loadLegalMessages(): Promise<void> {
-  legalWanted = true;
+/** A bundle's messages in the current language (and in any language chosen later). */
+export async function loadMessages(bundle: MessageBundle): Promise<void> {
+  wanted.add(bundle);
   const locale = currentLocale();
-  await load('legal', locale);
-  // Re-render readers of the catalog now that it holds the legal texts.
+  if (loaded.has(`${bundle}/${locale}`)) return;
+  await load(bundle, locale);
+  // Re-render readers of the catalog now that it holds these texts.
   i18n.activate(locale);
+}
+
+/** The legal pages' texts in the current language (and in any language chosen later). */
+export function loadLegalMessages(): Promise<void> {
+  return loadMessages('legal');
 }
 
 /** Starts the page in its language; falls back to English when that language's messages fail to load. */

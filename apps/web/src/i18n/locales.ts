@@ -21,7 +21,10 @@ export const LOCALE_INFO: Record<Locale, LocaleInfo> = {
 
 type Loader = () => Promise<{ default: Messages }>;
 
-/** Each language's messages are a chunk of their own, loaded when that language is used. */
+/**
+ * Each language's messages are a chunk of their own, loaded when that language is used: the first
+ * page's (`app`), and the rest in two more chunks loaded with the code that shows them.
+ */
 export const APP_CATALOGS: Record<Locale, Loader> = {
   en: () => import('virtual:catalog/app-en'),
   es: () => import('virtual:catalog/app-es'),
@@ -29,6 +32,16 @@ export const APP_CATALOGS: Record<Locale, Loader> = {
   de: () => import('virtual:catalog/app-de'),
   'pt-BR': () => import('virtual:catalog/app-pt-BR'),
   ar: () => import('virtual:catalog/app-ar'),
+};
+
+/** The texts of the account pages and sign-in dialog, My Gallery, the paywall and the shop widget, loaded with them. */
+export const MORE_CATALOGS: Record<Locale, Loader> = {
+  en: () => import('virtual:catalog/more-en'),
+  es: () => import('virtual:catalog/more-es'),
+  fr: () => import('virtual:catalog/more-fr'),
+  de: () => import('virtual:catalog/more-de'),
+  'pt-BR': () => import('virtual:catalog/more-pt-BR'),
+  ar: () => import('virtual:catalog/more-ar'),
 };
 
 /** The legal pages' texts, loaded by those pages only. */

@@ -42,6 +42,19 @@ function errorFields(body: unknown): { error: string | undefined; code: string |
   return { error: undefined, code: undefined };
 }
 
+type ResponseSchemas = typeof import('./response-schemas');
+let responseSchemas: ResponseSchemas | undefined;
+
+/** The schemas of response-schemas.ts, loaded once (boot.tsx starts this before the first render). */
+export function loadResponseSchemas(): Promise<ResponseSchemas> {
+  return import('./response-schemas').then((schemas) => (responseSchemas = schemas));
+}
+
+/** The schemas of response-schemas.ts if they have loaded already, for code that cannot wait. */
+export function loadedResponseSchemas(): ResponseSchemas | undefined {
+  return responseSchemas;
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   json?: unknown;
@@ -54,12 +67,16 @@ export interface RequestOptions {
 /**
  * Calls the API with plain fetch and parses a successful answer with `schema`.
  * Failures throw ApiError carrying the server's message when present.
+ * `schema` may still be loading (`loadResponseSchemas()`): the request does not wait for it.
  */
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  schema: S,
+  schema: S | PromiseLike<S>,
   opts: RequestOptions,
 ): Promise<z.infer<S>> {
+  const schemaReady = Promise.resolve(schema);
+  // A schema that fails to load is reported where it is awaited, or not at all when the request fails first.
+  schemaReady.catch(() => undefined);
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body = opts.body;
   if (opts.json !== undefined) {
@@ -78,7 +95,7 @@ export async function apiRequest<S extends z.ZodType>(
   if (!res.ok || (data && typeof data === 'object' && (data as { success?: unknown }).success === false)) {
     throw new ApiError(error ?? opts.fallbackError, res.status, code, data);
   }
-  const parsed = schema.safeParse(data);
+  const parsed = (await schemaReady).safeParse(data);
   if (!parsed.success) {
     throw new ApiError(opts.fallbackError, res.status, 'INVALID_RESPONSE', data);
   }

@@ -1,6 +1,15 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { PublicConfigSchema, WEB_MESSAGES, type PublicConfig } from '@aidressup/contract';
-import { apiRequest } from './api-client';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { WEB_MESSAGES, type PublicConfig } from '@aidressup/contract';
+import { apiRequest, loadResponseSchemas } from './api-client';
 
 interface ConfigState {
   config: PublicConfig | null;
@@ -11,16 +20,24 @@ interface ConfigState {
 const ConfigContext = createContext<ConfigState | null>(null);
 
 export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  return apiRequest('/api/config', PublicConfigSchema, {
-    fallbackError: WEB_MESSAGES.configUnavailable,
-    ...(signal ? { signal } : {}),
-  });
+  return apiRequest(
+    '/api/config',
+    loadResponseSchemas().then((s) => s.PublicConfigSchema),
+    {
+      fallbackError: WEB_MESSAGES.configUnavailable,
+      ...(signal ? { signal } : {}),
+    },
+  );
 }
 
 /** How often the configuration is read again: engines go down and come back (their `status`). */
 export const CONFIG_REFRESH_MS = 60_000;
 
-/** Loads the public configuration (GET /api/config) at start, then again every minute. */
+/**
+ * Loads the public configuration (GET /api/config) at start, then again every minute. The first
+ * answer arrives while the first page is being shown: it is applied as a transition, which React
+ * renders in slices.
+ */
 export function ConfigProvider({ children }: { children: ReactNode }) {
   const [config, setConfig] = useState<PublicConfig | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -29,10 +46,12 @@ export function ConfigProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const ctrl = new AbortController();
     fetchPublicConfig(ctrl.signal)
-      .then((c) => {
-        setConfig(c);
-        setError(null);
-      })
+      .then((c) =>
+        startTransition(() => {
+          setConfig(c);
+          setError(null);
+        }),
+      )
       .catch((e: unknown) => {
         if (ctrl.signal.aborted) return;
         console.warn('Could not load the public configuration', e);
@@ -51,7 +70,8 @@ export function ConfigProvider({ children }: { children: ReactNode }) {
   }, [attempt]);
 
   const retry = useCallback(() => setAttempt((a) => a + 1), []);
-  return <ConfigContext value={{ config, error, retry }}>{children}</ConfigContext>;
+  const value = useMemo(() => ({ config, error, retry }), [config, error, retry]);
+  return <ConfigContext value={value}>{children}</ConfigContext>;
 }
 
 export function usePublicConfig(): ConfigState {

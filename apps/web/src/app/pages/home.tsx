@@ -1,5 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { categoryInfo, hasFreeTrial, type ReportStatus } from '@aidressup/contract';
+import { BelowTheFold } from '../../components/ui/below-the-fold';
 import { Button } from '../../components/ui/button';
 import { AlertIcon, TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
 import { Spinner } from '../../components/ui/spinner';
@@ -94,7 +95,13 @@ export function HomePage() {
         </section>
       </div>
 
-      <section id="try-on" aria-labelledby="studio-title" className="mx-auto mt-14 max-w-6xl scroll-mt-32 px-4 sm:px-6">
+      {/* Below the first screen on phones and laptops alike: its content is rendered right after it. */}
+      <BelowTheFold
+        as="section"
+        id="try-on"
+        aria-labelledby="studio-title"
+        className="mx-auto mt-14 max-w-6xl scroll-mt-32 px-4 sm:px-6"
+      >
         <div className="rounded-[2rem] border border-ink-200 bg-white/70 p-4 shadow-xl shadow-ink-900/5 backdrop-blur sm:p-8">
           <h2 id="studio-title" className="text-center text-2xl font-extrabold tracking-tight text-ink-950 sm:text-3xl">
             {t('tryon.home.studioTitle')}
@@ -240,11 +247,11 @@ export function HomePage() {
             </button>
           </div>
         </div>
-      </section>
+      </BelowTheFold>
 
-      <div className="mt-20">
+      <BelowTheFold className="mt-20">
         <Reviews />
-      </div>
+      </BelowTheFold>
     </>
   );
 }

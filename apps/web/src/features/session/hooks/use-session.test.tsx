@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MESSAGES, type User } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, loadResponseSchemas } from '../../../lib/api-client';
 import { STORAGE_KEYS } from '../../../lib/storage';
 import { SessionProvider, useSession, type SessionDeps, type SessionState } from './use-session';
 import { testUser } from '../../../test/user';
@@ -29,6 +29,10 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+// The app loads the response schemas before its first render (boot.tsx): the cached user is checked with them.
+beforeAll(async () => {
+  await loadResponseSchemas();
+});
 beforeEach(() => localStorage.clear());
 afterEach(() => {
   cleanup();
@@ -54,9 +58,12 @@ describe('session start', () => {
     await waitFor(() => expect(screen.getByTestId('probe').textContent).toMatch(/^user-cached-0001:3\|loading/));
     expect(deps.getUser).toHaveBeenCalledWith('user-cached-0001');
 
+    // The sign-in sends this browser's device info (its code is loaded when the session starts).
+    await waitFor(() =>
+      expect(deps.signIn).toHaveBeenCalledWith('device-abcdef12', expect.objectContaining({ country: null })),
+    );
     await act(async () => signIn.resolve({ success: true, user: user({ credits: 5 }), isNew: false }));
     expect(screen.getByTestId('probe').textContent).toBe('user-cached-0001:5|ready|');
-    expect(deps.signIn).toHaveBeenCalledWith('device-abcdef12', expect.objectContaining({ country: null }));
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.user)!).credits).toBe(5);
   });
 

@@ -1,13 +1,22 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { MESSAGES, UserSchema, type User } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
-import { collectDeviceInfo } from '../../../lib/device-info';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { MESSAGES, type DeviceInfo, type User } from '@aidressup/contract';
+import { ApiError, loadedResponseSchemas } from '../../../lib/api-client';
 import { readStorage, removeStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { getUser } from '../api/get-user';
 import { logout as logoutRequest } from '../api/logout';
 import { forgetPhotos } from '../../../lib/photo-store';
-import { signInAnonymous } from '../api/sign-in-anonymous';
-import { getDeviceId } from '../utils/device-id';
+import type { signInAnonymous } from '../api/sign-in-anonymous';
+import { whenFingerprintDue } from '../utils/fingerprint-due';
 
 export interface SessionState {
   user: User | null;
@@ -40,11 +49,16 @@ export interface SessionState {
 
 const SessionContext = createContext<SessionState | null>(null);
 
+/**
+ * The cached user, checked against the contract's schema; none while the schemas have not loaded
+ * (boot.tsx loads them before the first render, so the cached user is shown at once).
+ */
 export function readCachedUser(): User | null {
   const raw = readStorage(STORAGE_KEYS.user);
-  if (!raw) return null;
+  const schemas = loadedResponseSchemas();
+  if (!raw || !schemas) return null;
   try {
-    const parsed = UserSchema.safeParse(JSON.parse(raw));
+    const parsed = schemas.UserSchema.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -58,19 +72,38 @@ function cacheUser(user: User | null) {
 
 export interface SessionDeps {
   getDeviceId: () => Promise<string>;
+  /** The device info sent at sign-in; this browser's (lib/device-info.ts) when left out. */
+  getDeviceInfo?: () => Promise<DeviceInfo>;
   signIn: typeof signInAnonymous;
   getUser: typeof getUser;
   logout: typeof logoutRequest;
 }
 
+/**
+ * The device id, the device info and the sign-in call: a chunk of their own, loaded once
+ * fingerprinting is due (the first page's scripts do not carry them).
+ */
+const loadSessionStart = () => import('../utils/session-start');
+
+const thisDeviceInfo = async () => (await loadSessionStart()).collectDeviceInfo();
+
 const defaultDeps: SessionDeps = {
-  getDeviceId: () => getDeviceId(),
-  signIn: signInAnonymous,
+  getDeviceId: async () => {
+    await whenFingerprintDue();
+    return (await loadSessionStart()).getDeviceId();
+  },
+  getDeviceInfo: thisDeviceInfo,
+  signIn: async (deviceId, deviceInfo) => (await loadSessionStart()).signInAnonymous(deviceId, deviceInfo),
   getUser,
   logout: logoutRequest,
 };
 
-/** Session start: the device id, then anonymous sign-in. */
+/**
+ * Session start: the device id, then anonymous sign-in. The device id waits for the shopper's
+ * first interaction or for the page to settle (utils/fingerprint-due.ts), and so does the sign-in.
+ * Answers that arrive while the page is in use are applied as transitions: React renders them in
+ * slices instead of one long task.
+ */
 export function SessionProvider({ children, deps = defaultDeps }: { children: ReactNode; deps?: SessionDeps }) {
   const [user, setUserState] = useState<User | null>(() => readCachedUser());
   const [loading, setLoading] = useState(true);
@@ -123,20 +156,24 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
       const d = depsRef.current;
       try {
         const deviceId = await d.getDeviceId();
-        const res = await d.signIn(deviceId, collectDeviceInfo());
+        const res = await d.signIn(deviceId, await (d.getDeviceInfo ?? thisDeviceInfo)());
         if (gen !== generation.current) return;
-        setUser(res.user);
-        setIsNew(res.isNew);
-        setError(null);
-        setErrorCode(null);
+        startTransition(() => {
+          setUser(res.user);
+          setIsNew(res.isNew);
+          setError(null);
+          setErrorCode(null);
+          setLoading(false);
+        });
       } catch (e) {
         if (gen !== generation.current) return;
         const message = e instanceof ApiError ? e.message : MESSAGES.authFailed;
-        setError(message);
-        setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
         console.warn(MESSAGES.authFailed, e);
-      } finally {
-        if (gen === generation.current) setLoading(false);
+        startTransition(() => {
+          setError(message);
+          setErrorCode(e instanceof ApiError ? (e.code ?? null) : null);
+          setLoading(false);
+        });
       }
     },
     [setUser],
@@ -182,7 +219,7 @@ export function SessionProvider({ children, deps = defaultDeps }: { children: Re
     if (cached) {
       d.getUser(cached.id)
         .then((fresh) => {
-          if (gen === generation.current) setUser(fresh);
+          if (gen === generation.current) startTransition(() => setUser(fresh));
         })
         .catch((e: unknown) => console.warn('Could not refresh the cached user', e));
     }

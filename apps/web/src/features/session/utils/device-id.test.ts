@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../../lib/storage';
-import { FINGERPRINT_IDLE_TIMEOUT_MS, getDeviceId, whenIdle } from './device-id';
+import { getDeviceId } from './device-id';
 
 beforeEach(() => {
   localStorage.clear();
@@ -26,41 +26,5 @@ describe('device id', () => {
   it('uses an already stored fallback id', async () => {
     localStorage.setItem(STORAGE_KEYS.fallbackDeviceId, 'fb_stored_device_1');
     expect(await getDeviceId(async () => 'bad id!')).toBe('fb_stored_device_1');
-  });
-});
-
-describe('fingerprinting waits for an idle page', () => {
-  it('resolves only from an idle callback, asked with the time-out', async () => {
-    // The frames and timers before the idle callback are fake: the test runs them, all of them.
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'] });
-    const calls: Array<{ cb: () => void; timeout?: number }> = [];
-    vi.stubGlobal('requestIdleCallback', (cb: () => void, opts?: { timeout?: number }) => {
-      calls.push({ cb, timeout: opts?.timeout });
-      return 1;
-    });
-    try {
-      let done = false;
-      const idle = whenIdle().then(() => {
-        done = true;
-      });
-      await vi.runAllTimersAsync();
-      expect(calls).toHaveLength(1);
-      expect(calls[0]!.timeout).toBe(FINGERPRINT_IDLE_TIMEOUT_MS);
-      // Every timer and frame has run: only the idle callback is left to resolve it.
-      await vi.runAllTimersAsync();
-      expect(done).toBe(false);
-      calls[0]!.cb();
-      await idle;
-      expect(done).toBe(true);
-    } finally {
-      vi.useRealTimers();
-      vi.unstubAllGlobals();
-    }
-  });
-
-  it('falls back to a timer without requestIdleCallback', async () => {
-    vi.stubGlobal('requestIdleCallback', undefined);
-    await expect(whenIdle(50)).resolves.toBeUndefined();
-    vi.unstubAllGlobals();
   });
 });

@@ -11,36 +11,12 @@ declare global {
   }
 }
 
-/** Longest wait for an idle moment before fingerprinting anyway. */
-export const FINGERPRINT_IDLE_TIMEOUT_MS = 1500;
-
 /**
- * Resolves once the page has loaded, painted and the main thread is idle (or after `timeoutMs`
- * of waiting for idleness), so that fingerprinting never competes with first paint or the first
- * interaction. Falls back to a timer where `requestIdleCallback` is missing (Safari).
+ * Device id from FingerprintJS (monitoring off). The session asks for it once fingerprinting is due
+ * (fingerprint-due.ts); this module and FingerprintJS are loaded then.
  */
-export function whenIdle(timeoutMs = FINGERPRINT_IDLE_TIMEOUT_MS): Promise<void> {
-  return new Promise((resolve) => {
-    const schedule = () => {
-      // Two animation frames: the first paint has been presented.
-      const afterPaint = () => {
-        if (typeof window.requestIdleCallback === 'function')
-          window.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
-        else setTimeout(resolve, Math.min(timeoutMs, 200));
-      };
-      if (typeof requestAnimationFrame === 'function' && document.visibilityState === 'visible')
-        requestAnimationFrame(() => setTimeout(afterPaint, 0));
-      else afterPaint();
-    };
-    if (document.readyState === 'complete') schedule();
-    else window.addEventListener('load', schedule, { once: true });
-  });
-}
-
-/** Device id from FingerprintJS (loaded on demand once the page is idle, monitoring off). */
 async function fingerprintVisitorId(): Promise<string> {
   if (window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__) throw new Error('Fingerprinting disabled by the test hook');
-  await whenIdle();
   const FingerprintJS = await import('@fingerprintjs/fingerprintjs');
   const agent = await FingerprintJS.load({ monitoring: false });
   const { visitorId } = await agent.get();

@@ -1,5 +1,5 @@
-import { MESSAGES, TryOnResponseSchema, type TryOnCategory, type TryOnResponse } from '@aidressup/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { MESSAGES, type TryOnCategory, type TryOnResponse } from '@aidressup/contract';
+import { apiRequest, loadResponseSchemas } from '../../../lib/api-client';
 
 export interface ProcessImageInput {
   person: File;
@@ -28,10 +28,14 @@ export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   form.append('category', input.category);
   form.append('userId', input.userId);
   if (input.api) form.append('api', input.api);
-  return apiRequest('/api/process-image', TryOnResponseSchema, {
-    method: 'POST',
-    body: form,
-    signal: input.signal,
-    fallbackError: MESSAGES.unknownError,
-  });
+  return apiRequest(
+    '/api/process-image',
+    loadResponseSchemas().then((s) => s.TryOnResponseSchema),
+    {
+      method: 'POST',
+      body: form,
+      signal: input.signal,
+      fallbackError: MESSAGES.unknownError,
+    },
+  );
 }

@@ -1,5 +1,5 @@
-import { MESSAGES, TryOnResponseSchema, type TryOnResponse } from '@aidressup/contract';
-import { apiRequest } from '../../../lib/api-client';
+import { MESSAGES, type TryOnResponse } from '@aidressup/contract';
+import { apiRequest, loadResponseSchemas } from '../../../lib/api-client';
 
 export interface RerunTryOnInput {
   tryonId: string;
@@ -14,14 +14,18 @@ export interface RerunTryOnInput {
 
 /** POST /api/tryons/{id}/rerun ("Make it photo-real"): the answer is a try-on's. */
 export function rerunTryOn(input: RerunTryOnInput): Promise<TryOnResponse> {
-  return apiRequest(`/api/tryons/${encodeURIComponent(input.tryonId)}/rerun`, TryOnResponseSchema, {
-    method: 'POST',
-    json: {
-      api: input.api,
-      ...(input.progressId ? { progressId: input.progressId } : {}),
-      ...(input.lineTicket ? { lineTicket: input.lineTicket } : {}),
+  return apiRequest(
+    `/api/tryons/${encodeURIComponent(input.tryonId)}/rerun`,
+    loadResponseSchemas().then((s) => s.TryOnResponseSchema),
+    {
+      method: 'POST',
+      json: {
+        api: input.api,
+        ...(input.progressId ? { progressId: input.progressId } : {}),
+        ...(input.lineTicket ? { lineTicket: input.lineTicket } : {}),
+      },
+      ...(input.signal ? { signal: input.signal } : {}),
+      fallbackError: MESSAGES.unknownError,
     },
-    ...(input.signal ? { signal: input.signal } : {}),
-    fallbackError: MESSAGES.unknownError,
-  });
+  );
 }

@@ -1,10 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   CLIENT_TIMEOUT_MS,
-  EngineBusyResponseSchema,
-  GarmentWornResponseSchema,
   MESSAGES,
-  NoCreditsResponseSchema,
   WEB_MESSAGES,
   type AlternativeEngine,
   type TryOnCategory,
@@ -13,7 +10,7 @@ import {
   type TryOnStage,
   type User,
 } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, loadResponseSchemas } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 import { rerunTryOn } from '../api/rerun-tryon';
 import { leaveLine } from '../api/leave-line';
@@ -222,7 +219,7 @@ export function useTryOn(deps: TryOnDeps) {
           } catch (e) {
             const busy =
               e instanceof ApiError && e.code === 'ENGINE_BUSY'
-                ? EngineBusyResponseSchema.safeParse(e.body)
+                ? (await loadResponseSchemas()).EngineBusyResponseSchema.safeParse(e.body)
                 : undefined;
             if (!busy?.success) throw e;
             const retryAfter = busy.data.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_S;
@@ -271,7 +268,7 @@ export function useTryOn(deps: TryOnDeps) {
           return;
         }
         if (e instanceof ApiError && e.code === 'NO_CREDITS') {
-          const parsed = NoCreditsResponseSchema.safeParse(e.body);
+          const parsed = (await loadResponseSchemas()).NoCreditsResponseSchema.safeParse(e.body);
           if (parsed.success) d.setUser(parsed.data.user);
           setState({ ...idle, status: 'error', error: MESSAGES.noCredits, errorCode: 'NO_CREDITS', engine });
           d.onNoCredits();
@@ -284,7 +281,9 @@ export function useTryOn(deps: TryOnDeps) {
         else message = MESSAGES.unknownError;
         console.warn('Try-on failed', e);
         const worn =
-          e instanceof ApiError && e.code === 'GARMENT_WORN' ? GarmentWornResponseSchema.safeParse(e.body) : null;
+          e instanceof ApiError && e.code === 'GARMENT_WORN'
+            ? (await loadResponseSchemas()).GarmentWornResponseSchema.safeParse(e.body)
+            : null;
         setState({
           ...idle,
           status: 'error',
