@@ -296,6 +296,26 @@ export interface EmbedTryOnsTable {
   created_at: string;
 }
 
+/** My photos: a person photo a shopper keeps for later try-ons; its files are sealed (storage/sealed-store.ts). */
+export interface PersonPhotosTable {
+  id: string;
+  user_id: string;
+  /** 'pending' while its files are written, then 'kept'. */
+  status: 'pending' | 'kept';
+  photo_key: string;
+  thumbnail_key: string;
+  /** The built-in engine's analysis of the photo; null until made (it is made again when missing). */
+  analysis_key: string | null;
+  /** The normalised photo's type: image/jpeg or image/png. */
+  mime_type: string;
+  width: number;
+  height: number;
+  /** The id of the key that sealed the files. */
+  key_id: string;
+  created_at: string;
+  last_used_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   credit_grants: CreditGrantsTable;
@@ -314,6 +334,7 @@ export interface Database {
   merchants: MerchantsTable;
   embed_sessions: EmbedSessionsTable;
   embed_tryons: EmbedTryOnsTable;
+  person_photos: PersonPhotosTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -322,6 +343,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;
+export type PersonPhotoRow = Selectable<PersonPhotosTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type EmailCodeRow = Selectable<EmailCodesTable>;

@@ -14,6 +14,7 @@ import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
 import { startTryOnWorker } from '../tryon/worker.js';
+import { keptPhotoAccess } from '../services/my-photos.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +39,8 @@ async function createRunner(
     maxWaitMs: config.engines.lineWaitMs,
     ticketGraceMs: TICKET_GRACE_MS,
   };
+  // Kept person photos (My photos): a worker reads them, and keeps an analysis the engine made again.
+  const keptPhotos = keptPhotoAccess({ db: app.db, vault: app.photoVault, clock: app.clock, log: app.log });
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
     const runner = createInProcessRunner({
@@ -46,6 +49,7 @@ async function createRunner(
       engines: app.engines,
       config,
       clock: app.clock,
+      keptPhotos,
     });
     // The line's slots are the engine's: as many as its limiter runs at once.
     const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
@@ -62,6 +66,7 @@ async function createRunner(
         log: app.log,
         ownerId: app.processId,
         stop,
+        keptPhotos,
       })
     : undefined;
   app.addHook('onClose', async () => {

@@ -14,7 +14,16 @@ import { withTimeout } from '../timeout.js';
 import { JobLimiter } from './job-limiter.js';
 import { storeResult } from './results.js';
 import { runEngine } from './engine-call.js';
-import { failureOf, runLimit, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import {
+  failureOf,
+  keepAnalysis,
+  keptPersonInput,
+  runLimit,
+  type KeptAnalysisSink,
+  type RunResult,
+  type TryOnJob,
+  type TryOnRunner,
+} from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
@@ -22,6 +31,8 @@ export interface InProcessRunnerDeps {
   engines: EngineRegistry;
   config: { engines: { concurrency: number } };
   clock: () => Date;
+  /** Keeps a kept photo's analysis the engine made again. */
+  keptPhotos?: KeptAnalysisSink | undefined;
 }
 
 /** Runs engines in this process, with at most ENGINE_CONCURRENCY (default: cores, or 16 for hosted engines) at a time per engine. */
@@ -59,6 +70,7 @@ export function createInProcessRunner(
             garment: job.garment.data,
             category: job.category,
             lowerGarment: job.lowerGarment?.data,
+            keptPerson: keptPersonInput(job.keptPerson),
             signal,
           };
           return withTimeout(runEngine(engine, call), signal, timeout);
@@ -68,6 +80,8 @@ export function createInProcessRunner(
         job.priority ? 'priority' : 'normal',
       );
       job.progress?.report('finishing');
+      if (output.keptPersonAnalysis && job.keptPerson)
+        await keepAnalysis(deps, job.keptPerson.photoId, output.keptPersonAnalysis);
       const resultName = await storeResult(deps, job.tryonId, output.image, signal, deps.clock(), {
         maxSide: job.resultMaxSide,
       });

@@ -16,7 +16,8 @@ import { claimTryOn, findTryOn } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../timeout.js';
 import { storeResult } from './results.js';
-import { failureOf, runLimit } from './runner.js';
+import { failureOf, keepAnalysis, keptPersonInput, runLimit, type KeptPersonRef } from './runner.js';
+import type { KeptPhotoAccess } from '../services/my-photos.js';
 import { runEngine } from './engine-call.js';
 import { refundFailedTryOn } from './settle.js';
 
@@ -32,7 +33,10 @@ export const JOB_PRIORITY = { priority: 1, normal: 2 } as const;
 export interface TryOnJobData {
   tryonId: string;
   userId: string;
-  personKey: string;
+  /** The person photo's upload; absent when it is a kept photo (`keptPhotoId`). */
+  personKey?: string;
+  /** The person photo is one of the shopper's kept photos (My photos): the worker reads it, sealed. */
+  keptPhotoId?: string;
   garmentKey: string;
   /** A whole outfit's bottom (then the garment is the top, category upper_body). */
   lowerGarmentKey?: string;
@@ -60,7 +64,11 @@ export function newUploadKey(image: NormalisedImage): string {
 
 /** The job's stored photos. */
 export function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): string[] {
-  return [data.personKey, data.garmentKey, ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : [])];
+  return [
+    ...(data.personKey ? [data.personKey] : []),
+    data.garmentKey,
+    ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : []),
+  ];
 }
 
 export async function deleteUploads(
@@ -81,6 +89,8 @@ export interface TryOnJobDeps {
   ownerId?: string;
   /** Aborted when the worker shuts down and its grace is over: the job gives up and is refunded. */
   stop?: AbortSignal;
+  /** Kept person photos (My photos), for jobs that name one. */
+  keptPhotos?: KeptPhotoAccess | undefined;
 }
 
 /**
@@ -107,26 +117,34 @@ export async function processTryOnJob(
     if (signal.aborted) throw stopped();
     report('reading');
     const [person, garment, lowerGarment] = await Promise.all([
-      deps.storage.get(data.personKey),
+      data.personKey ? deps.storage.get(data.personKey) : undefined,
       deps.storage.get(data.garmentKey),
       data.lowerGarmentKey ? deps.storage.get(data.lowerGarmentKey) : undefined,
     ]);
-    if (!person || !garment || lowerGarment === null)
+    if (person === null || !garment || lowerGarment === null)
       throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
+    // A kept photo: read (and opened) here; deleted meanwhile, the try-on fails and is refunded.
+    const kept = data.keptPhotoId ? await deps.keptPhotos?.read(data.keptPhotoId) : undefined;
+    const personBytes = person?.body ?? kept?.image.data;
+    if (!personBytes) throw new EngineError('ENGINE_FAILED', undefined, 'the kept person photo is gone');
+    const keptRef: KeptPersonRef | undefined = kept ? { photoId: kept.photoId, analysis: kept.analysis } : undefined;
     const engine = await deps.engines.get(data.engine);
     report('fitting');
     const output = await withTimeout(
       runEngine(engine, {
-        person: person.body,
+        person: personBytes,
         garment: garment.body,
         category: data.category,
         lowerGarment: lowerGarment?.body,
+        keptPerson: keptPersonInput(keptRef),
         signal,
       }),
       signal,
       stopped,
     );
     report('finishing');
+    if (output.keptPersonAnalysis && keptRef)
+      await keepAnalysis({ keptPhotos: deps.keptPhotos, log: deps.log }, keptRef.photoId, output.keptPersonAnalysis);
     const name = await storeResult(deps, data.tryonId, output.image, signal, now(), { maxSide: data.resultMaxSide });
     report('done');
     return { ok: true, resultName: name };

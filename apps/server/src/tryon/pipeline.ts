@@ -26,7 +26,7 @@ import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import type { TryOnRunner } from './runner.js';
+import type { KeptPersonRef, TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
 import type { Admission, AdmissionLine, LineBusy } from './admission.js';
@@ -63,6 +63,8 @@ export interface TryOnRequest {
   garment: NormalisedImage;
   /** A whole outfit's bottom (category upper_body): two try-ons are charged. */
   lowerGarment?: NormalisedImage | undefined;
+  /** `person` is one of the shopper's kept photos (My photos), with the engine's analysis of it. */
+  keptPerson?: KeptPersonRef | undefined;
   /** The page's id for following this try-on's stages (already bound to the user). */
   progressId?: string | undefined;
   /** The API request's id, carried into the queued job's log lines. */
@@ -222,6 +224,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     person: req.person,
     garment: req.garment,
     lowerGarment: req.lowerGarment,
+    keptPerson: req.keptPerson,
     deadlineAt: Date.now() + engineDeadlineMs(config, req.engineId),
     reqId: req.reqId,
     progress,
