@@ -7,7 +7,6 @@
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logging.js';
 import { runWorker } from './tryon/worker.js';
-import { resolveSessionSecret } from './plugins/session.js';
 import { keepAlive } from './worker-alive.js';
 
 const config = loadConfigOrExit();
@@ -20,9 +19,7 @@ if (!config.redisUrl) {
 
 const log = createLogger(config, config.sessionSecret ? { addressKey: config.sessionSecret } : {});
 
-// The API's session secret (SESSION_SECRET, or the one generated into DATA_DIR): without
-// PHOTO_KEY, kept person photos are sealed with a key derived from it.
-const worker = await runWorker(config, { log, sessionSecret: resolveSessionSecret(config) }).catch((err: unknown) => {
+const worker = await runWorker(config, { log }).catch((err: unknown) => {
   log.fatal({ err }, 'the worker could not start');
   console.error(`The worker could not start: ${(err as Error)?.message ?? String(err)}`);
   process.exit(1);

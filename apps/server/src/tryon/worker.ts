@@ -22,6 +22,7 @@ import { createLogger, type Logger } from '../logging.js';
 import { announceWorkerSlots } from './redis-line.js';
 import { newTicket } from './admission.js';
 import { createSealedStore, photoKeyRing } from '../storage/sealed-store.js';
+import { resolveSessionSecret } from '../config/session-secret.js';
 import { keptPhotoAccess } from '../services/my-photos.js';
 
 export type TryOnWorker = JobWorker<TryOnJobData, TryOnJobResult>;
@@ -103,8 +104,6 @@ export interface RunWorkerOptions extends QueueOptions {
   log?: Logger;
   /** The time source for the ledger; default the system clock. */
   clock?: () => Date;
-  /** The session secret (SESSION_SECRET or the one in DATA_DIR): without PHOTO_KEY, kept photos' key comes from it. */
-  sessionSecret?: string;
 }
 
 export async function runWorker(config: Config, options: RunWorkerOptions = {}): Promise<WorkerProcess> {
@@ -122,17 +121,14 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       'worker',
     );
     const stop = new AbortController();
-    // Kept person photos: opened with the API's key (PHOTO_KEY, or the shared session secret).
-    const secret = options.sessionSecret ?? config.sessionSecret;
-    const keptPhotos =
-      config.photos.keys.length > 0 || secret
-        ? keptPhotoAccess({
-            db: database.db,
-            vault: createSealedStore(storage, photoKeyRing(config.photos, secret ?? '')),
-            clock,
-            log,
-          })
-        : undefined;
+    // Kept person photos: opened with the API's key (PHOTO_KEY, or one derived from the session
+    // secret, SESSION_SECRET or the one in DATA_DIR as the API resolves it).
+    const keptPhotos = keptPhotoAccess({
+      db: database.db,
+      vault: createSealedStore(storage, photoKeyRing(config.photos, resolveSessionSecret(config))),
+      clock,
+      log,
+    });
     const worker = await startTryOnWorker(
       config,
       { db: database.db, storage, engines, clock, ownerId: registered.id, log, stop: stop.signal, keptPhotos },
