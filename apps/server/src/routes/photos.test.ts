@@ -22,6 +22,7 @@ import { jpeg, png, postMultipart, type FilePart } from '../test/images.js';
 import { expectApiError } from '../test/api-error.js';
 import { createEngineDouble, doubleAnalysisOf } from '../test/engine-double.js';
 import { findKeptPhoto, photoFiles } from '../repositories/person-photos.js';
+import { memoryMailer, newEmail, signInByEmail } from '../test/operator.js';
 
 let PERSON: Buffer;
 let OTHER_PERSON: Buffer;
@@ -259,5 +260,30 @@ describe.each(DATABASE_KINDS)('My photos on %s', (kind) => {
     expectApiError(res, 404, 'NOT_FOUND', { message: MESSAGES.keptPhotoNotFound });
     expect(await list(app, cookie)).toEqual([]);
     expect(await app.storage.get(row.thumbnail_key)).toBeNull();
+  });
+
+  it('are never shown to operators: no operator route serves or names a kept photo', async () => {
+    const mailer = memoryMailer();
+    const operatorEmail = newEmail('operator');
+    const { app } = await build({ mailer, env: { ADMIN_EMAILS: operatorEmail } });
+    const shopper = await signIn(app);
+    const photo = await kept(app, shopper.cookie);
+    const row = (await findKeptPhoto(app.db, shopper.user.id, photo.id))!;
+    const operator = await signInByEmail(app, mailer, operatorEmail);
+    const doc = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, unknown>;
+    }>();
+    expect(Object.keys(doc.paths).filter((p) => p.startsWith('/api/admin') && /photo/i.test(p))).toEqual([]);
+    const account = await app.inject({
+      method: 'GET',
+      url: `/api/admin/users/${shopper.user.id}`,
+      headers: { cookie: operator.cookie },
+    });
+    expect(account.statusCode, account.body).toBe(200);
+    for (const secret of [photo.id, row.photo_key, row.thumbnail_key, 'thumbnail'])
+      expect(account.body).not.toContain(secret);
+    // The operator's own session does not reach the shopper's photo either.
+    const thumb = await app.inject({ method: 'GET', url: photo.thumbnailUrl, headers: { cookie: operator.cookie } });
+    expectApiError(thumb, 404, 'NOT_FOUND');
   });
 });
