@@ -88,7 +88,7 @@ describe.each(DATABASE_KINDS)('My photos on %s', (kind) => {
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     expect(thumb.headers['cache-control']).toBe('private, no-store');
     const meta = await sharp(thumb.rawPayload).metadata();
-    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(192);
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(512);
 
     // In the store: three sealed files, none of which holds the photo, the thumbnail or the analysis.
     const row = (await findKeptPhoto(app.db, user.id, photo.id))!;

@@ -37,8 +37,8 @@ import {
 import { MIN_SIDE, validateAndNormalise, type NormalisedImage } from './images.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The thumbnail's longest side (the My photos row shows it at 4–5 rem, twice for sharp screens). */
-const THUMBNAIL_SIDE = 192;
+/** The thumbnail's longest side: the My photos row, and the person card and the before side of a result when it is chosen. */
+const THUMBNAIL_SIDE = 512;
 /** A keep that has not finished after this long never will (its process is gone). */
 const PENDING_MS = 60 * 60 * 1000;
 

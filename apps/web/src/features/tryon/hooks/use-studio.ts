@@ -1,12 +1,24 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { CATEGORY_VALUES, MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  CATEGORY_VALUES,
+  MAX_GARMENTS_PER_PRESS,
+  MAX_UPLOAD_BYTES,
+  WEB_MESSAGES,
+  hasCredits,
+  hasFreeTrial,
+  pressCost,
+  type KeptPhoto,
+  type PublicConfig,
+} from '@aidressup/contract';
 import { makeProgressId as newProgressId, openProgressStream } from '../api/progress-stream';
 import { engineEstimate, engineKind, findEngine, firstHostedEngine } from '../utils/progress-copy';
 import { canTryOn, currentStep } from '../utils/steps';
 import { useCategoryChoice, type CategoryChoiceDeps } from './use-category-choice';
-import { useImageUpload } from './use-image-upload';
+import { useImageUpload, type ImageUpload } from './use-image-upload';
+import { useMoreGarments } from './use-more-garments';
+import { usePress } from './use-press';
 import { usePasteImage } from './use-paste-image';
-import { useTryOn, type TryOnDeps } from './use-try-on';
+import { useTryOn, type PersonSource, type TryOnDeps } from './use-try-on';
 import { clientTimeoutMs } from '../utils/client-timeout';
 
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
@@ -55,8 +67,32 @@ export function useStudio({
 }: StudioDeps) {
   const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   // Kept in this browser for the session, so Try Again (a reload) keeps the photos.
-  const person = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
+  const upload = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
+  /**
+   * The person photo is one of the shopper's kept photos (My photos): chosen in the row (its
+   * thumbnail is the preview), or the photo just picked, kept (its own preview stays).
+   */
+  const [kept, setKept] = useState<{ id: string; previewUrl: string | null } | null>(null);
+  const { select: selectUpload, remove: removeUpload } = upload;
+  // The person card: the photo picked, else the kept photo chosen; picking another leaves the kept one.
+  const person: ImageUpload = useMemo(
+    () => ({
+      ...upload,
+      previewUrl: upload.previewUrl ?? kept?.previewUrl ?? null,
+      select: (file) => {
+        if (file) setKept(null);
+        selectUpload(file);
+      },
+      remove: () => {
+        setKept(null);
+        removeUpload();
+      },
+    }),
+    [upload, kept, selectUpload, removeUpload],
+  );
   const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
+  // More garments for one press: each its own try-on (MAX_GARMENTS_PER_PRESS in all).
+  const more = useMoreGarments(maxBytes, MAX_GARMENTS_PER_PRESS - 1);
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   const engineId = engineChoice && findEngine(config, engineChoice) ? engineChoice : config?.defaultEngine;
   // The categories follow the engine: Shoes & Accessories only where the engine can dress them.
@@ -66,9 +102,10 @@ export function useStudio({
   const { category } = categoryChoice;
   // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
   const bottom = useImageUpload(maxBytes, { role: 'garment', keepAs: 'bottom' });
-  const outfitOffered = category === 'upper_body';
+  // A whole outfit is one garment's try-on: not with several garments.
+  const outfitOffered = category === 'upper_body' && more.items.length === 0;
   const outfit = outfitOffered && !!bottom.file;
-  const { state, run, rerun, reset, cancel, notice, clearNotice } = useTryOn({
+  const tryOnDeps: TryOnDeps = {
     user,
     engine: engineId,
     timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
@@ -81,7 +118,12 @@ export function useStudio({
     prepare,
     openProgress,
     makeProgressId,
-  });
+  };
+  const { state, run, rerun, reset, cancel, notice, clearNotice } = useTryOn(tryOnDeps);
+  const press = usePress(tryOnDeps);
+  /** Why a press of several garments did not start (its cost not covered): shown by the button. */
+  const [pressNotice, setPressNotice] = useState<string | null>(null);
+  const garmentCount = (clothing.file ? 1 : 0) + (clothing.file ? more.items.length : 0);
   // The engine of the try-on under way or shown, else the one chosen.
   const shownEngine = findEngine(config, state.engine ?? engineId);
   const hosted = firstHostedEngine(config);
@@ -95,7 +137,7 @@ export function useStudio({
         get element() {
           return personCard.current;
         },
-        isEmpty: !person.file,
+        isEmpty: !person.previewUrl,
         select: person.select,
       },
       {
@@ -126,14 +168,16 @@ export function useStudio({
 
   const tryAnotherGarment = useCallback(() => {
     clothing.remove();
+    more.clear();
+    press.clear();
     reset();
     // Focus moves to the now empty clothing card, ready for the next garment.
     requestAnimationFrame(() =>
       clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus(),
     );
-  }, [clothing, reset]);
+  }, [clothing, more, press, reset]);
 
-  const processing = state.status === 'processing';
+  const processing = state.status === 'processing' || press.processing;
   const resultRef = useRef<HTMLDivElement>(null);
 
   // Bring the result panel into view when a try-on starts (it sits below the upload cards on phones).
@@ -160,12 +204,22 @@ export function useStudio({
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
   }, [settled, state.resultUrl]);
+  // A press of several garments: the same once its last try-on has settled.
+  const pressSettled = press.items.length > 0 && !press.processing;
+  useEffect(() => {
+    if (!pressSettled) return;
+    resultRef.current?.querySelector<HTMLElement>('[data-result-heading]')?.focus({ preventScroll: true });
+  }, [pressSettled]);
 
+  const hasPerson = !!upload.file || !!kept;
   // The notice under Try with AI goes once what it asked for is there.
-  const ready = !!person.file && !!clothing.file && !!user;
+  const ready = hasPerson && !!clothing.file && !!user;
   useEffect(() => {
     if (ready) clearNotice();
   }, [ready, clearNotice]);
+  // A press's notice goes when the garments or the balance change.
+  const balance = user ? `${user.credits}:${user.free_trials_used}` : '';
+  useEffect(() => setPressNotice(null), [garmentCount, balance]);
 
   // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
   const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
@@ -173,15 +227,60 @@ export function useStudio({
     if (state.errorCode === 'NO_CREDITS' && canPay) reset();
   }, [state.errorCode, canPay, reset]);
   const flags = {
-    hasPerson: !!person.file,
+    hasPerson,
     hasClothing: !!clothing.file,
     processing,
-    hasResult: state.status === 'success',
+    hasResult: state.status === 'success' || press.items.some((i) => i.state.status === 'success'),
+  };
+  const personSource: PersonSource | null = kept ? { keptPhotoId: kept.id } : upload.file;
+
+  /** Try with AI: one garment as before; several, each its own try-on, once the balance covers them all. */
+  const tryOn = async (): Promise<void> => {
+    const garments = clothing.file
+      ? [{ file: clothing.file, previewUrl: clothing.previewUrl }, ...(outfit ? [] : more.items)]
+      : [];
+    if (garments.length <= 1) {
+      press.clear();
+      return run(personSource, clothing.file, category, outfit ? bottom.file : null);
+    }
+    // The single result's panel gives way to the row of results.
+    if (!personSource) return run(null, clothing.file, category);
+    if (!user) return run(personSource, clothing.file, category);
+    if (!pressCost(user, garments.length).covered) {
+      // Nothing is sent, so nothing is charged: the paywall first.
+      setPressNotice(WEB_MESSAGES.pressNotCovered);
+      onNoCredits();
+      return;
+    }
+    setPressNotice(null);
+    reset();
+    await press.run(personSource, garments, category);
   };
 
   return {
     person,
+    /** The kept photo the try-on uses (My photos), if any. */
+    keptPhotoId: kept?.id ?? null,
+    /** Whether that kept photo is the one just picked (kept from this upload), not one chosen in the row. */
+    keptFromUpload: !!kept && !!upload.file,
+    /** Chooses one of the kept photos as the person photo (the row); null: none. */
+    chooseKeptPhoto: (photo: KeptPhoto | null) => {
+      if (photo) {
+        removeUpload();
+        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl });
+      } else setKept(null);
+    },
+    /** The photo just picked is kept now (or no longer): try-ons use the kept one. */
+    markUploadKept: (photo: KeptPhoto | null) => setKept(photo ? { id: photo.id, previewUrl: null } : null),
     clothing,
+    /** The garments beyond the first, for a press of several try-ons. */
+    more,
+    /** Garments in the next press (0 without a clothing photo). */
+    garmentCount,
+    /** What the next press costs when it has several garments (free trials first), and whether the balance covers it. */
+    pressCost: user && garmentCount > 1 ? pressCost(user, garmentCount) : null,
+    /** The try-ons of a press of several garments, side by side. */
+    press,
     bottom,
     category,
     /** The categories the chosen engine offers (the picker's list). */
@@ -219,11 +318,11 @@ export function useStudio({
             },
           }
         : undefined,
-    tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
+    tryOn,
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,
     /** Why Try with AI did nothing, in the specification's words (shown next to the button). */
-    notice,
+    notice: notice ?? pressNotice,
     removeBottom,
     tryAnotherGarment,
     cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },

@@ -17,6 +17,9 @@ import { rerunTryOn } from '../api/rerun-tryon';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
+/** The person of a try-on: a photo picked now, or one of the shopper's kept photos (My photos). */
+export type PersonSource = File | { keptPhotoId: string };
+
 /** Waiting in line for the engine (nothing charged yet): the place the server gave, and when the page asks again. */
 export interface LineWait {
   /** 1 is next; null while the place is not known yet. */
@@ -278,7 +281,12 @@ export function useTryOn(deps: TryOnDeps) {
   );
 
   const run = useCallback(
-    async (person: File | null, clothing: File | null, category: TryOnCategory, lowerClothing?: File | null) => {
+    async (
+      person: PersonSource | null,
+      clothing: File | null,
+      category: TryOnCategory,
+      lowerClothing?: File | null,
+    ) => {
       const d = depsRef.current;
       if (!person || !clothing) {
         setNotice(MESSAGES.uploadBothPhotos);
@@ -290,18 +298,22 @@ export function useTryOn(deps: TryOnDeps) {
       }
       // A bottom goes with Upper Body only (a whole outfit).
       const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+      // A kept photo is on the server already: only its id is sent.
+      const photo = person instanceof File ? person : undefined;
+      const keptPhotoId = person instanceof File ? undefined : person.keptPhotoId;
       // Prepared once, posted again as often as the line asks.
-      let uploads: Promise<[File, File, File | undefined]> | undefined;
+      let uploads: Promise<[File | undefined, File, File | undefined]> | undefined;
       await execute(d.engine ?? null, async (userId, signal, progressId, lineTicket) => {
         const [personUpload, clothingUpload, lowerUpload] = d.prepare
           ? await (uploads ??= Promise.all([
-              d.prepare(person),
+              photo ? d.prepare(photo) : undefined,
               d.prepare(clothing),
               lower ? d.prepare(lower) : undefined,
             ]))
-          : [person, clothing, lower];
+          : [photo, clothing, lower];
         return (d.process ?? processImage)({
           person: personUpload,
+          personPhotoId: keptPhotoId,
           clothing: clothingUpload,
           ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
           category,
