@@ -28,7 +28,9 @@ export interface KeepPhotoToggleProps {
 export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoDays, disabled }: KeepPhotoToggleProps) {
   const t = useT();
   const localize = useLocalizeMessage();
-  const [busy, setBusy] = useState(false);
+  /** While the server keeps (or deletes) the photo: the state asked for, shown at once. */
+  const [pending, setPending] = useState<boolean | null>(null);
+  const busy = pending !== null;
   const [error, setError] = useState<PhotoError | null>(null);
   const hintId = useId();
   const errorId = useId();
@@ -37,7 +39,7 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
   if (!file) return null;
 
   const toggle = async (on: boolean) => {
-    setBusy(true);
+    setPending(on);
     setError(null);
     try {
       if (on) {
@@ -50,7 +52,7 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
         else onKept(null);
       }
     } finally {
-      setBusy(false);
+      setPending(null);
     }
   };
 
@@ -59,7 +61,7 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
       <label className="flex cursor-pointer items-start gap-2.5 font-semibold text-ink-900">
         <input
           type="checkbox"
-          checked={!!keptId}
+          checked={pending ?? !!keptId}
           disabled={disabled || busy}
           onChange={(e) => void toggle(e.target.checked)}
           aria-describedby={error ? `${hintId} ${errorId}` : hintId}

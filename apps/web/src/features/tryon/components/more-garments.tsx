@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { ALLOWED_IMAGE_TYPES, MAX_GARMENTS_PER_PRESS } from '@aidressup/contract';
 import { PlusIcon, XIcon } from '../../../components/ui/icons';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
-import { rich, useT } from '../../../i18n/use-t';
+import { useT } from '../../../i18n/use-t';
 import type { MoreGarment } from '../hooks/use-more-garments';
 
 export interface MoreGarmentsProps {
@@ -24,7 +24,6 @@ export function MoreGarments({ firstUrl, items, error, full, add, remove, disabl
   const t = useT();
   const localize = useLocalizeMessage();
   const inputRef = useRef<HTMLInputElement>(null);
-  const srOnly = (text: string) => <span className="sr-only">{text}</span>;
   return (
     <div className="mt-3" data-testid="more-garments">
       {items.length > 0 ? (
@@ -47,7 +46,7 @@ export function MoreGarments({ firstUrl, items, error, full, add, remove, disabl
                 data-testid="more-garment-remove"
               >
                 <XIcon className="size-3.5" />
-                {rich(t('press.remove', { n: i + 2 }), { 0: srOnly })}
+                <span className="sr-only">{t('press.remove', { n: i + 2 })}</span>
               </button>
             </li>
           ))}
