@@ -98,6 +98,12 @@ export function HomePage() {
     chooseKeptPhoto(null);
   }, [keptGone, keptId, forget, chooseKeptPhoto]);
   const cost = studio.pressCost;
+  // After Try Again's reload, the kept photo chosen before it is chosen again.
+  const { restoreKeptPhoto } = studio;
+  const keptLoaded = myPhotos.photos;
+  useEffect(() => {
+    if (keptLoaded) restoreKeptPhoto(keptLoaded);
+  }, [keptLoaded, restoreKeptPhoto]);
 
   return (
     <>
@@ -174,7 +180,7 @@ export function HomePage() {
             <div className="min-w-0 space-y-5">
               <MyPhotosRow
                 photos={myPhotos.photos ?? []}
-                selectedId={studio.keptFromUpload ? null : studio.keptPhotoId}
+                selectedId={studio.keptPhotoId}
                 onSelect={studio.chooseKeptPhoto}
                 disabled={processing}
               />
@@ -196,19 +202,18 @@ export function HomePage() {
                     studio.person.file ? (
                       <KeepPhotoToggle
                         file={studio.person.file}
-                        keptId={studio.keptFromUpload ? studio.keptPhotoId : null}
                         keep={myPhotos.keep}
-                        remove={myPhotos.remove}
                         onKept={studio.markUploadKept}
                         keptPhotoDays={keptPhotoDays}
                         disabled={processing}
                       />
                     ) : studio.keptPhotoId ? (
                       <p
+                        role="status"
                         className="mt-3 rounded-2xl bg-brand-50 p-3 text-sm text-brand-900"
                         data-testid="kept-photo-note"
                       >
-                        {t('photos.kept.note')}
+                        {studio.keptJustNow ? t('photos.keep.done') : t('photos.kept.note')}
                       </p>
                     ) : null
                   }

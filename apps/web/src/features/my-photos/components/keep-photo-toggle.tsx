@@ -9,12 +9,9 @@ import type { KeepOutcome, PhotoError } from '../hooks/use-my-photos';
 export interface KeepPhotoToggleProps {
   /** The person photo just picked (the toggle is for it); null: none. */
   file: File | null;
-  /** The kept photo this upload became, once kept. */
-  keptId: string | null;
   keep: (file: File) => Promise<KeepOutcome>;
-  remove: (id: string) => Promise<PhotoError | null>;
-  /** The photo is kept now (or no longer). */
-  onKept: (photo: KeptPhoto | null) => void;
+  /** The photo is kept now: the page uses the kept photo from then on. */
+  onKept: (photo: KeptPhoto) => void;
   /** Days a kept photo stays without use. */
   keptPhotoDays: number;
   disabled?: boolean;
@@ -23,14 +20,13 @@ export interface KeepPhotoToggleProps {
 /**
  * "Keep this photo for my next try-ons", off by default, under the person photo just picked.
  * Ticked, the photo is kept at once (the server checks it once: a photo with no single person is
- * refused, and the box is unticked with the reason); unticked again, it is deleted.
+ * refused, and the box is unticked with the reason); once kept, it is the kept photo the page uses.
  */
-export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoDays, disabled }: KeepPhotoToggleProps) {
+export function KeepPhotoToggle({ file, keep, onKept, keptPhotoDays, disabled }: KeepPhotoToggleProps) {
   const t = useT();
   const localize = useLocalizeMessage();
-  /** While the server keeps (or deletes) the photo: the state asked for, shown at once. */
-  const [pending, setPending] = useState<boolean | null>(null);
-  const busy = pending !== null;
+  /** While the server keeps the photo: ticked at once. */
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<PhotoError | null>(null);
   const hintId = useId();
   const errorId = useId();
@@ -38,21 +34,15 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
   useEffect(() => setError(null), [file]);
   if (!file) return null;
 
-  const toggle = async (on: boolean) => {
-    setPending(on);
+  const keepIt = async () => {
+    setBusy(true);
     setError(null);
     try {
-      if (on) {
-        const res = await keep(file);
-        if (res.ok) onKept(res.photo);
-        else setError(res.error);
-      } else if (keptId) {
-        const failed = await remove(keptId);
-        if (failed) setError(failed);
-        else onKept(null);
-      }
+      const res = await keep(file);
+      if (res.ok) onKept(res.photo);
+      else setError(res.error);
     } finally {
-      setPending(null);
+      setBusy(false);
     }
   };
 
@@ -61,9 +51,11 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
       <label className="flex cursor-pointer items-start gap-2.5 font-semibold text-ink-900">
         <input
           type="checkbox"
-          checked={pending ?? !!keptId}
+          checked={busy}
           disabled={disabled || busy}
-          onChange={(e) => void toggle(e.target.checked)}
+          onChange={(e) => {
+            if (e.target.checked) void keepIt();
+          }}
           aria-describedby={error ? `${hintId} ${errorId}` : hintId}
           className="mt-0.5 size-5 shrink-0 accent-brand-600"
           data-testid="keep-photo-checkbox"
@@ -79,8 +71,6 @@ export function KeepPhotoToggle({ file, keptId, keep, remove, onKept, keptPhotoD
             <Spinner className="size-3.5 text-brand-600" />
             {t('photos.keep.busy')}
           </span>
-        ) : keptId ? (
-          <span className="mt-1 inline-block text-emerald-800">{t('photos.keep.done')}</span>
         ) : null}
       </p>
       {error ? (

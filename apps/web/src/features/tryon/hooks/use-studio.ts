@@ -21,6 +21,26 @@ import { usePasteImage } from './use-paste-image';
 import { useTryOn, type PersonSource, type TryOnDeps } from './use-try-on';
 import { clientTimeoutMs } from '../utils/client-timeout';
 
+const KEPT_PHOTO_KEY = 'aidressup.keptPhoto';
+
+/** The kept photo chosen, for the browser session (sessionStorage; never throws). */
+function rememberKeptPhoto(id: string | null): void {
+  try {
+    if (id) window.sessionStorage.setItem(KEPT_PHOTO_KEY, id);
+    else window.sessionStorage.removeItem(KEPT_PHOTO_KEY);
+  } catch {
+    // Storage unavailable: the choice lives for this page only.
+  }
+}
+
+function rememberedKeptPhoto(): string | null {
+  try {
+    return window.sessionStorage.getItem(KEPT_PHOTO_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
 function preparePhoto(file: File): Promise<File> {
   return import('../utils/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
@@ -72,7 +92,12 @@ export function useStudio({
    * The person photo is one of the shopper's kept photos (My photos): chosen in the row (its
    * thumbnail is the preview), or the photo just picked, kept (its own preview stays).
    */
-  const [kept, setKept] = useState<{ id: string; previewUrl: string | null } | null>(null);
+  const [kept, setKeptState] = useState<{ id: string; previewUrl: string | null; justKept: boolean } | null>(null);
+  // Remembered for the browser session, so that Try Again (a reload) keeps the choice.
+  const setKept = useCallback((value: { id: string; previewUrl: string | null; justKept: boolean } | null) => {
+    setKeptState(value);
+    rememberKeptPhoto(value?.id ?? null);
+  }, []);
   const { select: selectUpload, remove: removeUpload } = upload;
   // The person card: the photo picked, else the kept photo chosen; picking another leaves the kept one.
   const person: ImageUpload = useMemo(
@@ -88,7 +113,17 @@ export function useStudio({
         removeUpload();
       },
     }),
-    [upload, kept, selectUpload, removeUpload],
+    [upload, kept, selectUpload, removeUpload, setKept],
+  );
+  /** Chooses one of the kept photos as the person photo (the row); null: none. */
+  const chooseKeptPhoto = useCallback(
+    (photo: KeptPhoto | null) => {
+      if (photo) {
+        removeUpload();
+        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: false });
+      } else setKept(null);
+    },
+    [removeUpload, setKept],
   );
   const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
   // More garments for one press: each its own try-on (MAX_GARMENTS_PER_PRESS in all).
@@ -261,17 +296,30 @@ export function useStudio({
     person,
     /** The kept photo the try-on uses (My photos), if any. */
     keptPhotoId: kept?.id ?? null,
-    /** Whether that kept photo is the one just picked (kept from this upload), not one chosen in the row. */
-    keptFromUpload: !!kept && !!upload.file,
-    /** Chooses one of the kept photos as the person photo (the row); null: none. */
-    chooseKeptPhoto: (photo: KeptPhoto | null) => {
-      if (photo) {
+    /** The kept photo in use was kept just now, from the photo picked (not chosen in the row). */
+    keptJustNow: !!kept?.justKept,
+    chooseKeptPhoto,
+    /** The photo just picked is kept now: it becomes that kept photo. */
+    markUploadKept: useCallback(
+      (photo: KeptPhoto) => {
         removeUpload();
-        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl });
-      } else setKept(null);
-    },
-    /** The photo just picked is kept now (or no longer): try-ons use the kept one. */
-    markUploadKept: (photo: KeptPhoto | null) => setKept(photo ? { id: photo.id, previewUrl: null } : null),
+        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: true });
+      },
+      [removeUpload, setKept],
+    ),
+    /**
+     * The kept photos have loaded: the one chosen earlier in this browser session is chosen again
+     * (after Try Again's reload), unless a photo is picked or one is chosen already.
+     */
+    restoreKeptPhoto: useCallback(
+      (photos: readonly KeptPhoto[]) => {
+        if (kept || upload.file) return;
+        const id = rememberedKeptPhoto();
+        const photo = id ? photos.find((p) => p.id === id) : undefined;
+        if (photo) setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: false });
+      },
+      [kept, upload.file, setKept],
+    ),
     clothing,
     /** The garments beyond the first, for a press of several try-ons. */
     more,
