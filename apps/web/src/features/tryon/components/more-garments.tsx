@@ -11,7 +11,7 @@ export interface MoreGarmentsProps {
   items: MoreGarment[];
   error: string | null;
   full: boolean;
-  add: (file: File | null | undefined) => void;
+  add: (files: File | readonly File[] | null | undefined) => void;
   remove: (key: number) => void;
   disabled?: boolean;
 }
@@ -76,7 +76,7 @@ export function MoreGarments({ firstUrl, items, error, full, add, remove, disabl
         aria-hidden="true"
         data-testid="add-garment-input"
         onChange={(e) => {
-          for (const file of Array.from(e.target.files ?? [])) add(file);
+          add(Array.from(e.target.files ?? []));
           e.target.value = '';
         }}
       />

@@ -33,35 +33,39 @@ export function useMoreGarments(maxBytes: number, max: number) {
     };
   }, []);
 
+  /** Adds garment photos, checked one after the other so that they keep the order they were picked in. */
   const add = useCallback(
-    (picked: File | null | undefined) => {
-      if (!picked) return;
+    (picked: File | readonly File[] | null | undefined) => {
+      const files = picked ? (Array.isArray(picked) ? [...picked] : [picked as File]) : [];
+      if (files.length === 0) return;
       setChecking((n) => n + 1);
-      void checkPhoto(picked, 'garment', maxBytes, { measure: measureImage, shrink })
-        .then((checked) => {
-          if (!checked.ok) {
-            setError(checked.message);
-            return;
-          }
-          const previewUrl = URL.createObjectURL(checked.file);
-          urls.current.add(previewUrl);
-          setError(null);
-          // Ready for upload by the time Try with AI is pressed.
-          void import('../utils/prepare-upload').then((m) => m.prepareUpload(checked.file)).catch(() => undefined);
-          setItems((list) => {
-            if (list.length >= max) {
-              URL.revokeObjectURL(previewUrl);
-              urls.current.delete(previewUrl);
-              return list;
+      void (async () => {
+        for (const file of files) {
+          try {
+            const checked = await checkPhoto(file, 'garment', maxBytes, { measure: measureImage, shrink });
+            if (!checked.ok) {
+              setError(checked.message);
+              continue;
             }
-            return [...list, { key: nextKey.current++, file: checked.file, previewUrl }];
-          });
-        })
-        .catch((e: unknown) => {
-          console.warn('Photo check failed', e);
-          setError(MESSAGES.uploadFailed);
-        })
-        .finally(() => setChecking((n) => n - 1));
+            const previewUrl = URL.createObjectURL(checked.file);
+            urls.current.add(previewUrl);
+            setError(null);
+            // Ready for upload by the time Try with AI is pressed.
+            void import('../utils/prepare-upload').then((m) => m.prepareUpload(checked.file)).catch(() => undefined);
+            setItems((list) => {
+              if (list.length >= max) {
+                URL.revokeObjectURL(previewUrl);
+                urls.current.delete(previewUrl);
+                return list;
+              }
+              return [...list, { key: nextKey.current++, file: checked.file, previewUrl }];
+            });
+          } catch (e) {
+            console.warn('Photo check failed', e);
+            setError(MESSAGES.uploadFailed);
+          }
+        }
+      })().finally(() => setChecking((n) => n - 1));
     },
     [maxBytes, max],
   );
