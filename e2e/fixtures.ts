@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect, type Page } from '@playwright/test';
@@ -7,7 +8,23 @@ export const PHOTOS = {
   person: path.join(here, 'fixtures/person.jpg'),
   upper: path.join(here, 'fixtures/garment-upper.jpg'),
   lower: path.join(here, 'fixtures/garment-lower.jpg'),
+  /**
+   * A person photo used as the garment: the built-in engine refuses it as worn (GARMENT_WORN). One of
+   * the engine's openly licensed person photos (packages/engine/test-fixtures/LICENSES.md, MIT).
+   */
+  worn: path.join(here, '../packages/engine/test-fixtures/person/woman_blouse_skirt.jpg'),
 };
+
+const catalogs = path.join(here, '../apps/web/src/i18n/catalogs');
+/** A message as the catalog of `locale` writes it (the tests check the page against the real catalogs). */
+export function catalogMessage(locale: string, id: string, bundle = 'app'): string {
+  const dir = path.join(catalogs, bundle, locale);
+  for (const file of fs.readdirSync(dir)) {
+    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, string>;
+    if (id in catalog) return catalog[id]!;
+  }
+  throw new Error(`no message ${id} in ${locale}`);
+}
 
 export interface Options {
   /**

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, PHOTOS, test } from '../fixtures';
+import { createHash } from 'node:crypto';
+import { catalogMessage, expect, PHOTOS, test } from '../fixtures';
 import { codeFromMail, MERCHANT_OPERATOR_EMAIL, newestMail } from '../mail';
 
 /*
@@ -26,15 +27,15 @@ let merchant: { id: string; publishableKey: string };
 let emptyMerchant: { id: string; publishableKey: string };
 let api: APIRequestContext;
 
-function shopPage(key: string, lang: string): string {
+function shopPage(key: string, lang: string, garment = '/garment.jpg'): string {
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Test shop</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 2rem">
 <h1>Linen shirt</h1>
-<img src="/garment.jpg" alt="Linen shirt" width="240">
+<img src="${garment}" alt="Linen shirt" width="240">
 <p><a href="#details">Details</a></p>
-<button type="button" data-aidressup-garment="/garment.jpg" data-aidressup-category="upper_body">Try it on</button>
+<button type="button" data-aidressup-garment="${garment}" data-aidressup-category="upper_body">Try it on</button>
 <script src="${app}/embed.js" data-key="${key}" async></script>
 <script>
   window.__events = [];
@@ -70,15 +71,21 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   app = new URL(baseURL!).origin;
   api = await playwright.request.newContext({ baseURL: app });
   const garment = fs.readFileSync(PHOTOS.upper);
+  const worn = fs.readFileSync(PHOTOS.worn);
   shop = http.createServer((req, res) => {
     if (req.url === '/garment.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' }).end(garment);
+    } else if (req.url === '/worn.jpg') {
+      // A product photo of the garment being worn: the built-in engine refuses it.
+      res.writeHead(200, { 'content-type': 'image/jpeg' }).end(worn);
     } else if (req.url?.split('?')[0] === '/') {
-      // The shop page's own language (`?lang=de`): the frame follows it. `?shop=empty`: a merchant without credits.
+      // The shop page's own language (`?lang=de`): the frame follows it. `?shop=empty`: a merchant without
+      // credits. `?garment=worn`: a product whose photo shows the garment being worn.
       const query = new URL(req.url, 'http://shop').searchParams;
       const lang = /^[a-zA-Z-]{2,10}$/.test(query.get('lang') ?? '') ? query.get('lang')! : 'en';
       const key = query.get('shop') === 'empty' ? emptyMerchant.publishableKey : merchant.publishableKey;
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(key, lang));
+      const product = query.get('garment') === 'worn' ? '/worn.jpg' : '/garment.jpg';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shopPage(key, lang, product));
     } else if (req.url === '/favicon.ico') {
       res.writeHead(204).end();
     } else res.writeHead(404).end();
@@ -292,6 +299,52 @@ test('a shop without credits: the frame says so politely, nothing is charged, th
   expect(seen.merchant.outOfCreditsSince).not.toBeNull();
 });
 
+test('a product whose photo the engine refuses: the frame says it cannot be previewed here, nothing is charged, the shop learns which photo', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const before = await credits(api);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const { lang, width } of [
+    { lang: 'en', width: 1366 },
+    { lang: 'en', width: 390 },
+    { lang: 'ar', width: 1366 },
+  ]) {
+    const context = await browser.newContext({ viewport: { width, height: width === 390 ? 844 : 900 } });
+    const page = await context.newPage();
+    await page.goto(`${allowedShop()}?garment=worn&lang=${lang}`);
+    await page.waitForFunction(() => 'AIDressUp' in window);
+    await page.getByRole('button', { name: 'Try it on' }).click();
+    const frame = frameOf(page);
+    await expect(frame.getByTestId('embed-garment')).toBeVisible();
+    await frame.getByTestId('embed-photo-input').setInputFiles(PHOTOS.person);
+    await frame.getByLabel(catalogMessage(lang, 'embed.consent')).check();
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/embed/tryon'));
+    await frame.getByRole('button', { name: catalogMessage(lang, 'embed.try'), exact: true }).click();
+    expect((await answer).status()).toBe(422);
+    // The shop's side of it: this product cannot be previewed here; no advice on what photo to take.
+    const alert = frame.getByRole('alert');
+    await expect(alert).toHaveText(catalogMessage(lang, 'msg.productNotPreviewable'));
+    await expect(alert).not.toContainText(/laid flat|hanger/);
+    await expect(frame.getByTestId('embed-photo-input')).toHaveCount(0);
+    await page.screenshot({ path: `${SHOTS}/product-refused-${lang}-${width}.png` });
+    expect(await page.evaluate(() => (window as unknown as { __events: unknown[] }).__events)).toEqual([]);
+    await context.close();
+  }
+  expect(await credits(api)).toBe(before);
+  const seen = (await (await api.get(`/api/admin/merchants/${merchant.id}`)).json()) as {
+    refusedProductPhotos: { garmentSha256: string; garmentUrl: string | null; code: string; refusals: number }[];
+  };
+  expect(seen.refusedProductPhotos).toEqual([
+    expect.objectContaining({
+      garmentSha256: createHash('sha256').update(fs.readFileSync(PHOTOS.worn)).digest('hex'),
+      garmentUrl: `http://localhost:${shopPort}/worn.jpg`,
+      code: 'GARMENT_WORN',
+      refusals: 3,
+    }),
+  ]);
+});
+
 test('the operator console shows the merchant: keys, origins, credits, try-ons per day, shopper sessions', async ({
   browser,
 }) => {
@@ -316,6 +369,9 @@ test('the operator console shows the merchant: keys, origins, credits, try-ons p
     await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1)).toContainText(today);
     await expect(page.getByTestId('merchant-usage').getByRole('row').nth(1).getByRole('cell').nth(2)).toHaveText('2');
     await expect(page.getByTestId('merchant-sessions')).toContainText(`http://localhost:${shopPort}`);
+    const refusedPhoto = page.getByTestId('merchant-refused-photos').getByRole('row').nth(1);
+    await expect(refusedPhoto).toContainText(`http://localhost:${shopPort}/worn.jpg`);
+    await expect(refusedPhoto).toContainText('Shows the garment being worn');
     expect(await axeProblems(page)).toEqual([]);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}/console-merchant-${width}.png`, fullPage: true });

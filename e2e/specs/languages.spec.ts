@@ -1,20 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, openSignedIn, PHOTOS, test } from '../fixtures';
-
-const catalogs = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../apps/web/src/i18n/catalogs');
-/** A message as the catalog of `locale` writes it (the tests check the page against the real catalogs). */
-function message(locale: string, id: string, bundle = 'app'): string {
-  const dir = path.join(catalogs, bundle, locale);
-  for (const file of fs.readdirSync(dir)) {
-    const catalog = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Record<string, string>;
-    if (id in catalog) return catalog[id]!;
-  }
-  throw new Error(`no message ${id} in ${locale}`);
-}
+import { catalogMessage as message, expect, openSignedIn, PHOTOS, test } from '../fixtures';
 
 const LANGUAGES = [
   { code: 'en', name: 'English', label: 'ENGLISH' },

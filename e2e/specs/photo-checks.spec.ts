@@ -103,7 +103,13 @@ test.describe('photo checks before charging', () => {
     const pdfRes = await post(RENAMED_PDF);
     expect([pdfRes.status(), await pdfRes.json()]).toEqual([
       415,
-      { success: false, code: 'UNSUPPORTED_FORMAT', error: MESSAGES.notAPhoto },
+      { success: false, code: 'UNSUPPORTED_FORMAT', error: MESSAGES.notAPhoto, field: 'userImage' },
+    ]);
+    // A type that is not allowed: the specification's message.
+    const textRes = await post({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('a linen shirt\n') });
+    expect([textRes.status(), await textRes.json()]).toEqual([
+      415,
+      { success: false, code: 'UNSUPPORTED_FORMAT', error: MESSAGES.unsupportedFormat, field: 'userImage' },
     ]);
 
     expect(seen.tryOns).toBe(0);

@@ -13,8 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { MESSAGES } from '@aidressup/contract';
 import { startGeminiStandIn, type GeminiStandIn } from '@aidressup/server/testing/stand-ins/gemini-stand-in';
-import { expect, openSignedIn, test, tryOnce, uploadBoth } from '../fixtures';
+import { catalogMessage, expect, openSignedIn, PHOTOS, test, tryOnce, uploadBoth } from '../fixtures';
 import { startOwnServer, type OwnServer } from '../own-server';
 
 const SHOTS = '/tmp/shots';
@@ -41,6 +42,30 @@ async function categoryOptions(page: Page): Promise<string[]> {
   const names = (await options.allInnerTexts()).map((text) => text.split('\n')[0]!.trim());
   await page.keyboard.press('Escape');
   return names;
+}
+
+/** The session user's free trials used, as the server counts them. */
+async function trialsUsed(page: Page, userId: string): Promise<number> {
+  const res = await page.request.get(`/api/auth/user/${userId}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { user: { free_trials_used: number } }).user.free_trials_used;
+}
+
+/**
+ * Chooses the worn garment (a person photo) with the person photo, and Full Outfit, and presses Try
+ * with AI: refused as worn.
+ */
+async function refusedAsWorn(page: Page, locale = 'en') {
+  await uploadBoth(page, PHOTOS.worn);
+  const fullOutfit = catalogMessage(locale, 'common.category.dresses');
+  await page.getByTestId('category-select').click();
+  await page.getByRole('option', { name: new RegExp(fullOutfit) }).click();
+  await expect(page.getByTestId('category-select')).toContainText(fullOutfit);
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
+  await page.getByTestId('try-with-ai').click();
+  const res = await answer;
+  expect(res.status(), await res.text()).toBe(422);
+  return res;
 }
 
 async function shootResult(page: Page, name: string): Promise<void> {
@@ -184,5 +209,65 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
         style: '.sticky{position:static!important}',
       });
     }
+  });
+
+  test.describe('a garment refused as worn', () => {
+    // The browser logs the refusal's HTTP 422.
+    test.use({ allowedConsoleErrors: [/status of 422/] });
+
+    test('a garment the built-in engine refuses as worn offers “Try with Nano Banana (Gemini)”: the same try-on there, charged once', async ({
+      page,
+    }) => {
+      const userId = await openSignedIn(page);
+      await expect(page.getByTestId('engine-select')).toHaveValue('local');
+      const refused = await refusedAsWorn(page);
+      expect(await refused.json()).toMatchObject({
+        code: 'GARMENT_WORN',
+        alternativeEngine: { id: 'nano-banana', label: 'Nano Banana (Gemini)' },
+      });
+      const box = page.getByTestId('error-box');
+      await expect(box.getByTestId('error-message')).toHaveText(MESSAGES.garmentWorn);
+      const button = box.getByRole('button', { name: 'Try with Nano Banana (Gemini)' });
+      await expect(button).toBeVisible();
+      await expect(box.getByTestId('alternative-engine')).toContainText('it uses one try-on');
+      // The refusal was not charged.
+      expect(await trialsUsed(page, userId)).toBe(0);
+      await shootResult(page, 'worn-garment-offer');
+      await expectNoSeriousViolations(page, 'a worn garment refused, with the hosted engine offered');
+
+      const callsBefore = gemini.calls().length;
+      const rerun = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
+      await button.click();
+      const res = await rerun;
+      expect(res.status(), await res.text()).toBe(200);
+      expect(gemini.calls().length).toBe(callsBefore + 1);
+      // The same try-on (its category), on the hosted engine.
+      const list = await page.request.get('/api/tryons');
+      expect((await list.json()) as unknown).toMatchObject({
+        items: [{ engine: 'nano-banana', category: 'dresses' }],
+      });
+      await expect(page.getByTestId('result-image')).toBeVisible();
+      // A hosted result: no preview label; the engine picker shows the engine that made it.
+      await expect(page.getByTestId('preview-note')).toHaveCount(0);
+      await expect(page.getByTestId('engine-select')).toHaveValue('nano-banana');
+      // Charged once, for the hosted result.
+      expect(await trialsUsed(page, userId)).toBe(1);
+    });
+
+    test.describe('in Arabic', () => {
+      test.use({ locale: 'ar' });
+
+      test('the refusal and its button read right to left', async ({ page }) => {
+        await openSignedIn(page);
+        await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+        await refusedAsWorn(page, 'ar');
+        const box = page.getByTestId('error-box');
+        await expect(box.getByTestId('error-message')).toHaveText(catalogMessage('ar', 'msg.garmentWorn'));
+        await expect(box.getByTestId('try-alternative-engine')).toHaveText(
+          catalogMessage('ar', 'tryon.result.tryWithEngine').replace('{engine}', 'Nano Banana (Gemini)'),
+        );
+        await shootResult(page, 'worn-garment-offer-ar');
+      });
+    });
   });
 });

@@ -1,6 +1,33 @@
+import fs from 'node:fs';
 import { MESSAGES } from '@aidressup/contract';
-import type { Page } from '@playwright/test';
-import { expect, openSignedIn, PHOTOS, test } from '../fixtures';
+import type { Browser, Page } from '@playwright/test';
+import { catalogMessage, expect, openSignedIn, PHOTOS, test } from '../fixtures';
+
+const SHOTS = '/tmp/shots/checks-ui';
+const TEXT_FILE = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('A linen shirt, blue jeans.\n') };
+
+/** The two upload cards with a text file on the person card, photographed at 1366 and 390 px in `locale`. */
+async function shootUnsupported(browser: Browser, locale: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1366, 390]) {
+    const context = await browser.newContext({ locale, viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true;
+    });
+    await openSignedIn(page);
+    await page.getByTestId('upload-person-input').setInputFiles(TEXT_FILE);
+    const error = page.getByTestId('upload-person-error');
+    await expect(error).toHaveText(catalogMessage(locale === 'ar' ? 'ar' : 'en', 'msg.unsupportedFormat'));
+    await error.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    await page.getByTestId('upload-person').screenshot({
+      path: `${SHOTS}/unsupported-format-${locale}-${width}.png`,
+      style: '.sticky{position:static!important}',
+    });
+    await context.close();
+  }
+}
 
 /** Accepts window.alert dialogs and records their messages. */
 function collectAlerts(page: Page): string[] {
@@ -20,6 +47,43 @@ test.describe('upload validation', () => {
       .setInputFiles({ name: 'photo.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expect(page.getByTestId('upload-person-error')).toHaveText(MESSAGES.unsupportedFormat);
     await expect(page.getByTestId('upload-person-preview')).toHaveCount(0);
+  });
+
+  test('a type that is not allowed, by MIME type or by extension, gets the specification’s message; a renamed PDF is not a photo', async ({
+    page,
+  }) => {
+    await openSignedIn(page);
+    const cases = [
+      TEXT_FILE,
+      { name: 'shirt.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1') },
+      // Typed as a JPEG, but its name says text.
+      { ...TEXT_FILE, mimeType: 'image/jpeg' },
+    ];
+    for (const card of ['person', 'clothing'] as const) {
+      for (const file of cases) {
+        await page.getByTestId(`upload-${card}-input`).setInputFiles(file);
+        await expect(page.getByTestId(`upload-${card}-error`), `${card}: ${file.name}`).toHaveText(
+          'Unsupported format. Use JPG, PNG or WEBP.',
+        );
+        await expect(page.getByTestId(`upload-${card}-preview`)).toHaveCount(0);
+      }
+      // A PDF renamed .jpg claims an allowed type and is not one.
+      await page.getByTestId(`upload-${card}-input`).setInputFiles({
+        name: 'holiday.jpg',
+        mimeType: 'image/jpeg',
+        buffer: Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\n'),
+      });
+      await expect(page.getByTestId(`upload-${card}-error`)).toHaveText(
+        'This file is not a photo we can read. Use JPG, PNG or WEBP.',
+      );
+    }
+  });
+
+  test('the specification’s message on a card, photographed at 1366 and 390 px, in English and in Arabic', async ({
+    browser,
+  }) => {
+    await shootUnsupported(browser, 'en-US');
+    await shootUnsupported(browser, 'ar');
   });
 
   test('a file over 10 MB is not refused for its size before it is known to be a photo: this one is none', async ({

@@ -174,6 +174,24 @@ export const EngineBusyResponseSchema = z.object({
 });
 export type EngineBusyResponse = z.infer<typeof EngineBusyResponseSchema>;
 
+/** An engine the page can offer instead of the one that refused: its id (the form's `api`) and label. */
+export const AlternativeEngineSchema = z.object({ id: z.string(), label: z.string() });
+export type AlternativeEngine = z.infer<typeof AlternativeEngineSchema>;
+
+/**
+ * GARMENT_WORN refusal (HTTP 422): the built-in engine cannot use a photo of the garment being
+ * worn. When a hosted engine that dresses from such photos is enabled and up, `alternativeEngine`
+ * names it, and the page offers "Try with <label>": the same photos and category again on it (a
+ * new try-on, charged as one). Nothing was charged for the refused one.
+ */
+export const GarmentWornResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.literal('GARMENT_WORN'),
+  error: z.string(),
+  alternativeEngine: AlternativeEngineSchema.optional(),
+});
+export type GarmentWornResponse = z.infer<typeof GarmentWornResponseSchema>;
+
 /** NO_CREDITS refusal: HTTP 402 with the user. */
 export const NoCreditsResponseSchema = z.object({
   success: z.literal(false),

@@ -73,6 +73,34 @@ export const ENGINE_ERROR_CODES = [
 ] as const satisfies readonly ErrorCode[];
 export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
 
+/**
+ * An engine's refusals of the garment photo itself, whatever the person photo: the garment is being
+ * worn, or it cannot be cut out of its background. In the shop widget the garment is the shop's own
+ * product photo, so such a refusal says the product cannot be previewed there and is counted for
+ * the merchant by garment image (docs/embed.md). GARMENT_NOT_PLACED is not one: it depends on the
+ * person photo too, and another one may work.
+ */
+export const GARMENT_REFUSAL_CODES = [
+  'GARMENT_WORN',
+  'GARMENT_NOT_SEPARABLE',
+] as const satisfies readonly EngineErrorCode[];
+export type GarmentRefusalCode = (typeof GARMENT_REFUSAL_CODES)[number];
+
+/**
+ * The upload checks' refusals (before any engine runs): in the shop widget, those of the garment
+ * image (form field `clothingImage`) are refusals of the shop's product photo too, and counted so.
+ */
+export const UPLOAD_REFUSAL_CODES = [
+  'UNSUPPORTED_FORMAT',
+  'IMAGE_UNREADABLE',
+  'IMAGE_TOO_MANY_PIXELS',
+  'IMAGE_TOO_SMALL',
+] as const satisfies readonly ErrorCode[];
+
+/** What the merchant's count of refused product photos records as the reason. */
+export const PRODUCT_PHOTO_REFUSAL_CODES = [...GARMENT_REFUSAL_CODES, ...UPLOAD_REFUSAL_CODES] as const;
+export type ProductPhotoRefusalCode = (typeof PRODUCT_PHOTO_REFUSAL_CODES)[number];
+
 /** The message each code is answered with when no more specific one is given. */
 export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   VALIDATION_ERROR: MESSAGES.invalidRequest,

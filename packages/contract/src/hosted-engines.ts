@@ -85,4 +85,9 @@ export const FAL_MODELS = [
   'fal-ai/kling/v1-5/kolors-virtual-try-on',
 ] as const;
 export type FalModel = (typeof FAL_MODELS)[number];
+/**
+ * The fal endpoints that document dressing from a photo of the garment being worn (on a model):
+ * FASHN's, with `garment_photo_type: 'auto'`. The others document a garment image only.
+ */
+export const FAL_WORN_GARMENT_MODELS: readonly FalModel[] = ['fal-ai/fashn/tryon/v1.6'];
 export const FAL_DEFAULT_MODEL: FalModel = 'fal-ai/fashn/tryon/v1.6';

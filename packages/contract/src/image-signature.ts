@@ -38,8 +38,8 @@ export function detectImageMime(bytes: Uint8Array): ImageMime | null {
 
 /**
  * True for an image in a format the product does not take (GIF, BMP, TIFF, HEIC/HEIF, AVIF) by its
- * first bytes: such a file gets "Unsupported format…", while a file that is no image at all (a PDF
- * renamed .jpg, a text file) gets "This file is not a photo we can read…".
+ * first bytes: such a file gets "Unsupported format…" whatever it claims to be (see
+ * `notAnImageMessage` in upload-rules.ts for a file that is no image at all).
  */
 export function isOtherImageFormat(bytes: Uint8Array): boolean {
   const ascii = (offset: number, text: string) =>

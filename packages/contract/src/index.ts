@@ -10,6 +10,7 @@ export * from './hosted-engines.js';
 export * from './account.js';
 export * from './progress.js';
 export * from './image-signature.js';
+export * from './upload-rules.js';
 export * from './gallery.js';
 export * from './garments.js';
 export * from './locales.js';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CATEGORY_VALUES } from './categories.js';
+import { PRODUCT_PHOTO_REFUSAL_CODES } from './errors.js';
 
 /** A publishable key: public by design, in the shop's page. */
 export const PUBLISHABLE_KEY_PATTERN = /^pk_[A-Za-z0-9_-]{20,64}$/;
@@ -23,6 +24,10 @@ export const MAX_ALLOWED_ORIGINS = 20;
 /** Days of usage the usage calls answer (default and most). */
 export const USAGE_DAYS_DEFAULT = 30;
 export const USAGE_DAYS_MAX = 365;
+/** Refused product photos listed by the usage calls (the most refused first). */
+export const PRODUCT_PHOTO_REFUSALS_LISTED = 100;
+/** The longest garment image address the widget passes on (a longer one is not recorded). */
+export const GARMENT_URL_MAX_LENGTH = 1000;
 
 /** An allowed origin: http(s)://host[:port], no path, as the browser sends it in Origin. */
 export const AllowedOriginSchema = z
@@ -117,6 +122,24 @@ export const MerchantUsageDaySchema = z.object({
 });
 export type MerchantUsageDay = z.infer<typeof MerchantUsageDaySchema>;
 
+/**
+ * A shop's garment image the widget refused, so that product cannot be previewed there: an engine's
+ * refusal of the garment photo itself (being worn, not separable from its background) or an upload
+ * check of it (not a JPEG, PNG or WEBP, unreadable, too small or too large). Counted over the days
+ * asked for, one entry per image and reason.
+ */
+export const ProductPhotoRefusalSchema = z.object({
+  /** SHA-256 of the image's bytes, hex (`sha256sum` of the file gives the same). */
+  garmentSha256: z.string(),
+  /** The image's address as the shop's page gave it to the widget (null: not given). */
+  garmentUrl: z.string().nullable(),
+  /** Why: GARMENT_WORN, GARMENT_NOT_SEPARABLE, or the upload check's code. */
+  code: z.enum(PRODUCT_PHOTO_REFUSAL_CODES),
+  refusals: z.number().int(),
+  lastRefusedAt: z.string(),
+});
+export type ProductPhotoRefusal = z.infer<typeof ProductPhotoRefusalSchema>;
+
 export const MerchantSessionSummarySchema = z.object({
   id: z.string(),
   origin: z.string(),
@@ -130,6 +153,8 @@ export const AdminMerchantDetailResponseSchema = z.object({
   success: z.literal(true),
   merchant: MerchantSchema,
   usage: z.array(MerchantUsageDaySchema),
+  /** The shop's garment images refused in those days (at most PRODUCT_PHOTO_REFUSALS_LISTED). */
+  refusedProductPhotos: z.array(ProductPhotoRefusalSchema),
   /** The latest shopper sessions (at most 50) with their try-ons and results. */
   sessions: z.array(MerchantSessionSummarySchema),
 });
@@ -154,6 +179,8 @@ export const MerchantUsageResponseSchema = z.object({
   success: z.literal(true),
   merchant: z.object({ id: z.string(), name: z.string(), credits: z.number().int() }),
   usage: z.array(MerchantUsageDaySchema),
+  /** The shop's garment images the widget refused in those days, the most refused first (at most 100). */
+  refusedProductPhotos: z.array(ProductPhotoRefusalSchema),
 });
 export type MerchantUsageResponse = z.infer<typeof MerchantUsageResponseSchema>;
 
@@ -177,6 +204,15 @@ export type EmbedSessionResponse = z.infer<typeof EmbedSessionResponseSchema>;
 export const EmbedTryOnFieldsSchema = z.object({
   category: z.enum(CATEGORY_VALUES).default('upper_body'),
 });
+/**
+ * The garment image's address in the shop's page (form field `garmentUrl`, optional): only recorded
+ * with a refusal of that image, for the merchant. Never fetched. An http(s) URL; anything else is
+ * ignored.
+ */
+export const GarmentUrlSchema = z
+  .string()
+  .max(GARMENT_URL_MAX_LENGTH)
+  .refine((s) => URL.canParse(s) && ['http:', 'https:'].includes(new URL(s).protocol));
 export const EmbedTryOnResponseSchema = z.object({
   success: z.literal(true),
   /** The result (same origin as the frame), kept EMBED_RESULT_MINUTES. */
@@ -190,7 +226,7 @@ export type EmbedTryOnResponse = z.infer<typeof EmbedTryOnResponseSchema>;
 export const EMBED_MESSAGES = {
   /** frame → page: ready for the garment. */
   ready: 'aidressup:ready',
-  /** page → frame: the garment's bytes. */
+  /** page → frame: the garment's bytes, its MIME type, category and address (`url`). */
   garment: 'aidressup:garment',
   /** page → frame: the garment could not be read in the page. */
   garmentError: 'aidressup:garment-error',

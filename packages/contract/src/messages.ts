@@ -106,6 +106,9 @@ export const MESSAGES = {
   merchantNoCredits:
     'Sorry, try-ons are not available on this shop right now. Please try again later. Nothing was charged.',
   embedLimitReached: 'You have reached today’s number of try-ons on this shop. Please come back tomorrow.',
+  /** A refusal of the shop's own garment photo: the shopper cannot take another one, so no photo advice. */
+  productNotPreviewable:
+    'Sorry, this product cannot be previewed here: its photo cannot be used for a try-on. Nothing was charged.',
   // Shoes & accessories; "Make it photo-real" (re-running a quick preview on a hosted engine).
   categoryNotOffered:
     'This engine cannot try on shoes and accessories. You have not been charged; please choose an engine that offers Shoes & Accessories, or a clothing category.',

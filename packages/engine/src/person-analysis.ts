@@ -16,6 +16,7 @@ import type { FloatMap } from './image.js';
 import type { Models } from './models.js';
 import { analysePerson, type PersonAnalysis } from './person.js';
 import { decodePerson, type PersonPhoto } from './photo-io.js';
+import { isWornGarment, wornEvidence } from './garment-worn.js';
 
 export const PERSON_ANALYSIS_VERSION = 'person-analysis/1';
 
@@ -115,15 +116,16 @@ export function decodePersonAnalysis(bytes: Uint8Array): PersonAnalysis | undefi
 }
 
 /**
- * A photo worth keeping: one person the engine can dress in at least one category. Throws the
+ * A photo worth keeping: one person the engine can dress in at least one category (`head`: the
+ * photo shows a head on top of a body, as `checkPerson` takes it). Throws the
  * refusal the photo gets for a top (PERSON_NOT_FOUND, MULTIPLE_PEOPLE, PERSON_TOO_SMALL) when no
  * category fits: a person photo the try-on would refuse whatever the garment.
  */
-export function checkKeepable(analysis: PersonAnalysis): void {
+export function checkKeepable(analysis: PersonAnalysis, head: boolean): void {
   let first: unknown;
   for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
     try {
-      checkPerson(analysis, category);
+      checkPerson(analysis, category, head);
       return;
     } catch (e) {
       if (!isEngineError(e)) throw e;
@@ -143,6 +145,7 @@ export async function analysePersonPhoto(
 ): Promise<{ photo: PersonPhoto; analysis: PersonAnalysis }> {
   const photo = await decodePerson(bytes);
   const analysis = analysePerson(models, photo.work);
-  checkKeepable(analysis);
+  // A head on top of a body counts as a person, as in a try-on (garment-worn.ts).
+  checkKeepable(analysis, isWornGarment(wornEvidence(photo.work, analysis, null)));
   return { photo, analysis };
 }

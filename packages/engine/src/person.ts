@@ -266,14 +266,36 @@ export function plausibleHips(kps: Keypoint[]): Keypoint[] {
   return kps.map((p, i) => (i === KP.leftHip || i === KP.rightHip ? { ...p, x: p.x + dx, y: p.y + dy } : p));
 }
 
+export interface AnalyseOptions {
+  /**
+   * Below this share of the frame in the person mask, the pose model is not run: the analysis
+   * says no person (pose score 0, keypoints at the origin with score 0, no skin).
+   */
+  minPersonShare?: number;
+}
+
 /**
  * Person analysis: whole-frame selfie segmentation finds the person (and counts
  * people); the BlazePose (lite) landmark model then runs on a square crop around them.
  */
-export function analysePerson(models: Models, img: RGBAImage): PersonAnalysis {
+export function analysePerson(models: Models, img: RGBAImage, options: AnalyseOptions = {}): PersonAnalysis {
   const full = fullRoi(img);
   const selfie = runSelfieModel(models, roiInput(img, full));
   const selfie256: FloatMap = { width: 256, height: 256, data: selfie };
+  if (options.minPersonShare !== undefined) {
+    let on = 0;
+    for (let i = 0; i < selfie.length; i++) if (selfie[i]! > 0.5) on++;
+    if (on < selfie.length * options.minPersonShare)
+      return {
+        width: img.width,
+        height: img.height,
+        keypoints: Array.from({ length: 33 }, () => ({ x: 0, y: 0, score: 0 })),
+        poseScore: 0,
+        mask: roiMapToImage(selfie, full, img.width, img.height),
+        peopleCount: 0,
+        skin: 0,
+      };
+  }
   const { count } = countBlobs(selfie256, 0.6, 0.25);
   const blob = largestBlobBox(selfie256, 0.5);
   let roi = full;

@@ -7,7 +7,10 @@ import type { Models } from './models.js';
 import { analysePerson, type PersonAnalysis } from './person.js';
 import type { ShopperFigures } from './quality.js';
 import { checkGarmentNotWorn, checkPerson, checkResult } from './refusals.js';
-import { prepareGarment } from './prepare-garment.js';
+import { cutOutGarment, prepareGarment } from './prepare-garment.js';
+import { isWornGarment, wornEvidence, WORN_MIN_PERSON_SHARE } from './garment-worn.js';
+import type { RGBAImage } from './image.js';
+import type { GarmentCutout } from './garment-segmentation.js';
 import { fitAndComposite } from './fit-and-composite.js';
 import { decodeGarment, decodePerson, renderOutput, type PersonPhoto } from './photo-io.js';
 
@@ -38,7 +41,31 @@ export interface TryOnTask {
   /** The person photo already decoded (a kept photo a worker holds): its decoding is skipped. */
   decodedPerson?: PersonPhoto | undefined;
 }
-export async function runTryOn(models: Models, task: TryOnTask): Promise<PipelineResult> {
+/**
+ * The garment photo's refusals, before its pixels change: a garment someone wears
+ * (GARMENT_WORN), then one that cannot be cut out of its backdrop (GARMENT_NOT_SEPARABLE).
+ * Returns the cut-out. The pose model runs only when the person model finds someone.
+ */
+export function checkGarment(models: Models, image: RGBAImage, hasAlpha: boolean): GarmentCutout {
+  const analysis = analysePerson(models, image, { minPersonShare: WORN_MIN_PERSON_SHARE });
+  let cut: GarmentCutout | null = null;
+  let separation: unknown;
+  try {
+    cut = cutOutGarment(image, hasAlpha);
+  } catch (e) {
+    separation = e;
+  }
+  checkGarmentNotWorn(wornEvidence(image, analysis, cut));
+  if (!cut) throw separation;
+  return cut;
+}
+
+/** `resultCheck: false` keeps a result the engine's own figures call broken (benchmarks look at them). */
+export async function runTryOn(
+  models: Models,
+  task: TryOnTask,
+  options: { resultCheck?: boolean } = {},
+): Promise<PipelineResult> {
   const timings: Record<string, number> = {};
   let t = performance.now();
   const lap = (name: string) => {
@@ -52,15 +79,14 @@ export async function runTryOn(models: Models, task: TryOnTask): Promise<Pipelin
   const given = task.analysis && task.analysis.width === p.width && task.analysis.height === p.height;
   const analysis = given && task.analysis ? task.analysis : analysePerson(models, p);
   if (!given) lap('person');
-  checkPerson(analysis, task.category);
-  // Before the garment is cut out (which changes its pixels): a garment someone wears is refused.
-  checkGarmentNotWorn(analysePerson(models, g.image));
+  checkPerson(analysis, task.category, isWornGarment(wornEvidence(p, analysis, null)));
+  const cut = checkGarment(models, g.image, g.hasAlpha);
   lap('garment-check');
-  const garment = prepareGarment(g.image, g.hasAlpha, task.category);
+  const garment = prepareGarment(g.image, g.hasAlpha, task.category, cut);
   lap('garment');
   const result = fitAndComposite(p, analysis, garment, task.category);
   lap('fit+composite');
-  checkResult(result.quality);
+  if (options.resultCheck !== false) checkResult(result.quality);
   const bytes = await renderOutput(photo, result);
   lap('encode');
   const sx = photo.full.width / p.width;

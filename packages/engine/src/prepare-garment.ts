@@ -5,7 +5,7 @@
 import type { Category } from '@aidressup/contract';
 import { EngineError, type BinaryMask, type GarmentLandmarks } from './types.js';
 import type { FloatMap, RGBAImage } from './image.js';
-import { GarmentSeparationError, segmentGarment } from './garment-segmentation.js';
+import { GarmentSeparationError, segmentGarment, type GarmentCutout } from './garment-segmentation.js';
 import { garmentLandmarks, partLabels } from './garment-landmarks.js';
 
 /**
@@ -74,14 +74,23 @@ export interface PreparedGarment {
   cutoutScale: number;
 }
 
-export function prepareGarment(image: RGBAImage, hasAlpha: boolean, category: Category): PreparedGarment {
-  let cut;
+/** The garment cut out of its backdrop, or GARMENT_NOT_SEPARABLE. */
+export function cutOutGarment(image: RGBAImage, hasAlpha: boolean): GarmentCutout {
   try {
-    cut = segmentGarment(image, hasAlpha);
+    return segmentGarment(image, hasAlpha);
   } catch (e) {
     if (e instanceof GarmentSeparationError) throw new EngineError('GARMENT_NOT_SEPARABLE', undefined, e.message);
     throw e;
   }
+}
+
+/** `cut`: the garment's cut-out when it was made already (it is made here otherwise). */
+export function prepareGarment(
+  image: RGBAImage,
+  hasAlpha: boolean,
+  category: Category,
+  cut: GarmentCutout = cutOutGarment(image, hasAlpha),
+): PreparedGarment {
   const landmarks = garmentLandmarks(cut.mask, cut.scale, category);
   bleed(image, cut.alpha);
   partChannel(image, partLabels(cut.mask, cut.scale, landmarks), cut.mask.width, cut.mask.height, cut.scale);

@@ -7,9 +7,38 @@ import { EngineError } from './types.js';
 import { KP, type PersonAnalysis } from './person.js';
 import { bodyFrame } from './fit.js';
 import type { ShopperFigures } from './quality.js';
+import { isWornGarment, type WornEvidence } from './garment-worn.js';
 
-/** Refusals that depend on the category: the body region the garment covers must be in the photo. */
-export function checkPerson(p: PersonAnalysis, category: Category): void {
+/**
+ * Is someone there? Refused only when sure no one is: a person shows a head on top of a body (the
+ * worn-garment check's evidence, garment-worn.ts), or legs (knees and ankles the pose model sees,
+ * in the person model's mask: a photo from the waist down), or a body pose with skin at the face or
+ * the hands. The pose model's own score is not enough on its own: a dress on a hanger can score
+ * high, a real person low.
+ */
+export function personFound(p: PersonAnalysis, head: boolean): boolean {
+  const k = p.keypoints;
+  const vis = (i: number) => k[i]!.score;
+  let area = 0;
+  let n = 0;
+  for (let i = 0; i < p.mask.data.length; i += 7) {
+    n++;
+    if (p.mask.data[i]! > 0.5) area++;
+  }
+  const legs =
+    Math.max(vis(KP.leftKnee), vis(KP.rightKnee)) >= 0.85 &&
+    Math.max(vis(KP.leftAnkle), vis(KP.rightAnkle)) >= 0.8 &&
+    area / Math.max(1, n) >= 0.2;
+  const skinAndPose =
+    (p.poseScore >= 0.95 && p.skin >= 1) || (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
+  return head || legs || skinAndPose;
+}
+
+/**
+ * Refusals that depend on the category: the body region the garment covers must be in the photo.
+ * `head`: the photo shows a head on top of a body (garment-worn.ts).
+ */
+export function checkPerson(p: PersonAnalysis, category: Category, head = false): void {
   const k = p.keypoints;
   const vis = (i: number) => k[i]!.score;
   const inFrame = (i: number, slack = 0.02) =>
@@ -26,11 +55,8 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
   const areaFrac = area / Math.max(1, n);
   const shouldersSeen = vis(KP.leftShoulder) > 0.5 && vis(KP.rightShoulder) > 0.5;
   const hipsSeen = vis(KP.leftHip) > 0.35 || vis(KP.rightHip) > 0.35;
-  // The pose model's own score is not enough on its own (a dress on a hanger can score
-  // high, a real person low): a person also shows skin at the face or the hands.
-  const found =
-    (p.poseScore >= 0.95 && p.skin >= 1) || (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
-  if (!found || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen)) throw new EngineError('PERSON_NOT_FOUND');
+  if (!personFound(p, head) || areaFrac < 0.02 || (!shouldersSeen && !hipsSeen))
+    throw new EngineError('PERSON_NOT_FOUND');
   if (p.peopleCount >= 2) throw new EngineError('MULTIPLE_PEOPLE');
   const b = bodyFrame(k);
   const minSide = Math.min(p.width, p.height);
@@ -58,19 +84,17 @@ export function checkPerson(p: PersonAnalysis, category: Category): void {
 /**
  * A clothing photo the engine cannot cut a garment out of because someone is wearing it (a studio
  * product photo of a model): the cut-out would carry the model's arms, neck and face onto the
- * shopper. Found the way `checkPerson` finds a person, with its two stricter rules only (a body
- * pose and skin at two or more of face and hands): flat and hanger shots of garments reach a
- * high pose score but show skin at one place at most (a printed face, a skin-toned garment), so
- * they are not refused (docs/local-engine.md has the figures).
+ * shopper. The evidence and the rule are in garment-worn.ts.
  */
-export function checkGarmentNotWorn(p: PersonAnalysis): void {
-  const worn = (p.poseScore >= 0.5 && p.skin >= 2) || (p.poseScore >= 0.1 && p.skin >= 3);
-  if (worn)
+export function checkGarmentNotWorn(e: WornEvidence): void {
+  if (isWornGarment(e)) {
+    const f = (v: number | null) => (v === null ? '-' : v.toFixed(2));
     throw new EngineError(
       'GARMENT_WORN',
       undefined,
-      `person in the garment photo: pose ${p.poseScore.toFixed(2)}, skin ${p.skin}`,
+      `person in the garment photo: pose ${f(e.pose)}, face skin ${f(e.faceSkin)}, head run ${f(e.headRun)} (cut-out ${f(e.headCutRun)}) head widths, shoulder row ${f(e.shoulderRowWidth)} shoulder widths, torso skin ${f(e.torsoSkin)}`,
     );
+  }
 }
 
 /**

@@ -4,6 +4,7 @@
  * (text, integer), timestamps are ISO-8601 text.
  */
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { personPhotosMigration } from './migrations-person-photos.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': {
@@ -435,36 +436,32 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('embed_tryons_session_idx').on('embed_tryons').column('session_id').execute();
     },
   },
-  '011_person_photos': {
-    // My photos: person photos a shopper keeps for later try-ons, sealed in storage (the photo, a
-    // thumbnail and the built-in engine's analysis of it). `status` is 'pending' while the files
-    // are written (retention removes a pending row left by a crash, with its files), then 'kept'.
-    // `key_id` names the encryption key that sealed the files (key rotation).
+  '009_product_photo_refusals': {
+    // The shop widget: refusals of a shop's own garment photos (worn, not separable, not a usable
+    // image), counted per merchant, garment image (SHA-256 of its bytes), reason and UTC day, with
+    // the image's address in the shop's page when the widget gives it, so the merchant learns which
+    // product photos fail (GET /api/merchant/usage, the console's merchant page). No shopper data.
     async up(db: Kysely<unknown>) {
       await db.schema
-        .createTable('person_photos')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('photo_key', 'text', (c) => c.notNull())
-        .addColumn('thumbnail_key', 'text', (c) => c.notNull())
-        .addColumn('analysis_key', 'text')
-        .addColumn('mime_type', 'text', (c) => c.notNull())
-        .addColumn('width', 'integer', (c) => c.notNull())
-        .addColumn('height', 'integer', (c) => c.notNull())
-        .addColumn('key_id', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('last_used_at', 'text', (c) => c.notNull())
+        .createTable('product_photo_refusals')
+        .addColumn('merchant_id', 'text', (c) => c.notNull())
+        .addColumn('garment_sha256', 'text', (c) => c.notNull())
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('garment_url', 'text')
+        .addColumn('refusals', 'integer', (c) => c.notNull())
+        .addColumn('last_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('product_photo_refusals_pk', ['merchant_id', 'garment_sha256', 'code', 'day'])
         .execute();
       await db.schema
-        .createIndex('person_photos_user_idx')
-        .on('person_photos')
-        .columns(['user_id', 'last_used_at'])
+        .createIndex('product_photo_refusals_merchant_day_idx')
+        .on('product_photo_refusals')
+        .columns(['merchant_id', 'day'])
         .execute();
-      await db.schema.createIndex('person_photos_last_used_idx').on('person_photos').column('last_used_at').execute();
-      await db.schema.createIndex('person_photos_key_id_idx').on('person_photos').column('key_id').execute();
     },
   },
+  // My photos (db/migrations-person-photos.ts).
+  '011_person_photos': personPhotosMigration,
 };
 
 function sqlCheck(expr: string) {

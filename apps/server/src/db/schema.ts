@@ -316,6 +316,22 @@ export interface PersonPhotosTable {
   last_used_at: string;
 }
 
+/**
+ * Refusals of a shop's own garment photos in the widget, counted per merchant, garment image
+ * (SHA-256 of its bytes, base64url), reason and UTC day. No shopper data.
+ */
+export interface ProductPhotoRefusalsTable {
+  merchant_id: string;
+  garment_sha256: string;
+  /** The refusal's code (`PRODUCT_PHOTO_REFUSAL_CODES`). */
+  code: string;
+  day: string;
+  /** The image's address in the shop's page, when the widget told it (the latest one). */
+  garment_url: string | null;
+  refusals: number;
+  last_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   credit_grants: CreditGrantsTable;
@@ -335,6 +351,7 @@ export interface Database {
   embed_sessions: EmbedSessionsTable;
   embed_tryons: EmbedTryOnsTable;
   person_photos: PersonPhotosTable;
+  product_photo_refusals: ProductPhotoRefusalsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

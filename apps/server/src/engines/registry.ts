@@ -5,6 +5,8 @@
  */
 import {
   CATEGORY_VALUES,
+  FAL_DEFAULT_MODEL,
+  FAL_WORN_GARMENT_MODELS,
   FASHN_ACCESSORY_MODELS,
   FASHN_DEFAULT_MODEL,
   TRYON_CATEGORY_VALUES,
@@ -28,6 +30,11 @@ export interface EngineFactory {
    * itself declares the same in `TryOnEngine.categories`.
    */
   categories(config: Config): readonly TryOnCategory[];
+  /**
+   * It dresses from a photo of the garment being worn (by a model, or a person photo used as the
+   * garment), which the built-in engine refuses (GARMENT_WORN): the page then offers it instead.
+   */
+  takesWornGarments(config: Config): boolean;
   create(config: Config, context?: EngineContext): Promise<TryOnEngine>;
 }
 
@@ -38,6 +45,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     enabled: () => true,
     // Clothing only: the built-in engine cannot place shoes, bags, hats or jewellery.
     categories: () => CATEGORY_VALUES,
+    // It cuts the garment out of its photo: a garment being worn is refused (GARMENT_WORN).
+    takesWornGarments: () => false,
     // One worker thread per core unless ENGINE_CONCURRENCY says otherwise (the try-on limiter matches it).
     create: async (c) => createLocalEngine(c.engines.concurrency > 0 ? { threads: c.engines.concurrency } : {}),
   },
@@ -47,6 +56,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     enabled: (c) => c.engines.gemini !== undefined,
     // The instruction names the accessory (buildTryOnInstruction).
     categories: () => TRYON_CATEGORY_VALUES,
+    // The instruction asks for the item in the second image, worn or not.
+    takesWornGarments: () => true,
     create: async (c, ctx) =>
       (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c, ctx)),
   },
@@ -57,6 +68,8 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
       FASHN_ACCESSORY_MODELS.includes(c.engines.fashn?.model ?? FASHN_DEFAULT_MODEL)
         ? TRYON_CATEGORY_VALUES
         : CATEGORY_VALUES,
+    // `garment_photo_type: 'auto'`: flat-lay and on-model photos alike.
+    takesWornGarments: () => true,
     create: async (c, ctx) =>
       (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
   },
@@ -65,6 +78,9 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     enabled: (c) => c.engines.fal !== undefined,
     // None of the supported fal endpoints documents shoes or accessories.
     categories: () => CATEGORY_VALUES,
+    // Only where the endpoint documents on-model garment photos (FASHN's, `garment_photo_type: 'auto'`).
+    takesWornGarments: (c) =>
+      (FAL_WORN_GARMENT_MODELS as readonly string[]).includes(c.engines.fal?.model ?? FAL_DEFAULT_MODEL),
     create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
   },
 };
@@ -81,9 +97,18 @@ async function hostedDeps(c: Config, ctx: EngineContext | undefined) {
   };
 }
 
+/** An enabled engine as the registry lists it. */
+export interface EngineListing {
+  id: string;
+  label: string;
+  categories: readonly TryOnCategory[];
+  /** See `EngineFactory.takesWornGarments`. */
+  takesWornGarments: boolean;
+}
+
 export interface EngineRegistry {
   /** Enabled engines, in a stable order, with the categories each offers. */
-  list(): { id: string; label: string; categories: readonly TryOnCategory[] }[];
+  list(): EngineListing[];
   has(id: string): boolean;
   /** The categories an enabled engine offers (none for an unknown id). */
   categories(id: string): readonly TryOnCategory[];
@@ -115,15 +140,14 @@ export function createEngineRegistry(
   injected?: Record<string, TryOnEngine>,
   context?: EngineContext,
 ): EngineRegistry {
-  const factories = new Map<
-    string,
-    { label: string; categories: readonly TryOnCategory[]; create: () => Promise<TryOnEngine> }
-  >();
+  const factories = new Map<string, Omit<EngineListing, 'id'> & { create: () => Promise<TryOnEngine> }>();
   if (injected) {
     for (const [id, engine] of Object.entries(injected)) {
       factories.set(id, {
         label: engine.label,
         categories: engine.categories ?? CATEGORY_VALUES,
+        // An engine injected under a known engine's id (a test's stand-in) takes what that one takes.
+        takesWornGarments: ENGINE_FACTORIES[id]?.takesWornGarments(config) ?? false,
         create: async () => engine,
       });
     }
@@ -133,6 +157,7 @@ export function createEngineRegistry(
         factories.set(id, {
           label: f.label,
           categories: f.categories(config),
+          takesWornGarments: f.takesWornGarments(config),
           create: () => f.create(config, context),
         });
     }
@@ -159,7 +184,11 @@ export function createEngineRegistry(
   };
 
   return {
-    list: () => ids.map((id) => ({ id, label: factories.get(id)!.label, categories: factories.get(id)!.categories })),
+    list: () =>
+      ids.map((id) => {
+        const { label, categories, takesWornGarments } = factories.get(id)!;
+        return { id, label, categories, takesWornGarments };
+      }),
     has: (id) => factories.has(id),
     categories: (id) => factories.get(id)?.categories ?? [],
     defaultEngine,

@@ -9,7 +9,8 @@
  * (optionally `data-aidressup-category`) opens an accessible overlay (a modal dialog: focus kept
  * inside, Escape closes, focus returns to the opener) holding an iframe of `APP/embed?key=pk_…`.
  * The script fetches the garment image in the page (the shop's own image: the server never
- * fetches a URL it is given) and posts its bytes to the frame, to our exact origin only. The
+ * fetches a URL it is given) and posts its bytes (with its address, which is only recorded when the
+ * image is refused) to the frame, to our exact origin only. The
  * frame answers `aidressup:result` (no image, no personal data); the script also fires it as a
  * DOM event `aidressup:result` on `document`. `window.AIDressUp.open({ garmentImage, category })`
  * and `window.AIDressUp.close()` do the same from code.
@@ -54,7 +55,7 @@ function aiDressUpEmbed(): void {
   let frame: HTMLIFrameElement | null = null;
   let closer: HTMLButtonElement | null = null;
   let opener: Element | null = null;
-  let garment: Promise<{ bytes: ArrayBuffer; type: string } | null> | null = null;
+  let garment: Promise<{ bytes: ArrayBuffer; type: string; url: string } | null> | null = null;
   let category = '';
   let previousOverflow = '';
 
@@ -101,10 +102,10 @@ function aiDressUpEmbed(): void {
     if (overlay) close();
     opener = from ?? document.activeElement;
     category = options.category ?? '';
-    const source = options.garmentImage;
-    garment = fetch(new URL(source, location.href).href)
+    const url = new URL(options.garmentImage, location.href).href;
+    garment = fetch(url)
       .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
-      .then(async (b) => ({ bytes: await b.arrayBuffer(), type: b.type }))
+      .then(async (b) => ({ bytes: await b.arrayBuffer(), type: b.type, url }))
       .catch(() => null);
 
     overlay = el(
@@ -159,7 +160,7 @@ function aiDressUpEmbed(): void {
         else {
           // A copy each time: the frame may ask again (reloaded), and a sent buffer is gone.
           const image = g.bytes.slice(0);
-          target.postMessage({ type: 'aidressup:garment', image, mime: g.type, category }, app, [image]);
+          target.postMessage({ type: 'aidressup:garment', image, mime: g.type, url: g.url, category }, app, [image]);
         }
       });
     } else if (type === 'aidressup:close') close();

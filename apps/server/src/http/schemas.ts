@@ -4,7 +4,12 @@
  */
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { EngineBusyResponseSchema, ErrorResponseSchema, NoCreditsResponseSchema } from '@aidressup/contract';
+import {
+  EngineBusyResponseSchema,
+  ErrorResponseSchema,
+  GarmentWornResponseSchema,
+  NoCreditsResponseSchema,
+} from '@aidressup/contract';
 
 /**
  * Every refusal and failure: `{success:false, code, error}`, plus what some codes add (the
@@ -26,12 +31,14 @@ export const ERROR_RESPONSES = {
 } as const;
 
 /**
- * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, and HTTP 503, which is
- * ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
+ * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, HTTP 422, which for
+ * GARMENT_WORN may name a hosted engine to try instead (or is another refusal), and HTTP 503, which
+ * is ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
  */
 export const TRYON_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   402: NoCreditsResponseSchema,
+  422: z.union([GarmentWornResponseSchema, ErrorReplySchema]),
   503: z.union([EngineBusyResponseSchema, ErrorReplySchema]),
 } as const;
 

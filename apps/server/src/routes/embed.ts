@@ -15,6 +15,7 @@ import {
   EmbedSessionResponseSchema,
   EmbedTryOnFieldsSchema,
   EmbedTryOnResponseSchema,
+  GarmentUrlSchema,
   MAX_UPLOAD_BYTES,
   MESSAGES,
   MerchantUsageQuerySchema,
@@ -25,8 +26,9 @@ import { bearerToken, ownOrigins } from '../http/bearer.js';
 import { EMBED_SCRIPT } from '../http/embed-script.js';
 import { readMultipart } from '../http/multipart-form.js';
 import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
-import { MIN_SIDE, validateAndNormalise } from '../services/images.js';
+import { MIN_SIDE, validateAndNormalise, type Upload } from '../services/images.js';
 import { embedSessionOf, merchantBySecretKey, merchantUsage, openEmbedSession } from '../services/merchants.js';
+import { asProductPhotoRefusal, garmentImageRef } from '../services/product-photo-refusals.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -37,6 +39,9 @@ const EmbedTryOnFormSchema = z.object({
     'The garment’s image, as the shop’s page read it: JPG, PNG or WEBP, at most 10 MB',
   ),
   ...EmbedTryOnFieldsSchema.shape,
+  garmentUrl: GarmentUrlSchema.optional().describe(
+    'The garment image’s address in the shop’s page (optional; never fetched): recorded with a refusal of that image for the merchant',
+  ),
 });
 
 const SCRIPT = Buffer.from(EMBED_SCRIPT);
@@ -137,7 +142,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
     },
     async (request, reply) => {
       const { session, merchant } = await embedSessionOf(deps(), bearerToken(request));
-      const files: Partial<Record<FileField, Buffer>> = {};
+      const files: Partial<Record<FileField, Upload>> = {};
       const fields: Record<string, string> = {};
       await readMultipart(request, MESSAGES.uploadBothPhotos, async () => {
         for await (const part of request.parts()) {
@@ -147,9 +152,12 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
               part.file.resume();
               throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
             }
-            files[field] = await part.toBuffer();
-          } else if (part.fieldname === 'category' && typeof part.value === 'string') {
-            fields.category = part.value;
+            files[field] = { data: await part.toBuffer(), declared: { type: part.mimetype, name: part.filename } };
+          } else if (
+            (part.fieldname === 'category' || part.fieldname === 'garmentUrl') &&
+            typeof part.value === 'string'
+          ) {
+            fields[part.fieldname] = part.value;
           }
         }
       });
@@ -159,6 +167,12 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
       if (!parsed.success) throw new AppError('INVALID_CATEGORY');
       const engineId = app.engines.defaultEngine;
       const m = { merchantId: merchant.id, accountId: merchant.user_id, sessionId: session.id };
+      // A refusal of the shop's own garment photo: counted for the merchant, answered "cannot be previewed here".
+      const product = {
+        merchantId: m.merchantId,
+        garment: garmentImageRef(files.clothingImage.data, fields.garmentUrl),
+      };
+      const refused = (err: unknown) => asProductPhotoRefusal({ ...deps(), log: request.log }, product, err);
       // Cheap refusals first (no credit left, the line full): nothing decoded, nothing charged.
       // Otherwise a place in line, kept while the photos are decoded.
       const admission = await app.tryOns.refuseMerchantEarly(m, engineId);
@@ -192,6 +206,8 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
           admission,
           signal: gone.signal,
         });
+      } catch (err) {
+        throw await refused(err);
       } finally {
         reply.raw.off('close', onClose);
         await admission.leave();
@@ -209,7 +225,8 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
     '/api/merchant/usage',
     {
       schema: {
-        summary: 'A merchant’s credits and try-ons per UTC day (Authorization: Bearer <secret key>)',
+        summary:
+          'A merchant’s credits, try-ons per UTC day and refused product photos (Authorization: Bearer <secret key>)',
         tags: ['embed'],
         security: [{ merchantSecretKey: [] }],
         querystring: MerchantUsageQuerySchema,

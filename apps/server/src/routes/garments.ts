@@ -23,7 +23,7 @@ import { classifyGarment } from '@aidressup/engine';
 import { AppError } from '../errors.js';
 import { readMultipart } from '../http/multipart-form.js';
 import { requireSessionUserId } from '../http/session.js';
-import { validateAndDecodeRgba } from '../services/images.js';
+import { validateAndDecodeRgba, type Upload } from '../services/images.js';
 import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
 
 /** The classifier looks at about 256 pixels; decoding at twice that keeps its box filter fed, cheaply. */
@@ -35,16 +35,16 @@ const ClassifyFormSchema = z.object({
 });
 
 /** The one garment photo of the form; text fields are ignored, any other file is refused. */
-function readGarmentPhoto(request: FastifyRequest): Promise<Buffer | undefined> {
+function readGarmentPhoto(request: FastifyRequest): Promise<Upload | undefined> {
   return readMultipart(request, MESSAGES.missingClothingImage, async () => {
-    let photo: Buffer | undefined;
+    let photo: Upload | undefined;
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
       if (part.fieldname !== GARMENT_CLASSIFY_FILE_FIELD || photo) {
         part.file.resume();
         throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
       }
-      photo = await part.toBuffer();
+      photo = { data: await part.toBuffer(), declared: { type: part.mimetype, name: part.filename } };
     }
     return photo;
   });
@@ -74,9 +74,9 @@ export default async function garmentRoutes(instance: FastifyInstance): Promise<
     },
     async (request) => {
       requireSessionUserId(request);
-      const bytes = await readGarmentPhoto(request);
-      if (!bytes) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
-      const image = await validateAndDecodeRgba(bytes, GARMENT_CLASSIFY_FILE_FIELD, CLASSIFY_DECODE_SIDE);
+      const photo = await readGarmentPhoto(request);
+      if (!photo) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
+      const image = await validateAndDecodeRgba(photo, GARMENT_CLASSIFY_FILE_FIELD, CLASSIFY_DECODE_SIDE);
       // Without an alpha channel there is no cut-out to use; with one, the classifier looks for
       // transparent pixels itself (an opaque PNG with an alpha channel is a plain photo).
       const result = classifyGarment(image, image.hasAlpha ? {} : { hasAlpha: false });

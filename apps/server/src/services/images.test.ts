@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
 import { AppError } from '../errors.js';
-import { cleanEngineOutput, detectImageKind, validateAndNormalise } from './images.js';
+import { cleanEngineOutput, detectImageKind, validateAndNormalise, type Upload } from './images.js';
 import { gif, jpeg, png, pngHeaderOnly, rotatedJpegWithExif, truncatedJpeg } from '../test/images.js';
 
-async function refusal(bytes: Buffer): Promise<AppError> {
+async function refusal(bytes: Buffer | Upload): Promise<AppError> {
   try {
     await validateAndNormalise(bytes, 'userImage');
   } catch (err) {
@@ -31,10 +31,19 @@ describe('upload validation', () => {
     expect(detectImageKind(Buffer.alloc(0))).toBeNull();
   });
 
-  it('refuses a text file named .jpg as not a photo at all', async () => {
-    const err = await refusal(Buffer.from('This is a text file pretending to be a photo.jpg\n'));
+  it('refuses a text file named .jpg as not a photo at all, and one that says it is text as an unsupported format', async () => {
+    const data = Buffer.from('This is a text file pretending to be a photo.jpg\n');
+    const err = await refusal({ data, declared: { type: 'image/jpeg', name: 'photo.jpg' } });
     expect([err.code, err.message, err.statusCode]).toEqual(['UNSUPPORTED_FORMAT', MESSAGES.notAPhoto, 415]);
+    expect(err.extra).toEqual({ field: 'userImage' });
     expect(MESSAGES.notAPhoto).toBe('This file is not a photo we can read. Use JPG, PNG or WEBP.');
+    for (const declared of [{ type: 'text/plain', name: 'notes.txt' }, { type: 'image/jpeg', name: 'notes.txt' }, {}]) {
+      const text = await refusal({ data, declared });
+      expect([text.code, text.message], JSON.stringify(declared)).toEqual([
+        'UNSUPPORTED_FORMAT',
+        MESSAGES.unsupportedFormat,
+      ]);
+    }
   });
 
   it('refuses a GIF as an unsupported format', async () => {

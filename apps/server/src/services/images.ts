@@ -14,7 +14,8 @@ import {
   MIN_GARMENT_PHOTO_SIDE,
   MIN_PERSON_PHOTO_SIDE,
   detectImageKind,
-  isOtherImageFormat,
+  notAnImageMessage,
+  type DeclaredFile,
   type ImageKind,
   type ImageMime,
 } from '@aidressup/contract';
@@ -67,6 +68,20 @@ export const MIN_SIDE = {
   garment: { pixels: MIN_GARMENT_PHOTO_SIDE, message: MESSAGES.clothingPhotoTooSmall },
 } as const satisfies Record<string, MinSide>;
 
+/**
+ * An uploaded file: its bytes and what its form part said of it (MIME type, file name). Only the
+ * bytes decide whether it is taken; the rest only chooses the message for a file that is not an
+ * image (`notAnImageMessage`). A bare Buffer claims nothing.
+ */
+export interface Upload {
+  data: Buffer;
+  declared?: DeclaredFile | undefined;
+}
+
+function asUpload(input: Buffer | Upload): Upload {
+  return Buffer.isBuffer(input) ? { data: input } : input;
+}
+
 /** What the upload checks learnt about an image before decoding it. */
 interface InspectedUpload {
   kind: ImageKind;
@@ -81,15 +96,15 @@ interface InspectedUpload {
  * on its shorter side. Throws AppError with FILE_TOO_LARGE, UNSUPPORTED_FORMAT, IMAGE_UNREADABLE,
  * IMAGE_TOO_MANY_PIXELS or IMAGE_TOO_SMALL.
  */
-async function inspectUpload(bytes: Buffer, label: string, minSide?: MinSide): Promise<InspectedUpload> {
+async function inspectUpload(upload: Upload, label: string, minSide?: MinSide): Promise<InspectedUpload> {
+  const bytes = upload.data;
   if (bytes.length > MAX_UPLOAD_BYTES) throw new AppError('FILE_TOO_LARGE', MESSAGES.fileTooLarge);
   const kind = detectImageKind(bytes);
-  // Not a JPEG, PNG or WEBP by its bytes: an image in another format, or no image at all (a PDF
-  // renamed .jpg), which gets its own message so the shopper does not just try again.
-  if (!kind) {
-    const message = isOtherImageFormat(bytes) ? MESSAGES.unsupportedFormat : MESSAGES.notAPhoto;
-    throw new AppError('UNSUPPORTED_FORMAT', message);
-  }
+  // Not a JPEG, PNG or WEBP by its bytes: a type that is not allowed (the specification's
+  // 'Unsupported format…'), or a file that claims an allowed type and is no image (a PDF renamed
+  // .jpg), which gets its own message so the shopper does not just try again.
+  if (!kind)
+    throw new AppError('UNSUPPORTED_FORMAT', notAnImageMessage(bytes, upload.declared ?? {}), { field: label });
 
   let meta: sharp.Metadata;
   try {
@@ -113,8 +128,14 @@ async function inspectUpload(bytes: Buffer, label: string, minSide?: MinSide): P
  * UNSUPPORTED_FORMAT, FILE_TOO_LARGE, IMAGE_UNREADABLE, IMAGE_TOO_MANY_PIXELS or (with `minSide`)
  * IMAGE_TOO_SMALL. Opaque images become JPEG; images with transparency stay lossless (PNG).
  */
-export async function validateAndNormalise(bytes: Buffer, label: string, minSide?: MinSide): Promise<NormalisedImage> {
-  const { kind, width, height, hasAlpha } = await inspectUpload(bytes, label, minSide);
+export async function validateAndNormalise(
+  input: Buffer | Upload,
+  label: string,
+  minSide?: MinSide,
+): Promise<NormalisedImage> {
+  const upload = asUpload(input);
+  const bytes = upload.data;
+  const { kind, width, height, hasAlpha } = await inspectUpload(upload, label, minSide);
   const target = normalisedSide(kind, Math.max(width, height));
   try {
     const pipeline = sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', sequentialRead: true })
@@ -148,8 +169,14 @@ export interface DecodedRgba {
  * upright, straight to RGBA with its longest side at most `maxSide` (a large JPEG is read at a
  * reduced scale). For a quick look at the photo, not for a try-on.
  */
-export async function validateAndDecodeRgba(bytes: Buffer, label: string, maxSide: number): Promise<DecodedRgba> {
-  const { hasAlpha } = await inspectUpload(bytes, label);
+export async function validateAndDecodeRgba(
+  input: Buffer | Upload,
+  label: string,
+  maxSide: number,
+): Promise<DecodedRgba> {
+  const upload = asUpload(input);
+  const bytes = upload.data;
+  const { hasAlpha } = await inspectUpload(upload, label);
   try {
     const out = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
       .rotate()

@@ -18,6 +18,7 @@ import {
   type Merchant,
   type MerchantSessionSummary,
   type MerchantUsageDay,
+  type ProductPhotoRefusal,
 } from '@aidressup/contract';
 import type { Database, EmbedSessionRow, MerchantRow } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
@@ -38,6 +39,7 @@ import {
 } from '../repositories/merchants.js';
 import { createUser } from '../repositories/users.js';
 import { hashIp } from './users.js';
+import { refusedProductPhotos } from './product-photo-refusals.js';
 import type { Operator } from './admin/operators.js';
 
 export interface MerchantDeps {
@@ -160,11 +162,17 @@ export async function merchantDetail(
   deps: MerchantDeps,
   id: string,
   days: number,
-): Promise<{ merchant: Merchant; usage: MerchantUsageDay[]; sessions: MerchantSessionSummary[] }> {
+): Promise<{
+  merchant: Merchant;
+  usage: MerchantUsageDay[];
+  refusedProductPhotos: ProductPhotoRefusal[];
+  sessions: MerchantSessionSummary[];
+}> {
   const row = await merchantOrNotFound(deps.db, id);
   return {
     merchant: await toMerchant(deps, row),
     usage: await usageOf(deps, id, days),
+    refusedProductPhotos: await refusedProductPhotos(deps, id, days),
     sessions: await merchantSessions(deps.db, id, SESSIONS_LISTED),
   };
 }
@@ -291,10 +299,15 @@ export async function merchantUsage(
   deps: MerchantDeps,
   row: MerchantRow,
   days: number,
-): Promise<{ merchant: { id: string; name: string; credits: number }; usage: MerchantUsageDay[] }> {
+): Promise<{
+  merchant: { id: string; name: string; credits: number };
+  usage: MerchantUsageDay[];
+  refusedProductPhotos: ProductPhotoRefusal[];
+}> {
   return {
     merchant: { id: row.id, name: row.name, credits: await balance(deps.db, row.user_id, deps.clock()) },
     usage: await usageOf(deps, row.id, days),
+    refusedProductPhotos: await refusedProductPhotos(deps, row.id, days),
   };
 }
 

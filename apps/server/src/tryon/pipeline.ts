@@ -33,6 +33,7 @@ import type { Admission, AdmissionLine, LineBusy } from './admission.js';
 import { TRYON_QUEUE_NAME } from './job.js';
 import { keepPhotos, keepsPhotos } from './kept-photos.js';
 import { rerunTryOn, type RerunRequest } from './rerun.js';
+import { refusalExtra } from './alternatives.js';
 
 export interface TryOnDeps {
   db: Kysely<Database>;
@@ -50,7 +51,7 @@ export interface TryOnDeps {
   /** Aborted when the process shuts down and its grace is over: runs under way give up and are refunded. */
   stop?: AbortSignal;
   /** The enabled engines: what each offers (categories), and whether a preview's photos are kept. */
-  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list'>;
+  engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list' | 'status'>;
   /** Where a preview's photos are kept for "Make it photo-real" (none: they are not kept). */
   storage?: Storage;
 }
@@ -251,7 +252,8 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     }
   }
   progress?.report('failed');
-  throw new AppError(result.code, result.message || undefined);
+  // A garment refused as worn: the hosted engine that can use the photo, when there is one.
+  throw new AppError(result.code, result.message || undefined, refusalExtra(deps.engines, result.code, req.engineId));
 }
 
 /** A shopper's try-on in a shop's widget (docs/embed.md), paid by the merchant. */

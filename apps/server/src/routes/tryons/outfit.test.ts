@@ -194,7 +194,10 @@ describe.each(DATABASE_KINDS)('whole outfit on %s', (kind) => {
       userId: user.id,
       lower: { data: await gif(), filename: 'b.gif', contentType: 'image/gif' },
     });
-    expectApiError(notImage, 415, 'UNSUPPORTED_FORMAT', MESSAGES.unsupportedFormat);
+    expectApiError(notImage, 415, 'UNSUPPORTED_FORMAT', {
+      message: MESSAGES.unsupportedFormat,
+      extra: { field: 'lowerClothingImage' },
+    });
     expect(engine.calls).toHaveLength(0);
     expect(await trialsUsed(app, user.id)).toBe(0);
   });

@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('photo checks before charging on %s', (kind) => {
     });
 
     const pdf = await post(app, cookie, user.id, { userImage: RENAMED_PDF, clothingImage: garment });
-    expectApiError(pdf, 415, 'UNSUPPORTED_FORMAT', MESSAGES.notAPhoto);
+    expectApiError(pdf, 415, 'UNSUPPORTED_FORMAT', { message: MESSAGES.notAPhoto, extra: { field: 'userImage' } });
 
     expect(engine.calls).toHaveLength(0);
     const after = await getUser(app, cookie, user.id);

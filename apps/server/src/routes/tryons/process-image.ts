@@ -19,7 +19,7 @@ import { AppError } from '../../errors.js';
 import { readMultipart } from '../../http/multipart-form.js';
 import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
 import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
-import { MIN_SIDE, validateAndNormalise } from '../../services/images.js';
+import { MIN_SIDE, validateAndNormalise, type Upload } from '../../services/images.js';
 import { tryOnsFor } from '../../tryon/pipeline.js';
 import { useKeptPhoto, type KeptPerson } from '../../services/my-photos.js';
 
@@ -41,7 +41,7 @@ const TryOnFormSchema = z.object({
 });
 
 interface ParsedForm {
-  files: Partial<Record<FileField, Buffer>>;
+  files: Partial<Record<FileField, Upload>>;
   fields: Record<string, string>;
 }
 
@@ -58,7 +58,7 @@ async function readParts(request: FastifyRequest): Promise<ParsedForm> {
         part.file.resume();
         throw new AppError('VALIDATION_ERROR', MESSAGES.unexpectedParts);
       }
-      form.files[field] = await part.toBuffer();
+      form.files[field] = { data: await part.toBuffer(), declared: { type: part.mimetype, name: part.filename } };
     } else {
       if (!(TEXT_FIELDS as readonly string[]).includes(part.fieldname)) continue;
       if (part.valueTruncated || typeof part.value !== 'string') throw new AppError('VALIDATION_ERROR');

@@ -325,6 +325,7 @@ export function HomePage() {
                 beforeUrl={studio.person.previewUrl}
                 hostedEngine={studio.hostedEngine}
                 photoReal={studio.photoReal}
+                alternativeEngine={studio.alternativeEngine}
                 onTryAnotherGarment={studio.tryAnotherGarment}
                 onLeaveLine={studio.leaveLine}
                 onReport={tryonId ? () => setReporting(tryonId) : undefined}

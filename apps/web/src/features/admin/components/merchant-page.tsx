@@ -9,6 +9,7 @@ import { updateMerchant } from '../api/update-merchant';
 import { useAdminData } from '../hooks/use-admin-data';
 import { formatDateTime, formatNumber } from '../utils/format';
 import { Badge, ErrorNote, Loading, Panel, Stat, TableScroll, tdClass, thClass } from './admin-ui';
+import { ProductPhotoRefusals } from './product-photo-refusals';
 import { ReasonDialog } from './reason-dialog';
 import { SecretKeyNote } from './secret-key-note';
 import { parseOrigins } from './merchants-page';
@@ -53,7 +54,7 @@ function Th({ children }: { children: string }) {
   );
 }
 
-/** A merchant's page: keys, origins, credits, try-ons per day and results per shopper session. */
+/** A merchant's page: keys, origins, credits, try-ons per day, refused product photos and results per shopper session. */
 export function MerchantPage() {
   const { id = '' } = useParams();
   const detail = useAdminData<AdminMerchantDetailResponse>(`merchant:${id}`, (signal) => getMerchant(id, signal));
@@ -86,7 +87,7 @@ export function MerchantPage() {
 
   if (detail.error) return <ErrorNote message={detail.error} onRetry={detail.reload} />;
   if (!detail.data) return <Loading />;
-  const { merchant: m, usage, sessions } = detail.data;
+  const { merchant: m, usage, sessions, refusedProductPhotos } = detail.data;
 
   return (
     <div className="space-y-6">
@@ -192,6 +193,8 @@ export function MerchantPage() {
           </TableScroll>
         )}
       </Panel>
+
+      <ProductPhotoRefusals items={refusedProductPhotos} />
 
       <Panel title="Latest shopper sessions">
         {sessions.length === 0 ? (

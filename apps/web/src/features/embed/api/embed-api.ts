@@ -42,14 +42,18 @@ export function openEmbedSession(key: string, origin: string): Promise<EmbedSess
   });
 }
 
-/** POST /api/embed/tryon: the shopper's photo and the garment, paid by the shop. */
+/**
+ * POST /api/embed/tryon: the shopper's photo and the garment, paid by the shop; with the garment
+ * image's address in the shop's page, which the server records only if it refuses that image.
+ */
 export function embedTryOn(
   token: string,
-  input: { person: Blob; garment: Blob; category: string },
+  input: { person: Blob; garment: Blob; category: string; garmentUrl?: string | null },
   signal: AbortSignal,
 ): Promise<EmbedTryOnResponse> {
   const form = new FormData();
   form.append('category', input.category);
+  if (input.garmentUrl) form.append('garmentUrl', input.garmentUrl);
   form.append('userImage', input.person, 'photo');
   form.append('clothingImage', input.garment, 'garment');
   return call('/api/embed/tryon', EmbedTryOnResponseSchema, {

@@ -38,6 +38,13 @@ interface Garment {
   url: string;
   blob: Blob;
   category: Category;
+  /** The image's address in the shop's page (recorded by the server only if it refuses the image). */
+  sourceUrl: string | null;
+}
+
+/** The server refused the shop's garment photo itself: this product cannot be previewed here. */
+function refusesProductPhoto(err: unknown): boolean {
+  return err instanceof ApiError && (err.body as { field?: unknown } | undefined)?.field === 'clothingImage';
 }
 
 /**
@@ -82,7 +89,13 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
     if (settings.merchant === null || !framed) return;
     const onMessage = (event: MessageEvent) => {
       if (event.source !== window.parent || pageOrigin.current !== null) return;
-      const data = event.data as { type?: unknown; image?: unknown; mime?: unknown; category?: unknown } | null;
+      const data = event.data as {
+        type?: unknown;
+        image?: unknown;
+        mime?: unknown;
+        category?: unknown;
+        url?: unknown;
+      } | null;
       if (data?.type === EMBED_MESSAGES.garmentError) {
         setPhase({ kind: 'failed', message: t('embed.garmentUnreadable') });
         return;
@@ -93,7 +106,8 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
       const category = (CATEGORY_VALUES as readonly string[]).includes(String(data.category))
         ? (data.category as Category)
         : 'upper_body';
-      setGarment({ blob, url: URL.createObjectURL(blob), category });
+      const sourceUrl = typeof data.url === 'string' ? data.url : null;
+      setGarment({ blob, url: URL.createObjectURL(blob), category, sourceUrl });
       openEmbedSession(settings.key, event.origin).then(
         (session) => {
           token.current = session.token;
@@ -161,13 +175,14 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
     try {
       const result = await embedTryOn(
         token.current,
-        { person: photo.blob, garment: garment.blob, category: garment.category },
+        { person: photo.blob, garment: garment.blob, category: garment.category, garmentUrl: garment.sourceUrl },
         AbortSignal.timeout(TRYON_TIMEOUT_MS),
       );
       setPhase({ kind: 'result', imageUrl: result.imageUrl });
       tell(EMBED_MESSAGES.result);
     } catch (err) {
-      setPhase({ kind: 'error', message: errorText(err) });
+      // The shop's photo of this product cannot be used: no other photo of the shopper would help.
+      setPhase({ kind: refusesProductPhoto(err) ? 'failed' : 'error', message: errorText(err) });
     }
   };
 
@@ -188,9 +203,19 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
             {t('embed.loadingGarment')}
           </p>
         ) : (
-          <p role="alert" className="rounded-xl bg-amber-50 p-4 text-ink-900 ring-1 ring-amber-200">
-            {phase.message}
-          </p>
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            {garment ? (
+              // The product the message is about (its photo could not be used).
+              <img
+                src={garment.url}
+                alt={t('embed.garmentAlt')}
+                className="max-h-40 w-auto self-center rounded-xl object-contain ring-1 ring-ink-200 sm:self-start"
+              />
+            ) : null}
+            <p role="alert" className="min-w-0 flex-1 rounded-xl bg-amber-50 p-4 text-ink-900 ring-1 ring-amber-200">
+              {phase.message}
+            </p>
+          </div>
         )}
       </Shell>
     );

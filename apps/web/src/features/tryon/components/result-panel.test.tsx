@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
 import { ResultPanel } from './result-panel';
 import type { TryOnState } from '../hooks/use-try-on';
@@ -28,6 +28,22 @@ describe('result panel errors', () => {
     expect(box.textContent).toContain('You have not been charged');
     expect(screen.queryByTestId('error-box')).toBeNull();
     expect(screen.queryByText(MESSAGES.processFailed)).toBeNull();
+  });
+
+  it('offers the engine a refusal names as a button, "Try with <engine>", which runs it', () => {
+    const onRun = vi.fn();
+    render(
+      <ResultPanel
+        state={errorState('GARMENT_WORN', MESSAGES.garmentWorn)}
+        onShowPlans={() => undefined}
+        alternativeEngine={{ label: 'Nano Banana (Gemini)', onRun }}
+      />,
+    );
+    const button = screen.getByRole('button', { name: 'Try with Nano Banana (Gemini)' });
+    expect(screen.getByTestId('error-box').contains(button)).toBe(true);
+    expect(screen.getByTestId('alternative-engine').textContent).toContain('it uses one try-on');
+    fireEvent.click(button);
+    expect(onRun).toHaveBeenCalledOnce();
   });
 
   it('shows other errors as a failure', () => {

@@ -31,6 +31,8 @@ export interface ResultPanelProps {
   hostedEngine?: { label: string; onUse: () => void; selected: boolean };
   /** "Make it photo-real": re-run the preview shown on the hosted engine while its photos are kept. */
   photoReal?: { label: string; keptUntil: string; onRun: () => void };
+  /** After a refusal another engine can take (a garment being worn): "Try with <engine>", the same try-on on it. */
+  alternativeEngine?: { label: string; onRun: () => void };
   /** Keeps the person photo, clears the garment and the result. */
   onTryAnotherGarment?: () => void;
   /** Opens "Report a problem" for the result shown (absent: no report button). */
@@ -111,6 +113,7 @@ export function ResultPanel({
   beforeUrl,
   hostedEngine,
   photoReal,
+  alternativeEngine,
   onTryAnotherGarment,
   onReport,
   reportedNote,
@@ -402,6 +405,26 @@ export function ResultPanel({
             <button type="button" onClick={onShowPlans} className={buttonClasses('primary', 'md', 'mt-4')}>
               {t('tryon.result.seePlans')}
             </button>
+          ) : null}
+          {alternativeEngine ? (
+            <div
+              className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-3"
+              data-testid="alternative-engine"
+            >
+              <button
+                type="button"
+                onClick={alternativeEngine.onRun}
+                // Like a primary button, but its label (the engine's name) may wrap on a phone.
+                className="inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-xl bg-gradient-to-r from-brand-600 to-fuchsia-600 px-5 py-2 text-sm font-semibold text-white shadow-lg shadow-brand-600/25 transition-colors select-none hover:from-brand-700 hover:to-fuchsia-700 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+                data-testid="try-alternative-engine"
+              >
+                <SparklesIcon className="size-5 shrink-0" />
+                {t('tryon.result.tryWithEngine', { engine: alternativeEngine.label })}
+              </button>
+              <span className="text-xs text-red-900">
+                {t('tryon.result.tryWithEngineNote', { engine: alternativeEngine.label })}
+              </span>
+            </div>
           ) : null}
         </div>
       ) : null}

@@ -154,7 +154,7 @@ export function useStudio({
     openProgress,
     makeProgressId,
   };
-  const { state, run, rerun, reset, cancel, notice, clearNotice } = useTryOn(tryOnDeps);
+  const { state, run, rerun, retryOn, reset, cancel, notice, clearNotice } = useTryOn(tryOnDeps);
   const press = usePress(tryOnDeps);
   /** Why a press of several garments did not start (its cost not covered): shown by the button. */
   const [pressNotice, setPressNotice] = useState<string | null>(null);
@@ -162,6 +162,9 @@ export function useStudio({
   // The engine of the try-on under way or shown, else the one chosen.
   const shownEngine = findEngine(config, state.engine ?? engineId);
   const hosted = firstHostedEngine(config);
+  // The engine a refusal offers instead (a garment being worn: a hosted engine that can use the photo).
+  const alternative =
+    state.status === 'error' && state.alternativeEngine ? findEngine(config, state.alternativeEngine.id) : undefined;
 
   const personCard = useRef<HTMLElement>(null);
   const clothingCard = useRef<HTMLElement>(null);
@@ -366,6 +369,20 @@ export function useStudio({
             },
           }
         : undefined,
+    /**
+     * After a refusal another engine can take (GARMENT_WORN: a hosted engine that dresses from a
+     * photo of the garment being worn): its label, and the same try-on (photos, category) on it,
+     * which also becomes the chosen engine.
+     */
+    alternativeEngine: alternative
+      ? {
+          label: alternative.label,
+          onRun: () => {
+            setEngineChoice(alternative.id);
+            void retryOn(alternative.id, clientTimeoutMs(alternative.estimateSeconds));
+          },
+        }
+      : undefined,
     tryOn,
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,

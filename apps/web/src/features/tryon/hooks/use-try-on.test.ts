@@ -157,6 +157,50 @@ describe('try-on states', () => {
     expect(unknown.hook.result.current.state.error).toBe(MESSAGES.unknownError);
   });
 
+  it('keeps the engine a GARMENT_WORN refusal offers, and runs the same photos and category on it', async () => {
+    const refusal = {
+      success: false,
+      code: 'GARMENT_WORN',
+      error: MESSAGES.garmentWorn,
+      alternativeEngine: { id: 'nano-banana', label: 'Nano Banana (Gemini)' },
+    };
+    const process = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError(MESSAGES.garmentWorn, 422, 'GARMENT_WORN', refusal))
+      .mockResolvedValueOnce({
+        success: true,
+        imageUrl: '/api/results/r.png',
+        usedFreeTrial: true,
+        creditsRemaining: 4,
+      });
+    const { hook } = setup({ process });
+    const person = file('p.jpg');
+    const clothing = file('c.jpg');
+    await act(() => hook.result.current.run(person, clothing, 'dresses'));
+    expect(hook.result.current.state).toMatchObject({
+      status: 'error',
+      errorCode: 'GARMENT_WORN',
+      engine: 'local',
+      alternativeEngine: { id: 'nano-banana', label: 'Nano Banana (Gemini)' },
+    });
+
+    await act(() => hook.result.current.retryOn('nano-banana'));
+    expect(process).toHaveBeenCalledTimes(2);
+    expect(process.mock.calls[1]![0]).toMatchObject({ person, clothing, category: 'dresses', api: 'nano-banana' });
+    expect(hook.result.current.state).toMatchObject({
+      status: 'success',
+      engine: 'nano-banana',
+      alternativeEngine: null,
+    });
+
+    // Another refusal offers nothing.
+    const other = setup({
+      process: vi.fn(async () => Promise.reject(new ApiError(MESSAGES.personNotFound, 422, 'PERSON_NOT_FOUND', {}))),
+    });
+    await act(() => other.hook.result.current.run(person, clothing, 'upper_body'));
+    expect(other.hook.result.current.state.alternativeEngine).toBeNull();
+  });
+
   it('aborts after the client timeout', async () => {
     const process = vi.fn(
       ({ signal }: { signal: AbortSignal }) =>

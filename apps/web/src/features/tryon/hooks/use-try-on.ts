@@ -2,9 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   CLIENT_TIMEOUT_MS,
   EngineBusyResponseSchema,
+  GarmentWornResponseSchema,
   MESSAGES,
   NoCreditsResponseSchema,
   WEB_MESSAGES,
+  type AlternativeEngine,
   type TryOnCategory,
   type TryOnProgressEvent,
   type TryOnResponse,
@@ -54,6 +56,11 @@ export interface TryOnState {
   cancelled?: boolean;
   /** A quick preview's photos are kept until then for "Make it photo-real" (ISO); null when they are not. */
   photosKeptUntil?: string | null;
+  /**
+   * A refusal the server says another engine can take (GARMENT_WORN: a hosted engine that dresses
+   * from a photo of the garment being worn): the page offers the same try-on on it.
+   */
+  alternativeEngine?: AlternativeEngine | null;
 }
 
 export interface TryOnDeps {
@@ -102,6 +109,7 @@ const idle: TryOnState = {
   tryonId: null,
   line: null,
   photosKeptUntil: null,
+  alternativeEngine: null,
 };
 
 /** Resolves after `ms`, or rejects at once when `signal` aborts. */
@@ -264,12 +272,15 @@ export function useTryOn(deps: TryOnDeps) {
         else if (e instanceof Error && e.message) message = e.message;
         else message = MESSAGES.unknownError;
         console.warn('Try-on failed', e);
+        const worn =
+          e instanceof ApiError && e.code === 'GARMENT_WORN' ? GarmentWornResponseSchema.safeParse(e.body) : null;
         setState({
           ...idle,
           status: 'error',
           error: message,
           errorCode: e instanceof ApiError ? (e.code ?? null) : null,
           engine,
+          alternativeEngine: worn?.success ? (worn.data.alternativeEngine ?? null) : null,
         });
       } finally {
         stopProgress();
@@ -280,12 +291,23 @@ export function useTryOn(deps: TryOnDeps) {
     [],
   );
 
+  /** The photos and category of the last try-on sent, for the same try-on on another engine. */
+  const lastRun = useRef<{
+    person: PersonSource;
+    clothing: File;
+    category: TryOnCategory;
+    lower: File | undefined;
+  } | null>(null);
+
   const run = useCallback(
     async (
       person: PersonSource | null,
       clothing: File | null,
       category: TryOnCategory,
       lowerClothing?: File | null,
+      /** Another engine than the one chosen (the same try-on, offered after a refusal), and its timeout. */
+      engineOverride?: string,
+      timeoutMs?: number,
     ) => {
       const d = depsRef.current;
       if (!person || !clothing) {
@@ -298,32 +320,38 @@ export function useTryOn(deps: TryOnDeps) {
       }
       // A bottom goes with Upper Body only (a whole outfit).
       const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
+      const api = engineOverride ?? d.engine;
+      if (!inFlight.current) lastRun.current = { person, clothing, category, lower };
       // A kept photo is on the server already: only its id is sent.
       const photo = person instanceof File ? person : undefined;
       const keptPhotoId = person instanceof File ? undefined : person.keptPhotoId;
       // Prepared once, posted again as often as the line asks.
       let uploads: Promise<[File | undefined, File, File | undefined]> | undefined;
-      await execute(d.engine ?? null, async (userId, signal, progressId, lineTicket) => {
-        const [personUpload, clothingUpload, lowerUpload] = d.prepare
-          ? await (uploads ??= Promise.all([
-              photo ? d.prepare(photo) : undefined,
-              d.prepare(clothing),
-              lower ? d.prepare(lower) : undefined,
-            ]))
-          : [photo, clothing, lower];
-        return (d.process ?? processImage)({
-          person: personUpload,
-          personPhotoId: keptPhotoId,
-          clothing: clothingUpload,
-          ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
-          category,
-          userId,
-          api: d.engine,
-          signal,
-          ...(progressId ? { progressId } : {}),
-          ...(lineTicket ? { lineTicket } : {}),
-        });
-      });
+      await execute(
+        api ?? null,
+        async (userId, signal, progressId, lineTicket) => {
+          const [personUpload, clothingUpload, lowerUpload] = d.prepare
+            ? await (uploads ??= Promise.all([
+                photo ? d.prepare(photo) : undefined,
+                d.prepare(clothing),
+                lower ? d.prepare(lower) : undefined,
+              ]))
+            : [photo, clothing, lower];
+          return (d.process ?? processImage)({
+            person: personUpload,
+            personPhotoId: keptPhotoId,
+            clothing: clothingUpload,
+            ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
+            category,
+            userId,
+            api,
+            signal,
+            ...(progressId ? { progressId } : {}),
+            ...(lineTicket ? { lineTicket } : {}),
+          });
+        },
+        timeoutMs,
+      );
     },
     [execute],
   );
@@ -346,6 +374,19 @@ export function useTryOn(deps: TryOnDeps) {
     [execute],
   );
 
+  /**
+   * The last try-on again, the same photos and category, on the engine `api` (the one a refusal
+   * offered: GARMENT_WORN's hosted engine). A new try-on, charged as one.
+   */
+  const retryOn = useCallback(
+    async (api: string, timeoutMs?: number) => {
+      const last = lastRun.current;
+      if (!last) return;
+      await run(last.person, last.clothing, last.category, last.lower ?? null, api, timeoutMs);
+    },
+    [run],
+  );
+
   /** Leaves the line: stops waiting (and asking again); nothing was charged. */
   const cancel = useCallback(() => {
     inFlight.current?.abort();
@@ -357,5 +398,5 @@ export function useTryOn(deps: TryOnDeps) {
   /** Clears the notice (the photos it asked for are there, the user has loaded). */
   const clearNotice = useCallback(() => setNotice(null), []);
 
-  return { state, run, rerun, reset, cancel, notice, clearNotice };
+  return { state, run, rerun, retryOn, reset, cancel, notice, clearNotice };
 }

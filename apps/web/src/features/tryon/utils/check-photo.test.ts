@@ -30,6 +30,23 @@ describe('checkPhoto', () => {
     }
   });
 
+  it('refuses a text file, a .gif and a .txt with the specification’s message, before decoding them', async () => {
+    const d = deps({ width: 800, height: 1000 });
+    const cases = [
+      new File(['just some text'], 'notes.txt', { type: 'text/plain' }),
+      new File(['GIF89a....'], 'shirt.gif', { type: 'image/gif' }),
+      // A type the browser guessed wrong: the extension says it is not a photo we take.
+      new File(['just some text'], 'notes.txt', { type: 'image/jpeg' }),
+    ];
+    for (const file of cases) {
+      expect(await checkPhoto(file, 'garment', MAX_UPLOAD_BYTES, d), file.name).toEqual({
+        ok: false,
+        message: 'Unsupported format. Use JPG, PNG or WEBP.',
+      });
+    }
+    expect(d.measure).not.toHaveBeenCalled();
+  });
+
   it('refuses a PDF renamed .jpg as not a photo, before decoding it', async () => {
     const pdf = new File(['%PDF-1.7\n1 0 obj'], 'holiday.jpg', { type: 'image/jpeg' });
     const d = deps({ width: 800, height: 1000 });

@@ -1,8 +1,10 @@
 /**
  * The checks a picked photo goes through in the page before it is accepted, the same the server
  * makes again before anything is charged: an allowed type (the specification's 'Unsupported
- * format…'), a JPEG, PNG or WEBP by its bytes too (not its name), a
- * picture the browser can decode, large enough on its shorter side for a try-on. A photo over the
+ * format…'), a JPEG, PNG or WEBP by its bytes too (not its name; a file that is not gets the
+ * contract's `notAnImageMessage`, as on the server: 'Unsupported format…' for a type or extension
+ * that is not allowed, 'This file is not a photo we can read…' for one that claims an allowed
+ * type), a picture the browser can decode, large enough on its shorter side for a try-on. A photo over the
  * upload limit (bytes, or pixels) is shrunk in the browser rather than refused; the limit holds for
  * what is sent.
  */
@@ -13,7 +15,7 @@ import {
   MIN_PERSON_PHOTO_SIDE,
   detectImageKind,
   isAllowedImageType,
-  isOtherImageFormat,
+  notAnImageMessage,
 } from '@aidressup/contract';
 
 /** What the photo is for: the person, or a garment (the clothing or a whole outfit's bottom). */
@@ -81,9 +83,7 @@ export async function checkPhoto(
   // The specification's rule first: the file's type must be one of the four allowed.
   if (!isAllowedImageType(file.type)) return { ok: false, message: MESSAGES.unsupportedFormat };
   const bytes = await head(file);
-  if (!detectImageKind(bytes)) {
-    return { ok: false, message: isOtherImageFormat(bytes) ? MESSAGES.unsupportedFormat : MESSAGES.notAPhoto };
-  }
+  if (!detectImageKind(bytes)) return { ok: false, message: notAnImageMessage(bytes, file) };
   const size = await deps.measure(file);
   if (!size) return { ok: false, message: MESSAGES.notAPhoto };
   const min = MIN_SIDE[role];
