@@ -3,7 +3,8 @@
  * Prints per-pair and summary figures and writes a contact sheet
  * (person | garment | result) to bench/out/engine-contact-sheet.png.
  *
- *   npm run bench:engine -- [--fixtures DIR] [--threads N] [--limit N]
+ *   npm run bench:engine -- [--fixtures DIR] [--threads N] [--limit N] [--kept]
+ * (`--kept`: only the CPU per try-on with a fresh and a kept person photo, `engine-kept.ts`)
  *   BENCH_FIXTURES=DIR npm run bench:engine
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import {
   type TryOnScores,
 } from '@aidressup/engine';
 import { runClassifierBench, type ClassifierBenchSummary } from './classifier.js';
+import { runKeptBench, type KeptBenchSummary } from './engine-kept.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 sharp.cache(false);
@@ -28,6 +30,8 @@ export interface EngineBenchOptions {
   fixtures?: string;
   threads?: number;
   limit?: number;
+  /** Only the kept-photo figures (fresh against kept), without the pairs and the classifier. */
+  keptOnly?: boolean;
   outDir?: string;
   log?: (line: string) => void;
 }
@@ -102,6 +106,8 @@ export interface EngineBenchSummary {
   results: PairResult[];
   /** The garment classifier on the same fixtures' garment photos. */
   classifier?: ClassifierBenchSummary;
+  /** CPU per try-on with a fresh person photo and with a kept one (`engine-kept.ts`). */
+  kept?: KeptBenchSummary;
 }
 
 const CATEGORY_DIRS: Record<string, Category> = {
@@ -221,6 +227,7 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
       if (p.framing === 'full_body' || g.category === 'upper_body')
         pairs.push({ person: p.file, garment: g.file, category: g.category });
   if (opts.limit) pairs = pairs.slice(0, opts.limit);
+  if (opts.keptOnly) pairs = [];
   log(`fixtures: ${fixtures}`);
   log(
     `${fx.persons.length} people (${fx.persons.filter((p) => p.framing === 'full_body').length} full-body), ${fx.garments.length} garments → ${pairs.length} pairs`,
@@ -282,7 +289,17 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   const cpu = process.cpuUsage(cpu0);
   const cpuMsPerTryOn = (cpu.user + cpu.system) / 1000 / Math.max(1, pairs.length);
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  // Kept person photos: fresh against kept, on the same engine (its lines printed with the summary).
+  const keptLines: string[] = [];
+  const kept = await runKeptBench(engine, fixtures, fx, {
+    log: (line) => keptLines.push(line),
+    ...(opts.limit ? { persons: Math.max(1, Math.ceil(opts.limit / 4)) } : {}),
+  });
   await engine.close();
+  if (opts.keptOnly) {
+    for (const line of keptLines) log(line);
+    return { kept } as EngineBenchSummary;
+  }
 
   // Scores (after timing, so scoring does not compete with the workers).
   for (let i = 0; i < results.length; i++) {
@@ -380,6 +397,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
     `| results within every target | ${pct(done.filter((r) => badness(r) <= 1).length / Math.max(1, results.length))} | |`,
   );
   log(`contact sheet (worst first): ${contactFile}`);
+  for (const line of keptLines) log(line);
+  summary.kept = kept;
   log('');
   summary.classifier = await runClassifierBench({ fixtures, log });
   return summary;
@@ -395,6 +414,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const limit = argValue('--limit');
   const fixtures = argValue('--fixtures');
   runEngineBench({
+    keptOnly: process.argv.includes('--kept'),
     ...(fixtures ? { fixtures } : {}),
     ...(threads ? { threads: Number(threads) } : {}),
     ...(limit ? { limit: Number(limit) } : {}),

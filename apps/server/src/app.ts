@@ -10,7 +10,8 @@ import type { Storage } from './storage/storage.js';
 import { createEngineRegistry, type EngineRegistry } from './engines/registry.js';
 import dbPlugin from './plugins/db.js';
 import storagePlugin from './plugins/storage.js';
-import sessionPlugin, { resolveSessionSecret } from './plugins/session.js';
+import sessionPlugin from './plugins/session.js';
+import { resolveSessionSecret } from './config/session-secret.js';
 import securityPlugin from './plugins/security.js';
 import crossSitePlugin from './plugins/cross-site.js';
 import canonicalPathsPlugin from './plugins/canonical-paths.js';
@@ -28,6 +29,7 @@ import authRoutes from './routes/auth.js';
 import accountRoutes from './routes/account.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import processImageRoute from './routes/tryons/process-image.js';
+import photoRoutes from './routes/photos.js';
 import resultRoutes from './routes/tryons/results.js';
 import galleryRoutes from './routes/tryons/gallery.js';
 import rerunRoute from './routes/tryons/rerun.js';
@@ -177,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authRoutes);
   await app.register(accountRoutes);
   await app.register(processImageRoute);
+  await app.register(photoRoutes);
   await app.register(resultRoutes);
   await app.register(garmentRoutes);
   await app.register(demoBillingRoutes);
@@ -215,7 +218,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // With several API instances on one Redis, one runs retention at a time.
       const lock = app.redis ? redisRunLock(app.redis) : undefined;
       stopRetention = scheduleRetention(
-        { db: app.db, storage: app.storage, clock: app.clock, log: app.log },
+        {
+          db: app.db,
+          storage: app.storage,
+          clock: app.clock,
+          log: app.log,
+          photos: {
+            vault: app.photoVault,
+            keptPhotoDays: config.photos.keptPhotoDays,
+            rotating: config.photos.keys.length > 1,
+          },
+        },
         undefined,
         lock ? { lock } : {},
       );

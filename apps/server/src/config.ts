@@ -8,12 +8,14 @@ import { BillingEnv, billingConfig, type BillingConfig } from './config/billing.
 import { EngineEnv, enginesConfig, type EnginesConfig } from './config/engines.js';
 import { flag, int, optionalString, optionalUrl } from './config/env.js';
 import { parseTrustProxy } from './config/network.js';
+import { PhotosEnv, photosConfig, type PhotosConfig } from './config/photos.js';
 
 export type { PaddleConfig } from './config/billing.js';
 
 const EnvSchema = z.object({
   ...EngineEnv,
   ...BillingEnv,
+  ...PhotosEnv,
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: int(3000, 0, 65535),
   HOST: z.string().default('0.0.0.0'),
@@ -137,6 +139,8 @@ export interface Config {
   freeTrialsLimit: number;
   engines: EnginesConfig;
   billing: BillingConfig;
+  /** Kept person photos: their encryption keys and how long one stays unused (config/photos.ts). */
+  photos: PhotosConfig;
   rateLimits: {
     signInPerMinute: number;
     tryOnPerMinute: number;
@@ -236,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     freeTrialsLimit: e.FREE_TRIALS_LIMIT,
     engines,
     billing,
+    photos: photosConfig(e),
     rateLimits: {
       signInPerMinute: e.RATE_LIMIT_SIGNIN_PER_MINUTE,
       tryOnPerMinute: e.RATE_LIMIT_TRYON_PER_MINUTE,

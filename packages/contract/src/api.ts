@@ -123,6 +123,14 @@ export const TryOnFieldsSchema = z.object({
    * shopper's place in line (first come, first served); an unknown or expired one joins at the end.
    */
   lineTicket: LineTicketSchema.optional(),
+  /**
+   * Optional, instead of the `userImage` file: one of the shopper's kept photos (photos.ts). Both
+   * given: 400; another shopper's or an unknown id: 404.
+   */
+  personPhotoId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
 });
 export type TryOnFields = z.infer<typeof TryOnFieldsSchema>;
 
@@ -303,6 +311,8 @@ export const PublicConfigSchema = z.object({
   freeTrialsLimit: z.number().int().nonnegative(),
   supportEmail: z.string(),
   maxUploadBytes: z.number().int().positive(),
+  /** Days a kept person photo stays without use before it is deleted (KEPT_PHOTO_DAYS). */
+  keptPhotoDays: z.number().int().positive().optional(),
 });
 export type PublicConfig = z.infer<typeof PublicConfigSchema>;
 

@@ -13,6 +13,7 @@ import {
   PLANS,
   hasCredits,
   hasFreeTrial,
+  pressCost,
 } from './index.js';
 
 describe('contract', () => {
@@ -72,5 +73,20 @@ describe('contract', () => {
     expect(hasFreeTrial({ free_trials_used: 2, free_trials_limit: 2 })).toBe(false);
     expect(hasCredits({ credits: 0 })).toBe(false);
     expect(hasCredits({ credits: 3 })).toBe(true);
+  });
+
+  it('says what a press of several try-ons costs: free trials first, then credits, and whether it is covered', () => {
+    const u = (free_trials_used: number, credits: number) => ({ free_trials_used, free_trials_limit: 2, credits });
+    expect(pressCost(u(0, 0), 4)).toEqual({ trials: 2, credits: 2, covered: false });
+    expect(pressCost(u(1, 3), 4)).toEqual({ trials: 1, credits: 3, covered: true });
+    expect(pressCost(u(2, 4), 4)).toEqual({ trials: 0, credits: 4, covered: true });
+    expect(pressCost(u(2, 3), 4)).toEqual({ trials: 0, credits: 4, covered: false });
+    expect(pressCost(u(0, 0), 2)).toEqual({ trials: 2, credits: 0, covered: true });
+    // More trials used than the limit (a lowered limit): none left, never a negative count.
+    expect(pressCost({ free_trials_used: 5, free_trials_limit: 2, credits: 1 }, 1)).toEqual({
+      trials: 0,
+      credits: 1,
+      covered: true,
+    });
   });
 });

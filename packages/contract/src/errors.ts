@@ -53,6 +53,7 @@ export const ERROR_STATUS = {
   CATEGORY_NOT_OFFERED: 400,
   PHOTOS_GONE: 410,
   NOT_RERUNNABLE: 409,
+  PHOTO_LIMIT: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -153,4 +154,5 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   CATEGORY_NOT_OFFERED: MESSAGES.categoryNotOffered,
   PHOTOS_GONE: MESSAGES.photosGone,
   NOT_RERUNNABLE: MESSAGES.notRerunnable,
+  PHOTO_LIMIT: MESSAGES.photoLimit,
 };

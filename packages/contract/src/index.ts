@@ -18,3 +18,4 @@ export * from './locales.js';
 export * from './report.js';
 export * from './admin.js';
 export * from './merchants.js';
+export * from './photos.js';

@@ -116,6 +116,11 @@ export const MESSAGES = {
     'The photos of this preview are no longer kept (they are deleted 30 minutes after the try-on), so it cannot be made photo-real. Please upload them again.',
   notRerunnable: 'Only a quick preview from the built-in engine can be made photo-real.',
   rerunNeedsHostedEngine: 'Choose a photo-real (hosted) engine to make this preview photo-real.',
+  // My photos: person photos kept for later try-ons.
+  photoLimit: 'You keep 3 photos already. Delete one of them (on the Account page) to keep this one.',
+  keptPhotoNotFound: 'This kept photo is not available any more. Please choose another or upload a photo.',
+  personPhotoTwice: 'Send either a person photo or a kept photo, not both.',
+  missingKeptPhoto: 'Please choose a photo to keep.',
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;

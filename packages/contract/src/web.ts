@@ -12,6 +12,11 @@ export const WEB_MESSAGES = {
   copyFailed: 'Could not copy the link. Select it and copy it yourself.',
   busyTitle: 'Busy right now',
   reportFailed: 'Your report could not be sent. Please try again.',
+  // My photos: person photos kept for later try-ons.
+  photosFailed: 'Your kept photos could not be loaded. Please try again.',
+  keepPhotoFailed: 'The photo could not be kept. Please try again.',
+  deletePhotoFailed: 'The photo could not be deleted. Please try again.',
+  pressNotCovered: 'Your free trials and credits do not cover all of these try-ons. Nothing was charged.',
 } as const;
 
 export type WebMessageKey = keyof typeof WEB_MESSAGES;

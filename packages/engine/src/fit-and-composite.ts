@@ -71,6 +71,8 @@ export function fitAndComposite(
       cutoutToWork: g.cutoutScale * fit.scale,
       topY,
       hemY,
+      // The layer is zero outside the crop the garment can reach.
+      layerBox: { x0, y0, x1, y1 },
     });
   if (x1 <= x0 || y1 <= y0) return { image, alpha, fit, body, quality: figures(alpha, alpha) };
   const cw = x1 - x0 + 1;

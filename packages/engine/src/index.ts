@@ -2,6 +2,8 @@ export {
   EngineError,
   isEngineError,
   type EngineHealth,
+  type KeptPersonInput,
+  type PersonAnalysisOutput,
   type TryOnEngine,
   type TryOnInput,
   type TryOnOutput,
@@ -22,3 +24,4 @@ export {
   type GarmentClassification,
   type GarmentFeatures,
 } from './garment-classifier.js';
+export { PERSON_ANALYSIS_VERSION } from './person-analysis.js';

@@ -8,7 +8,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 // The error tables only: the worker threads need not load the API schemas.
 import { ENGINE_ERROR_CODES, ERROR_MESSAGES, type EngineErrorCode } from '@aidressup/contract/errors';
-import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from './types.js';
+import {
+  EngineError,
+  type PersonAnalysisOutput,
+  type TryOnEngine,
+  type TryOnInput,
+  type TryOnOutput,
+} from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
 import type { ShopperFigures } from './quality.js';
 
@@ -30,6 +36,8 @@ export interface LocalTryOnInfo {
   keypoints: { x: number; y: number; score: number }[];
   /** What a shopper sees: offset, remnant, pieces, ragged edges (see quality.ts). */
   quality: ShopperFigures;
+  /** The person analysis was made for this try-on, or given (a kept photo's). */
+  personAnalysis: 'analysed' | 'given';
 }
 
 export interface LocalEngine extends TryOnEngine {
@@ -38,6 +46,7 @@ export interface LocalEngine extends TryOnEngine {
   close(): Promise<void>;
   /** Same as tryOn, with the pipeline's diagnostics. */
   tryOnWithInfo(input: TryOnInput): Promise<TryOnOutput & { info: LocalTryOnInfo }>;
+  analysePerson(person: Uint8Array, signal?: AbortSignal): Promise<PersonAnalysisOutput>;
 }
 
 export const LOCAL_ENGINE_LABEL = 'Built-in preview (fast)';
@@ -94,6 +103,7 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
           garment: input.garment,
           category,
           ...(input.lowerGarment ? { lowerGarment: input.lowerGarment } : {}),
+          ...(input.keptPerson ? { keptPerson: input.keptPerson } : {}),
         },
         input.signal ? { signal: input.signal } : {},
       );
@@ -103,7 +113,26 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
     }
     if (!r.ok) throw toError(r);
     if (r.kind !== 'tryOn') throw new EngineError('ENGINE_FAILED', undefined, 'unexpected worker reply');
-    return { image: r.image, mimeType: r.mimeType, info: r.info as LocalTryOnInfo };
+    return {
+      image: r.image,
+      mimeType: r.mimeType,
+      info: r.info as LocalTryOnInfo,
+      ...(r.keptPersonAnalysis ? { keptPersonAnalysis: r.keptPersonAnalysis } : {}),
+    };
+  }
+
+  async function analysePerson(person: Uint8Array, signal?: AbortSignal): Promise<PersonAnalysisOutput> {
+    if (signal?.aborted) throw new EngineError('ENGINE_TIMEOUT');
+    let r: WorkerResult;
+    try {
+      r = await getPool().run({ kind: 'analysePerson', person }, signal ? { signal } : {});
+    } catch (e) {
+      if (signal?.aborted) throw new EngineError('ENGINE_TIMEOUT', undefined, 'aborted');
+      throw new EngineError('ENGINE_FAILED', undefined, e instanceof Error ? e.message : String(e));
+    }
+    if (!r.ok) throw toError(r);
+    if (r.kind !== 'analysis') throw new EngineError('ENGINE_FAILED', undefined, 'unexpected worker reply');
+    return { analysis: r.analysis, width: r.width, height: r.height };
   }
 
   return {
@@ -113,10 +142,11 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
     outfit: true,
     categories: ['upper_body', 'lower_body', 'dresses'],
     async tryOn(input) {
-      const { image, mimeType } = await run(input);
-      return { image, mimeType };
+      const { image, mimeType, keptPersonAnalysis } = await run(input);
+      return { image, mimeType, ...(keptPersonAnalysis ? { keptPersonAnalysis } : {}) };
     },
     tryOnWithInfo: run,
+    analysePerson,
     async warm() {
       const p = getPool();
       // One warm task per thread; each worker loads its models once.

@@ -4,7 +4,7 @@
  */
 import type { Category } from '@aidressup/contract';
 import type { Models } from './models.js';
-import { analysePerson } from './person.js';
+import { analysePerson, type PersonAnalysis } from './person.js';
 import type { ShopperFigures } from './quality.js';
 import { checkGarmentNotWorn, checkPerson, checkResult } from './refusals.js';
 import { cutOutGarment, prepareGarment } from './prepare-garment.js';
@@ -12,7 +12,7 @@ import { isWornGarment, wornEvidence, WORN_MIN_PERSON_SHARE } from './garment-wo
 import type { RGBAImage } from './image.js';
 import type { GarmentCutout } from './garment-segmentation.js';
 import { fitAndComposite } from './fit-and-composite.js';
-import { decodeGarment, decodePerson, renderOutput } from './photo-io.js';
+import { decodeGarment, decodePerson, renderOutput, type PersonPhoto } from './photo-io.js';
 
 export interface PipelineResult {
   image: Uint8Array;
@@ -25,12 +25,21 @@ export interface PipelineResult {
     keypoints: { x: number; y: number; score: number }[];
     /** What a shopper sees (see quality.ts). */
     quality: ShopperFigures;
+    /** The person analysis was made for this try-on, or given (a kept photo's). */
+    personAnalysis: 'analysed' | 'given';
   };
 }
 export interface TryOnTask {
   person: Uint8Array;
   garment: Uint8Array;
   category: Category;
+  /**
+   * The analysis of this very person photo, made earlier (a kept photo's, `person-analysis.ts`):
+   * the person analysis is skipped. One of another size is ignored.
+   */
+  analysis?: PersonAnalysis | undefined;
+  /** The person photo already decoded (a kept photo a worker holds): its decoding is skipped. */
+  decodedPerson?: PersonPhoto | undefined;
 }
 /**
  * The garment photo's refusals, before its pixels change: a garment someone wears
@@ -64,11 +73,12 @@ export async function runTryOn(
     timings[name] = Math.round((now - t) * 10) / 10;
     t = now;
   };
-  const [photo, g] = await Promise.all([decodePerson(task.person), decodeGarment(task.garment)]);
+  const [photo, g] = await Promise.all([task.decodedPerson ?? decodePerson(task.person), decodeGarment(task.garment)]);
   const p = photo.work;
   lap('decode');
-  const analysis = analysePerson(models, p);
-  lap('person');
+  const given = task.analysis && task.analysis.width === p.width && task.analysis.height === p.height;
+  const analysis = given && task.analysis ? task.analysis : analysePerson(models, p);
+  if (!given) lap('person');
   checkPerson(analysis, task.category, isWornGarment(wornEvidence(p, analysis, null)));
   const cut = checkGarment(models, g.image, g.hasAlpha);
   lap('garment-check');
@@ -90,6 +100,7 @@ export async function runTryOn(
       height: photo.full.height,
       keypoints: analysis.keypoints.map((k) => ({ x: k.x * sx, y: k.y * sy, score: k.score })),
       quality: result.quality,
+      personAnalysis: given ? 'given' : 'analysed',
     },
   };
 }

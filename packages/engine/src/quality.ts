@@ -42,6 +42,8 @@ export interface QualityInput {
   /** Rows the garment should cover: from the neckline / waistband to its fitted hem. */
   topY: number;
   hemY: number;
+  /** A box outside which `layer` is zero (the figures read only it); none: the whole layer. */
+  layerBox?: { x0: number; y0: number; x1: number; y1: number };
 }
 
 const mid = (a: Keypoint, b: Keypoint) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
@@ -117,33 +119,39 @@ export function shopperFigures(q: QualityInput): ShopperFigures {
   const { width: w, height: h } = q.layer;
   const k = q.keypoints;
   const la = q.layer.data;
-  const bin = new Uint8Array(w * h);
+  // The layer's box with a margin of one pixel (zero), so that pieces and outline read as on the whole layer.
+  const box = q.layerBox ?? { x0: 0, y0: 0, x1: w - 1, y1: h - 1 };
+  const bx0 = Math.max(0, box.x0 - 1);
+  const by0 = Math.max(0, box.y0 - 1);
+  const bw = Math.max(0, Math.min(w - 1, box.x1 + 1) - bx0 + 1);
+  const bh = Math.max(0, Math.min(h - 1, box.y1 + 1) - by0 + 1);
+  const bin = new Uint8Array(bw * bh);
   // Offset: the layer's centre against the body's centre line, row by row (alpha-weighted).
   const axis = bodyAxis(k);
   const W = bodyWidth(k);
   let sw = 0;
   let sd = 0;
-  for (let y = 0; y < h; y++) {
+  for (let y = by0; y < by0 + bh; y++) {
     let rw = 0;
     let rx = 0;
-    for (let x = 0, i = y * w; x < w; x++, i++) {
+    for (let x = bx0, i = y * w + bx0; x < bx0 + bw; x++, i++) {
       const a = la[i]!;
       if (a <= 0.02) continue;
       rw += a;
       rx += a * x;
-      if (a > 0.5) bin[i] = 1;
+      if (a > 0.5) bin[(y - by0) * bw + x - bx0] = 1;
     }
     if (rw <= 0) continue;
     sw += rw;
     sd += rx - rw * axis(y);
   }
   const offset = sw > 0 ? Math.abs(sd / sw) / W : 1;
-  const lp = largestPiece(bin, w, h);
+  const lp = largestPiece(bin, bw, bh);
   const pieces = lp.total ? 1 - lp.largest / lp.total : 1;
   const c = q.cutout;
   const cp = largestPiece(c.data, c.width, c.height);
   const garmentPieces = cp.total ? 1 - cp.largest / cp.total : 0;
-  const lo = outline(bin, w, h);
+  const lo = outline(bin, bw, bh);
   const co = outline(c.data, c.width, c.height);
   const ragged = lo.area && co.area ? lo.perimeter / Math.sqrt(lo.area) / (co.perimeter / Math.sqrt(co.area)) : 0;
   const kept = co.area ? lo.area / (co.area * q.cutoutToWork * q.cutoutToWork) : 0;

@@ -10,6 +10,21 @@ import { isSkin, KP, type Keypoint } from './person.js';
 import { backdropAlong, GARMENT, type RevealInput } from './reveal.js';
 import type { Point } from './types.js';
 
+/** The box of the painted pixels (grown as they are painted; x1 < 0 while none is). */
+interface PaintedBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function grow(box: PaintedBox, x: number, y: number): void {
+  if (x < box.x0) box.x0 = x;
+  if (x > box.x1) box.x1 = x;
+  if (y < box.y0) box.y0 = y;
+  if (y > box.y1) box.y1 = y;
+}
+
 /** Old-sleeve pixels that become the backdrop: marked, in order, with their colours (RGB, flat). */
 interface Backdrop {
   marked: Uint8Array;
@@ -84,6 +99,7 @@ function fillBeyond(
   shade: FloatMap,
   backdrop: Backdrop,
   inTorso: (x: number, y: number) => boolean,
+  painted: PaintedBox,
 ): void {
   const { width: w, height: h } = c.image;
   const pd = c.person.data;
@@ -117,6 +133,7 @@ function fillBeyond(
         if (e <= l.r * 1.5 && (!torso || e <= l.r * 1.25)) {
           paint.data[i] = 1;
           shade.data[i] = 0.8;
+          grow(painted, x, y);
         }
         continue;
       }
@@ -129,6 +146,22 @@ function fillBeyond(
       backdrop.at.push(i);
       backdrop.rgb.push((pd[q]! + pd[q2]!) / 2, (pd[q + 1]! + pd[q2 + 1]!) / 2, (pd[q + 2]! + pd[q2 + 2]!) / 2);
     }
+}
+
+/** A capsule's box in the image, and what the distance to its axis needs. */
+function capsule(l: Limb, w: number, h: number) {
+  const dx = l.b.x - l.a.x;
+  const dy = l.b.y - l.a.y;
+  return {
+    x0: Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r)),
+    x1: Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r)),
+    y0: Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r)),
+    y1: Math.min(h - 1, Math.ceil(Math.max(l.a.y, l.b.y) + l.r)),
+    dx,
+    dy,
+    l2: dx * dx + dy * dy || 1e-6,
+    r2: l.r * l.r,
+  };
 }
 
 export function revealLimbs(c: RevealInput): void {
@@ -147,53 +180,49 @@ export function revealLimbs(c: RevealInput): void {
     Math.abs(r - skin[0]) + Math.abs(g - skin[1]) + Math.abs(b - skin[2]) < 60;
   // Cuff pixels inside the hand zone that have the sleeve's colour are repainted too.
   const cuff = new Uint8Array(w * h);
-  const scan = (l: Limb, visit: (i: number, x: number, y: number, d: number, px: number, py: number) => void) => {
-    const x0 = Math.max(0, Math.floor(Math.min(l.a.x, l.b.x) - l.r));
-    const x1 = Math.min(w - 1, Math.ceil(Math.max(l.a.x, l.b.x) + l.r));
-    const y0 = Math.max(0, Math.floor(Math.min(l.a.y, l.b.y) - l.r));
-    const y1 = Math.min(h - 1, Math.ceil(Math.max(l.a.y, l.b.y) + l.r));
-    const dx = l.b.x - l.a.x;
-    const dy = l.b.y - l.a.y;
-    const l2 = dx * dx + dy * dy || 1e-6;
-    const r2 = l.r * l.r;
-    for (let y = y0; y <= y1; y++)
-      for (let x = x0; x <= x1; x++) {
-        const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
-        const px = l.a.x + t * dx;
-        const py = l.a.y + t * dy;
-        const ex = x - px;
-        const ey = y - py;
-        const e2 = ex * ex + ey * ey;
-        if (e2 <= r2) visit(y * w + x, x, y, Math.sqrt(e2), px, py);
-      }
-  };
   const luma = (o: number) => 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 4;
+  const painted: PaintedBox = { x0: w, y0: h, x1: -1, y1: -1 };
   for (const l of arms(c.keypoints, c.sw)) {
     const cells: number[] = [];
     const across: number[] = [];
     let skinCount = 0;
     let lum = 0;
     const sleeve = [0, 0, 0];
-    scan(l, (i, x, y, d) => {
-      if (pm[i]! < 0.25 || al[i]! > 0.3 || hd[i]! > 0.3 || inTorso(x, y)) return;
-      const o = i * 4;
-      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) {
-        skinCount++;
-        return;
-      }
-      cells.push(i);
-      across.push(d / l.r);
-      lum += luma(o);
-      sleeve[0]! += pd[o]!;
-      sleeve[1]! += pd[o + 1]!;
-      sleeve[2]! += pd[o + 2]!;
-    });
+    // The limb's capsule, row by row (its box; a pixel within l.r of the axis).
+    {
+      const { x0, x1, y0, y1, dx, dy, l2, r2 } = capsule(l, w, h);
+      for (let y = y0; y <= y1; y++)
+        for (let x = x0; x <= x1; x++) {
+          const t = Math.max(0, Math.min(1, ((x - l.a.x) * dx + (y - l.a.y) * dy) / l2));
+          const ex = x - (l.a.x + t * dx);
+          const ey = y - (l.a.y + t * dy);
+          const e2 = ex * ex + ey * ey;
+          if (e2 > r2) continue;
+          const i = y * w + x;
+          if (pm[i]! < 0.25 || al[i]! > 0.3 || hd[i]! > 0.3 || inTorso(x, y)) continue;
+          const o = i * 4;
+          const r = pd[o]!;
+          const g = pd[o + 1]!;
+          const b = pd[o + 2]!;
+          if (isSkin(r, g, b) || near(r, g, b)) {
+            skinCount++;
+            continue;
+          }
+          cells.push(i);
+          across.push(Math.sqrt(e2) / l.r);
+          lum += luma(o);
+          sleeve[0]! += r;
+          sleeve[1]! += g;
+          sleeve[2]! += b;
+        }
+    }
     const total = cells.length + skinCount;
     // Too little uncovered, or already bare.
     if (cells.length < 30 || skinCount >= total * 0.5) continue;
     const mean = lum / cells.length;
     const paintAt = (i: number, t: number) => {
       paint.data[i] = 1;
+      grow(painted, i % w, (i / w) | 0);
       // A limb is round: lit in the middle, darker towards its sides (t: 0 on the axis, 1 at
       // the rim). The old sleeve's folds and light add a little; a dark sleeve has too
       // little of either to shade an arm on its own, which painted flat bands.
@@ -205,7 +234,7 @@ export function revealLimbs(c: RevealInput): void {
     cells.forEach((i, n) => paintAt(i, across[n]!));
     // The old sleeve was wider than the arm: beyond the arm's side it becomes the backdrop
     // next to it (read outward along the row), so no dark rim of the sleeve outlines the arm.
-    fillBeyond(c, l, paint, shade, backdrop, inTorso);
+    fillBeyond(c, l, paint, shade, backdrop, inTorso, painted);
     if (!l.forearm) continue;
     // The cuff reaches past the wrist joint into the hand zone.
     const sr = sleeve[0]! / cells.length;
@@ -217,14 +246,24 @@ export function revealLimbs(c: RevealInput): void {
       r: l.r,
       forearm: true,
     };
-    scan(ext, (i, _x, _y, d) => {
-      if (paint.data[i] || c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3) return;
-      const o = i * 4;
-      if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) return;
-      if (Math.abs(pd[o]! - sr) + Math.abs(pd[o + 1]! - sg) + Math.abs(pd[o + 2]! - sb) > 50) return;
-      cuff[i] = 1;
-      paintAt(i, d / ext.r);
-    });
+    {
+      const { x0, x1, y0, y1, dx, dy, l2, r2 } = capsule(ext, w, h);
+      for (let y = y0; y <= y1; y++)
+        for (let x = x0; x <= x1; x++) {
+          const t = Math.max(0, Math.min(1, ((x - ext.a.x) * dx + (y - ext.a.y) * dy) / l2));
+          const ex = x - (ext.a.x + t * dx);
+          const ey = y - (ext.a.y + t * dy);
+          const e2 = ex * ex + ey * ey;
+          if (e2 > r2) continue;
+          const i = y * w + x;
+          if (paint.data[i] || c.personMask.data[i]! < 0.25 || c.alpha.data[i]! > 0.3) continue;
+          const o = i * 4;
+          if (isSkin(pd[o]!, pd[o + 1]!, pd[o + 2]!) || near(pd[o]!, pd[o + 1]!, pd[o + 2]!)) continue;
+          if (Math.abs(pd[o]! - sr) + Math.abs(pd[o + 1]! - sg) + Math.abs(pd[o + 2]! - sb) > 50) continue;
+          cuff[i] = 1;
+          paintAt(i, Math.sqrt(e2) / ext.r);
+        }
+    }
   }
   const out = c.image.data;
   // Sleeve beyond the arm, now backdrop (the arm's soft edge is painted over it below).
@@ -237,18 +276,7 @@ export function revealLimbs(c: RevealInput): void {
     if (a > c.alpha.data[i]!) c.alpha.data[i] = a;
   }
   // Soft edge, and never beyond the person; only over the painted pixels' box.
-  let bx0 = w;
-  let by0 = h;
-  let bx1 = -1;
-  let by1 = -1;
-  for (let y = 0; y < h; y++)
-    for (let x = 0, i = y * w; x < w; x++, i++)
-      if (paint.data[i]) {
-        if (x < bx0) bx0 = x;
-        if (x > bx1) bx1 = x;
-        if (y < by0) by0 = y;
-        if (y > by1) by1 = y;
-      }
+  let { x0: bx0, y0: by0, x1: bx1, y1: by1 } = painted;
   if (bx1 < 0) return;
   bx0 = Math.max(0, bx0 - 1);
   by0 = Math.max(0, by0 - 1);

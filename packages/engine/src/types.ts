@@ -14,12 +14,28 @@ export interface TryOnInput {
    * the server makes the two calls itself.
    */
   lowerGarment?: Uint8Array;
+  /**
+   * The person photo is one the shopper keeps: `key` names it (the same photo, the same key; the
+   * engine may hold it decoded under that key) and `analysis` is what `analysePerson` made of it
+   * when it was kept. Engines that keep nothing of a person photo ignore it.
+   */
+  keptPerson?: KeptPersonInput;
   signal?: AbortSignal;
+}
+
+export interface KeptPersonInput {
+  key: string;
+  analysis?: Uint8Array | undefined;
 }
 
 export interface TryOnOutput {
   image: Uint8Array;
   mimeType: 'image/jpeg' | 'image/png' | 'image/webp';
+  /**
+   * The kept person photo's analysis, made again because the one given was missing or out of
+   * date: kept in place of the old one.
+   */
+  keptPersonAnalysis?: Uint8Array;
 }
 
 /** One interface for the built-in engine and every hosted one. */
@@ -31,11 +47,26 @@ export interface TryOnEngine {
   readonly outfit?: boolean;
   /** The categories it can dress; none declared: the three clothing categories. */
   readonly categories?: readonly TryOnCategory[];
+  /**
+   * Analyses a person photo once, when the shopper keeps it; the bytes come back with later
+   * try-ons of that photo (`TryOnInput.keptPerson`). Refuses (EngineError PERSON_NOT_FOUND,
+   * MULTIPLE_PEOPLE, PERSON_TOO_SMALL) a photo it could dress nothing on. Engines without it keep
+   * nothing of a person photo.
+   */
+  analysePerson?(person: Uint8Array, signal?: AbortSignal): Promise<PersonAnalysisOutput>;
   /** Load models / check configuration ahead of the first request. */
   warm?(): Promise<void>;
   close?(): Promise<void>;
   /** The engine's own view of its state, from real calls only (never spends money). */
   health?(): EngineHealth;
+}
+
+export interface PersonAnalysisOutput {
+  /** The analysis, to keep beside the photo. */
+  analysis: Uint8Array;
+  /** The photo's size as the engine read it. */
+  width: number;
+  height: number;
 }
 
 /** An engine's health; implementations add their own details (last success, error rate, …). */

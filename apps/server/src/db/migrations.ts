@@ -5,6 +5,7 @@
  */
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { FIRST_MIGRATIONS } from './migrations-first.js';
+import { personPhotosMigration } from './migrations-person-photos.js';
 
 const migrations: Record<string, Migration> = {
   ...FIRST_MIGRATIONS,
@@ -208,6 +209,8 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('tryons').addColumn('refunded_at', 'text').execute();
     },
   },
+  // My photos (db/migrations-person-photos.ts).
+  '012_person_photos': personPhotosMigration,
 };
 
 class InCodeMigrationProvider implements MigrationProvider {

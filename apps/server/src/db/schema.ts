@@ -305,6 +305,26 @@ export interface EmbedTryOnsTable {
   created_at: string;
 }
 
+/** My photos: a person photo a shopper keeps for later try-ons; its files are sealed (storage/sealed-store.ts). */
+export interface PersonPhotosTable {
+  id: string;
+  user_id: string;
+  /** 'pending' while its files are written, then 'kept'. */
+  status: 'pending' | 'kept';
+  photo_key: string;
+  thumbnail_key: string;
+  /** The built-in engine's analysis of the photo; null until made (it is made again when missing). */
+  analysis_key: string | null;
+  /** The normalised photo's type: image/jpeg or image/png. */
+  mime_type: string;
+  width: number;
+  height: number;
+  /** The id of the key that sealed the files. */
+  key_id: string;
+  created_at: string;
+  last_used_at: string;
+}
+
 /**
  * Refusals of a shop's own garment photos in the widget, counted per merchant, garment image
  * (SHA-256 of its bytes, base64url), reason and UTC day. No shopper data.
@@ -339,6 +359,7 @@ export interface Database {
   merchants: MerchantsTable;
   embed_sessions: EmbedSessionsTable;
   embed_tryons: EmbedTryOnsTable;
+  person_photos: PersonPhotosTable;
   product_photo_refusals: ProductPhotoRefusalsTable;
 }
 
@@ -348,6 +369,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;
+export type PersonPhotoRow = Selectable<PersonPhotosTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type EmailCodeRow = Selectable<EmailCodesTable>;

@@ -5,13 +5,9 @@
  * The signing secret is SESSION_SECRET, or one generated on first run and kept in
  * `$DATA_DIR/session-secret` (mode 600).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { Config } from '../config.js';
 import { expireSessionBy, findSession, renewSession } from '../repositories/sessions.js';
 import {
   RENEW_AFTER_MS,
@@ -24,23 +20,6 @@ import {
   startSession,
 } from '../http/session.js';
 import { isApiRequest } from '../http/paths.js';
-
-/** SESSION_SECRET, or the secret kept in the data folder (created on first run). */
-export function resolveSessionSecret(config: Config): string {
-  if (config.sessionSecret) return config.sessionSecret;
-  // The data folder holds the database and this secret: readable by the server's user only.
-  fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const file = path.join(config.dataDir, 'session-secret');
-  try {
-    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const secret = fs.readFileSync(file, 'utf8').trim();
-  if (secret.length < 32)
-    throw new Error(`${file} holds a secret shorter than 32 characters; delete it to generate a new one`);
-  return secret;
-}
 
 /** How long a session replaced by its `__Host-` successor keeps working, for requests already in flight. */
 const RENAMED_SESSION_GRACE_MS = 60_000;

@@ -14,6 +14,7 @@ import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
 import { startTryOnWorker, workerConcurrency } from '../tryon/worker.js';
+import { keptPhotoAccess } from '../services/my-photos.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +41,8 @@ async function createRunner(
     maxTicketsPerUser: config.engines.lineTicketsPerUser,
     maxTicketsPerAddress: config.engines.lineTicketsPerAddress,
   };
+  // Kept person photos (My photos): a worker reads them, and keeps an analysis the engine made again.
+  const keptPhotos = keptPhotoAccess({ db: app.db, vault: app.photoVault, clock: app.clock, log: app.log });
   if (!config.redisUrl) {
     app.decorate('tryOnQueue', undefined);
     const runner = createInProcessRunner({
@@ -49,6 +52,7 @@ async function createRunner(
       config,
       clock: app.clock,
       log: app.log,
+      keptPhotos,
     });
     // The line's slots are the engine's: as many as its limiter runs at once.
     const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
@@ -75,6 +79,7 @@ async function createRunner(
         log: app.log,
         ownerId: app.processId,
         stop,
+        keptPhotos,
       })
     : undefined;
   app.addHook('onClose', async () => {

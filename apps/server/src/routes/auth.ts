@@ -31,7 +31,14 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
   const app = instance.withTypeProvider<ZodTypeProvider>();
   const { config } = app;
   const userOpts = () => ({ freeTrialsLimit: config.freeTrialsLimit, now: app.clock() });
-  const accountDeps = () => ({ db: app.db, config, clock: app.clock, secret: app.sessionSecret, log: app.log });
+  const accountDeps = () => ({
+    db: app.db,
+    config,
+    clock: app.clock,
+    secret: app.sessionSecret,
+    log: app.log,
+    storage: app.storage,
+  });
 
   app.post(
     '/api/auth/anonymous',

@@ -32,6 +32,7 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
     freeTrialsLimit: config.freeTrialsLimit,
     supportEmail: config.supportEmail,
     maxUploadBytes: MAX_UPLOAD_BYTES,
+    keptPhotoDays: config.photos.keptPhotoDays,
   });
 }
 

@@ -98,7 +98,7 @@ describe.each([
     expect(doc.paths['/api/auth/user/{id}']?.get).toBeDefined();
   });
 
-  it('describes the try-on upload as a multipart form with two binary files, an optional bottom and the text fields', () => {
+  it('describes the try-on upload as a multipart form with two binary files (the person photo or a kept one), an optional bottom and the text fields', () => {
     const body = doc.paths['/api/process-image']?.post?.requestBody;
     const schema = body?.content['multipart/form-data']?.schema;
     expect(schema?.properties?.userImage?.format).toBe('binary');
@@ -110,13 +110,17 @@ describe.each([
       'clothingImage',
       'lineTicket',
       'lowerClothingImage',
+      'personPhotoId',
       'progressId',
       'userId',
       'userImage',
     ]);
     expect(schema?.required).not.toContain('lowerClothingImage');
     expect(schema?.required).not.toContain('lineTicket');
-    expect(schema?.required).toEqual(expect.arrayContaining(['userImage', 'clothingImage', 'category', 'userId']));
+    // The person photo, or instead of it one of the shopper's kept photos (`personPhotoId`).
+    expect(schema?.required).not.toContain('userImage');
+    expect(schema?.required).not.toContain('personPhotoId');
+    expect(schema?.required).toEqual(expect.arrayContaining(['clothingImage', 'category', 'userId']));
     // HTTP 402 NO_CREDITS carries the user.
     expect(JSON.stringify(doc.paths['/api/process-image']?.post?.responses['402'])).toContain('free_trials_used');
     // HTTP 503 ENGINE_BUSY carries the place in line, the expected wait and the ticket.

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   MAGIC_LINK_PATH,
+  MAX_KEPT_PHOTOS,
   MESSAGES,
   SIGN_IN_CODE_MAX_ATTEMPTS,
   SIGN_IN_CODE_TTL_MINUTES,
@@ -39,6 +40,7 @@ import { deleteUserSessions } from '../repositories/sessions.js';
 import { removePersonalDataFromAudit } from '../repositories/audit.js';
 import { removePersonalDataFromReports } from '../repositories/reports.js';
 import { keptPhotoKeysOfUser } from '../repositories/tryons.js';
+import { deletePhotosOfUser, movePhotosToAccount } from '../repositories/person-photos.js';
 import {
   createUser,
   deleteUserData,
@@ -74,6 +76,22 @@ export interface AccountDeps {
   clock: () => Date;
   secret: string;
   log: FastifyBaseLogger;
+  /** Where kept person photos' files are deleted (those a merge leaves past the limit). */
+  storage?: Storage;
+}
+
+/** Deletes stored files no row points to any more; a failure is logged (they are unreachable). */
+async function deleteFiles(deps: Pick<AccountDeps, 'log'> & { storage?: Storage | undefined }, keys: string[]) {
+  for (const key of keys) {
+    try {
+      await deps.storage?.delete(key);
+    } catch (err) {
+      deps.log.error(
+        { err },
+        'a deleted file could not be removed from storage (no row points to it: it is unreachable)',
+      );
+    }
+  }
 }
 
 /** A code is stored as an HMAC with the server secret: a leaked table does not give the codes away. */
@@ -223,7 +241,16 @@ export async function verifyEmailSignIn(
     if (account?.blocked_at) throw new AppError('ACCOUNT_BLOCKED');
     if (account) {
       if (live && live.id !== account.id && live.email === null) {
-        const merge = await mergeUserInto(deps.db, { fromUserId: live.id, toUserId: account.id, now });
+        // Kept person photos move with the merge, in its transaction; past the limit the least
+        // recently used go.
+        const { merge, dropped } = await deps.db.transaction().execute(async (trx) => {
+          const merge = await mergeUserInto(trx, { fromUserId: live.id, toUserId: account.id, now });
+          const photos = merge.merged
+            ? await movePhotosToAccount(trx, live.id, account.id, MAX_KEPT_PHOTOS)
+            : { moved: 0, files: [] };
+          return { merge, dropped: photos.files };
+        });
+        await deleteFiles(deps, dropped);
         // The anonymous user's other sessions end: they never move into the account. A cookie
         // planted in the shopper's browser must not become a way into the shopper's account.
         if (merge.merged) await deleteUserSessions(deps.db, live.id);
@@ -277,12 +304,14 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
   // Previews' kept photos: none are added while the account is being deleted (a try-on still
   // running may add some; retention deletes those within 30 minutes).
   const keptPhotos = await keptPhotoKeysOfUser(deps.db, userId);
-  const names = await deps.db.transaction().execute(async (trx) => {
+  const { names, photoFiles } = await deps.db.transaction().execute(async (trx) => {
     await forfeitCredits(trx, userId, now);
     // Audit rows and reports about the person stay, without their personal data.
     await removePersonalDataFromAudit(trx, userId);
     await removePersonalDataFromReports(trx, userId);
-    return deleteUserData(trx, userId, now);
+    // Kept person photos (My photos): rows now, sealed files after.
+    const photoFiles = await deletePhotosOfUser(trx, userId);
+    return { names: await deleteUserData(trx, userId, now), photoFiles };
   });
   try {
     await flushDeletedData(deps.db);
@@ -292,7 +321,7 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
       'the database could not be checkpointed after an account deletion (the next checkpoint will)',
     );
   }
-  for (const key of [...names.map((name) => `results/${name}`), ...keptPhotos]) {
+  for (const key of [...names.map((name) => `results/${name}`), ...keptPhotos, ...photoFiles]) {
     try {
       await deps.storage.delete(key);
     } catch (err) {

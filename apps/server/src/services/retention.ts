@@ -1,7 +1,9 @@
 /**
  * Retention, the promises of the legal pages: uploads (and a preview's photos kept for "Make it
  * photo-real") gone within 30 minutes,
- * results after 30 days, transaction records (grants, credit events, webhooks) after 7 years.
+ * results after 30 days, transaction records (grants, credit events, webhooks) after 7 years,
+ * kept person photos (My photos) after KEPT_PHOTO_DAYS unused (and sealed again after a PHOTO_KEY
+ * rotation, `sweepKeptPhotos`).
  * Runs on a schedule, in batches, with an injectable clock; safe to run twice or concurrently.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,6 +12,8 @@ import { RESULT_RETENTION_DAYS, TRANSACTION_RETENTION_YEARS, UPLOAD_RETENTION_MI
 import type { Database } from '../db/schema.js';
 import { iso } from '../db/ids.js';
 import type { Storage } from '../storage/storage.js';
+import type { SealedStore } from '../storage/sealed-store.js';
+import { sweepKeptPhotos } from './my-photos.js';
 import { LockUnavailableError, type RunLock } from '../redis/lock.js';
 import { expireGrants } from '../ledger/ledger.js';
 import { clearKeptPhotos, clearResultName, listExpiredKeptPhotos, listExpiredResults } from '../repositories/tryons.js';
@@ -32,6 +36,8 @@ export interface RetentionDeps {
   storage: Storage;
   clock: () => Date;
   log?: FastifyBaseLogger;
+  /** Kept person photos: where they are sealed, how long one stays unused, and whether a key rotation is under way. */
+  photos?: { vault: SealedStore; keptPhotoDays: number; rotating?: boolean };
 }
 
 export interface RetentionReport {
@@ -49,6 +55,10 @@ export interface RetentionReport {
   signInCodesDeleted: number;
   ipCountersDeleted: number;
   embedSessionsDeleted: number;
+  /** Kept person photos unused for KEPT_PHOTO_DAYS (and keeps a crash left half-done), deleted. */
+  personPhotosDeleted: number;
+  /** Kept person photos sealed again with the current PHOTO_KEY. */
+  personPhotosResealed: number;
 }
 
 /** Repeats `batch` until it handles fewer than `size` items (or `maxBatches` runs). */
@@ -137,6 +147,9 @@ export async function runRetention(
     deleteExpiredEmbedSessions(db, iso(new Date(now.getTime() - 30 * DAY_MS)), n),
   );
   await inBatches(size, (n) => blankOldShopperHashes(db, iso(new Date(now.getTime() - 2 * DAY_MS)), n));
+  const photos = deps.photos
+    ? await sweepKeptPhotos({ db, clock: deps.clock, log: deps.log, ...deps.photos }, size)
+    : { unusedDeleted: 0, pendingDeleted: 0, resealed: 0, unreadableDeleted: 0 };
 
   const report = {
     resultsDeleted,
@@ -152,6 +165,8 @@ export async function runRetention(
     signInCodesDeleted,
     ipCountersDeleted,
     embedSessionsDeleted,
+    personPhotosDeleted: photos.unusedDeleted + photos.pendingDeleted + photos.unreadableDeleted,
+    personPhotosResealed: photos.resealed,
   };
   if (Object.values(report).some((v) => v > 0)) deps.log?.info({ retention: report }, 'retention run');
   return report;

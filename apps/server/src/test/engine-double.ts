@@ -3,8 +3,15 @@
  * Its "result" is the person image shrunk to 64×64 with a tint per category, so a test can
  * tell that the pipeline stored what the engine returned.
  */
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
+import {
+  EngineError,
+  type PersonAnalysisOutput,
+  type TryOnEngine,
+  type TryOnInput,
+  type TryOnOutput,
+} from '@aidressup/engine';
 
 export interface EngineDoubleOptions {
   id?: string;
@@ -16,10 +23,23 @@ export interface EngineDoubleOptions {
   failWith?: Error;
   /** Return the result without decoding the inputs (for timing the server alone). */
   instant?: boolean;
+  /** `analysePerson` refuses every photo with this (a photo with no person in it). */
+  refusePerson?: EngineError;
+}
+
+/**
+ * The double's "analysis" of a person photo (kept photos): names the photo's bytes, so a test can
+ * tell that a try-on was given the analysis of its own photo.
+ */
+export function doubleAnalysisOf(person: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(`analysis of ${createHash('sha256').update(person).digest('hex')}`);
 }
 
 export interface EngineDouble extends TryOnEngine {
   calls: TryOnInput[];
+  /** The person photos `analysePerson` was asked about. */
+  analyses: Uint8Array[];
+  refusePerson: EngineError | undefined;
   failWith: Error | undefined;
   /** Lets the held calls, and every later one, answer (with `held`). */
   release(): void;
@@ -55,7 +75,15 @@ export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDou
     id: options.id ?? 'test-double',
     label: 'Deterministic test double',
     calls: [],
+    analyses: [],
+    refusePerson: options.refusePerson,
     failWith: options.failWith,
+    async analysePerson(person: Uint8Array): Promise<PersonAnalysisOutput> {
+      double.analyses.push(person);
+      if (double.refusePerson) throw double.refusePerson;
+      const meta = await sharp(person).metadata();
+      return { analysis: doubleAnalysisOf(person), width: meta.width ?? 0, height: meta.height ?? 0 };
+    },
     release: () => release(),
     async tryOn(input: TryOnInput): Promise<TryOnOutput> {
       double.calls.push(input);
@@ -77,7 +105,9 @@ export function createEngineDouble(options: EngineDoubleOptions = {}): EngineDou
         .tint(TINT[input.category] ?? TINT.upper_body!)
         .png()
         .toBuffer();
-      return { image, mimeType: 'image/png' };
+      // A kept photo whose analysis is missing: made again, and handed back to be kept.
+      const rebuilt = input.keptPerson && !input.keptPerson.analysis ? doubleAnalysisOf(input.person) : undefined;
+      return { image, mimeType: 'image/png', ...(rebuilt ? { keptPersonAnalysis: rebuilt } : {}) };
     },
   };
   return double;

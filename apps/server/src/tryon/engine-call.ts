@@ -7,7 +7,7 @@
  * to the next engine ENGINE_FALLBACK names, within the same deadline.
  */
 import { HOSTED_ENGINE_MESSAGES, MESSAGES, type TryOnCategory } from '@aidressup/contract';
-import { isEngineError, type TryOnEngine, type TryOnOutput } from '@aidressup/engine';
+import { isEngineError, type KeptPersonInput, type TryOnEngine, type TryOnOutput } from '@aidressup/engine';
 import type { EngineRegistry } from '../engines/registry.js';
 
 export interface EngineCall {
@@ -16,16 +16,21 @@ export interface EngineCall {
   category: TryOnCategory;
   /** The bottom of a whole outfit (then `garment` is the top and `category` upper_body). */
   lowerGarment?: Uint8Array | undefined;
+  /** The person photo is a kept one (My photos): its key and the engine's analysis of it. */
+  keptPerson?: KeptPersonInput | undefined;
   signal: AbortSignal;
 }
 
 /** Runs one try-on, or a whole outfit, on `engine`. */
 export async function runEngine(engine: TryOnEngine, call: EngineCall): Promise<TryOnOutput> {
   const { person, garment, category, lowerGarment, signal } = call;
-  if (!lowerGarment) return engine.tryOn({ person, garment, category, signal });
-  if (engine.outfit) return engine.tryOn({ person, garment, category: 'upper_body', lowerGarment, signal });
-  const dressedBottom = await engine.tryOn({ person, garment: lowerGarment, category: 'lower_body', signal });
-  return engine.tryOn({ person: dressedBottom.image, garment, category: 'upper_body', signal });
+  const kept = call.keptPerson ? { keptPerson: call.keptPerson } : {};
+  if (!lowerGarment) return engine.tryOn({ person, garment, category, signal, ...kept });
+  if (engine.outfit) return engine.tryOn({ person, garment, category: 'upper_body', lowerGarment, signal, ...kept });
+  // The kept photo is the bottom's person; the top goes over the dressed result (another picture).
+  const dressedBottom = await engine.tryOn({ person, garment: lowerGarment, category: 'lower_body', signal, ...kept });
+  const top = await engine.tryOn({ person: dressedBottom.image, garment, category: 'upper_body', signal });
+  return dressedBottom.keptPersonAnalysis ? { ...top, keptPersonAnalysis: dressedBottom.keptPersonAnalysis } : top;
 }
 
 /** What a try-on needs of the engines for failover (the registry). */

@@ -16,7 +16,17 @@ import { storeResult } from './results.js';
 import { runWithFailover } from './engine-call.js';
 import { tryOnCostMicros } from '../config/engine-costs.js';
 import type { EnginePrice } from '../config/engine-costs.js';
-import { failureOf, runLimit, shopperLeft, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
+import {
+  failureOf,
+  keepAnalysis,
+  keptPersonInput,
+  runLimit,
+  shopperLeft,
+  type KeptAnalysisSink,
+  type RunResult,
+  type TryOnJob,
+  type TryOnRunner,
+} from './runner.js';
 
 export interface InProcessRunnerDeps {
   db: Kysely<Database>;
@@ -26,6 +36,8 @@ export interface InProcessRunnerDeps {
   clock: () => Date;
   /** Where failovers are logged. */
   log?: { warn(obj: Record<string, unknown>, msg: string): void };
+  /** Keeps a kept photo's analysis the engine made again. */
+  keptPhotos?: KeptAnalysisSink | undefined;
 }
 
 /** Runs engines in this process, with at most ENGINE_CONCURRENCY (default: cores, or 16 for hosted engines) at a time per engine. */
@@ -68,6 +80,7 @@ export function createInProcessRunner(
             garment: job.garment.data,
             category: job.category,
             lowerGarment: job.lowerGarment?.data,
+            keptPerson: keptPersonInput(job.keptPerson),
             signal,
             deadlineAt: job.deadlineAt,
           };
@@ -78,6 +91,8 @@ export function createInProcessRunner(
         job.priority ? 'priority' : 'normal',
       );
       job.progress?.report('finishing');
+      if (made.output.keptPersonAnalysis && job.keptPerson)
+        await keepAnalysis(deps, job.keptPerson.photoId, made.output.keptPersonAnalysis);
       const resultName = await storeResult(deps, job.tryonId, made.output.image, signal, deps.clock(), {
         maxSide: job.resultMaxSide,
         made: { engine: made.engineId, costMicros: tryOnCostMicros(deps.config.engines.prices, made) },

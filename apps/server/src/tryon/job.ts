@@ -17,7 +17,8 @@ import { untilDatabaseAnswers } from '../db/outage.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
 import { withTimeout } from '../timeout.js';
 import { storeResult } from './results.js';
-import { failureOf, runLimit } from './runner.js';
+import { failureOf, keepAnalysis, keptPersonInput, runLimit, type KeptPersonRef } from './runner.js';
+import type { KeptPhotoAccess } from '../services/my-photos.js';
 import { runWithFailover } from './engine-call.js';
 import { tryOnCostMicros, type EnginePrice } from '../config/engine-costs.js';
 import { refundFailedTryOn } from './settle.js';
@@ -34,7 +35,10 @@ export const JOB_PRIORITY = { priority: 1, normal: 2 } as const;
 export interface TryOnJobData {
   tryonId: string;
   userId: string;
-  personKey: string;
+  /** The person photo's upload; absent when it is a kept photo (`keptPhotoId`). */
+  personKey?: string;
+  /** The person photo is one of the shopper's kept photos (My photos): the worker reads it, sealed. */
+  keptPhotoId?: string;
   garmentKey: string;
   /** A whole outfit's bottom (then the garment is the top, category upper_body). */
   lowerGarmentKey?: string;
@@ -62,7 +66,11 @@ export function newUploadKey(image: NormalisedImage): string {
 
 /** The job's stored photos. */
 export function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): string[] {
-  return [data.personKey, data.garmentKey, ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : [])];
+  return [
+    ...(data.personKey ? [data.personKey] : []),
+    data.garmentKey,
+    ...(data.lowerGarmentKey ? [data.lowerGarmentKey] : []),
+  ];
 }
 
 export async function deleteUploads(
@@ -85,6 +93,8 @@ export interface TryOnJobDeps {
   stop?: AbortSignal;
   /** Each engine's price, to record what the try-on cost. */
   prices?: ReadonlyMap<string, EnginePrice> | undefined;
+  /** Kept person photos (My photos), for jobs that name one. */
+  keptPhotos?: KeptPhotoAccess | undefined;
 }
 
 /**
@@ -114,22 +124,28 @@ export async function processTryOnJob(
     if (signal.aborted) throw stopped();
     report('reading');
     const [person, garment, lowerGarment] = await Promise.all([
-      deps.storage.get(data.personKey),
+      data.personKey ? deps.storage.get(data.personKey) : undefined,
       deps.storage.get(data.garmentKey),
       data.lowerGarmentKey ? deps.storage.get(data.lowerGarmentKey) : undefined,
     ]);
-    if (!person || !garment || lowerGarment === null)
+    if (person === null || !garment || lowerGarment === null)
       throw new EngineError('ENGINE_TIMEOUT', undefined, 'uploads are gone (the try-on ended elsewhere)');
+    // A kept photo: read (and opened) here; deleted meanwhile, the try-on fails and is refunded.
+    const kept = data.keptPhotoId ? await deps.keptPhotos?.read(data.keptPhotoId) : undefined;
+    const personBytes = person?.body ?? kept?.image.data;
+    if (!personBytes) throw new EngineError('ENGINE_FAILED', undefined, 'the kept person photo is gone');
+    const keptRef: KeptPersonRef | undefined = kept ? { photoId: kept.photoId, analysis: kept.analysis } : undefined;
     report('fitting');
     const made = await withTimeout(
       runWithFailover(
         deps.engines,
         data.engine,
         {
-          person: person.body,
+          person: personBytes,
           garment: garment.body,
           category: data.category,
           lowerGarment: lowerGarment?.body,
+          keptPerson: keptPersonInput(keptRef),
           signal,
           deadlineAt: data.deadlineAt,
         },
@@ -139,6 +155,12 @@ export async function processTryOnJob(
       stopped,
     );
     report('finishing');
+    if (made.output.keptPersonAnalysis && keptRef)
+      await keepAnalysis(
+        { keptPhotos: deps.keptPhotos, log: deps.log },
+        keptRef.photoId,
+        made.output.keptPersonAnalysis,
+      );
     const name = await storeResult(deps, data.tryonId, made.output.image, signal, now(), {
       maxSide: data.resultMaxSide,
       made: { engine: made.engineId, costMicros: tryOnCostMicros(deps.prices, made) },

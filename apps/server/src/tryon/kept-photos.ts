@@ -15,6 +15,7 @@ import { PREVIEW_PHOTOS_KEPT_MINUTES } from '@aidressup/contract';
 import type { Database } from '../db/schema.js';
 import { keptPhotoKeyList, setKeptPhotos, type KeptPhotoKeys } from '../repositories/tryons.js';
 import { EXTENSION_OF, type NormalisedImage } from '../services/images.js';
+import type { LogSink } from '../logging.js';
 import type { Storage } from '../storage/storage.js';
 import { engineKind } from './progress.js';
 
@@ -95,4 +96,41 @@ export async function loadKeptPhotos(storage: Storage, keys: KeptPhotoKeys): Pro
   ]);
   if (!person || !garment || (keys.lower && !lower)) return undefined;
   return { person, garment, lower };
+}
+
+/**
+ * A quick preview's photos, kept for "Make it photo-real" when a hosted engine could re-run it;
+ * until when, or undefined when they are not kept. A failure to store them is logged: the result
+ * stands, and the rerun then explains that the photos are gone.
+ */
+export async function keepPreviewPhotos(
+  deps: {
+    db: Kysely<Database>;
+    clock: () => Date;
+    log: LogSink;
+    storage?: Storage | undefined;
+    engines?: { list(): readonly { id: string }[] } | undefined;
+  },
+  tryonId: string,
+  req: {
+    engineId: string;
+    person: NormalisedImage;
+    garment: NormalisedImage;
+    lowerGarment?: NormalisedImage | undefined;
+  },
+): Promise<string | undefined> {
+  if (!deps.storage || !deps.engines) return undefined;
+  const enabled = deps.engines.list().map((e) => e.id);
+  if (!keepsPhotos(req.engineId, enabled)) return undefined;
+  try {
+    return await keepPhotos(
+      { db: deps.db, storage: deps.storage },
+      tryonId,
+      { person: req.person, garment: req.garment, lower: req.lowerGarment },
+      deps.clock(),
+    );
+  } catch (err) {
+    deps.log.warn({ err, tryonId }, "a preview's photos could not be kept (it cannot be made photo-real)");
+    return undefined;
+  }
 }

@@ -35,12 +35,12 @@ import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
 import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
-import { isShopperLeft, shopperLeft, type RunFailure, type TryOnRunner } from './runner.js';
+import { isShopperLeft, shopperLeft, type KeptPersonRef, type RunFailure, type TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
 import type { Admission, AdmissionLine, LineBusy } from './admission.js';
 import { TRYON_QUEUE_NAME } from './job.js';
-import { keepPhotos, keepsPhotos } from './kept-photos.js';
+import { keepPreviewPhotos } from './kept-photos.js';
 import { rerunTryOn, type RerunRequest } from './rerun.js';
 import { refusalExtra } from './alternatives.js';
 
@@ -74,6 +74,8 @@ export interface TryOnRequest {
   garment: NormalisedImage;
   /** A whole outfit's bottom (category upper_body): two try-ons are charged. */
   lowerGarment?: NormalisedImage | undefined;
+  /** `person` is one of the shopper's kept photos (My photos), with the engine's analysis of it. */
+  keptPerson?: KeptPersonRef | undefined;
   /** The page's id for following this try-on's stages (already bound to the user). */
   progressId?: string | undefined;
   /** The API request's id, carried into the queued job's log lines. */
@@ -292,6 +294,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
     person: req.person,
     garment: req.garment,
     lowerGarment: req.lowerGarment,
+    keptPerson: req.keptPerson,
     deadlineAt: Date.now() + engineDeadlineMs(config, req.engineId),
     reqId: req.reqId,
     progress,
@@ -445,28 +448,6 @@ export async function performMerchantTryOn(
     if (row?.status === 'succeeded' && row.result_name) return { tryonId, resultName: row.result_name, expiresAt };
   }
   throw new AppError(result.code, result.message || undefined);
-}
-
-/**
- * A quick preview's photos, kept for "Make it photo-real" when a hosted engine could re-run it
- * (`kept-photos.ts`); until when, or undefined when they are not kept. A failure to store them is logged: the result stands, and the rerun then
- * explains that the photos are gone.
- */
-async function keepPreviewPhotos(deps: TryOnDeps, tryonId: string, req: TryOnRequest): Promise<string | undefined> {
-  if (!deps.storage || !deps.engines) return undefined;
-  const enabled = deps.engines.list().map((e) => e.id);
-  if (!keepsPhotos(req.engineId, enabled)) return undefined;
-  try {
-    return await keepPhotos(
-      { db: deps.db, storage: deps.storage },
-      tryonId,
-      { person: req.person, garment: req.garment, lower: req.lowerGarment },
-      deps.clock(),
-    );
-  } catch (err) {
-    deps.log.warn({ err, tryonId }, "a preview's photos could not be kept (it cannot be made photo-real)");
-    return undefined;
-  }
 }
 
 /** What the try-on route calls: the two steps of a try-on post, with their dependencies bound. */

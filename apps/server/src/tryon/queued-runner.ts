@@ -153,7 +153,8 @@ export async function createTryOnQueue(
     const data: TryOnJobData = {
       tryonId: t.tryonId,
       userId: t.userId,
-      personKey: newUploadKey(t.person),
+      // A kept photo stays sealed where it is: the worker reads it by its id.
+      ...(t.keptPerson ? { keptPhotoId: t.keptPerson.photoId } : { personKey: newUploadKey(t.person) }),
       garmentKey: newUploadKey(t.garment),
       ...(t.lowerGarment ? { lowerGarmentKey: newUploadKey(t.lowerGarment) } : {}),
       category: t.category,
@@ -172,7 +173,7 @@ export async function createTryOnQueue(
     try {
       const lower = t.lowerGarment;
       await Promise.all([
-        deps.storage.put(data.personKey, t.person.data, t.person.mimeType),
+        ...(data.personKey ? [deps.storage.put(data.personKey, t.person.data, t.person.mimeType)] : []),
         deps.storage.put(data.garmentKey, t.garment.data, t.garment.mimeType),
         ...(lower && data.lowerGarmentKey ? [deps.storage.put(data.lowerGarmentKey, lower.data, lower.mimeType)] : []),
       ]);

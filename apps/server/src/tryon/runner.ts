@@ -22,6 +22,8 @@ export interface TryOnJob {
   garment: NormalisedImage;
   /** A whole outfit's bottom (then `garment` is the top, category upper_body). */
   lowerGarment?: NormalisedImage | undefined;
+  /** `person` is one of the shopper's kept photos (My photos). */
+  keptPerson?: KeptPersonRef | undefined;
   /** When the try-on's deadline passes (epoch milliseconds). */
   deadlineAt: number;
   /** Started before other waiting try-ons (the buyer's plan includes priority processing). */
@@ -38,6 +40,35 @@ export interface TryOnJob {
    * `shopperLeft()` (the pipeline refunds it at once); once the engine has started, it runs on.
    */
   left?: AbortSignal | undefined;
+}
+
+/** A kept person photo in a try-on: its id and the engine's analysis kept with it (none: made again). */
+export interface KeptPersonRef {
+  photoId: string;
+  analysis?: Uint8Array | undefined;
+}
+
+/** Where a kept photo's analysis goes when the engine had to make it again (`services/my-photos.ts`). */
+export interface KeptAnalysisSink {
+  replaceAnalysis(photoId: string, analysis: Uint8Array): Promise<void>;
+}
+
+/** The engine's view of a kept person photo: the photo's id is its key. */
+export function keptPersonInput(ref: KeptPersonRef | undefined) {
+  return ref ? { key: ref.photoId, ...(ref.analysis ? { analysis: ref.analysis } : {}) } : undefined;
+}
+
+/** A kept photo's analysis made again, kept for the next try-ons; a failure only costs the next one the analysis. */
+export async function keepAnalysis(
+  deps: { keptPhotos?: KeptAnalysisSink | undefined; log?: { warn(obj: object, msg?: string): void } | undefined },
+  photoId: string,
+  analysis: Uint8Array,
+): Promise<void> {
+  try {
+    await deps.keptPhotos?.replaceAnalysis(photoId, analysis);
+  } catch (err) {
+    deps.log?.warn({ err, photoId }, 'a kept photo’s new analysis could not be stored');
+  }
 }
 
 export type RunFailure = {

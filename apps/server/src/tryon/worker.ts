@@ -21,6 +21,9 @@ import { startProcess } from '../services/recovery.js';
 import { createLogger, type Logger } from '../logging.js';
 import { announceWorkerSlots } from './redis-line.js';
 import { newTicket } from './admission.js';
+import { createSealedStore, photoKeyRing } from '../storage/sealed-store.js';
+import { resolveSessionSecret } from '../config/session-secret.js';
+import { keptPhotoAccess } from '../services/my-photos.js';
 
 export type TryOnWorker = JobWorker<TryOnJobData, TryOnJobResult>;
 
@@ -122,9 +125,17 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       'worker',
     );
     const stop = new AbortController();
+    // Kept person photos: opened with the API's key (PHOTO_KEY, or one derived from the session
+    // secret, SESSION_SECRET or the one in DATA_DIR as the API resolves it).
+    const keptPhotos = keptPhotoAccess({
+      db: database.db,
+      vault: createSealedStore(storage, photoKeyRing(config.photos, resolveSessionSecret(config))),
+      clock,
+      log,
+    });
     const worker = await startTryOnWorker(
       config,
-      { db: database.db, storage, engines, clock, ownerId: registered.id, log, stop: stop.signal },
+      { db: database.db, storage, engines, clock, ownerId: registered.id, log, stop: stop.signal, keptPhotos },
       options,
     );
     // Warm while already waiting for jobs, so the first try-on does not pay for loading models.

@@ -10,6 +10,8 @@ import type report from './catalogs/app/en/report.json';
 import type layout from './catalogs/app/en/layout.json';
 import type msg from './catalogs/app/en/msg.json';
 import type embed from './catalogs/app/en/embed.json';
+import type photos from './catalogs/app/en/photos.json';
+import type press from './catalogs/app/en/press.json';
 import type legal from './catalogs/legal/en/legal.json';
 
 /** Every message id English has: a typo in an id fails the type check. */
@@ -23,6 +25,8 @@ export type MessageId =
   | keyof typeof layout
   | keyof typeof msg
   | keyof typeof embed
+  | keyof typeof photos
+  | keyof typeof press
   | keyof typeof legal;
 
 export type MessageValues = Record<string, string | number>;

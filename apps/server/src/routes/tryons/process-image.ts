@@ -23,6 +23,7 @@ import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
 import { MIN_SIDE, validateAndNormalise, type Upload } from '../../services/images.js';
 import type { Admission } from '../../tryon/admission.js';
 import { tryOnsFor } from '../../tryon/pipeline.js';
+import { useKeptPhoto, type KeptPerson } from '../../services/my-photos.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage', 'lowerClothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -31,7 +32,9 @@ const TEXT_FIELDS = Object.keys(TryOnFieldsSchema.shape);
 
 /** The multipart form as the OpenAPI document shows it (the route reads and checks it itself). */
 const TryOnFormSchema = z.object({
-  userImage: BinaryFile.describe('The person photo: JPG, PNG or WEBP, at most 10 MB'),
+  userImage: BinaryFile.optional().describe(
+    'The person photo: JPG, PNG or WEBP, at most 10 MB. Or, instead of it, `personPhotoId`: one of the shopper’s kept photos (GET /api/photos); both given: 400',
+  ),
   clothingImage: BinaryFile.describe('The clothing photo: JPG, PNG or WEBP, at most 10 MB'),
   lowerClothingImage: BinaryFile.optional().describe(
     'Optional, with category upper_body only: a bottom (trousers, jeans, a skirt) for a whole outfit, dressed under the top. JPG, PNG or WEBP, at most 10 MB. A whole outfit uses two try-ons (free trials first, then credits).',
@@ -121,7 +124,8 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       const sessionUser = requireSessionUserId(request);
       const { files, fields } = await readForm(request);
 
-      if (!files.userImage) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
+      if (files.userImage && fields.personPhotoId) throw new AppError('VALIDATION_ERROR', MESSAGES.personPhotoTwice);
+      if (!files.userImage && !fields.personPhotoId) throw new AppError('MISSING_FILE', MESSAGES.missingPersonImage);
       if (!files.clothingImage) throw new AppError('MISSING_FILE', MESSAGES.missingClothingImage);
       const form = checkFields(fields, sessionUser);
       // A bottom goes under a top: a whole outfit is an Upper Body try-on.
@@ -137,6 +141,14 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
       request.tryOnEngine = engineId;
       // Only once the form is known to be a valid one: the session's user must still exist.
       await loadSessionUser(app, request);
+      // A kept photo (My photos): the session user's own, else 404; checked when it was kept.
+      const kept: KeptPerson | undefined = form.personPhotoId
+        ? await useKeptPhoto(
+            { db: app.db, vault: app.photoVault, clock: app.clock, log: request.log },
+            sessionUser,
+            form.personPhotoId,
+          )
+        : undefined;
       // The shopper who goes away (cancels, closes the page, the page times out) gives up the
       // place and is charged nothing: watched from before the place is taken.
       const gone = watchClientGone(request, reply);
@@ -151,7 +163,7 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
         });
         // Every photo check (a real image, its size) comes before the reservation: none is charged.
         const [person, garment, lowerGarment] = await Promise.all([
-          validateAndNormalise(files.userImage, 'userImage', MIN_SIDE.person),
+          kept?.image ?? validateAndNormalise(files.userImage!, 'userImage', MIN_SIDE.person),
           validateAndNormalise(files.clothingImage, 'clothingImage', MIN_SIDE.garment),
           files.lowerClothingImage
             ? validateAndNormalise(files.lowerClothingImage, 'lowerClothingImage', MIN_SIDE.garment)
@@ -169,6 +181,7 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
           person,
           garment,
           lowerGarment,
+          keptPerson: kept ? { photoId: kept.photoId, analysis: kept.analysis } : undefined,
           progressId,
           reqId: request.id,
           acceptedAt,

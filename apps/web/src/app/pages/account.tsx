@@ -16,6 +16,10 @@ import { TrialsWithheldNote } from '../../features/session/components/trials-wit
 import { useSession } from '../../features/session/hooks/use-session';
 import { useSignInDialog } from '../../features/session/hooks/use-sign-in-dialog';
 import { useLocalizeMessage } from '../../i18n/localize-message';
+import { ManagePhotos } from '../../features/my-photos/components/manage-photos';
+import { useMyPhotos } from '../../features/my-photos/hooks/use-my-photos';
+import { usePublicConfig } from '../../lib/public-config';
+import { DEFAULT_KEPT_PHOTO_DAYS } from '@aidressup/contract';
 import type { Translate } from '../../i18n/use-t';
 
 /** What the page says after a sign-in (from the magic link), a sign-out or a deletion. */
@@ -52,6 +56,8 @@ export function AccountPage() {
 
   const sessionKey = user && !loading ? `${user.id}:${user.email ?? ''}` : null;
   const history = useBillingHistory(sessionKey);
+  const myPhotos = useMyPhotos(sessionKey);
+  const { config } = usePublicConfig();
   const portal = useBillingPortal({ navigate: useCallback((path: string) => void navigate(path), [navigate]) });
   const onDeleted = useCallback(async () => {
     setDeleteOpen(false);
@@ -123,6 +129,17 @@ export function AccountPage() {
             errorCode={history.errorCode}
             retry={history.retry}
           />
+          <div id="my-photos" className="scroll-mt-24 lg:col-span-2">
+            <SectionCard title={t('photos.account.title')} testId="account-photos">
+              <ManagePhotos
+                photos={myPhotos.photos}
+                error={myPhotos.error}
+                retry={myPhotos.retry}
+                remove={myPhotos.remove}
+                keptPhotoDays={config?.keptPhotoDays ?? DEFAULT_KEPT_PHOTO_DAYS}
+              />
+            </SectionCard>
+          </div>
           <SectionCard
             title={t('account.delete.title')}
             tone="danger"

@@ -1,5 +1,11 @@
-import { lazy, Suspense, useState } from 'react';
-import { categoryInfo, hasFreeTrial, type ReportStatus } from '@aidressup/contract';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import {
+  DEFAULT_KEPT_PHOTO_DAYS,
+  categoryInfo,
+  hasFreeTrial,
+  type ReportStatus,
+  type TryOnItem,
+} from '@aidressup/contract';
 import { BelowTheFold } from '../../components/ui/below-the-fold';
 import { Button } from '../../components/ui/button';
 import { AlertIcon, TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
@@ -14,6 +20,11 @@ import { offeredEngines } from '../../features/tryon/utils/progress-copy';
 import { OutfitNote } from '../../features/tryon/components/outfit-note';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
 import { ResultPanel } from '../../features/tryon/components/result-panel';
+import { ResultsRow, type PressResult } from '../../features/tryon/components/results-row';
+import { MoreGarments } from '../../features/tryon/components/more-garments';
+import { KeepPhotoToggle } from '../../features/my-photos/components/keep-photo-toggle';
+import { MyPhotosRow } from '../../features/my-photos/components/my-photos-row';
+import { useMyPhotos } from '../../features/my-photos/hooks/use-my-photos';
 import { Reviews } from '../../features/tryon/components/reviews';
 import { Showcase } from '../../features/tryon/components/showcase';
 import { StepIndicator } from '../../features/tryon/components/step-indicator';
@@ -29,6 +40,22 @@ import { usePublicConfig } from '../../lib/public-config';
 const ReportDialog = lazy(async () => ({
   default: (await import('../../features/report/components/report-dialog')).ReportDialog,
 }));
+const ShareDialog = lazy(async () => ({
+  default: (await import('../../features/gallery/components/share-dialog')).ShareDialog,
+}));
+
+/** A press's result as My Gallery would list it (for sharing it from the page). */
+function galleryItemOf(result: PressResult, engine: string): TryOnItem {
+  return {
+    id: result.tryonId,
+    imageUrl: result.imageUrl,
+    category: result.item.category,
+    engine,
+    createdAt: new Date().toISOString(),
+    expiresAt: null,
+    shareUrl: null,
+  };
+}
 
 export function HomePage() {
   const t = useT();
@@ -50,6 +77,35 @@ export function HomePage() {
   const [reporting, setReporting] = useState<string | null>(null);
   const [reported, setReported] = useState<Record<string, ReportStatus>>({});
   const reportedStatus = tryonId ? reported[tryonId] : undefined;
+  /** A press's result being shared (its link dialog), and the links made on this page. */
+  const [sharing, setSharing] = useState<TryOnItem | null>(null);
+  const [shared, setShared] = useState<Record<string, string | null>>({});
+  const [announced, setAnnounced] = useState('');
+  const onShareUrl = useCallback((id: string, url: string | null) => setShared((s) => ({ ...s, [id]: url })), []);
+  // My photos: the kept person photos of the session's user (every device, once signed in).
+  const myPhotos = useMyPhotos(user ? `${user.id}:${user.email ?? ''}` : null);
+  const keptPhotoDays = config?.keptPhotoDays ?? DEFAULT_KEPT_PHOTO_DAYS;
+  // A kept photo the server no longer has (404 for a try-on with it) goes from the row.
+  const keptId = studio.keptPhotoId;
+  const { forget } = myPhotos;
+  const keptGone =
+    !!keptId &&
+    [studio.state, ...studio.press.items.map((i) => i.state)].some(
+      (s) => s.status === 'error' && s.errorCode === 'NOT_FOUND',
+    );
+  const { chooseKeptPhoto } = studio;
+  useEffect(() => {
+    if (!keptGone || !keptId) return;
+    forget(keptId);
+    chooseKeptPhoto(null);
+  }, [keptGone, keptId, forget, chooseKeptPhoto]);
+  const cost = studio.pressCost;
+  // After Try Again's reload, the kept photo chosen before it is chosen again.
+  const { restoreKeptPhoto } = studio;
+  const keptLoaded = myPhotos.photos;
+  useEffect(() => {
+    if (keptLoaded) restoreKeptPhoto(keptLoaded);
+  }, [keptLoaded, restoreKeptPhoto]);
 
   return (
     <>
@@ -129,49 +185,89 @@ export function HomePage() {
               ) : null}
               <PhotoGuide />
             </div>
-            {/* With the optional bottom: three cards side by side on a laptop; on a tablet the bottom takes the
+            <div className="min-w-0 space-y-5">
+              <MyPhotosRow
+                photos={myPhotos.photos ?? []}
+                selectedId={studio.keptPhotoId}
+                onSelect={studio.chooseKeptPhoto}
+                disabled={processing}
+              />
+              {/* With the optional bottom: three cards side by side on a laptop; on a tablet the bottom takes the
                 second row's full width, so no blank space is left beside it. */}
-            <div className={cn('grid gap-5 sm:grid-cols-2', studio.outfitOffered && 'xl:grid-cols-3')}>
-              <UploadCard
-                kind="person"
-                title={t('tryon.upload.person.title')}
-                noun={t('tryon.upload.person.noun')}
-                description={t('tryon.upload.person.description')}
-                icon={<UserIcon className="size-5" />}
-                upload={studio.person}
-                disabled={processing}
-                maxMegabytes={studio.maxMegabytes}
-                capture="environment"
-                cardRef={studio.cards.person}
-              />
-              <UploadCard
-                kind="clothing"
-                title={categoryLabel(t, category)}
-                noun={t('tryon.upload.clothing.noun')}
-                description={categoryDescription(t, category)}
-                icon={<CategoryIcon icon={categoryInfo(category).icon} className="size-5" />}
-                upload={studio.clothing}
-                disabled={processing}
-                maxMegabytes={studio.maxMegabytes}
-                capture="environment"
-                cardRef={studio.cards.clothing}
-              />
-              {studio.outfitOffered ? (
-                <div className="grid min-w-0 sm:col-span-2 xl:col-span-1">
-                  <UploadCard
-                    kind="bottom"
-                    title={t('tryon.upload.bottom.title')}
-                    noun={t('tryon.upload.bottom.noun')}
-                    description={t('tryon.upload.bottom.description')}
-                    icon={<TrousersIcon className="size-5" />}
-                    upload={studio.bottom}
-                    disabled={processing}
-                    maxMegabytes={studio.maxMegabytes}
-                    capture="environment"
-                    cardRef={studio.cards.bottom}
-                  />
-                </div>
-              ) : null}
+              <div className={cn('grid gap-5 sm:grid-cols-2', studio.outfitOffered && 'xl:grid-cols-3')}>
+                <UploadCard
+                  kind="person"
+                  title={t('tryon.upload.person.title')}
+                  noun={t('tryon.upload.person.noun')}
+                  description={t('tryon.upload.person.description')}
+                  icon={<UserIcon className="size-5" />}
+                  upload={studio.person}
+                  disabled={processing}
+                  maxMegabytes={studio.maxMegabytes}
+                  capture="environment"
+                  cardRef={studio.cards.person}
+                  footer={
+                    studio.person.file ? (
+                      <KeepPhotoToggle
+                        file={studio.person.file}
+                        keep={myPhotos.keep}
+                        onKept={studio.markUploadKept}
+                        keptPhotoDays={keptPhotoDays}
+                        disabled={processing}
+                      />
+                    ) : studio.keptPhotoId ? (
+                      <p
+                        role="status"
+                        className="mt-3 rounded-2xl bg-brand-50 p-3 text-sm text-brand-900"
+                        data-testid="kept-photo-note"
+                      >
+                        {studio.keptJustNow ? t('photos.keep.done') : t('photos.kept.note')}
+                      </p>
+                    ) : null
+                  }
+                />
+                <UploadCard
+                  kind="clothing"
+                  title={categoryLabel(t, category)}
+                  noun={t('tryon.upload.clothing.noun')}
+                  description={categoryDescription(t, category)}
+                  icon={<CategoryIcon icon={categoryInfo(category).icon} className="size-5" />}
+                  upload={studio.clothing}
+                  disabled={processing}
+                  maxMegabytes={studio.maxMegabytes}
+                  capture="environment"
+                  cardRef={studio.cards.clothing}
+                  footer={
+                    studio.clothing.previewUrl && !studio.outfit ? (
+                      <MoreGarments
+                        firstUrl={studio.clothing.previewUrl}
+                        items={studio.more.items}
+                        error={studio.more.error}
+                        full={studio.more.full}
+                        add={studio.more.add}
+                        remove={studio.more.remove}
+                        disabled={processing}
+                      />
+                    ) : null
+                  }
+                />
+                {studio.outfitOffered ? (
+                  <div className="grid min-w-0 sm:col-span-2 xl:col-span-1">
+                    <UploadCard
+                      kind="bottom"
+                      title={t('tryon.upload.bottom.title')}
+                      noun={t('tryon.upload.bottom.noun')}
+                      description={t('tryon.upload.bottom.description')}
+                      icon={<TrousersIcon className="size-5" />}
+                      upload={studio.bottom}
+                      disabled={processing}
+                      maxMegabytes={studio.maxMegabytes}
+                      capture="environment"
+                      cardRef={studio.cards.bottom}
+                    />
+                  </div>
+                ) : null}
+              </div>
             </div>
           </div>
 
@@ -203,25 +299,62 @@ export function HomePage() {
                 {localize(studio.notice)}
               </p>
             ) : null}
-            <p className="text-xs text-ink-500">{t('tryon.home.costNote')}</p>
+            {cost ? (
+              // Several garments: what the press costs, before it.
+              <p className="text-sm font-semibold text-ink-800" data-testid="press-cost">
+                {cost.trials === 0
+                  ? t('press.cost.credits', { count: studio.garmentCount, credits: cost.credits })
+                  : cost.credits === 0
+                    ? t('press.cost.trials', { count: studio.garmentCount, trials: cost.trials })
+                    : t('press.cost.mixed', { count: studio.garmentCount, trials: cost.trials, credits: cost.credits })}
+              </p>
+            ) : (
+              <p className="text-xs text-ink-500">{t('tryon.home.costNote')}</p>
+            )}
             <TrialsWithheldNote user={user} className="mt-1 max-w-md" />
           </div>
 
           <div className="mt-8 scroll-mt-32" ref={studio.resultRef}>
-            <ResultPanel
-              state={studio.state}
-              onShowPlans={() => openPaywall('no_credits')}
-              engine={studio.resultEngine}
-              madeBy={studio.madeBy}
-              beforeUrl={studio.person.previewUrl}
-              hostedEngine={studio.hostedEngine}
-              photoReal={studio.photoReal}
-              alternativeEngine={studio.alternativeEngine}
-              onTryAnotherGarment={studio.tryAnotherGarment}
-              onLeaveLine={studio.leaveLine}
-              onReport={tryonId ? () => setReporting(tryonId) : undefined}
-              reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
-            />
+            {studio.press.items.length > 0 ? (
+              <ResultsRow
+                items={studio.press.items}
+                beforeUrl={studio.person.previewUrl}
+                preview={studio.resultEngine.kind === 'local'}
+                onShare={(r) => setSharing(galleryItemOf(r, studio.engineId ?? 'local'))}
+                onReport={(r) => setReporting(r.tryonId)}
+                reportedNote={(id) => (reported[id] ? t(`report.state.${reported[id]}`) : null)}
+                onTryOthers={studio.tryAnotherGarment}
+              />
+            ) : (
+              <ResultPanel
+                state={studio.state}
+                onShowPlans={() => openPaywall('no_credits')}
+                engine={studio.resultEngine}
+                madeBy={studio.madeBy}
+                beforeUrl={studio.person.previewUrl}
+                hostedEngine={studio.hostedEngine}
+                photoReal={studio.photoReal}
+                alternativeEngine={studio.alternativeEngine}
+                onTryAnotherGarment={studio.tryAnotherGarment}
+                onLeaveLine={studio.leaveLine}
+                onReport={tryonId ? () => setReporting(tryonId) : undefined}
+                reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
+              />
+            )}
+            {sharing ? (
+              <Suspense fallback={null}>
+                <ShareDialog
+                  key={sharing.id}
+                  item={{ ...sharing, shareUrl: shared[sharing.id] ?? null }}
+                  onClose={() => setSharing(null)}
+                  onShareUrl={onShareUrl}
+                  announce={setAnnounced}
+                />
+              </Suspense>
+            ) : null}
+            <p className="sr-only" role="status" aria-live="polite">
+              {announced}
+            </p>
             {reporting ? (
               <Suspense fallback={null}>
                 <ReportDialog

@@ -6,7 +6,10 @@ export function PrivacyPolicyPage() {
   const { config } = usePublicConfig();
   return (
     <LegalPage doc="privacy">
-      <PrivacyContent supportEmail={config?.supportEmail ?? null} />
+      <PrivacyContent
+        supportEmail={config?.supportEmail ?? null}
+        {...(config?.keptPhotoDays ? { keptPhotoDays: config.keptPhotoDays } : {})}
+      />
     </LegalPage>
   );
 }

@@ -1,4 +1,6 @@
 import {
+  DEFAULT_KEPT_PHOTO_DAYS,
+  MAX_KEPT_PHOTOS,
   RESULT_RETENTION_DAYS,
   SIGN_IN_CODE_TTL_MINUTES,
   TRANSACTION_RETENTION_YEARS,
@@ -10,7 +12,14 @@ import { useLegalText } from './use-legal-messages';
 
 const strong = (text: string) => <strong>{text}</strong>;
 
-export function PrivacyContent({ supportEmail }: { supportEmail: string | null }) {
+export function PrivacyContent({
+  supportEmail,
+  keptPhotoDays = DEFAULT_KEPT_PHOTO_DAYS,
+}: {
+  supportEmail: string | null;
+  /** Days a kept person photo stays without use (the server's KEPT_PHOTO_DAYS). */
+  keptPhotoDays?: number;
+}) {
   const { t } = useLegalText();
   const support = useSupportEmail(supportEmail);
   return (
@@ -29,6 +38,7 @@ export function PrivacyContent({ supportEmail }: { supportEmail: string | null }
         <h2>{t('legal.privacy.s2.title')}</h2>
         <ul>
           <li>{t('legal.privacy.s2.li1', { minutes: UPLOAD_RETENTION_MINUTES })}</li>
+          <li>{t('legal.privacy.s2.kept', { max: MAX_KEPT_PHOTOS, days: keptPhotoDays })}</li>
           <li>{t('legal.privacy.s2.li2', { days: RESULT_RETENTION_DAYS })}</li>
           <li>{t('legal.privacy.s2.li3', { years: TRANSACTION_RETENTION_YEARS })}</li>
           <li>{t('legal.privacy.s2.li4')}</li>

@@ -2,7 +2,9 @@ import { MESSAGES, type TryOnCategory, type TryOnResponse } from '@aidressup/con
 import { apiRequest, loadResponseSchemas } from '../../../lib/api-client';
 
 export interface ProcessImageInput {
-  person: File;
+  /** The person photo, or (`personPhotoId`) one of the shopper's kept photos instead. */
+  person?: File | undefined;
+  personPhotoId?: string | undefined;
   clothing: File;
   /** A whole outfit's bottom (with category upper_body): two try-ons are used. */
   lowerClothing?: File | undefined;
@@ -22,7 +24,8 @@ export function processImage(input: ProcessImageInput): Promise<TryOnResponse> {
   // Text fields first, so the server knows the progress id before the photos arrive.
   if (input.progressId) form.append('progressId', input.progressId);
   if (input.lineTicket) form.append('lineTicket', input.lineTicket);
-  form.append('userImage', input.person);
+  if (input.person) form.append('userImage', input.person);
+  else if (input.personPhotoId) form.append('personPhotoId', input.personPhotoId);
   form.append('clothingImage', input.clothing);
   if (input.lowerClothing) form.append('lowerClothingImage', input.lowerClothing);
   form.append('category', input.category);

@@ -21,6 +21,8 @@ export interface UploadCardProps {
   capture?: 'environment' | 'user';
   /** The card's section (paste goes to the card that has focus). */
   cardRef?: Ref<HTMLElement>;
+  /** More at the card's foot: keeping the person photo, more garments for one press. */
+  footer?: ReactNode;
 }
 
 export function UploadCard({
@@ -34,6 +36,7 @@ export function UploadCard({
   maxMegabytes,
   capture = 'environment',
   cardRef,
+  footer,
 }: UploadCardProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const cameraRef = useRef<HTMLInputElement>(null);
@@ -226,6 +229,7 @@ export function UploadCard({
           {localize(upload.error)}
         </p>
       ) : null}
+      {footer}
     </section>
   );
 }

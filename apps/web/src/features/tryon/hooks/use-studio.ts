@@ -1,5 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { CATEGORY_VALUES, MAX_UPLOAD_BYTES, hasCredits, hasFreeTrial, type PublicConfig } from '@aidressup/contract';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  CATEGORY_VALUES,
+  MAX_GARMENTS_PER_PRESS,
+  MAX_UPLOAD_BYTES,
+  WEB_MESSAGES,
+  hasCredits,
+  hasFreeTrial,
+  pressCost,
+  type KeptPhoto,
+  type PublicConfig,
+} from '@aidressup/contract';
 import { makeProgressId as newProgressId, openProgressStream } from '../api/progress-stream';
 import {
   defaultOfferedEngine,
@@ -11,10 +21,32 @@ import {
 } from '../utils/progress-copy';
 import { canTryOn, currentStep } from '../utils/steps';
 import { useCategoryChoice, type CategoryChoiceDeps } from './use-category-choice';
-import { useImageUpload } from './use-image-upload';
+import { useImageUpload, type ImageUpload } from './use-image-upload';
+import { useMoreGarments } from './use-more-garments';
+import { usePress } from './use-press';
 import { usePasteImage } from './use-paste-image';
-import { useTryOn, type TryOnDeps } from './use-try-on';
+import { useTryOn, type PersonSource, type TryOnDeps } from './use-try-on';
 import { clientTimeoutMs } from '../utils/client-timeout';
+
+const KEPT_PHOTO_KEY = 'aidressup.keptPhoto';
+
+/** The kept photo chosen, for the browser session (sessionStorage; never throws). */
+function rememberKeptPhoto(id: string | null): void {
+  try {
+    if (id) window.sessionStorage.setItem(KEPT_PHOTO_KEY, id);
+    else window.sessionStorage.removeItem(KEPT_PHOTO_KEY);
+  } catch {
+    // Storage unavailable: the choice lives for this page only.
+  }
+}
+
+function rememberedKeptPhoto(): string | null {
+  try {
+    return window.sessionStorage.getItem(KEPT_PHOTO_KEY);
+  } catch {
+    return null;
+  }
+}
 
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
 function preparePhoto(file: File): Promise<File> {
@@ -62,8 +94,47 @@ export function useStudio({
 }: StudioDeps) {
   const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   // Kept in this browser for the session, so Try Again (a reload) keeps the photos.
-  const person = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
+  const upload = useImageUpload(maxBytes, { role: 'person', keepAs: 'person' });
+  /**
+   * The person photo is one of the shopper's kept photos (My photos): chosen in the row (its
+   * thumbnail is the preview), or the photo just picked, kept (its own preview stays).
+   */
+  const [kept, setKeptState] = useState<{ id: string; previewUrl: string | null; justKept: boolean } | null>(null);
+  // Remembered for the browser session, so that Try Again (a reload) keeps the choice.
+  const setKept = useCallback((value: { id: string; previewUrl: string | null; justKept: boolean } | null) => {
+    setKeptState(value);
+    rememberKeptPhoto(value?.id ?? null);
+  }, []);
+  const { select: selectUpload, remove: removeUpload } = upload;
+  // The person card: the photo picked, else the kept photo chosen; picking another leaves the kept one.
+  const person: ImageUpload = useMemo(
+    () => ({
+      ...upload,
+      previewUrl: upload.previewUrl ?? kept?.previewUrl ?? null,
+      select: (file) => {
+        if (file) setKept(null);
+        selectUpload(file);
+      },
+      remove: () => {
+        setKept(null);
+        removeUpload();
+      },
+    }),
+    [upload, kept, selectUpload, removeUpload, setKept],
+  );
+  /** Chooses one of the kept photos as the person photo (the row); null: none. */
+  const chooseKeptPhoto = useCallback(
+    (photo: KeptPhoto | null) => {
+      if (photo) {
+        removeUpload();
+        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: false });
+      } else setKept(null);
+    },
+    [removeUpload, setKept],
+  );
   const clothing = useImageUpload(maxBytes, { role: 'garment', keepAs: 'clothing' });
+  // More garments for one press: each its own try-on (MAX_GARMENTS_PER_PRESS in all).
+  const more = useMoreGarments(maxBytes, MAX_GARMENTS_PER_PRESS - 1);
   const [engineChoice, setEngineChoice] = useState<string | null>(null);
   // Never an engine health says is down: the choice falls back to the default, or the first one up.
   const engineId =
@@ -77,9 +148,10 @@ export function useStudio({
   const { category } = categoryChoice;
   // A whole outfit: an optional bottom under an Upper Body garment (two try-ons).
   const bottom = useImageUpload(maxBytes, { role: 'garment', keepAs: 'bottom' });
-  const outfitOffered = category === 'upper_body';
+  // A whole outfit is one garment's try-on: not with several garments.
+  const outfitOffered = category === 'upper_body' && more.items.length === 0;
   const outfit = outfitOffered && !!bottom.file;
-  const { state, run, rerun, retryOn, reset, cancel, notice, clearNotice } = useTryOn({
+  const tryOnDeps: TryOnDeps = {
     user,
     engine: engineId,
     timeoutMs: clientTimeoutMs(findEngine(config, engineId)?.estimateSeconds),
@@ -92,7 +164,12 @@ export function useStudio({
     prepare,
     openProgress,
     makeProgressId,
-  });
+  };
+  const { state, run, rerun, retryOn, reset, cancel, notice, clearNotice } = useTryOn(tryOnDeps);
+  const press = usePress(tryOnDeps);
+  /** Why a press of several garments did not start (its cost not covered): shown by the button. */
+  const [pressNotice, setPressNotice] = useState<string | null>(null);
+  const garmentCount = (clothing.file ? 1 : 0) + (clothing.file ? more.items.length : 0);
   // The engine of the try-on under way or shown, else the one chosen.
   const shownEngine = findEngine(config, state.engine ?? engineId);
   const hosted = firstHostedEngine(config);
@@ -109,7 +186,7 @@ export function useStudio({
         get element() {
           return personCard.current;
         },
-        isEmpty: !person.file,
+        isEmpty: !person.previewUrl,
         select: person.select,
       },
       {
@@ -140,14 +217,16 @@ export function useStudio({
 
   const tryAnotherGarment = useCallback(() => {
     clothing.remove();
+    more.clear();
+    press.clear();
     reset();
     // Focus moves to the now empty clothing card, ready for the next garment.
     requestAnimationFrame(() =>
       clothingCard.current?.querySelector<HTMLElement>('[data-testid="upload-clothing-dropzone"]')?.focus(),
     );
-  }, [clothing, reset]);
+  }, [clothing, more, press, reset]);
 
-  const processing = state.status === 'processing';
+  const processing = state.status === 'processing' || press.processing;
   const resultRef = useRef<HTMLDivElement>(null);
 
   // Bring the result panel into view when a try-on starts (it sits below the upload cards on phones).
@@ -174,12 +253,22 @@ export function useStudio({
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     el.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
   }, [settled, state.resultUrl]);
+  // A press of several garments: the same once its last try-on has settled.
+  const pressSettled = press.items.length > 0 && !press.processing;
+  useEffect(() => {
+    if (!pressSettled) return;
+    resultRef.current?.querySelector<HTMLElement>('[data-result-heading]')?.focus({ preventScroll: true });
+  }, [pressSettled]);
 
+  const hasPerson = !!upload.file || !!kept;
   // The notice under Try with AI goes once what it asked for is there.
-  const ready = !!person.file && !!clothing.file && !!user;
+  const ready = hasPerson && !!clothing.file && !!user;
   useEffect(() => {
     if (ready) clearNotice();
   }, [ready, clearNotice]);
+  // A press's notice goes when the garments or the balance change.
+  const balance = user ? `${user.credits}:${user.free_trials_used}` : '';
+  useEffect(() => setPressNotice(null), [garmentCount, balance]);
 
   // Once a purchase gives the user credits again, the NO_CREDITS refusal no longer applies.
   const canPay = !!user && (hasCredits(user) || hasFreeTrial(user));
@@ -187,15 +276,73 @@ export function useStudio({
     if (state.errorCode === 'NO_CREDITS' && canPay) reset();
   }, [state.errorCode, canPay, reset]);
   const flags = {
-    hasPerson: !!person.file,
+    hasPerson,
     hasClothing: !!clothing.file,
     processing,
-    hasResult: state.status === 'success',
+    hasResult: state.status === 'success' || press.items.some((i) => i.state.status === 'success'),
+  };
+  const personSource: PersonSource | null = kept ? { keptPhotoId: kept.id } : upload.file;
+
+  /** Try with AI: one garment as before; several, each its own try-on, once the balance covers them all. */
+  const tryOn = async (): Promise<void> => {
+    const garments = clothing.file
+      ? [{ file: clothing.file, previewUrl: clothing.previewUrl }, ...(outfit ? [] : more.items)]
+      : [];
+    if (garments.length <= 1) {
+      press.clear();
+      return run(personSource, clothing.file, category, outfit ? bottom.file : null);
+    }
+    // The single result's panel gives way to the row of results.
+    if (!personSource) return run(null, clothing.file, category);
+    if (!user) return run(personSource, clothing.file, category);
+    if (!pressCost(user, garments.length).covered) {
+      // Nothing is sent, so nothing is charged: the paywall first.
+      setPressNotice(WEB_MESSAGES.pressNotCovered);
+      onNoCredits();
+      return;
+    }
+    setPressNotice(null);
+    reset();
+    await press.run(personSource, garments, category);
   };
 
   return {
     person,
+    /** The kept photo the try-on uses (My photos), if any. */
+    keptPhotoId: kept?.id ?? null,
+    /** The kept photo in use was kept just now, from the photo picked (not chosen in the row). */
+    keptJustNow: !!kept?.justKept,
+    chooseKeptPhoto,
+    /** The photo just picked is kept now: it becomes that kept photo. */
+    markUploadKept: useCallback(
+      (photo: KeptPhoto) => {
+        removeUpload();
+        setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: true });
+      },
+      [removeUpload, setKept],
+    ),
+    /**
+     * The kept photos have loaded: the one chosen earlier in this browser session is chosen again
+     * (after Try Again's reload), unless a photo is picked or one is chosen already.
+     */
+    restoreKeptPhoto: useCallback(
+      (photos: readonly KeptPhoto[]) => {
+        if (kept || upload.file) return;
+        const id = rememberedKeptPhoto();
+        const photo = id ? photos.find((p) => p.id === id) : undefined;
+        if (photo) setKept({ id: photo.id, previewUrl: photo.thumbnailUrl, justKept: false });
+      },
+      [kept, upload.file, setKept],
+    ),
     clothing,
+    /** The garments beyond the first, for a press of several try-ons. */
+    more,
+    /** Garments in the next press (0 without a clothing photo). */
+    garmentCount,
+    /** What the next press costs when it has several garments (free trials first), and whether the balance covers it. */
+    pressCost: user && garmentCount > 1 ? pressCost(user, garmentCount) : null,
+    /** The try-ons of a press of several garments, side by side. */
+    press,
     bottom,
     category,
     /** The categories the chosen engine offers (the picker's list). */
@@ -250,11 +397,11 @@ export function useStudio({
           },
         }
       : undefined,
-    tryOn: () => run(person.file, clothing.file, category, outfit ? bottom.file : null),
+    tryOn,
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,
     /** Why Try with AI did nothing, in the specification's words (shown next to the button). */
-    notice,
+    notice: notice ?? pressNotice,
     removeBottom,
     tryAnotherGarment,
     cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },

@@ -17,6 +17,9 @@ import { leaveLine } from '../api/leave-line';
 
 export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
+/** The person of a try-on: a photo picked now, or one of the shopper's kept photos (My photos). */
+export type PersonSource = File | { keptPhotoId: string };
+
 /** Waiting in line for the engine (nothing charged yet): the place the server gave, and when the page asks again. */
 export interface LineWait {
   /** 1 is next; null while the place is not known yet. */
@@ -302,13 +305,16 @@ export function useTryOn(deps: TryOnDeps) {
   );
 
   /** The photos and category of the last try-on sent, for the same try-on on another engine. */
-  const lastRun = useRef<{ person: File; clothing: File; category: TryOnCategory; lower: File | undefined } | null>(
-    null,
-  );
+  const lastRun = useRef<{
+    person: PersonSource;
+    clothing: File;
+    category: TryOnCategory;
+    lower: File | undefined;
+  } | null>(null);
 
   const run = useCallback(
     async (
-      person: File | null,
+      person: PersonSource | null,
       clothing: File | null,
       category: TryOnCategory,
       lowerClothing?: File | null,
@@ -329,20 +335,24 @@ export function useTryOn(deps: TryOnDeps) {
       const lower = category === 'upper_body' ? (lowerClothing ?? undefined) : undefined;
       const api = engineOverride ?? d.engine;
       if (!inFlight.current) lastRun.current = { person, clothing, category, lower };
+      // A kept photo is on the server already: only its id is sent.
+      const photo = person instanceof File ? person : undefined;
+      const keptPhotoId = person instanceof File ? undefined : person.keptPhotoId;
       // Prepared once, posted again as often as the line asks.
-      let uploads: Promise<[File, File, File | undefined]> | undefined;
+      let uploads: Promise<[File | undefined, File, File | undefined]> | undefined;
       await execute(
         api ?? null,
         async (userId, signal, progressId, lineTicket) => {
           const [personUpload, clothingUpload, lowerUpload] = d.prepare
             ? await (uploads ??= Promise.all([
-                d.prepare(person),
+                photo ? d.prepare(photo) : undefined,
                 d.prepare(clothing),
                 lower ? d.prepare(lower) : undefined,
               ]))
-            : [person, clothing, lower];
+            : [photo, clothing, lower];
           return (d.process ?? processImage)({
             person: personUpload,
+            personPhotoId: keptPhotoId,
             clothing: clothingUpload,
             ...(lowerUpload ? { lowerClothing: lowerUpload } : {}),
             category,
