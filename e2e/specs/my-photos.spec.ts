@@ -226,7 +226,7 @@ test.describe('a refused garment', () => {
     await buyCredits(page);
     await keepPhoto(page);
     // Free trials first (two), then credits: four try-ons, one of them refused.
-    await pickGarments(page, [TOPS[0]!, TOPS[1]!, PHOTOS.person, TOPS[2]!]);
+    await pickGarments(page, [TOPS[0]!, TOPS[1]!, PHOTOS.worn, TOPS[2]!]);
     await expect(page.getByTestId('press-cost')).toHaveText('4 try-ons: 2 free trials and 2 credits');
     await pressAndWait(page, 4, () => page.getByTestId('try-with-ai').click());
     const results = page.getByTestId('press-result');
