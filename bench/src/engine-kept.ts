@@ -27,6 +27,8 @@ export interface KeptBenchSummary {
   compared: number;
   /** Wall time per press (all its garments), median. */
   pressMsP50: { fresh: number; kept: number };
+  /** Median wall time of each engine stage inside its worker (ms): where a try-on's time goes. */
+  stageP50: { fresh: Record<string, number>; kept: Record<string, number> };
   /** Load average (1 minute) at the start and the end. */
   load: [number, number];
 }
@@ -58,6 +60,7 @@ export async function runKeptBench(
   const cpu = { fresh: 0, kept: 0 };
   const count = { fresh: 0, kept: 0 };
   const pressMs: { fresh: number[]; kept: number[] } = { fresh: [], kept: [] };
+  const stages = { fresh: new Map<string, number[]>(), kept: new Map<string, number[]>() };
   let analysisSkipped = 0;
   let identical = 0;
   let compared = 0;
@@ -93,6 +96,9 @@ export async function runKeptBench(
       pressMs[phase].push(performance.now() - t0);
       cpu[phase] += (used.user + used.system) / 1000;
       count[phase] += bytes.length;
+      for (const r of results)
+        for (const [k, v] of Object.entries(r?.info.timings ?? {}))
+          stages[phase].set(k, [...(stages[phase].get(k) ?? []), v]);
       return results;
     };
     const fresh = await press(false);
@@ -116,6 +122,10 @@ export async function runKeptBench(
     identical,
     compared,
     pressMsP50: { fresh: median(pressMs.fresh), kept: median(pressMs.kept) },
+    stageP50: {
+      fresh: Object.fromEntries([...stages.fresh].map(([k, v]) => [k, median(v)])),
+      kept: Object.fromEntries([...stages.kept].map(([k, v]) => [k, median(v)])),
+    },
     load: [load0, loadavg()[0]!],
   };
   log('');
@@ -127,6 +137,13 @@ export async function runKeptBench(
   );
   log(
     `| time per press of ${pressSize} (p50) | ${summary.pressMsP50.fresh.toFixed(0)} ms | ${summary.pressMsP50.kept.toFixed(0)} ms | |`,
+  );
+  const stageLine = (st: Record<string, number>) =>
+    Object.entries(st)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join(', ');
+  log(
+    `| stage p50, wall ms in the worker | ${stageLine(summary.stageP50.fresh)} | ${stageLine(summary.stageP50.kept)} | |`,
   );
   log(`| kept try-ons that skipped the analysis | | ${summary.analysisSkipped} of ${count.kept} | all |`);
   log(`| kept results identical to fresh ones | | ${summary.identical} of ${summary.compared} | all |`);
