@@ -89,7 +89,7 @@ export default defineConfig({
             // page's scripts rather than in them, and built in a task of its own.
             {
               name: 'schemas',
-              test: /src[\\/]lib[\\/]response-schemas|packages[\\/]contract[\\/]src[\\/](api|account|plans|report)\.ts/,
+              test: /src[\\/]lib[\\/]response-schemas|packages[\\/]contract[\\/]src[\\/](api|account|photos|plans|report)\.ts/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -8,9 +8,12 @@
  */
 export {
   AuthResponseSchema,
+  DeletePhotoResponseSchema,
   EngineBusyResponseSchema,
   GarmentWornResponseSchema,
+  KeepPhotoResponseSchema,
   LeaveLineResponseSchema,
+  ListPhotosResponseSchema,
   LogoutResponseSchema,
   NoCreditsResponseSchema,
   PublicConfigSchema,

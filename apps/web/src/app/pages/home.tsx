@@ -19,11 +19,9 @@ import { EngineSelect } from '../../features/tryon/components/engine-select';
 import { offeredEngines } from '../../features/tryon/utils/progress-copy';
 import { OutfitNote } from '../../features/tryon/components/outfit-note';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
-import { ResultPanel } from '../../features/tryon/components/result-panel';
-import { ResultsRow, type PressResult } from '../../features/tryon/components/results-row';
-import { MoreGarments } from '../../features/tryon/components/more-garments';
-import { KeepPhotoToggle } from '../../features/my-photos/components/keep-photo-toggle';
-import { MyPhotosRow } from '../../features/my-photos/components/my-photos-row';
+import { ResultPanelIdle } from '../../features/tryon/components/result-frame';
+import { firstInteraction } from '../../features/session/utils/fingerprint-due';
+import type { PressResult } from '../../features/tryon/components/results-row';
 import { useMyPhotos } from '../../features/my-photos/hooks/use-my-photos';
 import { Reviews } from '../../features/tryon/components/reviews';
 import { Showcase } from '../../features/tryon/components/showcase';
@@ -40,9 +38,45 @@ import { usePublicConfig } from '../../lib/public-config';
 const ReportDialog = lazy(async () => ({
   default: (await import('../../features/report/components/report-dialog')).ReportDialog,
 }));
+// What the first paint does not show loads at the shopper's first interaction (or when first shown):
+// the result panel with every state of a try-on (until then its idle frame is shown), the "Keep this
+// photo" box and the further garments, which appear once a photo is picked.
+const loadResultPanel = () => import('../../features/tryon/components/result-panel');
+const loadKeepPhotoToggle = () => import('../../features/my-photos/components/keep-photo-toggle');
+const loadMoreGarments = () => import('../../features/tryon/components/more-garments');
+const ResultPanel = lazy(async () => ({ default: (await loadResultPanel()).ResultPanel }));
+const KeepPhotoToggle = lazy(async () => ({ default: (await loadKeepPhotoToggle()).KeepPhotoToggle }));
+const MoreGarments = lazy(async () => ({ default: (await loadMoreGarments()).MoreGarments }));
+// My photos: the row loads once the shopper has kept photos (it shows nothing without them).
+const MyPhotosRow = lazy(async () => ({
+  default: (await import('../../features/my-photos/components/my-photos-row')).MyPhotosRow,
+}));
+// A press of several garments is not on the first page: its row of results loads when one is made.
+const ResultsRow = lazy(async () => ({
+  default: (await import('../../features/tryon/components/results-row')).ResultsRow,
+}));
 const ShareDialog = lazy(async () => ({
   default: (await import('../../features/gallery/components/share-dialog')).ShareDialog,
 }));
+
+/**
+ * True from the shopper's first interaction with the page: the studio's code that the first paint
+ * does not show is loaded then, and the result panel is wanted.
+ */
+function useResultPanelWanted(): boolean {
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void firstInteraction().then(() => {
+      for (const load of [loadResultPanel, loadKeepPhotoToggle, loadMoreGarments]) void load().catch(() => undefined);
+      if (live) setWanted(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return wanted;
+}
 
 /** A press's result as My Gallery would list it (for sharing it from the page). */
 function galleryItemOf(result: PressResult, engine: string): TryOnItem {
@@ -63,6 +97,7 @@ export function HomePage() {
   const { config } = usePublicConfig();
   const { user, updateUser, setUser, refreshUser } = useSession();
   const { openPaywall } = usePaywall();
+  const resultPanelWanted = useResultPanelWanted();
   const studio = useStudio({
     config,
     user,
@@ -186,12 +221,16 @@ export function HomePage() {
               <PhotoGuide />
             </div>
             <div className="min-w-0 space-y-5">
-              <MyPhotosRow
-                photos={myPhotos.photos ?? []}
-                selectedId={studio.keptPhotoId}
-                onSelect={studio.chooseKeptPhoto}
-                disabled={processing}
-              />
+              {myPhotos.photos?.length ? (
+                <Suspense fallback={null}>
+                  <MyPhotosRow
+                    photos={myPhotos.photos}
+                    selectedId={studio.keptPhotoId}
+                    onSelect={studio.chooseKeptPhoto}
+                    disabled={processing}
+                  />
+                </Suspense>
+              ) : null}
               {/* With the optional bottom: three cards side by side on a laptop; on a tablet the bottom takes the
                 second row's full width, so no blank space is left beside it. */}
               <div className={cn('grid gap-5 sm:grid-cols-2', studio.outfitOffered && 'xl:grid-cols-3')}>
@@ -208,13 +247,15 @@ export function HomePage() {
                   cardRef={studio.cards.person}
                   footer={
                     studio.person.file ? (
-                      <KeepPhotoToggle
-                        file={studio.person.file}
-                        keep={myPhotos.keep}
-                        onKept={studio.markUploadKept}
-                        keptPhotoDays={keptPhotoDays}
-                        disabled={processing}
-                      />
+                      <Suspense fallback={null}>
+                        <KeepPhotoToggle
+                          file={studio.person.file}
+                          keep={myPhotos.keep}
+                          onKept={studio.markUploadKept}
+                          keptPhotoDays={keptPhotoDays}
+                          disabled={processing}
+                        />
+                      </Suspense>
                     ) : studio.keptPhotoId ? (
                       <p
                         role="status"
@@ -239,15 +280,17 @@ export function HomePage() {
                   cardRef={studio.cards.clothing}
                   footer={
                     studio.clothing.previewUrl && !studio.outfit ? (
-                      <MoreGarments
-                        firstUrl={studio.clothing.previewUrl}
-                        items={studio.more.items}
-                        error={studio.more.error}
-                        full={studio.more.full}
-                        add={studio.more.add}
-                        remove={studio.more.remove}
-                        disabled={processing}
-                      />
+                      <Suspense fallback={null}>
+                        <MoreGarments
+                          firstUrl={studio.clothing.previewUrl}
+                          items={studio.more.items}
+                          error={studio.more.error}
+                          full={studio.more.full}
+                          add={studio.more.add}
+                          remove={studio.more.remove}
+                          disabled={processing}
+                        />
+                      </Suspense>
                     ) : null
                   }
                 />
@@ -316,30 +359,36 @@ export function HomePage() {
 
           <div className="mt-8 scroll-mt-32" ref={studio.resultRef}>
             {studio.press.items.length > 0 ? (
-              <ResultsRow
-                items={studio.press.items}
-                beforeUrl={studio.person.previewUrl}
-                preview={studio.resultEngine.kind === 'local'}
-                onShare={(r) => setSharing(galleryItemOf(r, studio.engineId ?? 'local'))}
-                onReport={(r) => setReporting(r.tryonId)}
-                reportedNote={(id) => (reported[id] ? t(`report.state.${reported[id]}`) : null)}
-                onTryOthers={studio.tryAnotherGarment}
-              />
+              <Suspense fallback={null}>
+                <ResultsRow
+                  items={studio.press.items}
+                  beforeUrl={studio.person.previewUrl}
+                  preview={studio.resultEngine.kind === 'local'}
+                  onShare={(r) => setSharing(galleryItemOf(r, studio.engineId ?? 'local'))}
+                  onReport={(r) => setReporting(r.tryonId)}
+                  reportedNote={(id) => (reported[id] ? t(`report.state.${reported[id]}`) : null)}
+                  onTryOthers={studio.tryAnotherGarment}
+                />
+              </Suspense>
+            ) : resultPanelWanted || studio.state.status !== 'idle' ? (
+              <Suspense fallback={<ResultPanelIdle />}>
+                <ResultPanel
+                  state={studio.state}
+                  onShowPlans={() => openPaywall('no_credits')}
+                  engine={studio.resultEngine}
+                  madeBy={studio.madeBy}
+                  beforeUrl={studio.person.previewUrl}
+                  hostedEngine={studio.hostedEngine}
+                  photoReal={studio.photoReal}
+                  alternativeEngine={studio.alternativeEngine}
+                  onTryAnotherGarment={studio.tryAnotherGarment}
+                  onLeaveLine={studio.leaveLine}
+                  onReport={tryonId ? () => setReporting(tryonId) : undefined}
+                  reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
+                />
+              </Suspense>
             ) : (
-              <ResultPanel
-                state={studio.state}
-                onShowPlans={() => openPaywall('no_credits')}
-                engine={studio.resultEngine}
-                madeBy={studio.madeBy}
-                beforeUrl={studio.person.previewUrl}
-                hostedEngine={studio.hostedEngine}
-                photoReal={studio.photoReal}
-                alternativeEngine={studio.alternativeEngine}
-                onTryAnotherGarment={studio.tryAnotherGarment}
-                onLeaveLine={studio.leaveLine}
-                onReport={tryonId ? () => setReporting(tryonId) : undefined}
-                reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
-              />
+              <ResultPanelIdle />
             )}
             {sharing ? (
               <Suspense fallback={null}>

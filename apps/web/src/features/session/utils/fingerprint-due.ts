@@ -37,7 +37,7 @@ export function listenForFirstInteraction(): void {
 }
 
 /** Resolves at the shopper's first interaction with the page (at once if there has been one). */
-function firstInteraction(): Promise<void> {
+export function firstInteraction(): Promise<void> {
   listenForFirstInteraction();
   return interacted ? Promise.resolve() : new Promise((resolve) => waiting.add(resolve));
 }

@@ -91,7 +91,7 @@ describe('result panel progress and result', () => {
     expect(live.textContent).toContain('Waiting for a free engine…');
   });
 
-  it('labels a built-in result as a quick preview, points to a hosted engine, and compares with the photo', () => {
+  it('labels a built-in result as a quick preview, points to a hosted engine, and compares with the photo', async () => {
     const done: TryOnState = {
       ...base,
       status: 'success',
@@ -111,7 +111,8 @@ describe('result panel progress and result', () => {
     );
     expect(screen.getByTestId('preview-badge').textContent).toBe('Quick preview');
     expect(screen.getByTestId('hosted-pointer').textContent).toContain('For a photo-real result, choose FASHN.');
-    const slider = screen.getByRole('slider', { name: 'Compare before and after' });
+    // The slider loads with the first result (the result shows as a plain image until then).
+    const slider = await screen.findByRole('slider', { name: 'Compare before and after' });
     expect((slider as HTMLInputElement).value).toBe('50');
     expect(screen.getByText('Before')).toBeTruthy();
     expect(screen.getByText('After')).toBeTruthy();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { MESSAGES, RESULT_RETENTION_DAYS, WEB_MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
 import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
@@ -7,8 +7,12 @@ import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { rich, useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import type { TryOnState } from '../hooks/use-try-on';
+import { ResultFrame, ResultIdleBox } from './result-frame';
 import { estimatedProgress, estimateNote, stageLabel, type EngineKind, type Estimate } from '../utils/progress-copy';
-import { CompareSlider } from './compare-slider';
+
+// The before/after slider is not on the first page: it loads with the first result, which shows
+// at once as a plain image until it has.
+const CompareSlider = lazy(async () => ({ default: (await import('./compare-slider')).CompareSlider }));
 
 function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
@@ -150,28 +154,9 @@ export function ResultPanel({
   }, [state.status, state.cancelled]);
 
   return (
-    <section
-      aria-labelledby="result-title"
-      data-testid="result-panel"
-      data-status={state.status}
-      className="rounded-3xl border border-ink-200 bg-white p-5 shadow-sm sm:p-8"
-    >
-      <h2
-        id="result-title"
-        tabIndex={-1}
-        data-result-heading
-        className="scroll-mt-32 text-lg font-bold text-ink-950 focus:outline-none focus-visible:outline-3 focus-visible:outline-brand-500"
-      >
-        {t('tryon.result.title')}
-      </h2>
-
+    <ResultFrame status={state.status}>
       {state.status === 'idle' ? (
-        <div className="mt-4 flex flex-col items-center justify-center rounded-2xl border-2 border-dashed border-ink-200 bg-ink-50 px-6 py-12 text-center">
-          <span className="grid size-14 place-items-center rounded-2xl bg-white text-brand-600 shadow-sm">
-            <SparklesIcon className="size-7" />
-          </span>
-          <p className="mt-4 font-semibold text-ink-800">{t('tryon.result.idle.title')}</p>
-          <p className="mt-1 max-w-sm text-sm text-ink-500">{t('tryon.result.idle.text')}</p>
+        <ResultIdleBox>
           {state.cancelled ? (
             <p
               ref={cancelledRef}
@@ -183,7 +168,7 @@ export function ResultPanel({
               {t('tryon.line.cancelled')}
             </p>
           ) : null}
-        </div>
+        </ResultIdleBox>
       ) : null}
 
       {line ? (
@@ -318,21 +303,16 @@ export function ResultPanel({
           ) : null}
           <div className="mt-4">
             {beforeUrl ? (
-              <CompareSlider
-                beforeUrl={beforeUrl}
-                afterUrl={state.resultUrl}
-                beforeAlt={t('tryon.result.beforeAlt')}
-                afterAlt={t('tryon.result.afterAlt')}
-              />
-            ) : (
-              <div className="overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
-                <img
-                  src={state.resultUrl}
-                  alt={t('tryon.result.afterAlt')}
-                  className="mx-auto max-h-[70vh] w-auto object-contain"
-                  data-testid="result-image"
+              <Suspense fallback={<PlainResult url={state.resultUrl} alt={t('tryon.result.afterAlt')} />}>
+                <CompareSlider
+                  beforeUrl={beforeUrl}
+                  afterUrl={state.resultUrl}
+                  beforeAlt={t('tryon.result.beforeAlt')}
+                  afterAlt={t('tryon.result.afterAlt')}
                 />
-              </div>
+              </Suspense>
+            ) : (
+              <PlainResult url={state.resultUrl} alt={t('tryon.result.afterAlt')} />
             )}
           </div>
           <div className="mt-5 grid gap-3 sm:grid-cols-3">
@@ -436,6 +416,15 @@ export function ResultPanel({
           ) : null}
         </div>
       ) : null}
-    </section>
+    </ResultFrame>
+  );
+}
+
+/** The result alone: without a before photo, or while the compare slider loads. */
+function PlainResult({ url, alt }: { url: string; alt: string }) {
+  return (
+    <div className="overflow-hidden rounded-2xl bg-ink-100 ring-1 ring-ink-200">
+      <img src={url} alt={alt} className="mx-auto max-h-[70vh] w-auto object-contain" data-testid="result-image" />
+    </div>
   );
 }

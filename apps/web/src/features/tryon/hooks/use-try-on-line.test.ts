@@ -1,8 +1,8 @@
 /** Busy is a wait: the page shows its place in line, posts again on its own after Retry-After, and can leave. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook } from '@testing-library/react';
 import { MESSAGES, type TryOnResponse } from '@aidressup/contract';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, loadResponseSchemas } from '../../../lib/api-client';
 import { useTryOn, type TryOnDeps } from './use-try-on';
 import type { ProcessImageInput } from '../api/process-image';
 import type { RerunTryOnInput } from '../api/rerun-tryon';
@@ -41,6 +41,11 @@ function setup(process: (input: ProcessImageInput) => Promise<TryOnResponse>, ov
   return { deps, hook: renderHook(() => useTryOn(deps)) };
 }
 
+// The page loads the response schemas before its first render (boot.tsx); so do these tests, so that
+// reading a busy answer takes no module load under the fake clock.
+beforeAll(async () => {
+  await loadResponseSchemas();
+});
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: false });
   vi.spyOn(console, 'warn').mockImplementation(() => {});
