@@ -60,21 +60,25 @@ const ShareDialog = lazy(async () => ({
 }));
 
 /**
- * True from the shopper's first interaction with the page: the studio's code that the first paint
- * does not show is loaded then, and the result panel is wanted.
+ * True from the shopper's first interaction with the page, or once a photo is in the studio (a
+ * photo restored after a reload, or set without a pointer or a key): the studio's code that the
+ * first paint does not show is loaded then, and the result panel is wanted.
  */
-function useResultPanelWanted(): boolean {
+function useResultPanelWanted(photoPicked: boolean): boolean {
   const [wanted, setWanted] = useState(false);
   useEffect(() => {
+    if (wanted) return;
     let live = true;
-    void firstInteraction().then(() => {
+    const want = () => {
       for (const load of [loadResultPanel, loadKeepPhotoToggle, loadMoreGarments]) void load().catch(() => undefined);
       if (live) setWanted(true);
-    });
+    };
+    if (photoPicked) want();
+    else void firstInteraction().then(want);
     return () => {
       live = false;
     };
-  }, []);
+  }, [wanted, photoPicked]);
   return wanted;
 }
 
@@ -97,7 +101,6 @@ export function HomePage() {
   const { config } = usePublicConfig();
   const { user, updateUser, setUser, refreshUser } = useSession();
   const { openPaywall } = usePaywall();
-  const resultPanelWanted = useResultPanelWanted();
   const studio = useStudio({
     config,
     user,
@@ -106,6 +109,9 @@ export function HomePage() {
     refreshUser,
     onNoCredits: () => openPaywall('no_credits'),
   });
+  const resultPanelWanted = useResultPanelWanted(
+    !!studio.person.previewUrl || !!studio.clothing.previewUrl || !!studio.keptPhotoId,
+  );
   const { category, processing } = studio;
   const tryonId = studio.state.status === 'success' ? studio.state.tryonId : null;
   /** The try-on whose report dialog is open, and the reports made on this page (by try-on id). */
