@@ -7,6 +7,7 @@ import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { categoryLabel } from '../../../i18n/category';
 import { formatters, useFormat } from '../../../i18n/format';
 import { useT, type MessageId, type Translate } from '../../../i18n/use-t';
+import { resultExtension } from '../../../lib/result-file';
 
 const REPORT_STATE_IDS: Record<ReportStatus, MessageId> = {
   pending: 'report.state.pending',
@@ -17,11 +18,6 @@ const REPORT_STATE_IDS: Record<ReportStatus, MessageId> = {
 /** When a result was made (date and time), in the page's language and the browser's time zone. */
 export function formatMadeAt(iso: string, locale: Locale): string {
   return formatters(locale).dateTime(iso);
-}
-
-function extensionOf(url: string): string {
-  const ext = /\.(png|jpe?g|webp)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase() ?? 'png';
-  return ext === 'jpeg' ? 'jpg' : ext;
 }
 
 /** How a result is named to screen readers: its category and when it was made. */
@@ -196,7 +192,7 @@ export function GalleryGrid({ items, engineLabel, onShare, onDelete, onReport, p
               <div className="mt-auto flex flex-wrap items-center gap-2">
                 <a
                   href={item.imageUrl}
-                  download={`ai-dress-up-${item.id}.${extensionOf(item.imageUrl)}`}
+                  download={`ai-dress-up-${item.id}.${resultExtension(item.imageUrl)}`}
                   className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-xl bg-ink-950 px-3 text-sm font-semibold text-white hover:bg-ink-800 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
                 >
                   <DownloadIcon className="size-4" />

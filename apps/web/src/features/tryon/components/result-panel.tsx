@@ -9,6 +9,7 @@ import { cn } from '../../../lib/cn';
 import type { TryOnState } from '../hooks/use-try-on';
 import { ResultFrame, ResultIdleBox } from './result-frame';
 import { estimatedProgress, estimateNote, stageLabel, type EngineKind, type Estimate } from '../utils/progress-copy';
+import { resultExtension } from '../../../lib/result-file';
 
 // The before/after slider is not on the first page: it loads with the first result, which shows
 // at once as a plain image until it has.
@@ -20,8 +21,7 @@ function formatElapsed(ms: number): string {
 }
 
 function fileNameFor(url: string): string {
-  const ext = /\.(png|jpe?g|webp)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase() ?? 'png';
-  return `ai-dress-up-result.${ext === 'jpeg' ? 'jpg' : ext}`;
+  return `ai-dress-up-result.${resultExtension(url)}`;
 }
 
 export interface ResultPanelProps {

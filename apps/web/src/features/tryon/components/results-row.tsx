@@ -8,6 +8,7 @@ import { useT } from '../../../i18n/use-t';
 import type { PressItem } from '../hooks/use-press';
 import { stageLabel } from '../utils/progress-copy';
 import { CompareSlider } from './compare-slider';
+import { resultExtension } from '../../../lib/result-file';
 
 /** A result of a press, as the page needs it to share or report it. */
 export interface PressResult {
@@ -31,8 +32,7 @@ export interface ResultsRowProps {
 }
 
 function fileNameFor(url: string, n: number): string {
-  const ext = /\.(png|jpe?g|webp)(?:$|\?)/i.exec(url)?.[1]?.toLowerCase() ?? 'png';
-  return `ai-dress-up-result-${n}.${ext === 'jpeg' ? 'jpg' : ext}`;
+  return `ai-dress-up-result-${n}.${resultExtension(url)}`;
 }
 
 /** One garment's try-on in the row: under way, its result, or why there is none. */
