@@ -19,6 +19,8 @@ import type { HostedLogger } from '@aidressup/server/engines/hosted-call';
 
 const ENGINE_VARS = [
   'ENGINE_DEADLINE_MS',
+  'UPSTREAM_MAX_BYTES',
+  'UPSTREAM_OUTPUT_ORIGINS',
   'GEMINI_API_KEY',
   'GEMINI_BASE_URL',
   'GEMINI_MODEL',
@@ -68,7 +70,12 @@ export interface CheckResult {
 export function configuredChecks(env: NodeJS.ProcessEnv): Check[] {
   const picked = Object.fromEntries(ENGINE_VARS.filter((k) => env[k] !== undefined).map((k) => [k, env[k]]));
   const { engines } = loadConfig({ NODE_ENV: 'development', ...picked });
-  const deps = (logger: HostedLogger) => ({ deadlineMs: engines.deadlineMs, logger });
+  const deps = (logger: HostedLogger) => ({
+    deadlineMs: engines.deadlineMs,
+    maxBytes: engines.upstreamMaxBytes,
+    outputOrigins: engines.upstreamOutputOrigins,
+    logger,
+  });
   const checks: Check[] = [];
   if (engines.gemini) {
     const cfg = engines.gemini;

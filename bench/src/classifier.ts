@@ -42,7 +42,7 @@ export interface ClassifierBenchSummary {
 }
 
 /** Decode as the server does: EXIF rotation, long side ≤ 1024, RGBA. */
-async function decode(
+export async function decode(
   bytes: Buffer,
 ): Promise<{ image: { width: number; height: number; data: Uint8Array }; hasAlpha: boolean }> {
   const meta = await sharp(bytes).metadata();

@@ -4,7 +4,14 @@
  * (person | garment | result) to bench/out/engine-contact-sheet.png.
  *
  *   npm run bench:engine -- [--fixtures DIR] [--threads N] [--limit N] [--kept]
- * (`--kept`: only the CPU per try-on with a fresh and a kept person photo, `engine-kept.ts`)
+ *                           [--upper] [--sheets] [--ladders] [--save DIR] [--before DIR] [--from DIR]
+ *                           [--only SETS]
+ * (`--kept`: only the CPU per try-on of presses with the person photo fresh or kept and the
+ * garments new or seen before (the workers' garment cache), `engine-kept.ts`;
+ * `--upper`: only the tops' faults, `engine-upper.ts`, with their contact sheets under `--sheets`,
+ * the results saved to `--save`, shown beside another build's saved `--before`, or read `--from`;
+ * `--only shared,tuning,held-back`: those sets only; `--ladders`: the tuning set's results of both
+ * builds sorted by each fault's figure, to choose its threshold by eye)
  *   BENCH_FIXTURES=DIR npm run bench:engine
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,6 +28,7 @@ import {
 } from '@aidressup/engine';
 import { runClassifierBench, type ClassifierBenchSummary } from './classifier.js';
 import { runKeptBench, type KeptBenchSummary } from './engine-kept.js';
+import { runUpperBench, type UpperSetSummary } from './engine-upper.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 sharp.cache(false);
@@ -32,6 +40,9 @@ export interface EngineBenchOptions {
   limit?: number;
   /** Only the kept-photo figures (fresh against kept), without the pairs and the classifier. */
   keptOnly?: boolean;
+  /** Only the tops' faults (engine-upper.ts); `upper` passes its options on. */
+  upperOnly?: boolean;
+  upper?: { sheets?: boolean; ladders?: boolean; save?: string; before?: string; from?: string; only?: string[] };
   outDir?: string;
   log?: (line: string) => void;
 }
@@ -108,6 +119,8 @@ export interface EngineBenchSummary {
   classifier?: ClassifierBenchSummary;
   /** CPU per try-on with a fresh person photo and with a kept one (`engine-kept.ts`). */
   kept?: KeptBenchSummary;
+  /** The tops' faults on the shared and the calibration photos (`engine-upper.ts`). */
+  upper?: UpperSetSummary[];
 }
 
 const CATEGORY_DIRS: Record<string, Category> = {
@@ -220,6 +233,16 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
     opts.fixtures ?? process.env.BENCH_FIXTURES ?? join(repoRoot, '..', 'shared', 'fixtures', 'tryon'),
   );
   const outDir = opts.outDir ?? join(repoRoot, 'bench', 'out');
+  const upper = () =>
+    runUpperBench({
+      fixtures,
+      calibration: join(repoRoot, '..', 'shared', 'fixtures', 'calibration'),
+      outDir,
+      log,
+      ...(opts.threads ? { threads: opts.threads } : {}),
+      ...opts.upper,
+    });
+  if (opts.upperOnly) return { upper: await upper() } as EngineBenchSummary;
   const fx = loadFixtures(fixtures);
   let pairs: { person: string; garment: string; category: Category }[] = [];
   for (const p of fx.persons)
@@ -234,7 +257,10 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   );
 
   // The compiled worker, as the production server runs it (`npm run bench` builds first).
-  const engine = createLocalEngine({ compiledWorker: true, ...(opts.threads ? { threads: opts.threads } : {}) });
+  // Its workers hold no garments: every pair's garment is analysed as a new one (the garment
+  // cache's figures are the kept bench's 'seen' phases, on an engine of its own).
+  const poolOptions = { compiledWorker: true, ...(opts.threads ? { threads: opts.threads } : {}) };
+  const engine = createLocalEngine({ ...poolOptions, garmentCacheBytes: 0 });
   const t0 = performance.now();
   await engine.warm();
   const coldStartMs = performance.now() - t0;
@@ -291,11 +317,13 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
   // Kept person photos: fresh against kept, on the same engine (its lines printed with the summary).
   const keptLines: string[] = [];
-  const kept = await runKeptBench(engine, fixtures, fx, {
+  const cachedEngine = createLocalEngine(poolOptions);
+  await cachedEngine.warm();
+  const kept = await runKeptBench(engine, cachedEngine, fixtures, fx, {
     log: (line) => keptLines.push(line),
     ...(opts.limit ? { persons: Math.max(1, Math.ceil(opts.limit / 4)) } : {}),
   });
-  await engine.close();
+  await Promise.all([engine.close(), cachedEngine.close()]);
   if (opts.keptOnly) {
     for (const line of keptLines) log(line);
     return { kept } as EngineBenchSummary;
@@ -401,6 +429,8 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Eng
   summary.kept = kept;
   log('');
   summary.classifier = await runClassifierBench({ fixtures, log });
+  if (existsSync(join(repoRoot, '..', 'shared', 'fixtures', 'calibration', 'MANIFEST.tsv')))
+    summary.upper = await upper();
   return summary;
 }
 
@@ -413,8 +443,21 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const threads = argValue('--threads');
   const limit = argValue('--limit');
   const fixtures = argValue('--fixtures');
+  const save = argValue('--save');
+  const before = argValue('--before');
+  const from = argValue('--from');
+  const only = argValue('--only');
   runEngineBench({
     keptOnly: process.argv.includes('--kept'),
+    upperOnly: process.argv.includes('--upper'),
+    upper: {
+      sheets: process.argv.includes('--sheets'),
+      ladders: process.argv.includes('--ladders'),
+      ...(save ? { save: resolve(save) } : {}),
+      ...(before ? { before: resolve(before) } : {}),
+      ...(from ? { from: resolve(from) } : {}),
+      ...(only ? { only: only.split(',') } : {}),
+    },
     ...(fixtures ? { fixtures } : {}),
     ...(threads ? { threads: Number(threads) } : {}),
     ...(limit ? { limit: Number(limit) } : {}),

@@ -144,13 +144,17 @@ export async function runHostedBench(): Promise<HostedBenchRow[]> {
     ],
     [
       'replicate',
-      createReplicateEngine({
-        token: 'bench-replicate-token',
-        baseUrl: replicate.url,
-        model: 'prunaai/p-image-try-on',
-        version: undefined,
-        preset: 'p-image-try-on',
-      }),
+      createReplicateEngine(
+        {
+          token: 'bench-replicate-token',
+          baseUrl: replicate.url,
+          model: 'prunaai/p-image-try-on',
+          version: undefined,
+          preset: 'p-image-try-on',
+        },
+        // The delivery CDN's stand-in is on another port of 127.0.0.1, trusted as a mirror would be.
+        { outputOrigins: [new URL(replicate.cdnUrl).origin] },
+      ),
       () => (replicate.requests.length = 0),
     ],
     ['cog', createCogEngine(loadConfig({ COG_URL: cog.url }).engines.cog!), () => (cog.requests.length = 0)],

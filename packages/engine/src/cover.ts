@@ -45,7 +45,8 @@ export interface CoverInput {
 
 const BITS = 4;
 const LEVELS = 1 << BITS;
-const bin = (r: number, g: number, b: number) =>
+/** A colour's bin in the old clothes' histogram (`clothColours`). */
+export const bin = (r: number, g: number, b: number) =>
   (((r >> (8 - BITS)) * LEVELS + (g >> (8 - BITS))) * LEVELS + (b >> (8 - BITS))) | 0;
 
 /**
@@ -53,7 +54,7 @@ const bin = (r: number, g: number, b: number) =>
  * it already covers there is the old top), each bin summed with its neighbours so that the
  * same cloth in light or shadow still matches. Returns the share per bin.
  */
-function clothColours(
+export function clothColours(
   pd: Uint8ClampedArray,
   take: (i: number) => boolean,
   w: number,

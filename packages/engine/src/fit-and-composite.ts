@@ -15,17 +15,20 @@ import {
   type RGBAImage,
 } from './image.js';
 import type { PersonAnalysis } from './person.js';
-import { bodyFrame, fitGarment, type BodyFrame, type Fit } from './fit.js';
+import { bodyFrame, fitGarment, type ArmLines, type BodyFrame, type Fit } from './fit.js';
+import { armLine, armModels, shiftArms } from './arm-model.js';
 import { fitTps } from './tps.js';
 import { warpImage } from './warp.js';
 import { clipBeyondArms, composite } from './composite.js';
 import { protectedRegions, sampleHairColours } from './protected-regions.js';
-import { skinTone } from './reveal.js';
+import { litSkinTone, skinTone } from './reveal.js';
 import { revealLimbs } from './reveal-arms.js';
 import { revealChest } from './reveal-chest.js';
 import { coverRemnant } from './cover.js';
 import { shopperFigures, type ShopperFigures } from './quality.js';
 import type { PreparedGarment } from './prepare-garment.js';
+import { KP } from './person.js';
+import { composeUpper } from './upper-composite.js';
 
 export interface FitResult {
   image: RGBAImage;
@@ -49,12 +52,33 @@ export function fitAndComposite(
   category: Category,
 ): FitResult {
   const body = bodyFrame(analysis.keypoints);
-  const fit = fitGarment(g.landmarks, body, analysis.mask, category);
-  // All per-pixel work happens on the crop the garment can reach.
-  const x0 = Math.max(0, Math.floor(fit.box.x0));
-  const y0 = Math.max(0, Math.floor(fit.box.y0));
-  const x1 = Math.min(person.width - 1, Math.ceil(fit.box.x1));
-  const y1 = Math.min(person.height - 1, Math.ceil(fit.box.y1));
+  // A top's sleeves follow the arms as the photo shows them (the pose model's lines are often off).
+  const skin =
+    category === 'lower_body'
+      ? null
+      : category === 'upper_body'
+        ? litSkinTone(person, analysis.keypoints, body.sw)
+        : skinTone(person, analysis.keypoints, body.sw);
+  const arms = category === 'upper_body' ? armModels(person, analysis.mask, analysis.keypoints, body.sw, skin) : [];
+  const lines: ArmLines = {};
+  for (const a of arms) lines[a.pts[0]!.x < (body.shoulderL.x + body.shoulderR.x) / 2 ? 'left' : 'right'] = armLine(a);
+  const fit = fitGarment(g.landmarks, body, analysis.mask, category, lines);
+  // All per-pixel work happens on the crop the garment can reach (a top's: and the arms, which
+  // it may leave bare).
+  const box = { ...fit.box };
+  if (category === 'upper_body')
+    for (const i of [KP.leftElbow, KP.rightElbow, KP.leftWrist, KP.rightWrist]) {
+      const k = analysis.keypoints[i]!;
+      if (k.score < 0.5) continue;
+      const pad = body.sw * 0.3;
+      box.x0 = Math.min(box.x0, k.x - pad);
+      box.x1 = Math.max(box.x1, k.x + pad);
+      box.y1 = Math.max(box.y1, k.y + pad);
+    }
+  const x0 = Math.max(0, Math.floor(box.x0));
+  const y0 = Math.max(0, Math.floor(box.y0));
+  const x1 = Math.min(person.width - 1, Math.ceil(box.x1));
+  const y1 = Math.min(person.height - 1, Math.ceil(box.y1));
   const image: RGBAImage = { width: person.width, height: person.height, data: new Uint8ClampedArray(person.data) };
   const alpha = createMap(person.width, person.height);
   const [topY, hemY] = coverRows(fit, body, category);
@@ -77,6 +101,7 @@ export function fitAndComposite(
   if (x1 <= x0 || y1 <= y0) return { image, alpha, fit, body, quality: figures(alpha, alpha) };
   const cw = x1 - x0 + 1;
   const ch = y1 - y0 + 1;
+  if (category === 'upper_body') return composeTop();
   // Each part is warped on its own (thin-plate spline body → garment) and layered:
   // garment body first, sleeves / legs over it.
   const rgb = new Float32Array(cw * ch * 3);
@@ -143,14 +168,13 @@ export function fitAndComposite(
     bodyPart,
     protection,
     shadingRadius: body.sw,
-    // Tops and the bodice of a dress stay on the body; skirts and trouser legs hang free.
-    bodyClipUntilY: category === 'lower_body' ? 0 : category === 'upper_body' ? ch : body.hipMid.y - y0,
+    // The bodice of a dress stays on the body; skirts and trouser legs hang free.
+    bodyClipUntilY: category === 'lower_body' ? 0 : body.hipMid.y - y0,
     // A skirt hanging free does not take the folds of the legs or clothes under it.
     shadeUntilY: category === 'dresses' ? body.hipMid.y - y0 + body.sw * 0.3 : ch,
   });
   // A sleeveless top or dress does not wrap around the arms hanging beside it.
   if (category !== 'lower_body' && fit.sleeveless) clipBeyondArms(out.image, personC, out.alpha, bodyC);
-  const skin = category === 'lower_body' ? null : skinTone(person, analysis.keypoints, body.sw);
   // The old top showing beside the new one on the torso rows is covered by widening the
   // garment to it (tops; a dress's bodice, down to the hips); old clothes between the legs of
   // new trousers by their legs.
@@ -193,4 +217,48 @@ export function fitAndComposite(
     revealChest(bare);
   }
   return { image, alpha, fit, body, quality: figures(hard, layerAlphaFull) };
+
+  /** A top: in layers (upper-composite.ts), then the chest above its neckline. */
+  function composeTop(): FitResult {
+    const shift = <T extends { x: number; y: number }>(p: T): T => ({ ...p, x: p.x - x0, y: p.y - y0 });
+    const kps = analysis.keypoints.map(shift);
+    const maskC = cropMap(analysis.mask, x0, y0, cw, ch);
+    const personC = cropImage(person, x0, y0, cw, ch);
+    const hairColours = sampleHairColours(person, analysis.mask, analysis.keypoints, body.sw);
+    const top = composeUpper({
+      arms: shiftArms(arms, -x0, -y0),
+      person: personC,
+      personMask: maskC,
+      keypoints: kps,
+      body: bodyFrame(kps),
+      bodyFull: body,
+      fit,
+      garment: g,
+      crop: { x0, y0, x1, y1 },
+      neckY: fit.neckY - y0,
+      topY: topY - y0,
+      hemY: hemY - y0,
+      hair: hairColours ? { image: personC, colours: hairColours } : null,
+      skin,
+    });
+    pasteImage(image, top.image, x0, y0);
+    pasteMap(alpha, top.alpha, x0, y0);
+    const layer = createMap(person.width, person.height);
+    pasteMap(layer, top.layer, x0, y0);
+    const hard = createMap(person.width, person.height);
+    pasteMap(hard, top.hard, x0, y0);
+    revealChest({
+      image,
+      alpha,
+      person,
+      personMask: analysis.mask,
+      hard,
+      keypoints: analysis.keypoints,
+      sw: body.sw,
+      category,
+      skin,
+      neckY: fit.neckY,
+    });
+    return { image, alpha, fit, body, quality: figures(hard, layer) };
+  }
 }

@@ -103,7 +103,7 @@ function maskHalfWidth(mask: FloatMap, cx: number, y: number): [number, number] 
 }
 
 /** One separately warped piece of the garment (garment body, a sleeve, a trouser leg). */
-export interface FitPart {
+interface FitPart {
   /** Part label in the garment's part channel. */
   id: number;
   /** Body points (destination) and the garment points (source) they take. */
@@ -119,7 +119,7 @@ export interface FitPart {
 }
 
 /** Part labels written into the garment's part channel. */
-export const PART = { body: 255, left: 80, right: 160 } as const;
+const PART = { body: 255, left: 80, right: 160 } as const;
 
 export interface Fit {
   parts: FitPart[];
@@ -147,7 +147,7 @@ function boxOf(parts: FitPart[], pad: number, extraBottom = -Infinity) {
   };
 }
 
-function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Category): Fit {
+function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Category, arms: ArmLines): Fit {
   const gShoulderW = dist(g.shoulderLeft, g.shoulderRight);
   // Garment shoulder seams sit a little outside the shoulder joints.
   const out = norm({ x: b.shoulderR.x - b.shoulderL.x, y: b.shoulderR.y - b.shoulderL.y });
@@ -281,43 +281,53 @@ function fitUpper(g: UpperLandmarks, b: BodyFrame, mask: FloatMap, category: Cat
     aTarget: Point,
   ) => {
     if (!sl) return;
-    // A sleeve moves rigidly (rotation + the garment's scale): its axis, from the middle of
-    // the armhole to the middle of the cuff, is turned onto the arm. Rigid pieces never fold.
+    // A sleeve is a tube down the arm. Its top corner (the shoulder seam's end) goes onto the
+    // body's seam and its underarm corner onto the arm's inner side a little below the shoulder
+    // (seen from the front, the sleeve wraps the whole arm from its top); then each of its
+    // cross-sections, read on the flat sleeve's outline at a distance from its armhole, goes
+    // across the arm as far down it, its outer end on the arm's outer side, as wide as the flat
+    // sleeve there seen round (three quarters), never narrower than the arm. A long sleeve bends
+    // at the elbow with the arm.
     const part: FitPart = { id, body: [], garment: [], isBody: false };
     const gRoot = mid(gShoulder, gArmpit);
-    const gEnd = mid(sl.outer, sl.inner);
-    const gLen = dist(gRoot, gEnd);
-    const len = gLen * scale;
+    const gLen = dist(gRoot, mid(sl.outer, sl.inner));
     const upper = dist(shoulderJoint, elbow);
     const fore = dist(elbow, wrist);
-    if (len > upper * 1.15) longSleeves = true;
-    const reach = Math.min(len, upper + fore);
-    // Direction: from the shoulder joint to where the cuff falls on the arm.
-    const target = along([shoulderJoint, elbow, wrist], Math.max(reach, upper * 0.5)).p;
-    const bAxis = norm({ x: target.x - shoulderJoint.x, y: target.y - shoulderJoint.y });
-    const gAxis = norm({ x: gEnd.x - gRoot.x, y: gEnd.y - gRoot.y });
-    const gPerp = { x: -gAxis.y, y: gAxis.x };
-    const bPerp = { x: -bAxis.y, y: bAxis.x };
-    // Across the arm the flat sleeve is narrowed to the arm's width plus ease.
-    const gRootWidth = Math.abs((gShoulder.x - gArmpit.x) * gPerp.x + (gShoulder.y - gArmpit.y) * gPerp.y);
-    const across = Math.min(scale, (b.sw * 0.4) / Math.max(1, gRootWidth));
-    // The tube starts at the shoulder joint, raised a little to cover the top of the shoulder.
-    const bRoot = add(shoulderJoint, bAxis, -b.sw * 0.04);
-    const map = (p: Point): Point => {
-      const a = (p.x - gRoot.x) * gAxis.x + (p.y - gRoot.y) * gAxis.y;
-      const c = (p.x - gRoot.x) * gPerp.x + (p.y - gRoot.y) * gPerp.y;
-      return add(add(bRoot, bAxis, a * scale), bPerp, c * across);
+    if (gLen * scale > upper * 1.15) longSleeves = true;
+    const arm = [shoulderJoint, elbow, add(wrist, norm({ x: wrist.x - elbow.x, y: wrist.y - elbow.y }), b.sw)];
+    const u1 = norm({ x: elbow.x - shoulderJoint.x, y: elbow.y - shoulderJoint.y });
+    let n1 = { x: -u1.y, y: u1.x };
+    // Outward: away from the body's centre line (the normal keeps its side along the arm).
+    if (n1.x * (shoulderJoint.x - sMid.x) < 0) n1 = { x: -n1.x, y: -n1.y };
+    const section = (sArm: number, half: number) => {
+      const at = along(arm, Math.min(sArm, upper + fore + b.sw * 0.5));
+      let nrm = { x: -at.dir.y, y: at.dir.x };
+      if (nrm.x * n1.x + nrm.y * n1.y < 0) nrm = { x: -nrm.x, y: -nrm.y };
+      return { outer: add(at.p, nrm, half), inner: add(at.p, nrm, -half) };
     };
-    void aTarget;
-    // The flat sleeve's armhole is slanted: turned onto a hanging arm, its top corner would
-    // stick up and out like a wing. That corner is pinned to the shoulder seam instead, so
-    // the sleeve cap folds down onto the shoulder.
-    pair(part, gShoulder, sTarget);
-    for (const gp of [gArmpit, sl.outer, sl.inner, gEnd]) pair(part, gp, map(gp));
+    const halfOf = (gWidth: number) => Math.min(b.sw * 0.3, Math.max(b.sw * 0.13, (gWidth * scale * 0.75) / 2));
+    const gDepth = (aTarget.y - shoulderJoint.y) * u1.y + (aTarget.x - shoulderJoint.x) * u1.x;
+    const depth = Math.max(b.sw * 0.15, Math.min(gDepth, b.sw * 0.28));
+    const profile = sl.profile?.length ? sl.profile : [{ outer: sl.outer, inner: sl.inner, at: gLen }];
+    // The armhole's middle sits half the underarm's depth down the arm; the cross-sections
+    // follow from there (the underarm corner is not pinned: where the landmarks put it need
+    // not be on the first cross-section's line, and pinned it would fold the sleeve).
+    const s0 = depth * 0.5;
+    // (Its corners are not pinned either: the shoulder point lies on either side of the first
+    // cross-section, by the cut of the sleeve; the map carries what lies before that one on.)
+    void sTarget;
+    for (const q of profile) {
+      const sArm = s0 + q.at * scale;
+      const c = section(sArm, halfOf(dist(q.outer, q.inner)));
+      pair(part, q.outer, c.outer);
+      pair(part, q.inner, c.inner);
+    }
     parts.push(part);
   };
-  sleeve(PART.left, g.sleeveLeft, b.shoulderL, b.elbowL, b.wristL, g.shoulderLeft, g.armpitLeft, sL, aL);
-  sleeve(PART.right, g.sleeveRight, b.shoulderR, b.elbowR, b.wristR, g.shoulderRight, g.armpitRight, sR, aR);
+  const [jL, eL, wL] = arms.left ?? [b.shoulderL, b.elbowL, b.wristL];
+  const [jR, eR, wR] = arms.right ?? [b.shoulderR, b.elbowR, b.wristR];
+  sleeve(PART.left, g.sleeveLeft, jL, eL, wL, g.shoulderLeft, g.armpitLeft, sL, aL);
+  sleeve(PART.right, g.sleeveRight, jR, eR, wR, g.shoulderRight, g.armpitRight, sR, aR);
   return {
     parts,
     box: boxOf(parts, b.sw * 0.3),
@@ -434,6 +444,19 @@ function fitLower(g: LowerLandmarks, b: BodyFrame, mask: FloatMap): Fit {
   };
 }
 
-export function fitGarment(g: GarmentLandmarks, b: BodyFrame, mask: FloatMap, category: Category): Fit {
-  return g.kind === 'lower' ? fitLower(g, b, mask) : fitUpper(g, b, mask, category);
+/** An arm's centre line as the photo shows it (shoulder, elbow, wrist), image-left and image-right. */
+export interface ArmLines {
+  left?: [Point, Point, Point];
+  right?: [Point, Point, Point];
+}
+
+/** `arms`: the arms' centre lines read from the photo (arm-model.ts); the sleeves follow them. */
+export function fitGarment(
+  g: GarmentLandmarks,
+  b: BodyFrame,
+  mask: FloatMap,
+  category: Category,
+  arms: ArmLines = {},
+): Fit {
+  return g.kind === 'lower' ? fitLower(g, b, mask) : fitUpper(g, b, mask, category, arms);
 }

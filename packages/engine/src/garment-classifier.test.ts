@@ -148,8 +148,13 @@ describe('classifyGarment on photos', () => {
   for (const [file, category] of [
     ['tshirt_womens_blue.jpg', 'upper_body'],
     ['tshirt_black.jpg', 'upper_body'],
+    ['tshirt_lightblue_plain.jpg', 'upper_body'],
+    ['polo_navy.jpg', 'upper_body'],
     ['jeans_dark_straight.jpg', 'lower_body'],
+    ['trousers_grey_hanger.jpg', 'lower_body'],
     ['skirt_pink_denim.jpg', 'lower_body'],
+    // A dress is a Full Outfit (`dresses`) in this product.
+    ['dress_purple_hanger.jpg', 'dresses'],
   ] as const)
     it(`classifies ${file} as ${category}`, async () => {
       const r = classifyGarment(await photo(file));

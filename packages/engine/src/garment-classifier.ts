@@ -270,7 +270,7 @@ export function shapeCues(f: GarmentFeatures): ShapeCues {
  * long without legs → dresses unless it is skirt-shaped; skirt-shaped → lower_body; otherwise
  * a top.
  */
-export function categoryLogits(c: ShapeCues): Record<Category, number> {
+function categoryLogits(c: ShapeCues): Record<Category, number> {
   return {
     upper_body: 0,
     lower_body: -3 + 7 * c.legs - 4 * c.legs * c.neckline + 5 * c.skirt * (1 - 0.7 * c.long),
@@ -288,7 +288,7 @@ function softmax(l: Record<Category, number>): Record<Category, number> {
 }
 
 /** Classify a garment mask (see garmentFeatures). */
-export function classifyMask(mask: BinaryMask): GarmentClassification {
+function classifyMask(mask: BinaryMask): GarmentClassification {
   const features = garmentFeatures(mask);
   const scores = softmax(categoryLogits(shapeCues(features)));
   let category = CATEGORY_VALUES[0];

@@ -25,7 +25,7 @@ export function createMap(width: number, height: number, fill = 0): FloatMap {
   return { width, height, data };
 }
 
-export const MAX_SIDE = 1024;
+const MAX_SIDE = 1024;
 
 export interface Decoded {
   image: RGBAImage;
@@ -58,59 +58,6 @@ export async function decodeImage(bytes: Uint8Array, maxSide = MAX_SIDE): Promis
     data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
   };
   return { image, originalWidth: ow, originalHeight: oh, hasAlpha: meta.hasAlpha === true };
-}
-
-export async function encodeJpeg(img: RGBAImage, width?: number, height?: number, quality = 90): Promise<Uint8Array> {
-  let s = sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
-    raw: { width: img.width, height: img.height, channels: 4 },
-  }).removeAlpha();
-  if (width && height && (width !== img.width || height !== img.height)) {
-    s = s.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
-  }
-  const buf = await s.jpeg({ quality, mozjpeg: false }).toBuffer();
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-}
-
-export async function encodePng(img: RGBAImage): Promise<Uint8Array> {
-  const buf = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
-    raw: { width: img.width, height: img.height, channels: 4 },
-  })
-    .png()
-    .toBuffer();
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-}
-
-/** Bilinear sample of channel `c` at (x, y); outside → 0. */
-export function sampleBilinear(img: RGBAImage, x: number, y: number, c: number): number {
-  const { width: w, height: h, data } = img;
-  if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return 0;
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const x1 = Math.min(x0 + 1, w - 1);
-  const y1 = Math.min(y0 + 1, h - 1);
-  const fx = x - x0;
-  const fy = y - y0;
-  const a = data[(y0 * w + x0) * 4 + c]!;
-  const b = data[(y0 * w + x1) * 4 + c]!;
-  const d = data[(y1 * w + x0) * 4 + c]!;
-  const e = data[(y1 * w + x1) * 4 + c]!;
-  return (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
-}
-
-/** Bilinear sample of a float map; outside → `outside`. */
-export function sampleMap(m: FloatMap, x: number, y: number, outside = 0): number {
-  const { width: w, height: h, data } = m;
-  if (x < 0 || y < 0 || x > w - 1 || y > h - 1) return outside;
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const x1 = Math.min(x0 + 1, w - 1);
-  const y1 = Math.min(y0 + 1, h - 1);
-  const fx = x - x0;
-  const fy = y - y0;
-  return (
-    (data[y0 * w + x0]! * (1 - fx) + data[y0 * w + x1]! * fx) * (1 - fy) +
-    (data[y1 * w + x0]! * (1 - fx) + data[y1 * w + x1]! * fx) * fy
-  );
 }
 
 /**
@@ -343,21 +290,6 @@ export function blurRect(
   for (let y = 0; y < rh; y++) {
     const o = (y0 - ey0 + y) * ew + (x0 - ex0);
     out.set(buf.subarray(o, o + rw), y * rw);
-  }
-  return out;
-}
-
-/** Resize a float map with bilinear sampling. */
-export function resizeMap(m: FloatMap, width: number, height: number): FloatMap {
-  const out = createMap(width, height);
-  const sx = m.width / width;
-  const sy = m.height / height;
-  for (let y = 0; y < height; y++) {
-    const fy = Math.min(m.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
-    for (let x = 0; x < width; x++) {
-      const fx = Math.min(m.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-      out.data[y * width + x] = sampleMap(m, fx, fy);
-    }
   }
   return out;
 }

@@ -17,6 +17,7 @@ import {
 } from './types.js';
 import type { WorkerResult, WorkerTask } from './worker.js';
 import type { ShopperFigures } from './quality.js';
+import { GARMENT_CACHE_MAX_BYTES } from './garment-cache.js';
 
 export interface LocalEngineOptions {
   /** Worker threads (default: the number of cores). */
@@ -26,6 +27,11 @@ export interface LocalEngineOptions {
    * production server does (benchmarks use it; it must have been built).
    */
   compiledWorker?: boolean;
+  /**
+   * Bytes of analysed garment photos each worker holds for later try-ons of the same photo
+   * (`garment-cache.ts`; 0 turns it off, as benchmarks of a fresh garment do).
+   */
+  garmentCacheBytes?: number;
 }
 
 /** Diagnostics the pipeline reports with each result (benchmarks, tests). */
@@ -38,6 +44,8 @@ export interface LocalTryOnInfo {
   quality: ShopperFigures;
   /** The person analysis was made for this try-on, or given (a kept photo's). */
   personAnalysis: 'analysed' | 'given';
+  /** The garment photo was analysed for this try-on, or taken from the worker's garment cache. */
+  garmentAnalysis: 'analysed' | 'cached';
 }
 
 export interface LocalEngine extends TryOnEngine {
@@ -82,6 +90,7 @@ export function createLocalEngine(options: LocalEngineOptions = {}): LocalEngine
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Infinity,
+      workerData: { garmentCacheBytes: options.garmentCacheBytes ?? GARMENT_CACHE_MAX_BYTES },
       // Workers need room for the models and a few full-size image buffers.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });

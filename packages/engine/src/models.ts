@@ -12,7 +12,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** `models/` sits next to both `src/` and `dist/`. */
-export const MODELS_DIR = join(here, '..', 'models');
+const MODELS_DIR = join(here, '..', 'models');
 
 let backendReady: Promise<void> | undefined;
 
@@ -23,7 +23,7 @@ function wasmDir(): string {
 }
 
 /** Initialise the wasm backend once per thread. */
-export function initBackend(): Promise<void> {
+function initBackend(): Promise<void> {
   if (!backendReady) {
     backendReady = (async () => {
       setWasmPaths(wasmDir());

@@ -121,7 +121,7 @@ export function decodePersonAnalysis(bytes: Uint8Array): PersonAnalysis | undefi
  * refusal the photo gets for a top (PERSON_NOT_FOUND, MULTIPLE_PEOPLE, PERSON_TOO_SMALL) when no
  * category fits: a person photo the try-on would refuse whatever the garment.
  */
-export function checkKeepable(analysis: PersonAnalysis, head: boolean): void {
+function checkKeepable(analysis: PersonAnalysis, head: boolean): void {
   let first: unknown;
   for (const category of ['upper_body', 'lower_body', 'dresses'] as const) {
     try {

@@ -68,7 +68,7 @@ export function isSkin(r: number, g: number, b: number): boolean {
 }
 
 /** Share of skin-coloured pixels in a square patch. */
-export function skinShare(img: RGBAImage, cx: number, cy: number, r: number): number {
+function skinShare(img: RGBAImage, cx: number, cy: number, r: number): number {
   let n = 0;
   let hit = 0;
   for (let y = Math.max(0, Math.round(cy - r)); y <= Math.min(img.height - 1, Math.round(cy + r)); y++)
@@ -102,7 +102,7 @@ interface Roi {
 }
 
 /** Crop a square ROI (may reach outside the image; outside is black) to a 256×256×3 tensor in [0,1]. */
-export function roiInput(img: RGBAImage, roi: Roi): Float32Array {
+function roiInput(img: RGBAImage, roi: Roi): Float32Array {
   const out = new Float32Array(256 * 256 * 3);
   const { width: w, height: h, data } = img;
   const s = roi.size / 256;
@@ -216,7 +216,7 @@ function above(m: FloatMap, threshold: number): Uint8Array {
 }
 
 /** Count large connected blobs in a thresholded mask (4-connected, on a coarse grid); `sizes` largest first. */
-export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): { count: number; sizes: number[] } {
+function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): { count: number; sizes: number[] } {
   const step = Math.max(1, Math.round(Math.max(mask.width, mask.height) / 128));
   const w = Math.ceil(mask.width / step);
   const h = Math.ceil(mask.height / step);
@@ -235,7 +235,7 @@ export function countBlobs(mask: FloatMap, threshold = 0.5, minFraction = 0.2): 
 }
 
 /** Bounding box (in map cells) of the largest blob above `threshold` (the first of equal ones), 4-connected. */
-export function largestBlobBox(m: FloatMap, threshold = 0.5): ComponentBox | null {
+function largestBlobBox(m: FloatMap, threshold = 0.5): ComponentBox | null {
   const { boxes } = labelComponents(above(m, threshold), m.width, m.height, { connectivity: 4, boxes: true });
   let best: ComponentBox | null = null;
   for (let id = 1; id < boxes.length; id++) if (!best || boxes[id]!.area > best.area) best = boxes[id]!;

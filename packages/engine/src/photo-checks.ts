@@ -4,7 +4,8 @@
  */
 import type { Category } from '@aidressup/contract';
 import { loadModels } from './models.js';
-import { analysePerson } from './person.js';
+import { analysePerson, type PersonAnalysis } from './person.js';
+import type { FloatMap, RGBAImage } from './image.js';
 import { checkPerson } from './refusals.js';
 import { checkGarment, runTryOn } from './pipeline.js';
 import { decodeGarment, decodePerson } from './photo-io.js';
@@ -46,6 +47,12 @@ export interface PhotoChecks {
   tryOn(person: Uint8Array, garment: Uint8Array, category: Category): Promise<Verdict>;
   /** The result the result's check would refuse, to look at. */
   uncheckedResult(person: Uint8Array, garment: Uint8Array, category: Category): Promise<Uint8Array>;
+  /** A person photo at the working size and its analysis, as a try-on makes them. */
+  analysePhoto(bytes: Uint8Array): Promise<{ image: RGBAImage; analysis: PersonAnalysis }>;
+  /** A photo (a result) reduced to the working size, as a person photo is. */
+  workingSize(bytes: Uint8Array): Promise<RGBAImage>;
+  /** A garment photo as the garment stage reads it, and its cut-out's alpha (null when it cannot be cut out). */
+  garmentCutout(bytes: Uint8Array): Promise<{ image: RGBAImage; alpha: FloatMap | null }>;
 }
 
 export async function createPhotoChecks(): Promise<PhotoChecks> {
@@ -75,5 +82,23 @@ export async function createPhotoChecks(): Promise<PhotoChecks> {
     tryOn: (person, garment, category) => judge(() => runTryOn(models, { person, garment, category })),
     uncheckedResult: async (person, garment, category) =>
       (await runTryOn(models, { person, garment, category }, { resultCheck: false })).image,
+    analysePhoto: async (bytes) => {
+      const photo = await decodePerson(bytes);
+      return { image: photo.work, analysis: analysePerson(models, photo.work) };
+    },
+    workingSize: async (bytes) => (await decodePerson(bytes)).work,
+    garmentCutout: async (bytes) => {
+      const g = await decodeGarment(bytes);
+      const image: RGBAImage = {
+        width: g.image.width,
+        height: g.image.height,
+        data: new Uint8ClampedArray(g.image.data),
+      };
+      try {
+        return { image, alpha: cutOutGarment(g.image, g.hasAlpha).alpha };
+      } catch {
+        return { image, alpha: null };
+      }
+    },
   };
 }

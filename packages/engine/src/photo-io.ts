@@ -8,7 +8,7 @@ import { EngineError } from './types.js';
 import { decodeImage, type FloatMap, type RGBAImage } from './image.js';
 import { positiveBox } from './composite.js';
 
-export const GARMENT_MAX_SIDE = 512;
+const GARMENT_MAX_SIDE = 512;
 /** The person photo at its own size (RGB, EXIF-upright) and at the working size (RGBA). */
 export interface PersonPhoto {
   full: { data: Buffer; width: number; height: number };
@@ -20,7 +20,7 @@ export interface PersonPhoto {
  * garment layer is scaled back up and laid over the photo at its own resolution, so the
  * face, hair and background keep every original pixel.
  */
-export const WORK_MAX_SIDE = 640;
+const WORK_MAX_SIDE = 640;
 
 function unreadable(e: unknown): EngineError {
   return new EngineError('ENGINE_FAILED', 'The image could not be read.', (e as Error).message);

@@ -13,6 +13,7 @@ import type { RGBAImage } from './image.js';
 import type { GarmentCutout } from './garment-segmentation.js';
 import { fitAndComposite } from './fit-and-composite.js';
 import { decodeGarment, decodePerson, renderOutput, type PersonPhoto } from './photo-io.js';
+import { GarmentCache } from './garment-cache.js';
 
 export interface PipelineResult {
   image: Uint8Array;
@@ -27,6 +28,8 @@ export interface PipelineResult {
     quality: ShopperFigures;
     /** The person analysis was made for this try-on, or given (a kept photo's). */
     personAnalysis: 'analysed' | 'given';
+    /** The garment photo was analysed for this try-on, or taken from the thread's garment cache. */
+    garmentAnalysis: 'analysed' | 'cached';
   };
 }
 export interface TryOnTask {
@@ -60,11 +63,15 @@ export function checkGarment(models: Models, image: RGBAImage, hasAlpha: boolean
   return cut;
 }
 
-/** `resultCheck: false` keeps a result the engine's own figures call broken (benchmarks look at them). */
+/**
+ * `resultCheck: false` keeps a result the engine's own figures call broken (benchmarks look at
+ * them). `garments`: the thread's analysed garment photos, used and filled (a photo refused is not
+ * held; the same photo is checked again and refused again).
+ */
 export async function runTryOn(
   models: Models,
   task: TryOnTask,
-  options: { resultCheck?: boolean } = {},
+  options: { resultCheck?: boolean; garments?: GarmentCache } = {},
 ): Promise<PipelineResult> {
   const timings: Record<string, number> = {};
   let t = performance.now();
@@ -73,17 +80,28 @@ export async function runTryOn(
     timings[name] = Math.round((now - t) * 10) / 10;
     t = now;
   };
-  const [photo, g] = await Promise.all([task.decodedPerson ?? decodePerson(task.person), decodeGarment(task.garment)]);
+  const cacheKey = options.garments ? GarmentCache.key(task.garment, task.category) : undefined;
+  const cached = cacheKey ? options.garments?.take(cacheKey) : undefined;
+  const [photo, g] = await Promise.all([
+    task.decodedPerson ?? decodePerson(task.person),
+    cached ? undefined : decodeGarment(task.garment),
+  ]);
   const p = photo.work;
   lap('decode');
   const given = task.analysis && task.analysis.width === p.width && task.analysis.height === p.height;
   const analysis = given && task.analysis ? task.analysis : analysePerson(models, p);
   if (!given) lap('person');
   checkPerson(analysis, task.category, isWornGarment(wornEvidence(p, analysis, null)));
-  const cut = checkGarment(models, g.image, g.hasAlpha);
-  lap('garment-check');
-  const garment = prepareGarment(g.image, g.hasAlpha, task.category, cut);
-  lap('garment');
+  let garment = cached;
+  if (!garment) {
+    // Decoded above whenever it was not held.
+    if (!g) throw new Error('garment photo neither held nor decoded');
+    const cut = checkGarment(models, g.image, g.hasAlpha);
+    lap('garment-check');
+    garment = prepareGarment(g.image, g.hasAlpha, task.category, cut);
+    if (cacheKey) options.garments?.put(cacheKey, garment);
+    lap('garment');
+  }
   const result = fitAndComposite(p, analysis, garment, task.category);
   lap('fit+composite');
   if (options.resultCheck !== false) checkResult(result.quality);
@@ -101,6 +119,7 @@ export async function runTryOn(
       keypoints: analysis.keypoints.map((k) => ({ x: k.x * sx, y: k.y * sy, score: k.score })),
       quality: result.quality,
       personAnalysis: given ? 'given' : 'analysed',
+      garmentAnalysis: cached ? 'cached' : 'analysed',
     },
   };
 }

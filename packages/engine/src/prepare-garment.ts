@@ -7,6 +7,7 @@ import { EngineError, type BinaryMask, type GarmentLandmarks } from './types.js'
 import type { FloatMap, RGBAImage } from './image.js';
 import { GarmentSeparationError, segmentGarment, type GarmentCutout } from './garment-segmentation.js';
 import { garmentLandmarks, partLabels } from './garment-landmarks.js';
+import { refineGarmentEdge } from './garment-edge.js';
 
 /**
  * Give the soft edge of the cut-out the colour of the garment next to it, so that
@@ -92,6 +93,7 @@ export function prepareGarment(
   cut: GarmentCutout = cutOutGarment(image, hasAlpha),
 ): PreparedGarment {
   const landmarks = garmentLandmarks(cut.mask, cut.scale, category);
+  refineGarmentEdge(image, cut.alpha);
   bleed(image, cut.alpha);
   partChannel(image, partLabels(cut.mask, cut.scale, landmarks), cut.mask.width, cut.mask.height, cut.scale);
   return { image, alpha: cut.alpha, landmarks, cutout: cut.mask, cutoutScale: cut.scale };

@@ -162,6 +162,25 @@ export function sampleHairColours(img: RGBAImage, mask: FloatMap, kps: Keypoint[
   return [mean(0, half), mean(half, n)];
 }
 
+/** Whether a hair colour is within reach of the clothes' colour in the middle of the chest. */
+function hairLikeChest(hair: { image: RGBAImage; colours: number[][] }, b: BodyFrame): boolean {
+  const { width: w, height: h, data } = hair.image;
+  const cx = Math.round((b.shoulderL.x + b.shoulderR.x) / 2);
+  const cy = Math.round((b.shoulderL.y + b.shoulderR.y) / 2 + b.sw * 0.45);
+  const r = Math.max(2, Math.round(b.sw * 0.08));
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.max(0, cy - r); y <= Math.min(h - 1, cy + r); y++)
+    for (let x = Math.max(0, cx - r); x <= Math.min(w - 1, cx + r); x++) {
+      for (let c = 0; c < 3; c++) sum[c]! += data[(y * w + x) * 4 + c]!;
+      n++;
+    }
+  if (!n) return false;
+  return hair.colours.some(
+    (col) => Math.abs(col[0]! - sum[0]! / n) + Math.abs(col[1]! - sum[1]! / n) + Math.abs(col[2]! - sum[2]! / n) < 60,
+  );
+}
+
 export function protectedRegions(
   kps: Keypoint[],
   b: BodyFrame,
@@ -192,6 +211,8 @@ export function protectedRegions(
   }
   // Long hair over the shoulders stays in front: pixels of hair colour connected to the
   // hair above the neckline, beside the neck (not over the middle of the chest).
+  // Hair the colour of the clothes on the chest cannot be told from them: not kept then.
+  if (hair && hairLikeChest(hair, b)) hair = null;
   if (hair) {
     const img = hair.image.data;
     const pm = personMask.data;

@@ -49,7 +49,7 @@ export interface QualityInput {
 const mid = (a: Keypoint, b: Keypoint) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 
 /** The body's centre line: shoulders → hips → knees → ankles (x at row y). */
-export function bodyAxis(k: Keypoint[]): (y: number) => number {
+function bodyAxis(k: Keypoint[]): (y: number) => number {
   const pts = [
     mid(k[KP.leftShoulder]!, k[KP.rightShoulder]!),
     mid(k[KP.leftHip]!, k[KP.rightHip]!),
@@ -69,7 +69,7 @@ export function bodyAxis(k: Keypoint[]): (y: number) => number {
 }
 
 /** The body's width for offsets: the shoulder width, or the hips' outline when wider. */
-export function bodyWidth(k: Keypoint[]): number {
+function bodyWidth(k: Keypoint[]): number {
   const sw = Math.hypot(k[KP.leftShoulder]!.x - k[KP.rightShoulder]!.x, k[KP.leftShoulder]!.y - k[KP.rightShoulder]!.y);
   const hw = Math.hypot(k[KP.leftHip]!.x - k[KP.rightHip]!.x, k[KP.leftHip]!.y - k[KP.rightHip]!.y);
   return Math.max(1, sw, hw * 1.6);

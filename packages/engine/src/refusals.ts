@@ -16,7 +16,7 @@ import { isWornGarment, type WornEvidence } from './garment-worn.js';
  * the hands. The pose model's own score is not enough on its own: a dress on a hanger can score
  * high, a real person low.
  */
-export function personFound(p: PersonAnalysis, head: boolean): boolean {
+function personFound(p: PersonAnalysis, head: boolean): boolean {
   const k = p.keypoints;
   const vis = (i: number) => k[i]!.score;
   let area = 0;

@@ -148,7 +148,14 @@ export function revealChest(c: RevealInput): void {
       lum.data[y * bw + x] = 0.299 * pd[o]! + 0.587 * pd[o + 1]! + 0.114 * pd[o + 2]! + 8;
     }
   const local = blurMap(lum, Math.max(2, Math.round(c.sw * 0.08)), 2);
-  const relief = (j: number) => Math.min(1.1, Math.max(0.88, 1 + (lum.data[j]! / local.data[j]! - 1) * 0.5));
+  // Small changes are the body's relief; large ones are the old top's print and seams, which
+  // fade out (as the garment's folds do, composite.ts).
+  const relief = (j: number) => {
+    const d = lum.data[j]! / local.data[j]! - 1;
+    const m = d < 0 ? -d : d;
+    const keep = m <= 0.06 ? 1 : m >= 0.15 ? 0 : (0.15 - m) / 0.09;
+    return Math.min(1.1, Math.max(0.88, 1 + d * keep * 0.5));
+  };
   for (const [j, q] of backdrop) {
     const i = (Math.floor(j / bw) + yTop) * w + (j % bw) + xa;
     const a = Math.min(1 - hd[i]!, 1 - al[i]!);

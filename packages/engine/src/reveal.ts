@@ -44,6 +44,41 @@ export function skinTone(img: RGBAImage, kps: Keypoint[], sw: number): Rgb | nul
   return n >= 40 ? [r / n, g / n, b / n] : null;
 }
 
+/**
+ * The person's lit skin: like `skinTone`, from the face and hands, but the mean of the brighter
+ * part of the skin-coloured pixels only (from the 35th to the 95th percentile of brightness), so
+ * that hair, shadow or a photo's edge cutting the face does not darken it. A shaded limb is
+ * painted from the lit colour down.
+ */
+export function litSkinTone(img: RGBAImage, kps: Keypoint[], sw: number): Rgb | null {
+  const spots: { ids: number[]; r: number }[] = [
+    { ids: [KP.nose, KP.mouthLeft, KP.mouthRight], r: sw * 0.1 },
+    { ids: [KP.leftWrist, KP.leftIndex, KP.leftPinky], r: sw * 0.07 },
+    { ids: [KP.rightWrist, KP.rightIndex, KP.rightPinky], r: sw * 0.07 },
+  ];
+  const px: number[] = [];
+  for (const s of spots) {
+    if (s.ids.some((i) => kps[i]!.score < 0.5)) continue;
+    const cx = s.ids.reduce((acc, i) => acc + kps[i]!.x, 0) / s.ids.length;
+    const cy = s.ids.reduce((acc, i) => acc + kps[i]!.y, 0) / s.ids.length;
+    const rad = Math.max(3, s.r);
+    for (let y = Math.max(0, Math.round(cy - rad)); y <= Math.min(img.height - 1, Math.round(cy + rad)); y++)
+      for (let x = Math.max(0, Math.round(cx - rad)); x <= Math.min(img.width - 1, Math.round(cx + rad)); x++) {
+        const o = (y * img.width + x) * 4;
+        if (isSkin(img.data[o]!, img.data[o + 1]!, img.data[o + 2]!)) px.push(o);
+      }
+  }
+  if (px.length < 40) return null;
+  const lum = (o: number) => 0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]!;
+  px.sort((a, b) => lum(a) - lum(b));
+  const from = Math.floor(px.length * 0.35);
+  const to = Math.ceil(px.length * 0.95);
+  const sum = [0, 0, 0];
+  for (let k = from; k < to; k++) for (let c = 0; c < 3; c++) sum[c]! += img.data[px[k]! + c]!;
+  const n = Math.max(1, to - from);
+  return [sum[0]! / n, sum[1]! / n, sum[2]! / n];
+}
+
 export interface RevealInput {
   /** The composite so far (modified in place). */
   image: RGBAImage;

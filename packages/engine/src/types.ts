@@ -108,6 +108,14 @@ export interface BinaryMask {
   data: Uint8Array;
 }
 
+/** A sleeve's landmarks (see UpperLandmarks). */
+interface Sleeve {
+  outer: Point;
+  inner: Point;
+  length: number;
+  profile?: { outer: Point; inner: Point; at: number }[];
+}
+
 /** Landmarks of a top or a dress, in garment image pixels. */
 export interface UpperLandmarks {
   kind: 'upper';
@@ -117,9 +125,13 @@ export interface UpperLandmarks {
   shoulderRight: Point;
   armpitLeft: Point;
   armpitRight: Point;
-  /** Sleeve ends (outer and inner cuff corners); absent for sleeveless garments. */
-  sleeveLeft: { outer: Point; inner: Point; length: number } | null;
-  sleeveRight: { outer: Point; inner: Point; length: number } | null;
+  /**
+   * Sleeve ends (outer and inner cuff corners), and the sleeve's outline on both sides at
+   * cross-sections along its axis (`at`: distance from the armhole's middle); absent for
+   * sleeveless garments.
+   */
+  sleeveLeft: Sleeve | null;
+  sleeveRight: Sleeve | null;
   hemLeft: Point;
   hemRight: Point;
   /** Waist (narrowest torso row between armpits and hem) — used for dresses. */

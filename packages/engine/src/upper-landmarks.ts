@@ -16,7 +16,7 @@ function findSleeve(
   minLen: number,
   cx: number,
   hanging: boolean,
-): { outer: Point; inner: Point; length: number } | null {
+): { outer: Point; inner: Point; length: number; profile: { outer: Point; inner: Point; at: number }[] } | null {
   const { width: w, height: h } = m;
   const margin = Math.max(2, Math.round(w * 0.015));
   // Below the armpit only pixels separated from the garment body's run count as sleeve
@@ -47,9 +47,30 @@ function findSleeve(
   // A sleeve reaches well beyond the garment body's side; the flared top corners of a
   // strap or crop top (wider at the top than at the hem) do not, and are not sleeves.
   if ((far.x - torsoEdge) * side < minLen * 0.6) return null;
-  const ax = (far.x - root.x) / farD;
-  const ay = (far.y - root.y) / farD;
-  // Cuff: sleeve pixels whose projection on the axis is within the last 8 %.
+  // The sleeve's axis runs from its root to the middle of its pixels (towards the farthest one
+  // it would run to a corner of the cuff): the cuff is the sleeve's cross-section at its far end.
+  let cxs = 0;
+  let cys = 0;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (!data[y * w + x]) continue;
+      if (side < 0 ? x >= torsoEdge - margin : x <= torsoEdge + margin) continue;
+      cxs += x;
+      cys += y;
+    }
+  let ax = cxs / count - root.x;
+  let ay = cys / count - root.y;
+  const al = Math.hypot(ax, ay) || 1;
+  ax /= al;
+  ay /= al;
+  let end = 0;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (!data[y * w + x]) continue;
+      if (side < 0 ? x >= torsoEdge - margin : x <= torsoEdge + margin) continue;
+      end = Math.max(end, (x - root.x) * ax + (y - root.y) * ay);
+    }
+  // Cuff: sleeve pixels within the last part of the axis, their extremes across it.
   let minP = Infinity;
   let maxP = -Infinity;
   let pMin: Point = far;
@@ -59,7 +80,7 @@ function findSleeve(
       if (!data[y * w + x]) continue;
       if (side < 0 ? x >= torsoEdge - margin : x <= torsoEdge + margin) continue;
       const along = (x - root.x) * ax + (y - root.y) * ay;
-      if (along < farD * 0.9) continue;
+      if (along < end * 0.86) continue;
       const across = -(x - root.x) * ay + (y - root.y) * ax;
       if (across < minP) {
         minP = across;
@@ -74,7 +95,36 @@ function findSleeve(
   const dMin = Math.hypot(pMin.x - shoulder.x, pMin.y - shoulder.y) - Math.hypot(pMin.x - armpit.x, pMin.y - armpit.y);
   const dMax = Math.hypot(pMax.x - shoulder.x, pMax.y - shoulder.y) - Math.hypot(pMax.x - armpit.x, pMax.y - armpit.y);
   const [outer, inner] = dMin < dMax ? [pMin, pMax] : [pMax, pMin];
-  return { outer, inner, length: farD };
+  const outerSide = dMin < dMax ? -1 : 1;
+  // Cross-sections along the axis: the sleeve's outline on its two sides (the top edge and the
+  // underarm seam as they really run, not the straight lines between its corners).
+  const profile: { outer: Point; inner: Point; at: number }[] = [];
+  for (const u of [0.15, 0.35, 0.55, 0.75, 0.95]) {
+    const at = end * u;
+    let lo = Infinity;
+    let hi = -Infinity;
+    let pLo: Point | null = null;
+    let pHi: Point | null = null;
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        if (!data[y * w + x]) continue;
+        if (side < 0 ? x >= torsoEdge - margin : x <= torsoEdge + margin) continue;
+        const along = (x - root.x) * ax + (y - root.y) * ay;
+        if (Math.abs(along - at) > 1.5) continue;
+        const across = -(x - root.x) * ay + (y - root.y) * ax;
+        if (across < lo) {
+          lo = across;
+          pLo = { x, y };
+        }
+        if (across > hi) {
+          hi = across;
+          pHi = { x, y };
+        }
+      }
+    if (!pLo || !pHi || hi - lo < 2) continue;
+    profile.push(outerSide < 0 ? { outer: pLo, inner: pHi, at } : { outer: pHi, inner: pLo, at });
+  }
+  return { outer, inner, length: farD, profile };
 }
 
 /** Shoulder points (the top edge above the torso sides) and collar corners, on the analysis grid. */
@@ -210,8 +260,28 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
         }
       : findArmpits(m, rows, H, cx, tL, tR, shoulderY, bodice?.chestY);
   const minSleeve = tw * 0.22;
-  const sleeveLeft = findSleeve(m, -1, tL, shoulderLeft, armpitLeft, minSleeve, cx, !!hanging);
-  const sleeveRight = findSleeve(m, 1, tR, shoulderRight, armpitRight, minSleeve, cx, !!hanging);
+  let sleeveLeft = findSleeve(m, -1, tL, shoulderLeft, armpitLeft, minSleeve, cx, !!hanging);
+  let sleeveRight = findSleeve(m, 1, tR, shoulderRight, armpitRight, minSleeve, cx, !!hanging);
+  // One sleeve found and the other side not bare (a sleeve cut off by the photo's edge, or too
+  // odd to be read): the found one, mirrored about the torso's middle.
+  const mirrorX = (tL + tR) / 2;
+  const mirror = (sl: NonNullable<typeof sleeveLeft>) => {
+    const f = (p: Point): Point => ({ x: 2 * mirrorX - p.x, y: p.y });
+    return {
+      outer: f(sl.outer),
+      inner: f(sl.inner),
+      length: sl.length,
+      profile: sl.profile.map((q) => ({ outer: f(q.outer), inner: f(q.inner), at: q.at })),
+    };
+  };
+  const beyond = (side: -1 | 1, edge: number) => {
+    let n = 0;
+    for (let y = Math.round(Math.min(shoulderLeft.y, shoulderRight.y)); y < Math.max(armpitLeft.y, armpitRight.y); y++)
+      for (let x = 0; x < m.width; x++) if (m.data[y * m.width + x] && (x - edge) * side > 2) n++;
+    return n;
+  };
+  if (sleeveLeft && !sleeveRight && beyond(1, tR) > beyond(-1, tL) * 0.3) sleeveRight = mirror(sleeveLeft);
+  else if (sleeveRight && !sleeveLeft && beyond(-1, tL) > beyond(1, tR) * 0.3) sleeveLeft = mirror(sleeveRight);
   const armpitY = Math.max(armpitLeft.y, armpitRight.y);
   const hemY = hanging ? hanging.hemY - 1 : rows.bottom - Math.max(1, H * 0.04);
   const hemRun0 = (hanging ? null : runAt(m, Math.round(hemY), cx)) ?? [tL, tR];
@@ -232,11 +302,21 @@ export function upperLandmarks(m: BinaryMask, scale: number): UpperLandmarks {
       outer: scalePt(sleeveLeft.outer, s),
       inner: scalePt(sleeveLeft.inner, s),
       length: sleeveLeft.length * s,
+      profile: sleeveLeft.profile.map((q) => ({
+        outer: scalePt(q.outer, s),
+        inner: scalePt(q.inner, s),
+        at: q.at * s,
+      })),
     },
     sleeveRight: sleeveRight && {
       outer: scalePt(sleeveRight.outer, s),
       inner: scalePt(sleeveRight.inner, s),
       length: sleeveRight.length * s,
+      profile: sleeveRight.profile.map((q) => ({
+        outer: scalePt(q.outer, s),
+        inner: scalePt(q.inner, s),
+        at: q.at * s,
+      })),
     },
     hemLeft: scalePt({ x: hemRun[0], y: hemY }, s),
     hemRight: scalePt({ x: hemRun[1], y: hemY }, s),

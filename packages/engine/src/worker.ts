@@ -2,6 +2,7 @@
  * Worker-thread entry for the local engine pool. Each worker loads the models once
  * (starting as soon as the worker starts) and runs one try-on at a time.
  */
+import { workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import type { Category } from '@aidressup/contract';
 import { loadModels } from './models.js';
@@ -12,6 +13,7 @@ import { analysePerson } from './person.js';
 import { decodePerson } from './photo-io.js';
 import { analysePersonPhoto, decodePersonAnalysis, encodePersonAnalysis } from './person-analysis.js';
 import { KeptPersonCache, type KeptPerson } from './kept-person-cache.js';
+import { GarmentCache, GARMENT_CACHE_MAX_BYTES } from './garment-cache.js';
 
 /** A kept person photo: its key (the same photo, the same key) and the analysis made when it was kept. */
 export interface KeptPersonTask {
@@ -60,6 +62,10 @@ models.catch(() => undefined);
 models.then((m) => warmUp(m)).catch(() => undefined);
 
 const keptPeople = new KeptPersonCache();
+const cacheBytes = (workerData as { garmentCacheBytes?: number } | null)?.garmentCacheBytes;
+/** This worker's analysed garment photos (none held when the pool was made with 0 bytes for them). */
+const garments = cacheBytes === 0 ? undefined : new GarmentCache(cacheBytes ?? GARMENT_CACHE_MAX_BYTES);
+const withGarments = garments ? { garments } : {};
 
 /**
  * A kept person photo, decoded and analysed: from this worker's cache, else decoded now with the
@@ -104,13 +110,18 @@ export default async function handle(task: WorkerTask): Promise<WorkerResult> {
     const given = kept ? { analysis: kept.held.analysis, decodedPerson: kept.held.photo } : {};
     // A whole outfit: the bottom first, then the top over that result, in this one task.
     const bottom = task.lowerGarment
-      ? await runTryOn(m, { person: task.person, garment: task.lowerGarment, category: 'lower_body', ...given })
+      ? await runTryOn(
+          m,
+          { person: task.person, garment: task.lowerGarment, category: 'lower_body', ...given },
+          withGarments,
+        )
       : undefined;
     const r = await runTryOn(
       m,
       bottom
         ? { person: bottom.image, garment: task.garment, category: 'upper_body' }
         : { person: task.person, garment: task.garment, category: task.category, ...given },
+      withGarments,
     );
     if (bottom)
       r.info.timings = {
