@@ -36,6 +36,12 @@ export const SuccessResponseSchema = z.object({ success: z.literal(true) });
 export type SuccessResponse = z.infer<typeof SuccessResponseSchema>;
 
 // ---------- POST /api/auth/email/verify ----------
+/**
+ * `confirm: true` signs in a browser other than the one that asked for the code: without it that
+ * browser gets 409 CONFIRM_OTHER_BROWSER with the account's address masked. A confirmed sign-in
+ * never moves what the browser made before (its photos, results and credits) into the account.
+ */
+const ConfirmField = { confirm: z.literal(true).optional() };
 /** Either the 6-digit code from the mail, or the token of its magic link. */
 export const EmailVerifyRequestSchema = z.union([
   z.object({
@@ -44,8 +50,9 @@ export const EmailVerifyRequestSchema = z.union([
       .string()
       .trim()
       .regex(/^\d{6}$/),
+    ...ConfirmField,
   }),
-  z.object({ email: EmailSchema, token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/) }),
+  z.object({ email: EmailSchema, token: z.string().regex(/^[A-Za-z0-9_-]{32,64}$/), ...ConfirmField }),
 ]);
 export type EmailVerifyRequest = z.input<typeof EmailVerifyRequestSchema>;
 export const EmailVerifyResponseSchema = z.object({
@@ -57,6 +64,26 @@ export const EmailVerifyResponseSchema = z.object({
   moved: z.object({ credits: z.number().int().nonnegative(), results: z.number().int().nonnegative() }),
 });
 export type EmailVerifyResponse = z.infer<typeof EmailVerifyResponseSchema>;
+
+/** HTTP 409 CONFIRM_OTHER_BROWSER: the code or link was asked for in another browser. */
+export const ConfirmOtherBrowserResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.literal('CONFIRM_OTHER_BROWSER'),
+  error: z.string(),
+  /** The account's address, masked (`a•••@example.com`). */
+  email: z.string(),
+});
+export type ConfirmOtherBrowserResponse = z.infer<typeof ConfirmOtherBrowserResponseSchema>;
+
+/**
+ * An address as the sign-in pages name it to someone who may not own it: the first character of
+ * the local part, then `•••`, then the domain (`a•••@example.com`).
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '•••';
+  return `${[...email.slice(0, at)][0]}•••${email.slice(at)}`;
+}
 
 // ---------- POST /api/auth/logout, DELETE /api/account ----------
 export const LogoutResponseSchema = SuccessResponseSchema;

@@ -4,7 +4,7 @@
  * is in ADMIN_EMAILS, with an email sign-in less than `OPERATOR_SIGN_IN_MAX_AGE_HOURS` old.
  */
 import { z } from 'zod';
-import { SEGMENTS } from './api.js';
+import { HealthResponseSchema, SEGMENTS } from './api.js';
 import { TRYON_CATEGORY_VALUES } from './categories.js';
 import { REPORT_REASONS, REPORT_STATUSES } from './report.js';
 
@@ -333,3 +333,18 @@ export const AdminAuditResponseSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type AdminAuditResponse = z.infer<typeof AdminAuditResponseSchema>;
+
+// ---------- GET /api/admin/health ----------
+/**
+ * The health report with what the public one leaves out: each engine's details and reasons (a
+ * server not ready, no access token, a retired model), and how kept photos are sealed.
+ */
+export const AdminHealthResponseSchema = HealthResponseSchema.extend({
+  photos: z.object({
+    /** Where the sealing key comes from: PHOTO_KEY, SESSION_SECRET, or the secret kept in the data folder. */
+    sealedWith: z.enum(['PHOTO_KEY', 'SESSION_SECRET', 'data folder']),
+    /** The risk of that, in a line; null with PHOTO_KEY. */
+    warning: z.string().nullable(),
+  }),
+});
+export type AdminHealthResponse = z.infer<typeof AdminHealthResponseSchema>;

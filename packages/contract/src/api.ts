@@ -179,6 +179,21 @@ export const EngineBusyResponseSchema = z.object({
 });
 export type EngineBusyResponse = z.infer<typeof EngineBusyResponseSchema>;
 
+/**
+ * TOO_MANY_REQUESTS refusal of a try-on: HTTP 429 with a `Retry-After` header (seconds). The
+ * shopper (or their address) already holds as many places in line as one may: it is a limit on
+ * that client, not the engine being busy, and the page says so rather than waiting in line.
+ * Nothing was charged.
+ */
+export const TooManyTryOnsResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.literal('TOO_MANY_REQUESTS'),
+  error: z.string(),
+  /** The same number as the Retry-After header. */
+  retryAfterSeconds: z.number().int().positive().optional(),
+});
+export type TooManyTryOnsResponse = z.infer<typeof TooManyTryOnsResponseSchema>;
+
 /** An engine the page can offer instead of the one that refused: its id (the form's `api`) and label. */
 export const AlternativeEngineSchema = z.object({ id: z.string(), label: z.string() });
 export type AlternativeEngine = z.infer<typeof AlternativeEngineSchema>;
@@ -250,6 +265,11 @@ export const TryOnItemSchema = z.object({
    * null (or absent) when they are not kept or already gone.
    */
   photosKeptUntil: z.string().nullable().optional(),
+  /**
+   * A small picture of the garment photo the result was made from (GET /api/tryons/{id}/garment,
+   * the owner's session only) while the preview's photos are kept; null (or absent) otherwise.
+   */
+  garmentUrl: z.string().nullable().optional(),
   /** The public link of a shared result; null when it is not shared. */
   shareUrl: z.string().nullable(),
   /** The shopper's report of this result and its state; null (or absent) when it has none. */

@@ -3,6 +3,7 @@ import {
   AnonymousSignInRequestSchema,
   CATEGORIES,
   DEVICE_ID_PATTERN,
+  ERROR_MESSAGES,
   ERROR_STATUS,
   FASHN_DEFAULT_MODE,
   FASHN_INPUT,
@@ -14,6 +15,7 @@ import {
   hasCredits,
   hasFreeTrial,
   pressCost,
+  WEB_MESSAGES,
 } from './index.js';
 
 describe('contract', () => {
@@ -40,6 +42,23 @@ describe('contract', () => {
     expect(MESSAGES.fileTooLarge).toBe('File too large. Maximum 10MB allowed.');
     expect(MESSAGES.noCredits).toBe('No free trials or credits remaining. Please purchase credits to continue');
     expect(ERROR_STATUS.NO_CREDITS).toBe(402);
+    // Try with AI with a photo missing: the specification's words first, then which photo.
+    expect(MESSAGES.uploadBothPhotos).toBe('Please upload both photos!');
+    for (const m of [
+      WEB_MESSAGES.uploadPersonMissing,
+      WEB_MESSAGES.uploadClothingMissing,
+      WEB_MESSAGES.uploadBothMissing,
+    ])
+      expect(m.startsWith(`${MESSAGES.uploadBothPhotos} `)).toBe(true);
+  });
+
+  it('says, when the garment could not be placed, that nothing was charged and what photo works, promising no engine', () => {
+    expect(ERROR_MESSAGES.GARMENT_NOT_PLACED).toBe(MESSAGES.garmentNotPlaced);
+    expect(ERROR_STATUS.GARMENT_NOT_PLACED).toBe(422);
+    expect(MESSAGES.garmentNotPlaced).toContain('You have not been charged.');
+    expect(MESSAGES.garmentNotPlaced).toContain('full-length photo of one person');
+    // Another engine is offered by the page only when one is up (a button), never by the message.
+    expect(MESSAGES.garmentNotPlaced).not.toMatch(/engine/i);
   });
 
   it('has hosted-engine messages that all say the shopper was not charged, and current engine defaults', () => {

@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   BILLING_DISABLED: 409,
   RATE_LIMITED: 429,
+  TOO_MANY_REQUESTS: 429,
   PERSON_NOT_FOUND: 422,
   MULTIPLE_PEOPLE: 422,
   PERSON_TOO_SMALL: 422,
@@ -54,6 +55,7 @@ export const ERROR_STATUS = {
   PHOTOS_GONE: 410,
   NOT_RERUNNABLE: 409,
   PHOTO_LIMIT: 409,
+  CONFIRM_OTHER_BROWSER: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -123,6 +125,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   NOT_FOUND: MESSAGES.notFound,
   BILLING_DISABLED: MESSAGES.demoBillingDisabled,
   RATE_LIMITED: MESSAGES.rateLimited,
+  TOO_MANY_REQUESTS: MESSAGES.tooManyTryOns,
   PERSON_NOT_FOUND: MESSAGES.personNotFound,
   MULTIPLE_PEOPLE: MESSAGES.multiplePeople,
   PERSON_TOO_SMALL: MESSAGES.personTooSmall,
@@ -155,4 +158,5 @@ export const ERROR_MESSAGES: Record<ErrorCode, string> = {
   PHOTOS_GONE: MESSAGES.photosGone,
   NOT_RERUNNABLE: MESSAGES.notRerunnable,
   PHOTO_LIMIT: MESSAGES.photoLimit,
+  CONFIRM_OTHER_BROWSER: MESSAGES.confirmOtherBrowser,
 };

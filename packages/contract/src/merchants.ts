@@ -214,6 +214,8 @@ export const EmbedSessionResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.string(),
   merchant: z.object({ name: z.string() }),
+  /** The widget's engine's own estimate of a try-on, in seconds: the frame waits as long as it may take. */
+  estimateSeconds: z.object({ min: z.number().nonnegative(), max: z.number().nonnegative() }),
 });
 export type EmbedSessionResponse = z.infer<typeof EmbedSessionResponseSchema>;
 

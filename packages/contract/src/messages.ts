@@ -45,7 +45,7 @@ export const MESSAGES = {
   garmentNotSeparable:
     'The clothing could not be separated from its background. Please use a photo of the garment laid flat or on a hanger against a plain white background.',
   garmentNotPlaced:
-    'The clothing could not be placed on the body in this photo, so no result was made and you have not been charged. Please try a photo of the person standing and facing the camera with the arms a little away from the body, or a photo of the garment laid flat that shows its whole shape. If a higher-quality engine is offered, it may handle this photo.',
+    'The clothing could not be placed on the body in this photo. You have not been charged. Use a full-length photo of one person standing, facing the camera, arms a little away from the body.',
   contentBlocked: 'This photo could not be processed for safety reasons. Please try another photo.',
   invalidDeviceId: 'Invalid device id.',
   invalidRequest: 'The request is not valid.',
@@ -69,6 +69,8 @@ export const MESSAGES = {
   trialsUsedOnNetwork: 'Free try-ons were already used on this network today.',
   signInMailSubject: 'Your AI Dress Up sign-in code',
   invalidLink: 'This sign-in link is not valid. Please request a new code.',
+  confirmOtherBrowser:
+    'This sign-in was asked for in another browser. Confirm to sign in here: what you made in this browser stays with it.',
   mailNotSent: 'We could not send the sign-in email just now. Please try again in a moment.',
   portalNotConfigured: 'Managing the plan online is not available right now. Please write to support.',
   planNotCanceled: 'We could not cancel your plan just now, so nothing was deleted. Please try again in a moment.',
@@ -80,6 +82,10 @@ export const MESSAGES = {
   malformedUpload: 'The upload was incomplete or malformed. Please choose your photos again and retry.',
   engineBusy:
     'Lots of people are trying on clothes right now. Please try again in a minute. You have not been charged.',
+  tooManyTryOns:
+    'You have several try-ons under way. Please wait for one of them to finish, then try again. You have not been charged.',
+  outage: 'Part of our service is briefly unavailable. Please try again in a moment.',
+  tryOnOutage: 'Part of our service is briefly unavailable. Please try again in a moment. You have not been charged.',
   crossSiteRequest: 'This request came from another website and was refused. Please use AI Dress Up directly.',
 
   // Photo checks before anything is charged.

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { compileMessageOrThrow, type CompiledMessage } from '@lingui/message-utils/compileMessage';
 import { LOCALES, MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
-import { CATALOGS_DIR, MORE_FILES, readCatalog } from '../../vite-catalogs';
+import { CATALOG_BUNDLES, CATALOGS_DIR } from '@aidressup/contract/catalogs';
+import { MORE_FILES, readCatalog } from '../../vite-catalogs';
 
 type Catalog = Record<string, string>;
 const read = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as Catalog;
@@ -35,7 +36,9 @@ function shape(message: string): { args: string[]; tags: string[] } {
 
 describe('message catalogs', () => {
   it('has every language in every bundle', () => {
-    expect(bundles.sort()).toEqual(['app', 'legal']);
+    // `server`: the share page's and the sign-in mail's words, written by the server.
+    expect(bundles.sort()).toEqual(['app', 'legal', 'server']);
+    expect([...CATALOG_BUNDLES].sort()).toEqual(bundles);
     for (const bundle of bundles)
       expect(fs.readdirSync(path.join(CATALOGS_DIR, bundle)).sort()).toEqual([...LOCALES].sort());
   });
@@ -83,6 +86,12 @@ describe('message catalogs', () => {
       expect(Object.keys(first.messages).filter((id) => id in more.messages)).toEqual([]);
       expect(Object.keys(first.messages).some((id) => id.startsWith('tryon.'))).toBe(true);
     }
+  });
+
+  it('the page never loads the server’s words', () => {
+    expect(() => readCatalog('server', 'en')).toThrow('Not a bundle of the page: server');
+    for (const bundle of ['app', 'more', 'legal'])
+      expect(Object.keys(readCatalog(bundle, 'en').messages).filter((id) => /^(share|mail)\./.test(id))).toEqual([]);
   });
 
   it('English messages are the contract\u2019s texts, word for word, as the page renders them', () => {

@@ -10,8 +10,8 @@ export interface Formatters {
   price: (value: number, currency?: string) => string;
   /** "March 5, 2026" in English, "5 de marzo de 2026" in Spanish… */
   date: (value: string | Date) => string;
-  /** A date with its time, short ("Mar 5, 2026, 2:30 PM"), in the browser's time zone. */
-  dateTime: (value: string | Date) => string;
+  /** A date with its time, short ("Mar 5, 2026, 2:30 PM"), in the browser's time zone; with the seconds when asked. */
+  dateTime: (value: string | Date, withSeconds?: boolean) => string;
 }
 
 const cache = new Map<string, Intl.NumberFormat>();
@@ -25,12 +25,13 @@ function numberFormat(locale: Locale, options: Intl.NumberFormatOptions): Intl.N
   return f;
 }
 
-const dateTimeCache = new Map<Locale, Intl.DateTimeFormat>();
-function dateTimeFormat(locale: Locale): Intl.DateTimeFormat {
-  let f = dateTimeCache.get(locale);
+const dateTimeCache = new Map<string, Intl.DateTimeFormat>();
+function dateTimeFormat(locale: Locale, withSeconds: boolean): Intl.DateTimeFormat {
+  const key = `${locale}|${withSeconds}`;
+  let f = dateTimeCache.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    dateTimeCache.set(locale, f);
+    f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: withSeconds ? 'medium' : 'short' });
+    dateTimeCache.set(key, f);
   }
   return f;
 }
@@ -54,9 +55,9 @@ export function formatters(locale: Locale): Formatters {
         ? ''
         : d.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' });
     },
-    dateTime: (value) => {
+    dateTime: (value, withSeconds = false) => {
       const d = toDate(value);
-      return Number.isNaN(d.getTime()) ? '' : dateTimeFormat(locale).format(d);
+      return Number.isNaN(d.getTime()) ? '' : dateTimeFormat(locale, withSeconds).format(d);
     },
   };
 }
@@ -64,4 +65,14 @@ export function formatters(locale: Locale): Formatters {
 export function useFormat(): Formatters {
   const locale = useLocale();
   return useMemo(() => formatters(locale), [locale]);
+}
+
+/**
+ * Text that reads left to right whatever the page's direction (an email address, an id, a file
+ * name), isolated for use inside a translated sentence or a label: its characters keep their order
+ * and the sentence's own order is left alone (Unicode's left-to-right isolate). In markup, prefer
+ * `<bdi dir="ltr">`.
+ */
+export function isolateLtr(text: string): string {
+  return `\u2066${text}\u2069`;
 }

@@ -13,7 +13,7 @@ import { APP_CATALOGS, LEGAL_CATALOGS, MORE_CATALOGS } from './locales';
 export { i18n };
 
 /** A saved choice wins, then the browser's languages, then English. */
-export function initialLocale(): Locale {
+function initialLocale(): Locale {
   const saved = readStorage(STORAGE_KEYS.locale);
   if (isLocale(saved)) return saved;
   const browser = typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language]);

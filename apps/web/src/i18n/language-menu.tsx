@@ -9,13 +9,15 @@ import { useLocale, useT } from './use-t';
 export interface LanguageMenuProps {
   /** `bar`: the desktop navigation's button with a drop-down; `inline`: the mobile menu's full-width row. */
   variant: 'bar' | 'inline';
+  /** Called once a language is chosen (the mobile menu closes then). */
+  onChosen?: () => void;
 }
 
 /**
  * The language button: shows the page's language and opens a menu of every language in its own
  * name (an ARIA menu of `menuitemradio` items: arrows, Home/End, Enter/Space, Escape).
  */
-export function LanguageMenu({ variant }: LanguageMenuProps) {
+export function LanguageMenu({ variant, onChosen }: LanguageMenuProps) {
   const t = useT();
   const locale = useLocale();
   const [open, setOpen] = useState(false);
@@ -49,6 +51,7 @@ export function LanguageMenu({ variant }: LanguageMenuProps) {
 
   const pick = (next: Locale) => {
     close(true);
+    onChosen?.();
     if (next === locale) return;
     chooseLocale(next).then(
       () => setFailed(false),

@@ -1,18 +1,18 @@
 import { Fragment, createElement, useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import { i18n } from '@lingui/core';
 import { isLocale, type Locale } from '@aidressup/contract';
-import type common from './catalogs/app/en/common.json';
-import type tryon from './catalogs/app/en/tryon.json';
-import type account from './catalogs/app/en/account.json';
-import type paywall from './catalogs/app/en/paywall.json';
-import type gallery from './catalogs/app/en/gallery.json';
-import type report from './catalogs/app/en/report.json';
-import type layout from './catalogs/app/en/layout.json';
-import type msg from './catalogs/app/en/msg.json';
-import type embed from './catalogs/app/en/embed.json';
-import type photos from './catalogs/app/en/photos.json';
-import type press from './catalogs/app/en/press.json';
-import type legal from './catalogs/legal/en/legal.json';
+import type common from '@aidressup/contract/catalogs/app/en/common.json';
+import type tryon from '@aidressup/contract/catalogs/app/en/tryon.json';
+import type account from '@aidressup/contract/catalogs/app/en/account.json';
+import type paywall from '@aidressup/contract/catalogs/app/en/paywall.json';
+import type gallery from '@aidressup/contract/catalogs/app/en/gallery.json';
+import type report from '@aidressup/contract/catalogs/app/en/report.json';
+import type layout from '@aidressup/contract/catalogs/app/en/layout.json';
+import type msg from '@aidressup/contract/catalogs/app/en/msg.json';
+import type embed from '@aidressup/contract/catalogs/app/en/embed.json';
+import type photos from '@aidressup/contract/catalogs/app/en/photos.json';
+import type press from '@aidressup/contract/catalogs/app/en/press.json';
+import type legal from '@aidressup/contract/catalogs/legal/en/legal.json';
 
 /** Every message id English has: a typo in an id fails the type check. */
 export type MessageId =
@@ -29,7 +29,7 @@ export type MessageId =
   | keyof typeof press
   | keyof typeof legal;
 
-export type MessageValues = Record<string, string | number>;
+type MessageValues = Record<string, string | number>;
 export type Translate = (id: MessageId, values?: MessageValues) => string;
 
 /** Counts every change of language or catalogs, so readers know when to render again. */
