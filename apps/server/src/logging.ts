@@ -32,7 +32,7 @@ export function logAddressHash(ip: string, secret: string): string {
 }
 
 /** Paths whose values never reach the log, whichever process writes it. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers.cookie',
   'req.headers.authorization',
   'headers.cookie',
@@ -59,7 +59,7 @@ interface RequestLike {
  * The request serializer: method, URL and the hashed address. Without a key (a process that
  * serves no requests, such as a worker) the address is left out altogether.
  */
-export function requestSerializer(addressKey: string | undefined) {
+function requestSerializer(addressKey: string | undefined) {
   return (req: RequestLike) => ({
     method: req.method,
     url: req.url,

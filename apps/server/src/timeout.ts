@@ -43,7 +43,3 @@ export function withTimeout<T>(work: Promise<T>, limit: number | AbortSignal, on
 export function valueWithin<T, F>(work: Promise<T>, ms: number, fallback: F): Promise<T | F> {
   return withTimeout<T | F>(work, ms, () => new Error('timed out')).catch(() => fallback);
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

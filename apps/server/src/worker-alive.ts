@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const WORKER_ALIVE_FILE = path.join(os.tmpdir(), 'aidressup-worker.alive');
-export const WORKER_ALIVE_EVERY_MS = 5_000;
+const WORKER_ALIVE_FILE = path.join(os.tmpdir(), 'aidressup-worker.alive');
+const WORKER_ALIVE_EVERY_MS = 5_000;
 const STALE_AFTER_MS = 30_000;
 
 /** Touches the file now and every WORKER_ALIVE_EVERY_MS; returns the stop function. */

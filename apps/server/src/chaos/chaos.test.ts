@@ -8,6 +8,11 @@
  * purpose (a slow provider), so the try-ons are really in flight when the process dies.
  * The build runs first (`tsc -b`, incremental: seconds when nothing changed), so this test
  * needs nothing from `npm run build` and runs in `npm run test:unit` like every other test.
+ *
+ * What is timed is the recovery, not the machine: the try-ons' deadline is the longest the server
+ * allows (ENGINE_DEADLINE_MS), so charges given back well before it were given back by the
+ * restart's recovery, however slowly a busy machine starts the process (the time is printed);
+ * each test has room for starting processes on a loaded machine.
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +26,16 @@ import { ShopperClient } from '../test/shopper-client.js';
 import { buildServer, startBuilt, waitAnswering, waitFor, type BuiltProcess } from '../test/built-process.js';
 
 const API_KEY = 'chaos-test-key';
-/** Every charge without a stored result must be back within this long after the restart began. */
-const RECOVERY_WITHIN_MS = 8_000;
+/** The try-ons' deadline: the longest the server allows, so that only recovery settles them sooner. */
+const DEADLINE_MS = 115_000;
+/**
+ * Every charge without a stored result must be back within this long after the restart began:
+ * well before the deadline (then recovery gave them back), with room for a busy machine to start
+ * the process (it takes seconds when idle; the time is printed).
+ */
+const RECOVERY_WITHIN_MS = 45_000;
+/** A test's own time: two or three processes started on a loaded machine, and the recovery. */
+const TEST_TIMEOUT_MS = 180_000;
 
 let gemini: GeminiStandIn;
 let PERSON: Buffer;
@@ -73,6 +86,7 @@ function serverEnv(base: Record<string, string>, port: number): Record<string, s
     GEMINI_API_KEY: API_KEY,
     GEMINI_BASE_URL: gemini.url,
     DEFAULT_ENGINE: 'nano-banana',
+    ENGINE_DEADLINE_MS: String(DEADLINE_MS),
     FREE_TRIALS_LIMIT: '2',
     NEW_USERS_PER_IP_PER_DAY: '100000',
     RATE_LIMIT_SIGNIN_PER_MINUTE: '100000',
@@ -117,43 +131,50 @@ async function putTryOnsInFlight(
 }
 
 describe.each(DATABASE_KINDS)('chaos: kill -9 with paid try-ons in flight, on %s', (kind) => {
-  it('gives back every charge without a stored result within seconds of an immediate restart', async () => {
-    const db = await freshDatabaseEnv(kind);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const env = serverEnv(
-      { DATA_DIR: db.DATA_DIR, ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) },
-      port,
-    );
-    const first = start('server.js', env);
-    await waitAnswering(base, first, '/api/config');
-    const client = newClient(base);
-    const { inFlight } = await putTryOnsInFlight(client, first.output);
-
-    await kill9(first);
-    for (const r of await Promise.all(inFlight)) expect(r).toBeInstanceOf(Error);
-
-    const restartedAt = Date.now();
-    const second = start('server.js', env);
-    try {
-      const user = await waitFor(
-        'credits back',
-        async () => {
-          const u = await client.user();
-          return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
-        },
-        RECOVERY_WITHIN_MS,
-        second.output,
+  it(
+    'gives back every charge without a stored result within seconds of an immediate restart',
+    async () => {
+      const db = await freshDatabaseEnv(kind);
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const env = serverEnv(
+        { DATA_DIR: db.DATA_DIR, ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}) },
+        port,
       );
-      expect(user).toMatchObject({ credits: 50, free_trials_used: 1 });
-      expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
-      // The result stored before the crash is still there, and still charged.
-      const gallery = await fetch(`${base}/api/tryons`, { headers: { cookie: client.cookie } });
-      expect(((await gallery.json()) as { items: unknown[] }).items).toHaveLength(1);
-    } finally {
-      await kill9(second);
-    }
-  });
+      const first = start('server.js', env);
+      await waitAnswering(base, first, '/api/config');
+      const client = newClient(base);
+      const { inFlight } = await putTryOnsInFlight(client, first.output);
+
+      await kill9(first);
+      for (const r of await Promise.all(inFlight)) expect(r).toBeInstanceOf(Error);
+
+      const restartedAt = Date.now();
+      const second = start('server.js', env);
+      try {
+        const user = await waitFor(
+          'credits back',
+          async () => {
+            const u = await client.user();
+            return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
+          },
+          RECOVERY_WITHIN_MS,
+          second.output,
+        );
+        expect(user).toMatchObject({ credits: 50, free_trials_used: 1 });
+        console.log(
+          `chaos (${kind}): every charge back ${((Date.now() - restartedAt) / 1000).toFixed(1)} s after the restart began`,
+        );
+        expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
+        // The result stored before the crash is still there, and still charged.
+        const gallery = await fetch(`${base}/api/tryons`, { headers: { cookie: client.cookie } });
+        expect(((await gallery.json()) as { items: unknown[] }).items).toHaveLength(1);
+      } finally {
+        await kill9(second);
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 const REDIS = redisServerAvailable();
@@ -169,55 +190,71 @@ describe.skipIf(!REDIS).each(DATABASE_KINDS)(
       await redis?.stop();
     });
 
-    it('settles the killed worker’s try-ons within seconds of its restart, and the waiting page gets its answer', async () => {
-      const db = await freshDatabaseEnv(kind);
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const env = serverEnv(
-        {
-          DATA_DIR: db.DATA_DIR,
-          REDIS_URL: redis.url,
-          ENGINE_CONCURRENCY: '16',
-          ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}),
-        },
-        port,
-      );
-      const api = start('server.js', env);
-      const worker = start('worker.js', env);
-      try {
-        await waitAnswering(base, api, '/api/config');
-        const client = newClient(base);
-        const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
-
-        await kill9(worker);
-        const restartedAt = Date.now();
-        const again = start('worker.js', env);
+    it(
+      'settles the killed worker’s try-ons within seconds of its restart, and the waiting page gets its answer',
+      async () => {
+        const db = await freshDatabaseEnv(kind);
+        const port = await freePort();
+        const base = `http://127.0.0.1:${port}`;
+        const env = serverEnv(
+          {
+            DATA_DIR: db.DATA_DIR,
+            REDIS_URL: redis.url,
+            // The API runs no try-on (the worker does): this is only its built-in engine's threads.
+            ENGINE_CONCURRENCY: '1',
+            ...(db.DATABASE_URL ? { DATABASE_URL: db.DATABASE_URL } : {}),
+          },
+          port,
+        );
+        // The worker's slots: the ten held in the engine when it dies (its built-in engine's threads
+        // too, which it warms at start: no more than needed, so starting stays quick).
+        const workerEnv = { ...env, ENGINE_CONCURRENCY: '10' };
+        const api = start('server.js', env);
+        const worker = start('worker.js', workerEnv);
         try {
-          await waitFor(
-            'credits back',
-            async () => {
-              const u = await client.user();
-              return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
-            },
-            RECOVERY_WITHIN_MS,
-            () => api.output() + again.output(),
-          );
-          expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
-          // The API, still waiting on the jobs, answers them at once: not charged.
-          const answers = await Promise.all(inFlight);
-          for (const a of answers) {
-            expect(a).toBeInstanceOf(Response);
-            await expectApiError(a as Response, 502, 'ENGINE_FAILED');
+          await waitAnswering(base, api, '/api/config');
+          const client = newClient(base);
+          const { inFlight } = await putTryOnsInFlight(client, () => api.output() + worker.output());
+
+          await kill9(worker);
+          const restartedAt = Date.now();
+          const again = start('worker.js', workerEnv);
+          try {
+            await waitFor(
+              'credits back',
+              async () => {
+                const u = await client.user();
+                return u.credits === 50 && u.free_trials_used === 1 ? u : undefined;
+              },
+              RECOVERY_WITHIN_MS,
+              () => api.output() + again.output(),
+            );
+            const settledAt = Date.now();
+            console.log(
+              `chaos, queue mode (${kind}): every charge back ${((settledAt - restartedAt) / 1000).toFixed(1)} s after the worker's restart began`,
+            );
+            expect(settledAt - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS);
+            // The API, still waiting on the jobs, answers them once their rows are settled (it looks
+            // every second), long before their deadline: not charged.
+            const answers = await Promise.all(inFlight);
+            for (const a of answers) {
+              expect(a).toBeInstanceOf(Response);
+              await expectApiError(a as Response, 502, 'ENGINE_FAILED');
+            }
+            console.log(
+              `chaos, queue mode (${kind}): the waiting page answered ${((Date.now() - settledAt) / 1000).toFixed(1)} s after that`,
+            );
+            expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 15_000);
+            expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });
+          } finally {
+            await kill9(again);
           }
-          expect(Date.now() - restartedAt).toBeLessThan(RECOVERY_WITHIN_MS + 3_000);
-          expect(await client.user()).toMatchObject({ credits: 50, free_trials_used: 1 });
         } finally {
-          await kill9(again);
+          await kill9(api);
+          if (worker.child.exitCode === null) await kill9(worker);
         }
-      } finally {
-        await kill9(api);
-        if (worker.child.exitCode === null) await kill9(worker);
-      }
-    });
+      },
+      TEST_TIMEOUT_MS,
+    );
   },
 );

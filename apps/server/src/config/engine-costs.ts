@@ -48,7 +48,7 @@ export interface PricedModels {
  * The provider's public price for one image of the engine's configured model (docs/engines.md
  * names each source and the day it was read); `unknown` where none could be read.
  */
-export function defaultPrice(engine: string, m: PricedModels = {}): EnginePrice {
+function defaultPrice(engine: string, m: PricedModels = {}): EnginePrice {
   switch (engine) {
     case 'local':
     case 'cog':
@@ -89,7 +89,7 @@ export function defaultPrice(engine: string, m: PricedModels = {}): EnginePrice 
 const MONEY = /^\d+(\.\d{1,6})?$/;
 
 /** ENGINE_COSTS: `engine=0.015+0.008@2026-11-27;other=0.04`. */
-export function parseEngineCosts(
+function parseEngineCosts(
   value: string | undefined,
   enabled: readonly string[],
   problems: string[],
@@ -127,7 +127,7 @@ function isDay(s: string): boolean {
 }
 
 /** ENGINE_FALLBACK: `vertex-tryon=replicate,cog;replicate=cog`. */
-export function parseEngineFallback(
+function parseEngineFallback(
   value: string | undefined,
   enabled: readonly string[],
   problems: string[],

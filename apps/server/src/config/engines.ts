@@ -10,6 +10,7 @@ import {
   GEMINI_DEFAULT_MODEL,
   FAL_DEFAULT_MODEL,
   FAL_MODELS,
+  MAX_UPLOAD_BYTES,
   type FashnMode,
   type FashnModel,
   type FashnModeration,
@@ -24,6 +25,36 @@ export const EngineEnv = {
   DEFAULT_ENGINE: optionalString,
   ENGINE_CONCURRENCY: int(0, 0, 64),
   ENGINE_DEADLINE_MS: int(100_000, 1_000, 115_000),
+  /**
+   * Largest image read from a hosted engine (its result file; an answer carrying one inline may be
+   * a third larger), capped while it streams (`engines/upstream.ts`). Default: the upload limit.
+   */
+  UPSTREAM_MAX_BYTES: int(MAX_UPLOAD_BYTES, 1024 * 1024, 100 * 1024 * 1024),
+  /**
+   * Origins trusted like an engine's own for its result files (comma-separated `scheme://host[:port]`):
+   * a mirror or proxy the operator runs, on a private address or over http. Default none: result
+   * files come from the engine's own origin or `https` on a public address.
+   */
+  UPSTREAM_OUTPUT_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const origins: string[] = [];
+      for (const part of v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        if (!URL.canParse(part) || new URL(part).origin !== part.replace(/\/+$/, '')) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `UPSTREAM_OUTPUT_ORIGINS: ${part} is not an origin (scheme://host[:port])`,
+          });
+          return z.NEVER;
+        }
+        origins.push(new URL(part).origin);
+      }
+      return origins;
+    }),
   /**
    * Try-ons held waiting in line for an engine slot, uncharged (per engine in this process; the
    * queue's line with REDIS_URL); past it: 503 ENGINE_BUSY with the place and a ticket that keeps it.
@@ -93,6 +124,10 @@ export interface EnginesConfig extends HostedEnginesConfig {
   defaultEngine: string | undefined;
   concurrency: number;
   deadlineMs: number;
+  /** Largest image read from an upstream (UPSTREAM_MAX_BYTES). */
+  upstreamMaxBytes: number;
+  /** Origins trusted like an engine's own for result files (UPSTREAM_OUTPUT_ORIGINS). */
+  upstreamOutputOrigins: readonly string[];
   /** At most this many try-ons are held waiting in line; more are answered ENGINE_BUSY with a ticket. */
   queueLimit: number;
   /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
@@ -128,7 +163,7 @@ export interface EnginesConfig extends HostedEnginesConfig {
 }
 
 /** The engines that the settings enable, by id (the built-in `local` is always on). */
-export function enabledEngines(e: EngineEnvValues): string[] {
+function enabledEngines(e: EngineEnvValues): string[] {
   return [
     'local',
     e.GEMINI_API_KEY && 'nano-banana',
@@ -166,6 +201,8 @@ export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesCo
     defaultEngine: e.DEFAULT_ENGINE,
     concurrency: e.ENGINE_CONCURRENCY,
     deadlineMs: e.ENGINE_DEADLINE_MS,
+    upstreamMaxBytes: e.UPSTREAM_MAX_BYTES,
+    upstreamOutputOrigins: e.UPSTREAM_OUTPUT_ORIGINS,
     queueLimit: e.ENGINE_QUEUE_LIMIT,
     lineWaitMs: e.ENGINE_LINE_WAIT_MS,
     lineTicketsPerUser: e.ENGINE_LINE_TICKETS_PER_USER,

@@ -16,7 +16,7 @@ const KEY = {
   private_key_id: 'k1',
   private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n',
   client_email: 'svc@p1.iam.gserviceaccount.com',
-  token_uri: 'https://oauth2.example.test/token',
+  token_uri: 'https://oauth2.googleapis.com/token',
 };
 
 const problems = (env: Record<string, string>): string[] => {
@@ -71,6 +71,38 @@ describe('vertex-tryon settings', () => {
     expect(
       problems({ VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: JSON.stringify(KEY), VERTEX_SAFETY_SETTING: 'lenient' }),
     ).toHaveLength(1);
+  });
+});
+
+describe('a service-account key’s token_uri', () => {
+  const withUri = (token_uri: string, env: Record<string, string> = {}) =>
+    problems({ VERTEX_PROJECT: 'p1', VERTEX_CREDENTIALS: JSON.stringify({ ...KEY, token_uri }), ...env });
+
+  it('is https on a Google host, or refused at start with a readable problem', () => {
+    for (const ok of [
+      'https://oauth2.googleapis.com/token',
+      'https://sts.googleapis.com/v1/token',
+      'https://accounts.google.com/o/oauth2/token',
+    ])
+      expect(withUri(ok), ok).toEqual([]);
+    for (const bad of [
+      'http://oauth2.googleapis.com/token',
+      'https://oauth2.googleapis.com:8443/token',
+      'https://collector.example/token',
+      'https://oauth2.googleapis.com.collector.example/token',
+      'https://googleapis.com.collector.example/token',
+      'https://127.0.0.1/token',
+      'not a url',
+    ]) {
+      const found = withUri(bad);
+      expect(found, bad).toHaveLength(1);
+      expect(found[0]).toMatch(/token_uri/);
+    }
+  });
+
+  it('may be on the origin VERTEX_BASE_URL names (a stand-in), and nowhere else', () => {
+    expect(withUri('http://127.0.0.1:4010/token', { VERTEX_BASE_URL: 'http://127.0.0.1:4010' })).toEqual([]);
+    expect(withUri('http://127.0.0.1:4011/token', { VERTEX_BASE_URL: 'http://127.0.0.1:4010' })).toHaveLength(1);
   });
 });
 

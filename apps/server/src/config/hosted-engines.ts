@@ -138,6 +138,25 @@ export const PRESET_INPUTS: Record<TryOnModelPreset, ModelInputs> = {
   },
 };
 
+/**
+ * Why a key's `token_uri` may not receive its signed assertion, or undefined when it may: `https` on
+ * a Google host, or the origin VERTEX_BASE_URL names (a proxy or the tests' stand-in). A key file
+ * naming anything else would hand a signed assertion to a stranger.
+ */
+function tokenUriRefusal(tokenUri: string, vertexBaseUrl: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(tokenUri);
+  } catch {
+    return 'token_uri must be a URL';
+  }
+  if (vertexBaseUrl && URL.canParse(vertexBaseUrl) && url.origin === new URL(vertexBaseUrl).origin) return undefined;
+  const host = url.hostname.toLowerCase();
+  const google = host === 'oauth2.googleapis.com' || host.endsWith('.googleapis.com') || host === 'accounts.google.com';
+  if (url.protocol === 'https:' && google && !url.port) return undefined;
+  return `token_uri ${url.origin} is not https on a Google host (oauth2.googleapis.com); only VERTEX_BASE_URL's origin may be another`;
+}
+
 function readServiceAccount(e: Env, problems: string[]): ServiceAccountKey | undefined {
   let text = e.VERTEX_CREDENTIALS;
   const from = text ? 'VERTEX_CREDENTIALS' : `GOOGLE_APPLICATION_CREDENTIALS (${e.GOOGLE_APPLICATION_CREDENTIALS})`;
@@ -166,9 +185,12 @@ function readServiceAccount(e: Env, problems: string[]): ServiceAccountKey | und
     problems.push(`${from} is not a service-account key (client_email and private_key are missing)`);
     return undefined;
   }
-  if (key.token_uri !== undefined && !URL.canParse(key.token_uri)) {
-    problems.push(`${from}: token_uri must be a URL`);
-    return undefined;
+  if (key.token_uri !== undefined) {
+    const refused = tokenUriRefusal(key.token_uri, e.VERTEX_BASE_URL);
+    if (refused) {
+      problems.push(`${from}: ${refused}`);
+      return undefined;
+    }
   }
   return {
     client_email: key.client_email,
@@ -180,7 +202,7 @@ function readServiceAccount(e: Env, problems: string[]): ServiceAccountKey | und
 }
 
 /** `owner/name`, `owner/name:version` or a bare 64-character version id. */
-export function parseReplicateModel(
+function parseReplicateModel(
   value: string,
 ): { model: string | undefined; version: string | undefined; preset: TryOnModelPreset | undefined } | undefined {
   const m = /^([a-z0-9][\w.-]*\/[\w.-]+)(?::([a-f0-9]{64}))?$/i.exec(value);

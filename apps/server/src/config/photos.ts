@@ -41,3 +41,25 @@ export interface PhotosConfig {
 export function photosConfig(e: PhotosEnvValues): PhotosConfig {
   return { keys: e.PHOTO_KEY, keptPhotoDays: e.KEPT_PHOTO_DAYS };
 }
+
+/** Where the key that seals kept photos comes from, and what an operator should know about it. */
+export interface PhotoKeyNote {
+  source: 'PHOTO_KEY' | 'SESSION_SECRET' | 'data folder';
+  /** Null when PHOTO_KEY is set; otherwise the risk, in a line (the console and the start-up log show it). */
+  warning: string | null;
+}
+
+export function photoKeyNote(config: { photos: PhotosConfig; sessionSecret?: string | undefined }): PhotoKeyNote {
+  if (config.photos.keys.length > 0) return { source: 'PHOTO_KEY', warning: null };
+  if (config.sessionSecret)
+    return {
+      source: 'SESSION_SECRET',
+      warning:
+        'kept photos sealed with a key derived from SESSION_SECRET: set PHOTO_KEY so that the cookie secret alone does not open them',
+    };
+  return {
+    source: 'data folder',
+    warning:
+      'kept photos sealed with a key stored beside them (derived from DATA_DIR/session-secret): a copy of the data folder opens them; set PHOTO_KEY',
+  };
+}

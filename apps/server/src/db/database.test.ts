@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './database.js';
 
 const handles: DatabaseHandle[] = [];
@@ -51,10 +50,13 @@ describe('SQLite database', () => {
       `const { parentPort, workerData } = require('node:worker_threads');
        const db = new (require(workerData.driver))(workerData.file);
        db.pragma('busy_timeout = 5000');
+       // The clock both threads share: the epoch in milliseconds, finer than one.
+       const now = () => performance.timeOrigin + performance.now();
        parentPort.on('message', (id) => {
+         parentPort.postMessage('writing');
          try {
            db.prepare("insert into processes (id, kind, host, pid, started_at, heartbeat_at) values (?, 'worker', 'h', 1, 't', 't')").run(id);
-           parentPort.postMessage('written');
+           parentPort.postMessage('written at ' + now());
          } catch (err) {
            parentPort.postMessage(String(err.code));
          }
@@ -63,25 +65,31 @@ describe('SQLite database', () => {
       { eval: true, workerData: { driver, file: path.join(dataDir, 'app.db') } },
     );
     const messages: string[] = [];
-    const next = () => new Promise<string>((resolve) => other.once('message', (m: string) => resolve(m)));
+    other.on('message', (m: string) => messages.push(m));
+    const heard = (n: number) => vi.waitFor(() => expect(messages.length).toBeGreaterThanOrEqual(n));
+    const now = () => performance.timeOrigin + performance.now();
     try {
-      expect(await next()).toBe('ready');
-      let written: Promise<string> | undefined;
+      await heard(1);
+      expect(messages[0]).toBe('ready');
+      let committing = 0;
       await handle.db.transaction().execute(async (trx) => {
         // Read first (a guarded refund reads the try-on, then updates it) ...
         await trx.selectFrom('processes').select('id').execute();
-        // ... while the other process writes: it waits for this transaction, or commits first.
-        written = next();
+        // ... while the other process writes: it waits for this transaction (or would commit first).
         other.postMessage('other');
-        messages.push(await Promise.race([written, sleep(300).then(() => 'waiting')]));
+        await heard(2);
+        expect(messages[1]).toBe('writing');
         await trx
           .insertInto('processes')
           .values({ id: 'this', kind: 'api', host: 'h', pid: 2, started_at: 't', heartbeat_at: 't' })
           .execute();
+        committing = now();
       });
-      messages.push(await written!);
-      // The other process waited for the transaction, then wrote; neither write was refused.
-      expect(messages).toEqual(['waiting', 'written']);
+      await heard(3);
+      // The other process began its write before this one, and finished it only after this
+      // transaction had written and was committing: it waited; neither write was refused.
+      const writtenAt = Number(/^written at (.+)$/.exec(messages[2]!)?.[1]);
+      expect(writtenAt, messages[2]).toBeGreaterThan(committing);
       const ids = (await handle.db.selectFrom('processes').select('id').execute()).map((r) => r.id).sort();
       expect(ids).toEqual(['other', 'this']);
     } finally {

@@ -28,12 +28,23 @@ const require = createRequire(import.meta.url);
 /**
  * better-sqlite3 13 on Node 22 and later; 12 on Node 20. The 12 line aborts the process on Node 24
  * when a statement is collected after Node's environment is gone (at exit, or a worker thread's
- * end); 13 fixes that but no longer runs on Node 20. Both have the same API. When Node 20 support
- * ends, 13 alone stays.
+ * end); 13 fixes that but no longer runs on Node 20. Both have the same API. 13 is an optional
+ * dependency (its engines say Node 22 and later, so an install on Node 20 leaves it out, without a
+ * warning): a Node 22 or later that runs what Node 20 installed is told to install again. When
+ * Node 20 support ends, 13 alone stays.
  */
 function sqliteDriver(): typeof import('better-sqlite3') {
   const major = Number(process.versions.node.split('.')[0]);
-  return require(major >= 22 ? 'better-sqlite3-13' : 'better-sqlite3') as typeof import('better-sqlite3');
+  if (major < 22) return require('better-sqlite3') as typeof import('better-sqlite3');
+  try {
+    return require('better-sqlite3-13') as typeof import('better-sqlite3');
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new Error(
+      `SQLite's driver for Node ${major} (better-sqlite3 13) is not installed: the dependencies were installed by an older Node. Run \`npm ci\` again with this Node.`,
+      { cause: err },
+    );
+  }
 }
 
 /**

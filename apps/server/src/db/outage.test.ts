@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { sql } from 'kysely';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it, vi } from 'vitest';
 import { openTestDatabase } from '../test/databases.js';
 import { freePort } from '../test/ports.js';
 import { pingDatabase } from './database.js';
@@ -71,8 +71,19 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after the server ended every 
   it('is not poisoned: the next queries run on new connections', async () => {
     const handle = await openTestDatabase('postgres');
     try {
-      // Ten connections open and idle in the pool.
-      await Promise.all(Array.from({ length: 10 }, () => sql`select pg_sleep(0.05)`.execute(handle.db)));
+      // Ten connections open at once (each transaction holds its own until all ten are open), then idle in the pool.
+      let open = 0;
+      let allOpen!: () => void;
+      const together = new Promise<void>((r) => (allOpen = r));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          handle.db.transaction().execute(async (trx) => {
+            await sql`select 1`.execute(trx);
+            if (++open === 10) allOpen();
+            await together;
+          }),
+        ),
+      );
       const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(handle.db);
       const admin = new pg.Client({ connectionString: postgresUrl! });
       await admin.connect();
@@ -82,6 +93,17 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after the server ended every 
           [rows[0]!.name],
         );
         expect(ended.rowCount).toBeGreaterThanOrEqual(10);
+        // pg_terminate_backend only signals: wait until the sessions have left the server (each has
+        // told its client by then), so no ping is sent to a session that is still ending.
+        for (let waited = 0; ; waited++) {
+          const left = await admin.query(
+            'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+            [rows[0]!.name],
+          );
+          if (left.rows[0].n === 0) break;
+          if (waited > 500) throw new Error('the ended sessions did not leave the server');
+          await new Promise((r) => setTimeout(r, 10));
+        }
       } finally {
         await admin.end();
       }
@@ -104,8 +126,14 @@ describe.skipIf(!postgresUrl)('a connection the server ends between two statemen
         .execute(async (trx) => {
           const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
           // No statement of ours is running when the server ends the session.
-          await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-          await new Promise((r) => setTimeout(r, 300));
+          const pid = rows[0]!.pid;
+          await admin.query('select pg_terminate_backend($1)', [pid]);
+          // Once the session is gone from the server, the next statement of the transaction is sent.
+          await vi.waitFor(
+            async () =>
+              expect((await admin.query('select 1 from pg_stat_activity where pid = $1', [pid])).rowCount).toBe(0),
+            { timeout: 10_000 },
+          );
           await sql`select 1`.execute(trx);
         })
         .then(

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * How long a try-on's settlement keeps trying while the database cannot be reached. Past it, the
  * try-on stays `processing` and recovery's sweep refunds it once its deadline has passed.
  */
-export const SETTLE_RETRY_MS = 30_000;
+const SETTLE_RETRY_MS = 30_000;
 
 /** Node's errors for a connection that could not be opened or broke. */
 const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);

@@ -3,7 +3,7 @@
  * Timestamps are ISO-8601 UTC strings (`Date#toISOString()`), which sort correctly as text
  * on both SQLite and PostgreSQL. JSON columns hold JSON text.
  */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Selectable } from 'kysely';
 
 export type GrantSource = 'demo' | 'paddle' | 'admin';
 export type CreditEventType =
@@ -21,10 +21,10 @@ export type CreditEventType =
   | 'forfeit'
   /** Credits an operator took back (-N), with the reason as note and the operator as actor. */
   | 'admin_remove';
-export type TryOnStatus = 'processing' | 'succeeded' | 'failed';
+type TryOnStatus = 'processing' | 'succeeded' | 'failed';
 export type TryOnCharge = 'trial' | 'credit';
 
-export interface UsersTable {
+interface UsersTable {
   /** Unguessable random id (21 characters of base64url). */
   id: string;
   /** The device the user was created on: a signal that limits free trials, never a key. Null once deleted. */
@@ -56,20 +56,20 @@ export interface UsersTable {
 }
 
 /** Free trials spent on one device, by all of its users. */
-export interface DevicesTable {
+interface DevicesTable {
   device_id: string;
   free_trials_used: number;
   created_at: string;
 }
 
 /** New users per (hashed) client address and UTC day. */
-export interface IpSignupsTable {
+interface IpSignupsTable {
   ip_hash: string;
   day: string;
   count: number;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** SHA-256 of the session token (the cookie holds the token; the database never does). */
   id: string;
   user_id: string;
@@ -85,7 +85,7 @@ export interface SessionsTable {
   email_signed_in_at: string | null;
 }
 
-export interface EmailCodesTable {
+interface EmailCodesTable {
   id: string;
   email: string;
   /** HMAC of the 6-digit code with the server secret. */
@@ -100,13 +100,15 @@ export interface EmailCodesTable {
   requester: string | null;
   /** The address with its `+tag` removed, for the mail allowance. */
   mailbox: string | null;
+  /** SHA-256 of the nonce in the asking browser's cookie (null: codes from before migration 013). */
+  binding_hash: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;
 }
 
 /** One wrong sign-in code: counted per client address and per email address. */
-export interface SignInFailuresTable {
+interface SignInFailuresTable {
   id: string;
   email: string;
   /** Keyed hash of the client address. */
@@ -116,7 +118,7 @@ export interface SignInFailuresTable {
   created_at: string;
 }
 
-export interface CreditGrantsTable {
+interface CreditGrantsTable {
   id: string;
   user_id: string;
   source: GrantSource;
@@ -133,7 +135,7 @@ export interface CreditGrantsTable {
   currency: string | null;
 }
 
-export interface CreditEventsTable {
+interface CreditEventsTable {
   id: string;
   user_id: string;
   grant_id: string | null;
@@ -150,7 +152,7 @@ export interface CreditEventsTable {
   actor_id: string | null;
 }
 
-export interface TryOnsTable {
+interface TryOnsTable {
   id: string;
   user_id: string;
   category: string;
@@ -192,7 +194,7 @@ export interface TryOnsTable {
 }
 
 /** A running API or worker process, for crash recovery: it refreshes `heartbeat_at` while alive. */
-export interface ProcessesTable {
+interface ProcessesTable {
   id: string;
   kind: 'api' | 'worker';
   host: string;
@@ -201,7 +203,7 @@ export interface ProcessesTable {
   heartbeat_at: string;
 }
 
-export interface BillingEventsTable {
+interface BillingEventsTable {
   id: string;
   provider: string;
   event_id: string;
@@ -216,7 +218,7 @@ export interface BillingEventsTable {
 export type ReportStatus = 'pending' | 'refunded' | 'rejected';
 
 /** A shopper's report of a bad result: refunded at once within the monthly allowance, else decided by an operator. */
-export interface TryOnReportsTable {
+interface TryOnReportsTable {
   id: string;
   /** The reported try-on (unique: one report per try-on); no foreign key, the report outlives a deleted try-on. */
   tryon_id: string;
@@ -237,7 +239,7 @@ export interface TryOnReportsTable {
  * The operator audit log: append-only (rows are inserted, never updated or deleted, except that
  * deleting an account blanks the personal data in rows about it).
  */
-export interface AuditLogTable {
+interface AuditLogTable {
   id: string;
   created_at: string;
   actor_id: string | null;
@@ -254,14 +256,14 @@ export interface AuditLogTable {
 }
 
 /** The operator console's statistics of a closed UTC day, computed once (JSON text of the day's figures). */
-export interface AdminDailyStatsTable {
+interface AdminDailyStatsTable {
   day: string;
   data: string;
   computed_at: string;
 }
 
 /** A shop using the "Try it on" widget (docs/embed.md). Its credits are its ledger account's (`user_id`). */
-export interface MerchantsTable {
+interface MerchantsTable {
   id: string;
   name: string;
   /** The merchant's own ledger account: a bare user that never signs in. */
@@ -283,7 +285,7 @@ export interface MerchantsTable {
 }
 
 /** A shopper's short-lived embed session (the token's SHA-256 only). */
-export interface EmbedSessionsTable {
+interface EmbedSessionsTable {
   id: string;
   merchant_id: string;
   token_hash: string;
@@ -306,7 +308,7 @@ export interface EmbedTryOnsTable {
 }
 
 /** My photos: a person photo a shopper keeps for later try-ons; its files are sealed (storage/sealed-store.ts). */
-export interface PersonPhotosTable {
+interface PersonPhotosTable {
   id: string;
   user_id: string;
   /** 'pending' while its files are written, then 'kept'. */
@@ -329,7 +331,7 @@ export interface PersonPhotosTable {
  * Refusals of a shop's own garment photos in the widget, counted per merchant, garment image
  * (SHA-256 of its bytes, base64url), reason and UTC day. No shopper data.
  */
-export interface ProductPhotoRefusalsTable {
+interface ProductPhotoRefusalsTable {
   merchant_id: string;
   garment_sha256: string;
   /** The refusal's code (`PRODUCT_PHOTO_REFUSAL_CODES`). */
@@ -364,8 +366,6 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUserRow = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;

@@ -57,6 +57,8 @@ describe('check:engines', () => {
       VERTEX_CREDENTIALS: JSON.stringify(vertex.key),
       REPLICATE_API_TOKEN: 'r8_check-token-000',
       REPLICATE_BASE_URL: replicate.url,
+      // Replicate's delivery CDN stand-in is on another port of 127.0.0.1, trusted as a mirror would be.
+      UPSTREAM_OUTPUT_ORIGINS: new URL(replicate.cdnUrl).origin,
       COG_URL: cog.url,
     };
     const results = await checkEngines(env, (l) => lines.push(l));

@@ -18,13 +18,13 @@ import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from
 import type { CogConfig } from '../config/hosted-engines.js';
 import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';
 import { withReasons, type HostedEngineHealth } from './hosted-health.js';
-import { isTransientStatus, parseJson, snippet, type FetchLike } from './hosted-http.js';
+import { isTransientStatus, parseJson, snippet } from './hosted-http.js';
 import { finishResult } from './hosted-image.js';
 import { photoDataUrl, readOutputImage } from './hosted-output.js';
-import { firstOutputUrl, modelCategories, modelInput } from './model-inputs.js';
+import { firstOutputUrl, modelInput } from './model-inputs.js';
+import { COG } from './descriptors.js';
 
-export const COG_ID = 'cog';
-export const COG_LABEL = 'Own GPU (Cog)';
+const COG_ID = COG.id;
 export const COG_HEALTH_INTERVAL_MS = 30_000;
 
 /** Cog's health-check states in which it takes predictions. */
@@ -52,7 +52,6 @@ function predictionId(): string {
 export function createCogEngine(cfg: CogConfig, deps: HostedEngineDeps = {}): CogEngine {
   const base = cfg.url.replace(/\/+$/, '');
   const runner = createHostedRunner(COG_ID, [], deps);
-  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const interval = deps.refreshIntervalMs ?? COG_HEALTH_INTERVAL_MS;
   /** Why the server cannot take predictions now; undefined while it can (or before the first check). */
   let notReady: string | undefined;
@@ -100,9 +99,7 @@ export function createCogEngine(cfg: CogConfig, deps: HostedEngineDeps = {}): Co
         );
       } catch (err) {
         if (err instanceof EngineError && err.code === 'ENGINE_TIMEOUT')
-          fetchImpl(`${base}/predictions/${id}/cancel`, { method: 'POST', signal: AbortSignal.timeout(5_000) }).catch(
-            () => undefined,
-          );
+          runner.cancel(`${base}/predictions/${id}/cancel`, { method: 'POST' }, id);
         throw err;
       }
       if (answer.status === 409)
@@ -128,15 +125,15 @@ export function createCogEngine(cfg: CogConfig, deps: HostedEngineDeps = {}): Co
           HOSTED_ENGINE_MESSAGES.noImage,
           `cog: prediction ${id} succeeded without an image: ${snippet(JSON.stringify(p.output ?? null))}`,
         );
-      const bytes = await readOutputImage(call, url, COG_ID);
+      const bytes = await readOutputImage(call, url, COG_ID, { ownOrigins: [new URL(base).origin] });
       return finishResult(bytes, person!.image, COG_ID);
     });
   }
 
   return {
     id: COG_ID,
-    label: COG_LABEL,
-    categories: modelCategories(cfg.preset),
+    label: COG.label,
+    categories: COG.categories(cfg),
     outfit: cfg.inputs.garmentList,
     tryOn,
     checkHealth,

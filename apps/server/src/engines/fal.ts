@@ -8,7 +8,6 @@
  * shortest named lifecycle fal's client offers).
  */
 import {
-  CATEGORY_VALUES,
   FAL_DEFAULT_MODEL,
   FAL_MODELS,
   FASHN_DEFAULT_MODE,
@@ -22,17 +21,13 @@ import {
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
-import {
-  createHostedRunner,
-  safeUrl,
-  type HostedCall,
-  type HostedEngineDeps,
-  type HostedLogger,
-} from './hosted-call.js';
+import { createHostedRunner, onOrigin, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
 import type { HostedEngineHealth } from './hosted-health.js';
-import { isTransientStatus, parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
-import { decodeDataUrl, finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
+import { parseJson, snippet } from './hosted-http.js';
+import { finishResult, reduceImage, toDataUrl, type ReducedImage } from './hosted-image.js';
+import { readOutputImage } from './hosted-output.js';
 import { clothingOnly, fashnInputs, fashnRuntimeError, type FashnTuning } from './fashn.js';
+import { FAL } from './descriptors.js';
 
 type FullFalConfig = NonNullable<Config['engines']['fal']>;
 /**
@@ -42,8 +37,7 @@ type FullFalConfig = NonNullable<Config['engines']['fal']>;
 export type FalConfig = Pick<FullFalConfig, 'key' | 'baseUrl' | 'model'> &
   Partial<Omit<FullFalConfig, 'key' | 'baseUrl' | 'model'>>;
 
-export const FAL_ID = 'fal';
-export const FAL_LABEL = 'fal.ai';
+const FAL_ID = FAL.id;
 export const FAL_DEFAULT_BASE_URL = 'https://queue.fal.run';
 export { FAL_DEFAULT_MODEL };
 
@@ -191,8 +185,6 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   const baseOrigin = new URL(base).origin;
   const runner = createHostedRunner(FAL_ID, [cfg.key], deps);
   const auth = { authorization: `Key ${cfg.key}` };
-  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
-  const logger: HostedLogger | undefined = deps.logger;
   const mode = cfg.fashnMode ?? FASHN_DEFAULT_MODE;
   const tuning: FashnTuning = {
     mode,
@@ -205,14 +197,7 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
   const inputSpec = falInputSpec(model);
 
   /** Use a URL fal returned only if it is on fal's own origin: the key goes with it. */
-  const onOurOrigin = (url: string | undefined): url is string => {
-    if (!url) return false;
-    try {
-      return new URL(url).origin === baseOrigin;
-    } catch {
-      return false;
-    }
-  };
+  const onOurOrigin = (url: string | undefined): url is string => onOrigin(url, baseOrigin);
 
   async function submit(call: HostedCall, person: ReducedImage, garment: ReducedImage, category: Category) {
     const res = await call.fetch(`${base}/${model}`, {
@@ -247,13 +232,6 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
     };
   }
 
-  /** Best effort: stop a request we no longer wait for, so it is not run (and billed) for nothing. */
-  function cancel(url: string, id: string): void {
-    fetchImpl(url, { method: 'PUT', headers: auth, signal: AbortSignal.timeout(5_000) })
-      .then((r) => logger?.info({ engine: FAL_ID, requestId: id, status: r.status }, 'fal: cancel requested'))
-      .catch(() => undefined);
-  }
-
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
       const [person, garment] = await Promise.all([
@@ -273,7 +251,8 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
           return undefined; // IN_QUEUE, IN_PROGRESS
         });
       } catch (err) {
-        if (err instanceof EngineError && err.code === 'ENGINE_TIMEOUT') cancel(req.cancelUrl, req.id);
+        if (err instanceof EngineError && err.code === 'ENGINE_TIMEOUT')
+          runner.cancel(req.cancelUrl, { method: 'PUT', headers: auth }, req.id);
         throw err;
       }
       const res = await call.fetch(req.responseUrl, { method: 'GET', headers: auth });
@@ -293,40 +272,17 @@ export function createFalEngine(cfg: FalConfig, deps: HostedEngineDeps = {}): Fa
           `fal: request ${req.id} result has no image: ${snippet(res.body)}`,
         );
       }
-      const bytes = await download(call, url, req.id);
+      // Result files sit on fal's public CDN (no key is sent there), or inline as a data URI.
+      const bytes = await readOutputImage(call, url, FAL_ID, { ownOrigins: [baseOrigin] });
       return finishResult(bytes, person, FAL_ID);
     });
-  }
-
-  async function download(call: HostedCall, url: string, id: string): Promise<Buffer> {
-    const inline = decodeDataUrl(url);
-    if (inline) return inline;
-    if (!/^https?:\/\//i.test(url))
-      throw new EngineError(
-        'ENGINE_FAILED',
-        MESSAGES.engineFailed,
-        `fal: request ${id} image is neither a URL nor a data URI`,
-      );
-    // Result files sit on fal's public CDN: no key is sent there.
-    const res = await call.fetch(
-      url,
-      { method: 'GET' },
-      { shouldRetry: (r: HttpResult) => isTransientStatus(r.status) },
-    );
-    if (res.status !== 200)
-      throw new EngineError(
-        'ENGINE_FAILED',
-        MESSAGES.engineFailed,
-        `fal: image download ${safeUrl(url)} answered HTTP ${res.status}`,
-      );
-    return res.body;
   }
 
   // None of the five endpoints documents shoes or accessories: clothing only.
   return {
     id: FAL_ID,
-    label: FAL_LABEL,
-    categories: CATEGORY_VALUES,
+    label: FAL.label,
+    categories: FAL.categories(cfg),
     tryOn,
     health: () => runner.healthSnapshot(),
     input: inputSpec,

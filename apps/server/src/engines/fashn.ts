@@ -7,16 +7,13 @@
  * reports (`x-fashn-credits-used`) are logged per try-on.
  */
 import {
-  CATEGORY_VALUES,
   ENGINE_DEADLINE_MS,
-  FASHN_ACCESSORY_MODELS,
   FASHN_DEFAULT_MODE,
   FASHN_DEFAULT_MODEL,
   FASHN_DEFAULT_MODERATION,
   FASHN_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
-  TRYON_CATEGORY_VALUES,
   type Category,
   type FashnMode,
   type FashnModel,
@@ -26,11 +23,13 @@ import {
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { Config } from '../config.js';
-import { createHostedRunner, safeUrl, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
+import { createHostedRunner, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
 import { FASHN_MAX_DEADLINE_MS } from './deadlines.js';
 import { withReasons, type HostedEngineHealth } from './hosted-health.js';
 import { isTransientStatus, parseJson, snippet, type HttpResult } from './hosted-http.js';
-import { decodeDataUrl, finishResult, reduceImage, toDataUrl } from './hosted-image.js';
+import { finishResult, reduceImage, toDataUrl } from './hosted-image.js';
+import { readOutputImage } from './hosted-output.js';
+import { FASHN } from './descriptors.js';
 
 type FullFashnConfig = NonNullable<Config['engines']['fashn']>;
 /**
@@ -48,8 +47,7 @@ export interface FashnTuning {
   seed?: number | undefined;
 }
 
-export const FASHN_ID = 'fashn';
-export const FASHN_LABEL = 'FASHN';
+const FASHN_ID = FASHN.id;
 export const FASHN_DEFAULT_BASE_URL = 'https://api.fashn.ai';
 export const FASHN_MODEL_NAME = 'tryon-v1.6';
 
@@ -67,11 +65,6 @@ export function clothingOnly(category: TryOnCategory, engineId: string): Categor
   if (category === 'accessories')
     throw new EngineError('ENGINE_FAILED', MESSAGES.categoryNotOffered, `${engineId}: accessories are not offered`);
   return category;
-}
-
-/** What each FASHN model dresses: Try-On Max also shoes, bags, hats and jewellery (FASHN's docs). */
-export function fashnCategories(model: FashnModel): readonly TryOnCategory[] {
-  return FASHN_ACCESSORY_MODELS.includes(model) ? TRYON_CATEGORY_VALUES : CATEGORY_VALUES;
 }
 
 /** Prediction states that are still running. */
@@ -182,6 +175,7 @@ export const CREDITS_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
 export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps = {}): FashnEngine {
   const base = (cfg.baseUrl ?? FASHN_DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  const baseOrigin = new URL(base).origin;
   const modelName: FashnModel = cfg.model ?? FASHN_DEFAULT_MODEL;
   const max = modelName === 'tryon-max';
   // Try-On Max takes about 50 s and up to 120 s: its deadline is raised, for it only.
@@ -307,23 +301,6 @@ export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps
     });
   }
 
-  async function readOutput(call: HostedCall, output: string): Promise<Buffer> {
-    const inline = decodeDataUrl(output);
-    if (inline) return inline;
-    if (!/^https?:\/\//i.test(output))
-      throw new EngineError('ENGINE_FAILED', MESSAGES.engineFailed, 'fashn: output is neither a URL nor a data URL');
-    // The output lives on a CDN: no key is sent there.
-    const res = await call.fetch(output, { method: 'GET' });
-    if (res.status !== 200) {
-      throw new EngineError(
-        'ENGINE_FAILED',
-        MESSAGES.engineFailed,
-        `fashn: output download ${safeUrl(output)} answered HTTP ${res.status}`,
-      );
-    }
-    return res.body;
-  }
-
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
     return runner.run(input.signal, async (call) => {
       const [person, garment] = await Promise.all([
@@ -353,15 +330,16 @@ export function createFashnEngine(cfg: FashnConfig, engineDeps: HostedEngineDeps
           call.warn({ detail: err.failure.detail }, 'fashn: PipelineError, starting the prediction once more');
         }
       }
-      const bytes = await readOutput(call, output);
+      // The output lives on a CDN (no key is sent there), or inline as a data URI.
+      const bytes = await readOutputImage(call, output, FASHN_ID, { ownOrigins: [baseOrigin] });
       return finishResult(bytes, person, FASHN_ID);
     });
   }
 
   return {
     id: FASHN_ID,
-    label: FASHN_LABEL,
-    categories: fashnCategories(modelName),
+    label: FASHN.label,
+    categories: FASHN.categories({ model: modelName }),
     tryOn,
     health: () => withReasons(runner.healthSnapshot(), credits.low ? [credits.low] : []),
     input: FASHN_INPUT,

@@ -17,6 +17,7 @@ import {
   type HttpResult,
   type RetryPolicy,
 } from './hosted-http.js';
+import { answerLimit, DEFAULT_UPSTREAM_MAX_BYTES } from './upstream.js';
 
 /** The subset of a pino/Fastify logger the engines use. */
 export interface HostedLogger {
@@ -39,6 +40,10 @@ export interface HostedEngineDeps {
   maxPollIntervalMs?: number;
   /** How often the provider's model list or balance is read again after start (default hourly). */
   refreshIntervalMs?: number;
+  /** Largest image read from the provider (UPSTREAM_MAX_BYTES; default the upload limit). */
+  maxBytes?: number;
+  /** Origins trusted like the engine's own for result files (UPSTREAM_OUTPUT_ORIGINS; tests' CDN stand-ins). */
+  outputOrigins?: readonly string[];
   /**
    * Raise the 115 s ceiling for an engine whose model is documented to take longer (FASHN's
    * tryon-max); the page's own limit must then allow for it.
@@ -53,12 +58,16 @@ const silentLogger: HostedLogger = { info: () => undefined, warn: () => undefine
 
 export interface HostedCall {
   readonly deadline: Deadline;
+  /** Largest image read from the provider; an answer may carry one inline (`answerLimit`). */
+  readonly maxBytes: number;
+  /** Origins trusted like the engine's own for result files besides its own (`readOutputImage`). */
+  readonly outputOrigins: readonly string[];
   /** The provider's id for this try-on, once known (logged, and added to error details). */
   requestId: string | undefined;
   fetch(
     url: string,
     init: RequestInit,
-    opts?: Partial<Pick<HostedFetchOptions, 'retry' | 'shouldRetry' | 'maxBytes'>>,
+    opts?: Partial<Pick<HostedFetchOptions, 'retry' | 'shouldRetry' | 'maxBytes' | 'fetch'>>,
   ): Promise<HttpResult>;
   /** Call `step` until it returns a value, waiting between calls (the wait grows ×1.5). */
   poll<T>(step: () => Promise<T | undefined>): Promise<T>;
@@ -78,6 +87,11 @@ export interface HostedRunner {
    * not counted in health. Resolves with the answer, or rejects on a network error or timeout.
    */
   fetchOutside(url: string, init: RequestInit, timeoutMs?: number): Promise<HttpResult>;
+  /**
+   * Best effort: asks the provider to stop a request this side no longer waits for (so it is not
+   * run, and billed, for nothing). Never waits or throws: the answer is logged, a failure ignored.
+   */
+  cancel(url: string, init: RequestInit, requestId?: string): void;
   /** The engine's logger, with the engine id added and secrets scrubbed from the message. */
   log(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
@@ -104,11 +118,14 @@ export function createHostedRunner(
   const pollFirst = deps.pollIntervalMs ?? 1_000;
   const pollMax = deps.maxPollIntervalMs ?? 3_000;
   const clean = (s: string) => redact(s, secrets);
+  const maxBytes = deps.maxBytes ?? DEFAULT_UPSTREAM_MAX_BYTES;
 
   async function run<T>(signal: AbortSignal | undefined, body: (call: HostedCall) => Promise<T>): Promise<T> {
     const deadline = new Deadline(deadlineMs, signal);
     const call: HostedCall = {
       deadline,
+      maxBytes,
+      outputOrigins: deps.outputOrigins ?? [],
       requestId: undefined,
       fetch: (url, init, opts) =>
         hostedFetch(
@@ -116,10 +133,10 @@ export function createHostedRunner(
           init,
           {
             deadline,
-            fetch: fetchImpl,
+            fetch: opts?.fetch ?? fetchImpl,
             retry: opts?.retry ?? retry,
             shouldRetry: opts?.shouldRetry,
-            maxBytes: opts?.maxBytes,
+            maxBytes: opts?.maxBytes ?? answerLimit(maxBytes),
             onRetry: (info) =>
               logger.warn(
                 {
@@ -191,10 +208,21 @@ export function createHostedRunner(
   async function fetchOutside(url: string, init: RequestInit, timeoutMs = 15_000): Promise<HttpResult> {
     const deadline = new Deadline(timeoutMs);
     try {
-      return await hostedFetch(url, init, { deadline, fetch: fetchImpl, retry }, engineId);
+      return await hostedFetch(
+        url,
+        init,
+        { deadline, fetch: fetchImpl, retry, maxBytes: answerLimit(maxBytes) },
+        engineId,
+      );
     } finally {
       deadline.dispose();
     }
+  }
+
+  function cancel(url: string, init: RequestInit, requestId?: string): void {
+    fetchImpl(url, { ...init, signal: AbortSignal.timeout(5_000) })
+      .then((r) => logger.info({ engine: engineId, requestId, status: r.status }, `${engineId}: cancel requested`))
+      .catch(() => undefined);
   }
 
   return {
@@ -203,9 +231,23 @@ export function createHostedRunner(
     run,
     healthSnapshot: () => health.snapshot(),
     fetchOutside,
+    cancel,
     log: (obj, msg) => logger.info({ engine: engineId, ...obj }, clean(msg)),
     warn: (obj, msg) => logger.warn({ engine: engineId, ...obj }, clean(msg)),
   };
+}
+
+/**
+ * A URL a provider's answer names, used only when it is on `origin` (the provider's own API): the
+ * key goes with requests there. Anything else (another origin, not a URL) is false.
+ */
+export function onOrigin(url: string | undefined, origin: string): url is string {
+  if (!url) return false;
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
 }
 
 /** A URL without its query string (signed CDN links carry tokens there). */

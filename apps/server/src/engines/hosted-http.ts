@@ -1,9 +1,10 @@
 /**
  * HTTP plumbing shared by the hosted engines: one deadline per try-on that aborts every
  * in-flight request, and fetch with retries (429, 5xx, network errors) and backoff that
- * never waits past that deadline.
+ * never waits past that deadline. Bodies are read through `upstream.ts`, capped while they stream.
  */
 import { EngineError } from '@aidressup/engine';
+import { answerLimit, DEFAULT_UPSTREAM_MAX_BYTES, readCapped } from './upstream.js';
 
 export interface RetryPolicy {
   /** Total tries, the first included. */
@@ -140,7 +141,7 @@ export interface HostedFetchOptions {
   shouldRetry?: (res: HttpResult) => boolean;
   /** Called before each retry (for logging). */
   onRetry?: (info: { attempt: number; delayMs: number; status?: number; error?: string }) => void;
-  /** Largest body read; larger answers fail. */
+  /** Largest body read, capped while it streams; larger answers fail (default: an answer with an image inline). */
   maxBytes?: number;
 }
 
@@ -158,25 +159,27 @@ export async function hostedFetch(
 ): Promise<HttpResult> {
   const { deadline, retry } = opts;
   const shouldRetry = opts.shouldRetry ?? ((r: HttpResult) => isTransientStatus(r.status));
-  const maxBytes = opts.maxBytes ?? 40 * 1024 * 1024;
+  const maxBytes = opts.maxBytes ?? answerLimit(DEFAULT_UPSTREAM_MAX_BYTES);
   for (let attempt = 0; ; attempt++) {
     if (deadline.signal.aborted) throw deadline.timeoutError(provider);
     let result: HttpResult | undefined;
     let networkError: string | undefined;
+    // Aborted with the deadline, or by the reader once the body passes its limit (the socket closes).
+    const tooLarge = new AbortController();
     try {
-      const res = await opts.fetch(url, { ...init, signal: deadline.signal });
-      const declared = Number(res.headers.get('content-length') ?? '0');
-      if (declared > maxBytes) {
-        await res.body?.cancel().catch(() => undefined);
-        throw new EngineError('ENGINE_FAILED', undefined, `${provider}: answer too large (${declared} bytes)`);
-      }
-      const body = Buffer.from(await res.arrayBuffer());
-      if (body.length > maxBytes)
-        throw new EngineError('ENGINE_FAILED', undefined, `${provider}: answer too large (${body.length} bytes)`);
+      const res = await opts.fetch(url, { ...init, signal: AbortSignal.any([deadline.signal, tooLarge.signal]) });
+      const body = await readCapped(res, maxBytes, () => tooLarge.abort(), provider);
       result = { status: res.status, headers: res.headers, body, url };
     } catch (err) {
       if (deadline.signal.aborted) throw deadline.timeoutError(provider);
       if (err instanceof EngineError) throw err;
+      // A name that resolves to a private address: refused, never worth another try.
+      if (causeCode(err) === 'ENOTPUBLIC')
+        throw new EngineError(
+          'ENGINE_FAILED',
+          undefined,
+          `${provider}: refused to connect: ${describeNetworkError(err)}`,
+        );
       networkError = describeNetworkError(err);
     }
     const canRetry = attempt + 1 < retry.attempts;
@@ -199,6 +202,10 @@ export async function hostedFetch(
     if (result) return result;
     throw new EngineError('ENGINE_FAILED', undefined, `${provider}: network error: ${networkError}`);
   }
+}
+
+function causeCode(err: unknown): string | undefined {
+  return (err as { cause?: { code?: string } } | undefined)?.cause?.code;
 }
 
 function describeNetworkError(err: unknown): string {

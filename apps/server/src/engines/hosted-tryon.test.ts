@@ -16,6 +16,7 @@ import {
   type ErrorCode,
 } from '@aidressup/contract';
 import { signIn, testApps } from '../test/app.js';
+import { memoryMailer, newEmail, signInByEmail } from '../test/operator.js';
 import { postMultipart } from '../test/images.js';
 import { startFalStandIn, type FalStandIn } from '../test/stand-ins/fal-stand-in.js';
 import { startFashnStandIn, type FashnStandIn } from '../test/stand-ins/fashn-stand-in.js';
@@ -33,7 +34,19 @@ let fashn: FashnStandIn;
 let fal: FalStandIn;
 let app: FastifyInstance;
 /** Apps on the hosted engines configuration enables (no engine double), closed after the file. */
-const make = testApps('sqlite', { engines: 'configured', env: { ENGINE_DEADLINE_MS: '6000' } });
+const OPERATOR = newEmail('operator');
+const mailer = memoryMailer();
+const make = testApps('sqlite', {
+  engines: 'configured',
+  mailer,
+  env: { ENGINE_DEADLINE_MS: '6000', ADMIN_EMAILS: OPERATOR },
+});
+
+/** The operator's health report (the public one says states only). */
+async function operatorHealth(target: FastifyInstance) {
+  const op = await signInByEmail(target, mailer, OPERATOR);
+  return target.inject({ method: 'GET', url: '/api/admin/health', headers: { cookie: op.cookie } });
+}
 let person: Buffer;
 let garment: Buffer;
 
@@ -225,9 +238,9 @@ describe('hosted engines through the try-on pipeline', () => {
       for (const key of [GEMINI_KEY, FASHN_KEY, FAL_KEY]) expect(res.body).not.toContain(key);
     });
 
-    it('reports its own recent successes and failures in /api/health, without calling the provider', async () => {
+    it('reports its own recent successes and failures to operators, without calling the provider', async () => {
       const callsBefore = [gemini, fashn, fal].map((s) => s.requests.length);
-      const res = await app.inject({ method: 'GET', url: '/api/health' });
+      const res = await operatorHealth(app);
       const engine = (res.json() as { checks: { engines: Record<string, Record<string, unknown>> } }).checks.engines[
         id
       ]!;
@@ -341,9 +354,15 @@ describe('a retired Gemini model', () => {
     );
   }
 
-  it('the start-up listing reports it in /api/health: nano-banana degraded, with the reason', async () => {
+  it('the start-up listing reports it in health: nano-banana degraded, with the reason for operators', async () => {
     await retired.engines.warmAll();
-    const res = await retired.inject({ method: 'GET', url: '/api/health' });
+    const publicAnswer = await retired.inject({ method: 'GET', url: '/api/health' });
+    expect(publicAnswer.json()).toMatchObject({
+      status: 'degraded',
+      checks: { engines: { 'nano-banana': { status: 'degraded' } } },
+    });
+    expect(publicAnswer.body).not.toContain(RETIRED);
+    const res = await operatorHealth(retired);
     const body = res.json() as { status: string; checks: { engines: Record<string, Record<string, unknown>> } };
     expect(body.status).toBe('degraded');
     expect(body.checks.engines['nano-banana']).toMatchObject({

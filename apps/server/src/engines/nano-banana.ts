@@ -10,7 +10,6 @@ import {
   GEMINI_INPUT,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
-  TRYON_CATEGORY_VALUES,
   type HostedInputSpec,
   type TryOnCategory,
 } from '@aidressup/contract';
@@ -21,14 +20,14 @@ import { withReasons, type HostedEngineHealth } from './hosted-health.js';
 import { configuredModelProblem, listGeminiModels, pickFallback, type ListedGeminiModel } from './gemini-models.js';
 import { parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { finishResult, reduceImage } from './hosted-image.js';
+import { NANO_BANANA } from './descriptors.js';
 
 /** The configured Gemini engine; `fallbackModels` (GEMINI_FALLBACK_MODELS) defaults to none. */
 export type GeminiConfig = Omit<NonNullable<Config['engines']['gemini']>, 'fallbackModels'> & {
   fallbackModels?: readonly string[];
 };
 
-export const NANO_BANANA_ID = 'nano-banana';
-export const NANO_BANANA_LABEL = 'Nano Banana (Gemini)';
+const NANO_BANANA_ID = NANO_BANANA.id;
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 /** Output aspect ratios every Gemini image model accepts in imageConfig.aspectRatio. */
@@ -311,9 +310,9 @@ export function createNanoBananaEngine(cfg: GeminiConfig, deps: HostedEngineDeps
 
   return {
     id: NANO_BANANA_ID,
-    label: NANO_BANANA_LABEL,
+    label: NANO_BANANA.label,
     // Gemini edits from an instruction: the accessory is named in it (buildTryOnInstruction).
-    categories: TRYON_CATEGORY_VALUES,
+    categories: NANO_BANANA.categories(cfg),
     tryOn,
     outfit: true,
     health: () =>

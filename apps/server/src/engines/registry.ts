@@ -3,20 +3,12 @@
  * Engines are created lazily on first use (or when warmed at start-up), so a heavy SDK or model
  * is loaded only for an engine that is configured.
  */
-import {
-  CATEGORY_VALUES,
-  FAL_DEFAULT_MODEL,
-  FAL_WORN_GARMENT_MODELS,
-  FASHN_ACCESSORY_MODELS,
-  FASHN_DEFAULT_MODEL,
-  TRYON_CATEGORY_VALUES,
-  type TryOnCategory,
-} from '@aidressup/contract';
+import { CATEGORY_VALUES, type TryOnCategory } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
 import { LOCAL_ENGINE_LABEL, createLocalEngine } from '@aidressup/engine';
 import type { Config } from '../config.js';
 import type { HostedLogger } from './hosted-call.js';
-import { modelCategories } from './model-inputs.js';
+import { COG, FAL, FASHN, NANO_BANANA, REPLICATE, VERTEX, type EngineDescriptor } from './descriptors.js';
 
 /** What the factories get besides configuration: the process's logger. */
 export interface EngineContext {
@@ -39,6 +31,24 @@ export interface EngineFactory {
   create(config: Config, context?: EngineContext): Promise<TryOnEngine>;
 }
 
+type HostedDeps = Awaited<ReturnType<typeof hostedDeps>>;
+
+/** A hosted engine's factory from its descriptor: enabled by its settings, created by `create`. */
+function hosted<S>(
+  d: EngineDescriptor<S>,
+  create: (c: Config, deps: HostedDeps) => Promise<TryOnEngine>,
+): Record<string, EngineFactory> {
+  return {
+    [d.id]: {
+      label: d.label,
+      enabled: (c) => d.settings(c) !== undefined,
+      categories: (c) => d.categories(d.settings(c)!),
+      takesWornGarments: (c) => d.takesWornGarments(d.settings(c)!),
+      create: async (c, ctx) => create(c, await hostedDeps(c, ctx)),
+    },
+  };
+}
+
 /** Engine id → lazy factory. `local` is always enabled. */
 export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
   local: {
@@ -51,65 +61,15 @@ export const ENGINE_FACTORIES: Record<string, EngineFactory> = {
     // One worker thread per core unless ENGINE_CONCURRENCY says otherwise (the try-on limiter matches it).
     create: async (c) => createLocalEngine(c.engines.concurrency > 0 ? { threads: c.engines.concurrency } : {}),
   },
-  // ---- Hosted engines (nano-banana, fashn, fal) are registered here: id → lazy factory ----
-  'nano-banana': {
-    label: 'Nano Banana (Gemini)',
-    enabled: (c) => c.engines.gemini !== undefined,
-    // The instruction names the accessory (buildTryOnInstruction).
-    categories: () => TRYON_CATEGORY_VALUES,
-    // The instruction asks for the item in the second image, worn or not.
-    takesWornGarments: () => true,
-    create: async (c, ctx) =>
-      (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, await hostedDeps(c, ctx)),
-  },
-  fashn: {
-    label: 'FASHN',
-    enabled: (c) => c.engines.fashn !== undefined,
-    categories: (c) =>
-      FASHN_ACCESSORY_MODELS.includes(c.engines.fashn?.model ?? FASHN_DEFAULT_MODEL)
-        ? TRYON_CATEGORY_VALUES
-        : CATEGORY_VALUES,
-    // `garment_photo_type: 'auto'`: flat-lay and on-model photos alike.
-    takesWornGarments: () => true,
-    create: async (c, ctx) =>
-      (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, await hostedDeps(c, ctx)),
-  },
-  fal: {
-    label: 'fal.ai',
-    enabled: (c) => c.engines.fal !== undefined,
-    // None of the supported fal endpoints documents shoes or accessories.
-    categories: () => CATEGORY_VALUES,
-    // Only where the endpoint documents on-model garment photos (FASHN's, `garment_photo_type: 'auto'`).
-    takesWornGarments: (c) =>
-      (FAL_WORN_GARMENT_MODELS as readonly string[]).includes(c.engines.fal?.model ?? FAL_DEFAULT_MODEL),
-    create: async (c, ctx) => (await import('./fal.js')).createFalEngine(c.engines.fal!, await hostedDeps(c, ctx)),
-  },
-  'vertex-tryon': {
-    label: 'Google Virtual Try-On',
-    enabled: (c) => c.engines.vertex !== undefined,
-    // Google documents the model for clothing.
-    categories: () => CATEGORY_VALUES,
-    // Google speaks of product images; photos of the garment being worn are not documented.
-    takesWornGarments: () => false,
-    create: async (c, ctx) =>
-      (await import('./vertex-tryon.js')).createVertexEngine(c.engines.vertex!, await hostedDeps(c, ctx)),
-  },
-  replicate: {
-    label: 'Replicate',
-    enabled: (c) => c.engines.replicate !== undefined,
-    categories: (c) => modelCategories(c.engines.replicate?.preset),
-    // Pruna: "garment refs can be flat lays, product shots, or lifestyle photos"; IDM-VTON wants in-shop photos.
-    takesWornGarments: (c) => c.engines.replicate?.preset === 'p-image-try-on',
-    create: async (c, ctx) =>
-      (await import('./replicate.js')).createReplicateEngine(c.engines.replicate!, await hostedDeps(c, ctx)),
-  },
-  cog: {
-    label: 'Own GPU (Cog)',
-    enabled: (c) => c.engines.cog !== undefined,
-    categories: (c) => modelCategories(c.engines.cog?.preset),
-    takesWornGarments: (c) => c.engines.cog?.preset === 'p-image-try-on',
-    create: async (c, ctx) => (await import('./cog.js')).createCogEngine(c.engines.cog!, await hostedDeps(c, ctx)),
-  },
+  // ---- Hosted engines: each from its descriptor (`descriptors.ts`), its adapter loaded on first use ----
+  ...hosted(NANO_BANANA, async (c, d) =>
+    (await import('./nano-banana.js')).createNanoBananaEngine(c.engines.gemini!, d),
+  ),
+  ...hosted(FASHN, async (c, d) => (await import('./fashn.js')).createFashnEngine(c.engines.fashn!, d)),
+  ...hosted(FAL, async (c, d) => (await import('./fal.js')).createFalEngine(c.engines.fal!, d)),
+  ...hosted(VERTEX, async (c, d) => (await import('./vertex-tryon.js')).createVertexEngine(c.engines.vertex!, d)),
+  ...hosted(REPLICATE, async (c, d) => (await import('./replicate.js')).createReplicateEngine(c.engines.replicate!, d)),
+  ...hosted(COG, async (c, d) => (await import('./cog.js')).createCogEngine(c.engines.cog!, d)),
 };
 
 /**
@@ -120,6 +80,8 @@ async function hostedDeps(c: Config, ctx: EngineContext | undefined) {
   const { createLogger } = await import('../logging.js');
   return {
     deadlineMs: c.engines.deadlineMs,
+    maxBytes: c.engines.upstreamMaxBytes,
+    outputOrigins: c.engines.upstreamOutputOrigins,
     logger: ctx?.log ?? createLogger(c, c.sessionSecret ? { addressKey: c.sessionSecret } : {}),
   };
 }

@@ -27,7 +27,15 @@ function engine(over: Partial<ReplicateEngineConfig> = {}, deps: HostedEngineDep
       preset: 'p-image-try-on',
       ...over,
     },
-    { retry: { baseMs: 5, maxMs: 20 }, pollIntervalMs: 10, maxPollIntervalMs: 30, deadlineMs: 10_000, ...deps },
+    {
+      retry: { baseMs: 5, maxMs: 20 },
+      pollIntervalMs: 10,
+      maxPollIntervalMs: 30,
+      deadlineMs: 10_000,
+      // The delivery CDN's stand-in is on another port of 127.0.0.1: trusted as an operator's mirror would be.
+      outputOrigins: [new URL(standIn.cdnUrl).origin],
+      ...deps,
+    },
   );
 }
 const idmVton = () => engine({ model: undefined, version: IDM_VTON_VERSION, preset: 'idm-vton' });

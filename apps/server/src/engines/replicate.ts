@@ -17,15 +17,15 @@ import {
 } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import { PRESET_INPUTS, type ReplicateConfig } from '../config/hosted-engines.js';
-import { createHostedRunner, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
+import { createHostedRunner, onOrigin, type HostedCall, type HostedEngineDeps } from './hosted-call.js';
 import type { HostedEngineHealth } from './hosted-health.js';
-import { parseJson, snippet, type FetchLike, type HttpResult } from './hosted-http.js';
+import { parseJson, snippet, type HttpResult } from './hosted-http.js';
 import { finishResult } from './hosted-image.js';
 import { photoDataUrl, readOutputImage } from './hosted-output.js';
-import { firstOutputUrl, modelCategories, modelInput } from './model-inputs.js';
+import { firstOutputUrl, modelInput } from './model-inputs.js';
+import { REPLICATE } from './descriptors.js';
 
-export const REPLICATE_ID = 'replicate';
-export const REPLICATE_LABEL = 'Replicate';
+const REPLICATE_ID = REPLICATE.id;
 export const REPLICATE_DEFAULT_BASE_URL = 'https://api.replicate.com';
 /** Replicate holds a `Prefer: wait` request open at most this long. */
 export const REPLICATE_MAX_WAIT_SECONDS = 60;
@@ -82,7 +82,6 @@ export function createReplicateEngine(cfg: ReplicateEngineConfig, deps: HostedEn
   const base = (cfg.baseUrl ?? REPLICATE_DEFAULT_BASE_URL).replace(/\/+$/, '');
   const baseOrigin = new URL(base).origin;
   const runner = createHostedRunner(REPLICATE_ID, [cfg.token], deps);
-  const fetchImpl: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
   const auth = { authorization: `Bearer ${cfg.token}` };
   const inputs = PRESET_INPUTS[cfg.preset];
   if (!cfg.model && !cfg.version) throw new Error('replicate: REPLICATE_MODEL names neither a model nor a version');
@@ -93,13 +92,7 @@ export function createReplicateEngine(cfg: ReplicateEngineConfig, deps: HostedEn
       'replicate: IDM-VTON is licensed CC BY-NC-SA 4.0: non-commercial use only',
     );
 
-  const ours = (url: string | undefined): url is string => {
-    try {
-      return url !== undefined && new URL(url).origin === baseOrigin;
-    } catch {
-      return false;
-    }
-  };
+  const ours = (url: string | undefined): url is string => onOrigin(url, baseOrigin);
 
   async function create(call: HostedCall, input: Record<string, unknown>): Promise<Prediction> {
     const seconds = Math.max(1, Math.floor(call.deadline.remaining() / 1000));
@@ -121,8 +114,7 @@ export function createReplicateEngine(cfg: ReplicateEngineConfig, deps: HostedEn
   /** Best effort: stop a prediction we no longer wait for. */
   function cancel(p: Prediction): void {
     const url = ours(p.urls?.cancel) ? p.urls.cancel : p.id ? `${base}/v1/predictions/${p.id}/cancel` : undefined;
-    if (!url) return;
-    fetchImpl(url, { method: 'POST', headers: auth, signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    if (url) runner.cancel(url, { method: 'POST', headers: auth }, p.id);
   }
 
   async function tryOn(input: TryOnInput): Promise<TryOnOutput> {
@@ -171,15 +163,19 @@ export function createReplicateEngine(cfg: ReplicateEngineConfig, deps: HostedEn
           `replicate: prediction ${id} succeeded without an image: ${snippet(JSON.stringify(prediction.output ?? null))}`,
         );
       // Output files are on Replicate's CDN (no token sent) or, for the files API, under the API's origin.
-      const bytes = await readOutputImage(call, url, REPLICATE_ID, { authOrigin: baseOrigin, auth });
+      const bytes = await readOutputImage(call, url, REPLICATE_ID, {
+        ownOrigins: [baseOrigin],
+        authOrigin: baseOrigin,
+        auth,
+      });
       return finishResult(bytes, person!.image, REPLICATE_ID);
     });
   }
 
   return {
     id: REPLICATE_ID,
-    label: REPLICATE_LABEL,
-    categories: modelCategories(cfg.preset),
+    label: REPLICATE.label,
+    categories: REPLICATE.categories(cfg),
     // Pruna's model takes several garments: a whole outfit is one call (and one price plus an extra garment).
     outfit: inputs.garmentList,
     tryOn,

@@ -7,7 +7,7 @@
  * the Responsible AI filters withheld comes back as `{raiFilteredReason}` (or no prediction at
  * all): a content refusal. No prompt; the result keeps the person photo's size.
  */
-import { CATEGORY_VALUES, HOSTED_ENGINE_MESSAGES, MESSAGES, VERTEX_INPUT } from '@aidressup/contract';
+import { HOSTED_ENGINE_MESSAGES, MESSAGES, VERTEX_INPUT } from '@aidressup/contract';
 import { EngineError, type TryOnEngine, type TryOnInput, type TryOnOutput } from '@aidressup/engine';
 import type { VertexConfig } from '../config/hosted-engines.js';
 import { createHostedRunner, type HostedEngineDeps } from './hosted-call.js';
@@ -16,9 +16,9 @@ import { parseJson, snippet } from './hosted-http.js';
 import { finishResult, reduceImage } from './hosted-image.js';
 import { clothingOnly } from './fashn.js';
 import { createServiceAccountTokens, type AccessTokens } from './google-token.js';
+import { VERTEX } from './descriptors.js';
 
-export const VERTEX_ID = 'vertex-tryon';
-export const VERTEX_LABEL = 'Google Virtual Try-On';
+const VERTEX_ID = VERTEX.id;
 /** Google documents a 10 MB limit per image sent. */
 export const VERTEX_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
@@ -80,15 +80,16 @@ export interface VertexEngine extends TryOnEngine {
 }
 
 export interface VertexDeps extends HostedEngineDeps {
-  /** Access tokens (default: the service account's JWT flow through google-auth-library). */
+  /** Access tokens (default: the service account's JWT bearer flow, `google-token.ts`). */
   tokens?: AccessTokens;
 }
 
 export function createVertexEngine(cfg: VertexEngineConfig, deps: VertexDeps = {}): VertexEngine {
   const base = cfg.baseUrl.replace(/\/+$/, '');
   const url = `${base}/v1/projects/${encodeURIComponent(cfg.project)}/locations/${encodeURIComponent(cfg.location)}/publishers/google/models/${encodeURIComponent(cfg.model)}:predict`;
-  const tokens = deps.tokens ?? createServiceAccountTokens(cfg.credentials);
   const runner = createHostedRunner(VERTEX_ID, [cfg.credentials.private_key], deps);
+  const tokens =
+    deps.tokens ?? createServiceAccountTokens(cfg.credentials, (tokenUrl, init) => runner.fetchOutside(tokenUrl, init));
   /** Why no access token can be had (a revoked key, a wrong token_uri): the engine is down. */
   let noToken: string | undefined;
   let lastTokenTry = 0;
@@ -148,9 +149,9 @@ export function createVertexEngine(cfg: VertexEngineConfig, deps: VertexDeps = {
 
   return {
     id: VERTEX_ID,
-    label: VERTEX_LABEL,
+    label: VERTEX.label,
     // Google documents the model for clothing (tops, bottoms, dresses).
-    categories: CATEGORY_VALUES,
+    categories: VERTEX.categories(cfg),
     tryOn,
     async warm() {
       // An access token costs nothing: a key that cannot get one shows as down at once.

@@ -12,7 +12,7 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/;
  * `configured` is the address to prefer, in order (e.g. the web app's, then the product's);
  * the first one set wins.
  */
-export function publicOrigin(
+function publicOrigin(
   app: FastifyInstance,
   request: FastifyRequest,
   configured: readonly (string | undefined)[],

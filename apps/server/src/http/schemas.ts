@@ -9,6 +9,7 @@ import {
   ErrorResponseSchema,
   GarmentWornResponseSchema,
   NoCreditsResponseSchema,
+  TooManyTryOnsResponseSchema,
 } from '@aidressup/contract';
 
 /**
@@ -32,21 +33,25 @@ export const ERROR_RESPONSES = {
 
 /** HTTP 503 of a route whose try-on waits in line: ENGINE_BUSY with the place (or another 5xx refusal). */
 const BUSY_RESPONSE = z.union([EngineBusyResponseSchema, ErrorReplySchema]);
+/** HTTP 429: TOO_MANY_REQUESTS, the shopper past their places in line (or RATE_LIMITED). */
+const TOO_MANY_RESPONSE = z.union([TooManyTryOnsResponseSchema, ErrorReplySchema]);
 
 /**
  * ERROR_RESPONSES plus HTTP 402 NO_CREDITS, which carries the user, HTTP 422, which for
- * GARMENT_WORN may name a hosted engine to try instead (or is another refusal), and HTTP 503, which
- * is ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
+ * GARMENT_WORN may name a hosted engine to try instead (or is another refusal), HTTP 429, which is
+ * TOO_MANY_REQUESTS with Retry-After (the shopper past their places in line) or RATE_LIMITED, and
+ * HTTP 503, which is ENGINE_BUSY with the shopper's place in line (or another 5xx refusal).
  */
 export const TRYON_ERROR_RESPONSES = {
   ...ERROR_RESPONSES,
   402: NoCreditsResponseSchema,
   422: z.union([GarmentWornResponseSchema, ErrorReplySchema]),
+  429: TOO_MANY_RESPONSE,
   503: BUSY_RESPONSE,
 } as const;
 
-/** ERROR_RESPONSES plus HTTP 503 ENGINE_BUSY with the place: the shop widget's try-on. */
-export const EMBED_TRYON_ERROR_RESPONSES = { ...ERROR_RESPONSES, 503: BUSY_RESPONSE } as const;
+/** ERROR_RESPONSES plus HTTP 429 TOO_MANY_REQUESTS and 503 ENGINE_BUSY with the place: the shop widget's try-on. */
+export const EMBED_TRYON_ERROR_RESPONSES = { ...ERROR_RESPONSES, 429: TOO_MANY_RESPONSE, 503: BUSY_RESPONSE } as const;
 
 /** A file part of a multipart form, for the OpenAPI document. */
 export const BinaryFile = z.string().meta({ format: 'binary' });

@@ -17,7 +17,7 @@ export const SESSION_COOKIE = 'aidu_session';
  * no Domain, and was set by a secure page: neither a page on plain http nor a sibling subdomain
  * can plant or overwrite it.
  */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 
 /** Sessions last a year and are renewed on use (at most once a day, to spare the database). */
@@ -98,7 +98,7 @@ export function sessionCookieName(request: FastifyRequest, config: Config): stri
  * The cookie's attributes: HttpOnly, Path=/, no Domain; Secure over https (with the `__Host-`
  * name); SameSite=Lax, or None when a web app hosted elsewhere (CORS_ORIGIN) must send it.
  */
-function cookieOptions(request: FastifyRequest, config: Config) {
+export function cookieOptions(request: FastifyRequest, config: Config) {
   return {
     httpOnly: true,
     sameSite: config.corsOrigin !== undefined ? ('none' as const) : ('lax' as const),
@@ -117,7 +117,7 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, c
 }
 
 /** Clears the session cookie, and over https also one of the plain-http name the browser may still hold. */
-export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
+function clearSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config): void {
   const name = sessionCookieName(request, config);
   reply.clearCookie(name, cookieOptions(request, config));
   if (name !== SESSION_COOKIE && request.cookies[SESSION_COOKIE] !== undefined)

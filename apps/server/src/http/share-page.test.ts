@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES } from '@aidressup/contract';
+import { LOCALES, TRYON_CATEGORY_VALUES } from '@aidressup/contract';
+import { readCatalogFolder } from '@aidressup/contract/catalogs';
+import { categoryName, text, type TextId } from '../texts.js';
 import { renderShareNotFound, renderSharePage } from './share-page.js';
-import { SHARE_PAGE_TEXTS } from './share-page-texts.js';
 
 const input = {
   pageUrl: 'https://app.test/s/abc',
@@ -55,27 +56,22 @@ describe('the share page in every language', () => {
 
   it('has no markup of its own in any text (they are written into HTML)', () => {
     const markup = /[<>&"']/;
+    // Every message of the share page (its catalog file, and the quick preview's label it shares
+    // with the page), its arguments filled in.
+    const ids = [
+      ...Object.keys(readCatalogFolder('server', 'en', (f) => f === 'share.json').messages),
+      'tryon.result.previewBadge',
+      'tryon.result.previewText',
+    ] as TextId[];
+    expect(ids).toContain('share.until');
     for (const locale of LOCALES) {
-      const t = SHARE_PAGE_TEXTS[locale];
-      const texts = [
-        t.title,
-        t.description,
-        t.alt('X'),
-        t.heading('X'),
-        t.made('X', 'Y'),
-        t.made(null, 'Y'),
-        t.cta,
-        t.until('Y', 30),
-        t.footer,
-        t.notFoundTitle,
-        t.notFoundHeading,
-        t.notFoundText(30),
-        t.previewBadge,
-        t.previewText,
-      ];
+      const texts = ids.map((id) => text(locale, id, { category: 'X', brand: 'X', date: 'Y', days: 30 }));
       for (const text of texts) expect(text, `${locale}: ${text}`).not.toMatch(markup);
       // Category names are escaped where they are used ("Shoes & Accessories" has its ampersand).
-      for (const name of Object.values(t.categories)) expect(name, `${locale}: ${name}`).not.toMatch(/[<>"']/);
+      for (const category of TRYON_CATEGORY_VALUES) {
+        const name = categoryName(locale, category);
+        expect(name, `${locale}: ${name}`).not.toMatch(/[<>"']/);
+      }
     }
   });
 });

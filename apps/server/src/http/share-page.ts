@@ -2,7 +2,8 @@
  * The public page of a shared result (`/s/<token>`): standalone HTML with its own small inline
  * stylesheet in the web app's colours (no script, no external assets), and Open Graph and
  * Twitter tags so a pasted link shows the image. Not indexed by search engines. Written in the
- * visitor's language (`share-page-texts.ts`), English when none is given.
+ * visitor's language (the `share.*` messages of the contract's catalogs, through `texts.ts`),
+ * English when none is given.
  */
 import {
   TRYON_CATEGORY_VALUES,
@@ -13,9 +14,9 @@ import {
   type Locale,
 } from '@aidressup/contract';
 import { escapeHtml } from '../html.js';
-import { SHARE_PAGE_TEXTS } from './share-page-texts.js';
+import { categoryName, htmlText, text } from '../texts.js';
 
-export const PRODUCT_NAME = 'AI Dress Up';
+const PRODUCT_NAME = 'AI Dress Up';
 
 const dayFormats = new Map<Locale, Intl.DateTimeFormat>();
 function dayFormat(locale: Locale): Intl.DateTimeFormat {
@@ -73,7 +74,7 @@ ${head}
 <main>
 ${body}
 </main>
-<footer>${escapeHtml(SHARE_PAGE_TEXTS[locale].footer)}</footer>
+<footer>${htmlText(locale, 'share.footer')}</footer>
 </body>
 </html>
 `;
@@ -93,13 +94,13 @@ export interface SharePageInput {
 }
 
 export function renderSharePage(input: SharePageInput, locale: Locale = DEFAULT_LOCALE): string {
-  const t = SHARE_PAGE_TEXTS[locale];
   const label = (TRYON_CATEGORY_VALUES as readonly string[]).includes(input.category)
-    ? t.categories[input.category as TryOnCategory]
+    ? categoryName(locale, input.category as TryOnCategory)
     : null;
-  const title = t.title;
-  const description = t.description;
-  const alt = t.alt(label);
+  const title = text(locale, 'share.title');
+  const description = text(locale, 'share.description');
+  const alt =
+    label === null ? text(locale, 'share.imageAltNoCategory') : text(locale, 'share.imageAlt', { category: label });
   const e = escapeHtml;
   const head = `<title>${e(title)}</title>
 <meta name="description" content="${e(description)}">
@@ -115,31 +116,33 @@ export function renderSharePage(input: SharePageInput, locale: Locale = DEFAULT_
 <meta name="twitter:title" content="${e(title)}">
 <meta name="twitter:description" content="${e(description)}">
 <meta name="twitter:image" content="${e(input.imageUrl)}">`;
-  const made = dayFormat(locale).format(new Date(input.createdAt));
+  const madeOn = dayFormat(locale).format(new Date(input.createdAt));
   const until = dayFormat(locale).format(new Date(input.expiresAt));
-  const madeTime = `<time datetime="${e(input.createdAt)}">${e(made)}</time>`;
+  const madeTime = `<time datetime="${e(input.createdAt)}">${e(madeOn)}</time>`;
   const untilTime = `<time datetime="${e(input.expiresAt)}">${e(until)}</time>`;
-  // The texts hold no markup of their own: escaping them leaves them as they are.
-  const body = `<h1>${t.heading(`<span class="accent">${PRODUCT_NAME}</span>`)}</h1>
-<p class="sub">${t.made(label === null ? null : e(label), madeTime)}</p>
+  const made =
+    label === null
+      ? htmlText(locale, 'share.madeNoCategory', {}, { date: madeTime })
+      : htmlText(locale, 'share.made', { category: label }, { date: madeTime });
+  const body = `<h1>${htmlText(locale, 'share.heading', {}, { brand: `<span class="accent">${PRODUCT_NAME}</span>` })}</h1>
+<p class="sub">${made}</p>
 <figure><img src="${e(input.imageUrl)}" alt="${e(alt)}"></figure>${
     input.preview
-      ? `\n<p class="preview" data-testid="share-preview"><b>${e(t.previewBadge)}</b>${e(t.previewText)}</p>`
+      ? `\n<p class="preview" data-testid="share-preview"><b>${htmlText(locale, 'tryon.result.previewBadge')}</b>${htmlText(locale, 'tryon.result.previewText')}</p>`
       : ''
   }
-<a class="cta" href="/">${e(t.cta)}</a>
-<p class="note">${t.until(untilTime, RESULT_RETENTION_DAYS)}</p>`;
+<a class="cta" href="/">${htmlText(locale, 'share.cta')}</a>
+<p class="note">${htmlText(locale, 'share.until', { days: RESULT_RETENTION_DAYS }, { date: untilTime })}</p>`;
   return page(locale, head, body);
 }
 
 /** The answer for an unknown token, a result no longer shared, or one that has expired. */
 export function renderShareNotFound(locale: Locale = DEFAULT_LOCALE): string {
-  const t = SHARE_PAGE_TEXTS[locale];
   return page(
     locale,
-    `<title>${escapeHtml(t.notFoundTitle)}</title>`,
-    `<h1>${escapeHtml(t.notFoundHeading)}</h1>
-<p class="sub">${escapeHtml(t.notFoundText(RESULT_RETENTION_DAYS))}</p>
-<a class="cta" href="/">${escapeHtml(t.cta)}</a>`,
+    `<title>${htmlText(locale, 'share.notFound.title')}</title>`,
+    `<h1>${htmlText(locale, 'share.notFound.heading')}</h1>
+<p class="sub">${htmlText(locale, 'share.notFound.text', { days: RESULT_RETENTION_DAYS })}</p>
+<a class="cta" href="/">${htmlText(locale, 'share.cta')}</a>`,
   );
 }

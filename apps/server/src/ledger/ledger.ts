@@ -20,27 +20,12 @@
  *   - merchant-tryons.ts a shop's try-on: a merchant's credit within its daily caps.
  * Those modules never import this file.
  */
-export type { Db } from './transaction.js';
 export { onCreditEvent } from './credit-events.js';
-export {
-  clawbackGrant,
-  expireGrants,
-  grantCredits,
-  type ClawbackInput,
-  type ClawbackResult,
-  type GrantCreditsInput,
-  type GrantResult,
-} from './grants.js';
+export { clawbackGrant, expireGrants, grantCredits, type GrantCreditsInput } from './grants.js';
 export { balance, holdsPlanCredits } from './balance.js';
-export { canReserveTryOn, reserveTryOn, type ReserveTryOnInput, type ReserveTryOnResult } from './reservations.js';
-export { completeTryOn, refundStuckTryOns, refundTryOn, type RefundTryOnInput } from './settlement.js';
-export { forfeitCredits, mergeUserInto, type MergeResult } from './accounts.js';
-export { adjustCredits, type AdjustCreditsInput, type AdjustCreditsResult } from './adjustments.js';
-export { refundReportedTryOn, type RefundReportedInput, type ReportUnit } from './report-refunds.js';
-export {
-  merchantTryOnRefusal,
-  reserveMerchantTryOn,
-  utcDay,
-  type ReserveMerchantTryOnInput,
-  type ReserveMerchantTryOnResult,
-} from './merchant-tryons.js';
+export { canReserveTryOn, reserveTryOn, spendableUnits } from './reservations.js';
+export { completeTryOn, refundStuckTryOns, refundTryOn } from './settlement.js';
+export { forfeitCredits, mergeUserInto } from './accounts.js';
+export { adjustCredits } from './adjustments.js';
+export { refundReportedTryOn, type ReportUnit } from './report-refunds.js';
+export { merchantTryOnRefusal, reserveMerchantTryOn, utcDay } from './merchant-tryons.js';

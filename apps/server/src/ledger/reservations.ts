@@ -184,13 +184,23 @@ export async function canReserveTryOn(
   db: Db,
   input: { userId: string; freeTrialsLimit: number; now?: Date; units?: number },
 ): Promise<boolean> {
-  const units = input.units ?? 1;
+  return (await spendableUnits(db, input)) >= (input.units ?? 1);
+}
+
+/**
+ * Read-only: how many try-on units the user could be charged now, free trials (their own, within
+ * what their device has left) and credits together; 0 for an unknown user.
+ */
+export async function spendableUnits(
+  db: Db,
+  input: { userId: string; freeTrialsLimit: number; now?: Date },
+): Promise<number> {
   const user = await db
     .selectFrom('users')
     .select(['free_trials_used', 'device_id'])
     .where('id', '=', input.userId)
     .executeTakeFirst();
-  if (!user) return false;
+  if (!user) return 0;
   let trials = Math.max(0, input.freeTrialsLimit - user.free_trials_used);
   if (trials > 0 && user.device_id) {
     // A device shares its free trials among its users (see spendFreeTrial).
@@ -201,6 +211,5 @@ export async function canReserveTryOn(
       .executeTakeFirst();
     if (device) trials = Math.min(trials, Math.max(0, input.freeTrialsLimit - device.free_trials_used));
   }
-  if (trials >= units) return true;
-  return (await balance(db, input.userId, input.now ?? new Date())) >= units - trials;
+  return trials + (await balance(db, input.userId, input.now ?? new Date()));
 }

@@ -34,7 +34,7 @@ function plainAddress(address: string): string {
 }
 
 /** The trusted proxies of a TRUST_PROXY list, as a BlockList (addresses, CIDRs and named ranges). */
-export function trustedProxies(list: readonly string[]): net.BlockList {
+function trustedProxies(list: readonly string[]): net.BlockList {
   const proxies = new net.BlockList();
   for (const entry of list) {
     const named = NAMED_RANGES[entry];

@@ -22,9 +22,20 @@ import fp from 'fastify-plugin';
 import { ERROR_STATUS, MESSAGES, type ErrorCode } from '@aidressup/contract';
 import { isEngineError } from '@aidressup/engine';
 import { AppError, defaultMessage, isAppError } from '../errors.js';
+import { isDatabaseUnreachable } from '../db/outage.js';
+import { isRedisUnreachable } from '../redis/client.js';
 
-/** Retry-After (seconds) of an ENGINE_BUSY that does not say its own (the line's answers do, `tryon/admission.ts`). */
-export const ENGINE_BUSY_RETRY_AFTER_S = 15;
+/** Retry-After (seconds) of an ENGINE_BUSY that does not say its own (the line's answers do, `tryon/line/admission.ts`). */
+const ENGINE_BUSY_RETRY_AFTER_S = 15;
+/** Retry-After (seconds) of a SERVICE_UNAVAILABLE: the database or Redis away for a moment (restarting). */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** The codes answered with Retry-After: the error's own `retryAfterSeconds`, else this (seconds). */
+const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = {
+  ENGINE_BUSY: ENGINE_BUSY_RETRY_AFTER_S,
+  TOO_MANY_REQUESTS: ENGINE_BUSY_RETRY_AFTER_S,
+  SERVICE_UNAVAILABLE: SERVICE_UNAVAILABLE_RETRY_AFTER_S,
+};
 
 /** Parser limits answered with a message that says what was wrong. */
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -61,6 +72,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The error codes for input that fails this route's schema; default VALIDATION_ERROR. */
     invalidInput?: InvalidInput;
+    /**
+     * What this route says when the database, Redis or storage is away for a moment
+     * (SERVICE_UNAVAILABLE without a message of its own); default `MESSAGES.outage`.
+     */
+    outageMessage?: string;
   }
 }
 
@@ -100,8 +116,17 @@ export function invalidInputCode(
 }
 
 export function toAppError(err: unknown, request?: FastifyRequest): AppError {
-  if (isAppError(err)) return err;
+  const outage = request?.routeOptions.config.outageMessage ?? MESSAGES.outage;
+  if (isAppError(err)) {
+    // A service away for a moment, said without words of its own: the route's.
+    if (err.code === 'SERVICE_UNAVAILABLE' && err.message === defaultMessage('SERVICE_UNAVAILABLE'))
+      return new AppError('SERVICE_UNAVAILABLE', outage, err.extra);
+    return err;
+  }
   if (isEngineError(err)) return new AppError(err.code, err.message);
+  // PostgreSQL restarting, Redis away: try again in a moment (nothing was charged: a charge that
+  // was made is settled by the code that made it).
+  if (isDatabaseUnreachable(err) || isRedisUnreachable(err)) return new AppError('SERVICE_UNAVAILABLE', outage);
   const e = err as Partial<FastifyError> & { statusCode?: number };
   if (e.code && FASTIFY_CODES[e.code]) return new AppError(FASTIFY_CODES[e.code]!, FASTIFY_MESSAGES[e.code]);
   if (e.validation) return new AppError(invalidInputCode(e.validation, request?.routeOptions.config.invalidInput));
@@ -117,10 +142,10 @@ export function toAppError(err: unknown, request?: FastifyRequest): AppError {
 }
 
 /** A refused request's unread body is read and dropped up to this size; past it the connection closes. */
-export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** Leaves the connection usable (or closes it cleanly) after answering before the body was read. */
-export function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
+function settleUnreadBody(request: FastifyRequest, reply: FastifyReply): void {
   const req = request.raw;
   if (req.complete || req.readableEnded || req.destroyed) return;
   const length = Number(req.headers['content-length']);
@@ -147,10 +172,11 @@ export default fp(
       const message =
         status >= 500 && appErr.code === 'INTERNAL_ERROR' ? defaultMessage('INTERNAL_ERROR') : appErr.message;
       if (appErr.code === 'RATE_LIMITED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
-      if (appErr.code === 'ENGINE_BUSY' && !reply.hasHeader('retry-after')) {
+      const retryAfter = RETRY_AFTER_S[appErr.code];
+      if (retryAfter !== undefined && !reply.hasHeader('retry-after')) {
         // The line's own answer when it gave one (the shopper's place decides it), else the default.
         const asked = appErr.extra?.retryAfterSeconds;
-        reply.header('retry-after', String(typeof asked === 'number' ? asked : ENGINE_BUSY_RETRY_AFTER_S));
+        reply.header('retry-after', String(typeof asked === 'number' ? asked : retryAfter));
       }
       return reply.status(status).send({ success: false, code: appErr.code, error: message, ...appErr.extra });
     });

@@ -27,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-export const TRYON_PATH = '/api/process-image';
+const TRYON_PATH = '/api/process-image';
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();

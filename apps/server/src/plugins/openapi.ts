@@ -14,9 +14,9 @@ import { z } from 'zod';
 import { VERSION } from '../version.js';
 import { ERROR_RESPONSES } from '../http/schemas.js';
 
-export const OPENAPI_PATH = '/api/openapi.json';
+const OPENAPI_PATH = '/api/openapi.json';
 
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
 }

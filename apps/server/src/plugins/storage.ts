@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
+import { photoKeyNote } from '../config/photos.js';
 import { createStorage } from '../storage/create-storage.js';
 import { createSealedStore, photoKeyRing, type SealedStore } from '../storage/sealed-store.js';
 import type { Storage } from '../storage/storage.js';
@@ -25,6 +26,10 @@ export default fp(
     const ring = photoKeyRing(opts.config.photos, app.sessionSecret);
     app.decorate('photoVault', createSealedStore(storage, ring));
     app.log.debug({ keySource: ring.source, keyId: ring.current.id }, 'kept photos are sealed');
+    // In production a missing PHOTO_KEY is said at start: the console's health says it too.
+    const note = photoKeyNote(opts.config);
+    if (note.warning && opts.config.env === 'production')
+      app.log.warn({ keySource: note.source }, `PHOTO_KEY is not set: ${note.warning} (docs/deploy.md)`);
     // A given storage belongs to the caller; the configured one closes with the app.
     if (!opts.storage) app.addHook('onClose', async () => storage.close?.());
   },

@@ -7,20 +7,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createMemoryLine, type AdmissionLine } from '../tryon/admission.js';
+import { createMemoryLine, type AdmissionLine } from '../tryon/line/admission.js';
 import { createInProcessRunner } from '../tryon/in-process-runner.js';
-import { createRedisLine } from '../tryon/redis-line.js';
+import { createRedisLine } from '../tryon/line/redis-line.js';
 import { createTryOnService, type TryOnService } from '../tryon/pipeline.js';
 import { createTryOnQueue, type TryOnQueue } from '../tryon/queued-runner.js';
 import type { TryOnRunner } from '../tryon/runner.js';
 import { startTryOnWorker, workerConcurrency } from '../tryon/worker.js';
 import { keptPhotoAccess } from '../services/my-photos.js';
+import { createMemoryHolds, createRedisHolds, type ShopperHolds } from '../tryon/line/holds.js';
+import { closeRedis, connectRedis } from '../redis/client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     tryOnQueue: TryOnQueue | undefined;
     tryOnRunner: TryOnRunner;
-    /** Where try-ons wait for a slot, uncharged (`tryon/admission.ts`). */
+    /** Where try-ons wait for a slot, uncharged (`tryon/line/admission.ts`). */
     tryOnLine: AdmissionLine;
     tryOns: TryOnService;
   }
@@ -29,10 +31,13 @@ declare module 'fastify' {
 /** How long a ticket keeps its place after its Retry-After has passed. */
 const TICKET_GRACE_MS = 30_000;
 
+/** A shopper's hold outlives the longest wait in line by this much (its photos checked meanwhile). */
+const HOLD_MARGIN_MS = 60_000;
+
 async function createRunner(
   app: FastifyInstance,
   stop: AbortSignal,
-): Promise<{ runner: TryOnRunner; line: AdmissionLine }> {
+): Promise<{ runner: TryOnRunner; line: AdmissionLine; holds: ShopperHolds }> {
   const { config } = app;
   const limits = {
     maxWaiting: config.engines.queueLimit,
@@ -56,7 +61,7 @@ async function createRunner(
     });
     // The line's slots are the engine's: as many as its limiter runs at once.
     const line = createMemoryLine({ ...limits, capacity: (engineId) => runner.limiter(engineId).limit });
-    return { runner, line };
+    return { runner, line, holds: createMemoryHolds() };
   }
   const queue = await createTryOnQueue(
     config,
@@ -82,12 +87,17 @@ async function createRunner(
         keptPhotos,
       })
     : undefined;
+  // What shoppers hold in line, shared by the API processes like the line.
+  const holdsClient = await connectRedis(config.redisUrl);
+  const holds = createRedisHolds({ client: holdsClient, ttlMs: config.engines.lineWaitMs + HOLD_MARGIN_MS });
   app.addHook('onClose', async () => {
     await worker?.close();
     await queue.close();
     await line.close();
+    await holds.close();
+    await closeRedis(holdsClient);
   });
-  return { runner: queue, line };
+  return { runner: queue, line, holds };
 }
 
 export default fp(
@@ -106,7 +116,7 @@ export default fp(
       }, app.config.shutdownGraceMs);
     });
     app.addHook('onClose', async () => clearTimeout(grace));
-    const { runner, line } = await createRunner(app, stop.signal);
+    const { runner, line, holds } = await createRunner(app, stop.signal);
     app.decorate('tryOnRunner', runner);
     app.decorate('tryOnLine', line);
     app.decorate(
@@ -118,11 +128,12 @@ export default fp(
         log: app.log,
         runner,
         line,
+        holds,
         progress: app.tryOnProgress,
         processId: app.processId,
         stop: stop.signal,
         engines: app.engines,
-        storage: app.storage,
+        vault: app.photoVault,
       }),
     );
   },

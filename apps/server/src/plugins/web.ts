@@ -24,7 +24,7 @@ import { allowedOriginsOf, merchantByPublishableKey } from '../services/merchant
 import { CONTENT_SECURITY_POLICY } from './security.js';
 
 /** `apps/web/dist`, found relative to this file (the same from src/plugins and dist/plugins). */
-export const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+const DEFAULT_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>AI Dress Up</title>
@@ -38,7 +38,7 @@ const NOT_BUILT_PAGE = `<!doctype html>
 const HOME_SHELL = /<!-- shell:home\b[\s\S]*?<!-- \/shell:home -->/;
 
 /** index.html without the part of the static first paint that belongs to the home page. */
-export function withoutHomeShell(html: string): string {
+function withoutHomeShell(html: string): string {
   return html.replace(HOME_SHELL, '');
 }
 
@@ -98,7 +98,7 @@ const HEAD_TEXTS: Record<Exclude<Locale, 'en'>, { title: string; description: st
 };
 
 /** index.html as the server sends it to a shopper reading `locale`. */
-export function localizedIndex(html: string, locale: Locale): string {
+function localizedIndex(html: string, locale: Locale): string {
   const page = withHtmlLocale(html, locale);
   if (locale === 'en') return page;
   const head = HEAD_TEXTS[locale];

@@ -6,7 +6,7 @@
  * `tryon/worker.ts`.
  */
 import type { Job, Queue, QueueEvents, Worker } from 'bullmq';
-import { reconnectDelayMs } from '../redis/client.js';
+import { COMMAND_TIMEOUT_MS, reconnectDelayMs, watchConnection, type Redis } from '../redis/client.js';
 import { withTimeout } from '../timeout.js';
 
 export interface QueueOptions {
@@ -24,13 +24,26 @@ function connectionOf(redisUrl: string, forWorker: boolean) {
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
     ...(url.pathname.length > 1 ? { db: Number(url.pathname.slice(1)) || 0 } : {}),
     ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
-    // Workers block on Redis and must retry for ever; the API side fails fast when Redis is down.
+    // Workers block on Redis and must retry for ever; the API side fails fast when Redis is down
+    // (and when it does not answer: a command that hangs fails).
     maxRetriesPerRequest: forWorker ? null : 1,
     enableOfflineQueue: forWorker,
+    ...(forWorker ? {} : { commandTimeout: COMMAND_TIMEOUT_MS }),
     connectTimeout: 5_000,
     // Reached again within a second of Redis's return, however long it was away.
     retryStrategy: reconnectDelayMs,
   };
+}
+
+/**
+ * Hands BullMQ's connection (once it has one) to the watchdog (`redis/client.ts`), which drops it
+ * when Redis stops answering on it without closing it; `blocking`: it waits on blocking commands.
+ */
+function watchClient(client: Promise<unknown>, blocking: boolean): void {
+  client.then(
+    (c) => watchConnection(c as Redis, { blocking }),
+    () => undefined,
+  );
 }
 
 /**
@@ -66,6 +79,8 @@ export interface JobQueue<D, R> {
   remove(jobId: string): Promise<void>;
   /** Job counts; throws when Redis cannot be reached. */
   counts(): Promise<{ waiting: number; active: number }>;
+  /** Whether the connection that adds jobs is up now (false while Redis is away; no round trip). */
+  reachable(): boolean;
   close(): Promise<void>;
 }
 
@@ -94,6 +109,14 @@ export async function openJobQueue<D, R>(
   // Errors surface through the calls that need Redis; don't let the emitters crash the process.
   queue.on('error', () => undefined);
   events.on('error', () => undefined);
+  watchClient(queue.client, false);
+  let adder: Redis | undefined;
+  queue.client.then(
+    (c) => (adder = c as unknown as Redis),
+    () => undefined,
+  );
+  // The event stream waits in XREAD BLOCK.
+  watchClient(events.client, true);
   const onProgress = options.onProgress;
   if (onProgress) events.on('progress', ({ data }) => onProgress(data));
   const eventsReady = events.waitUntilReady().then(
@@ -118,6 +141,7 @@ export async function openJobQueue<D, R>(
     async remove(jobId) {
       await queue.remove(jobId);
     },
+    reachable: () => adder?.status === 'ready',
     async counts() {
       const c = await queue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
       return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0), active: c.active ?? 0 };
@@ -164,6 +188,8 @@ export async function startJobWorker<D, R>(
   });
   worker.on('error', options.onError);
   await worker.waitUntilReady();
+  // Its blocking connection has a watchdog of BullMQ's own (it reconnects when a wait outlasts its timeout).
+  watchClient(worker.client, false);
   return {
     worker,
     async close() {

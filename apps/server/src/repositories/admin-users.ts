@@ -48,6 +48,11 @@ export async function searchUsers(db: Db, query: string, limit: number): Promise
     .execute();
 }
 
+/** A user the operator console opens: a shopper's row, never a merchant's ledger account (`merchants.user_id`). */
+export async function findShopperUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where(notMerchantAccount).executeTakeFirst();
+}
+
 /** Blocks or unblocks a user by a guarded update; false when it already was so. */
 export async function setUserBlocked(db: Db, userId: string, blockedAt: Date | null): Promise<boolean> {
   let query = db

@@ -18,6 +18,8 @@ export async function insertEmailCode(
     requester: string;
     codeHash: string;
     tokenHash: string;
+    /** SHA-256 of the asking browser's nonce (`http/sign-in-binding.ts`). */
+    bindingHash: string;
     now: Date;
     ttlMs: number;
   },
@@ -38,6 +40,7 @@ export async function insertEmailCode(
       requester: input.requester,
       code_hash: input.codeHash,
       token_hash: input.tokenHash,
+      binding_hash: input.bindingHash,
       attempts: 0,
       stranger_attempts: 0,
       created_at: iso(input.now),
@@ -175,12 +178,6 @@ export async function deleteOldSignInFailures(db: Db, before: Date, limit = 1000
     )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
-}
-
-/** Forgets an address's codes and wrong tries (account deletion). */
-export async function deleteEmailCodes(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('email_codes').where('email', '=', email).execute();
-  await db.deleteFrom('sign_in_failures').where('email', '=', email).execute();
 }
 
 /** Deletes codes that expired before `before`, at most `limit`. */

@@ -94,11 +94,6 @@ export async function insertEmbedTryOn(db: Db, row: Insertable<EmbedTryOnsTable>
   await db.insertInto('embed_tryons').values(row).execute();
 }
 
-/** The embed session a try-on was made in (null: not an embed try-on). */
-export async function embedTryOnOf(db: Db, tryonId: string): Promise<{ session_id: string } | undefined> {
-  return db.selectFrom('embed_tryons').select('session_id').where('tryon_id', '=', tryonId).executeTakeFirst();
-}
-
 export interface UsageDayRow {
   day: string;
   tryOns: number;

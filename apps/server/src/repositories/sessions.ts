@@ -11,7 +11,7 @@ import { iso } from '../db/ids.js';
 type Db = Kysely<Database>;
 
 /** 32 random bytes, base64url (43 characters). */
-export function newSessionToken(): string {
+function newSessionToken(): string {
   return randomBytes(32).toString('base64url');
 }
 

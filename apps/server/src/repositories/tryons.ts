@@ -40,14 +40,14 @@ export async function listResultsForUser(
 /**
  * Deletes one settled try-on of the user's (with a whole outfit's companion row); the ledger's
  * events keep their amounts but lose the link. Returns the stored result's name and the keys of
- * any kept photos (for the caller to delete from storage), or undefined when the user has no such
+ * any preview photos (for the caller to delete from storage), or undefined when the user has no such
  * settled try-on.
  */
 export async function deleteTryOnOfUser(
   db: Db,
   id: string,
   userId: string,
-): Promise<{ resultName: string | null; keptPhotos: string[] } | undefined> {
+): Promise<{ resultName: string | null; previewPhotos: string[] } | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('tryons')
@@ -65,7 +65,7 @@ export async function deleteTryOnOfUser(
     await trx.updateTable('credit_events').set({ tryon_id: null }).where('tryon_id', 'in', ids).execute();
     await trx.deleteFrom('tryons').where('bundle_of', '=', row.id).execute();
     await trx.deleteFrom('tryons').where('id', '=', row.id).execute();
-    return { resultName: row.result_name, keptPhotos: keptPhotoKeyList(parseKeptPhotos(row.kept_photos)) };
+    return { resultName: row.result_name, previewPhotos: previewPhotoKeyList(parsePreviewPhotos(row.kept_photos)) };
   });
 }
 
@@ -205,20 +205,29 @@ export async function listOrphanedTryOns(
     .execute();
 }
 
-/** A quick preview's kept photos: their storage keys (JSON text in `tryons.kept_photos`). */
-export interface KeptPhotoKeys {
-  person: string;
+/**
+ * A quick preview's photos (JSON text in the historical column `tryons.kept_photos`): the storage keys of their
+ * sealed copies, except for a person photo that is one of the shopper's kept photos (My photos),
+ * which is named by its id and never copied (`personPhotoId`).
+ */
+export interface PreviewPhotoKeys {
+  person?: string;
+  personPhotoId?: string;
   garment: string;
   lower?: string;
 }
 
-function parseKeptPhotos(text: string | null): KeptPhotoKeys | undefined {
+function parsePreviewPhotos(text: string | null): PreviewPhotoKeys | undefined {
   if (!text) return undefined;
   try {
-    const parsed = JSON.parse(text) as Partial<KeptPhotoKeys>;
-    if (typeof parsed.person !== 'string' || typeof parsed.garment !== 'string') return undefined;
+    const parsed = JSON.parse(text) as Partial<PreviewPhotoKeys>;
+    if (typeof parsed.garment !== 'string') return undefined;
+    const person = typeof parsed.person === 'string' ? { person: parsed.person } : undefined;
+    const photo = typeof parsed.personPhotoId === 'string' ? { personPhotoId: parsed.personPhotoId } : undefined;
+    if (!person === !photo) return undefined;
     return {
-      person: parsed.person,
+      ...person,
+      ...photo,
       garment: parsed.garment,
       ...(typeof parsed.lower === 'string' ? { lower: parsed.lower } : {}),
     };
@@ -227,18 +236,18 @@ function parseKeptPhotos(text: string | null): KeptPhotoKeys | undefined {
   }
 }
 
-/** Every storage key of kept photos. */
-export function keptPhotoKeyList(keys: KeptPhotoKeys | undefined): string[] {
-  return keys ? [keys.person, keys.garment, ...(keys.lower ? [keys.lower] : [])] : [];
+/** Every storage key of a preview's photos (a kept person photo named by its id is not one of them). */
+export function previewPhotoKeyList(keys: PreviewPhotoKeys | undefined): string[] {
+  return keys ? [...(keys.person ? [keys.person] : []), keys.garment, ...(keys.lower ? [keys.lower] : [])] : [];
 }
 
-/** The kept photos of a try-on row, or undefined. */
-export function keptPhotosOf(row: Pick<TryOnRow, 'kept_photos'>): KeptPhotoKeys | undefined {
-  return parseKeptPhotos(row.kept_photos);
+/** The preview photos of a try-on row, or undefined. */
+export function previewPhotosOf(row: Pick<TryOnRow, 'kept_photos'>): PreviewPhotoKeys | undefined {
+  return parsePreviewPhotos(row.kept_photos);
 }
 
-/** Records a succeeded try-on's kept photos and until when they are kept. */
-export async function setKeptPhotos(db: Db, id: string, keys: KeptPhotoKeys, until: Date): Promise<void> {
+/** Records a succeeded preview's photos and until when they are kept. */
+export async function setPreviewPhotos(db: Db, id: string, keys: PreviewPhotoKeys, until: Date): Promise<void> {
   await db
     .updateTable('tryons')
     .set({ kept_photos: JSON.stringify(keys), photos_until: iso(until) })
@@ -246,8 +255,8 @@ export async function setKeptPhotos(db: Db, id: string, keys: KeptPhotoKeys, unt
     .execute();
 }
 
-/** Rows whose kept photos are due for deletion (kept until `now` or earlier), at most `limit`. */
-export async function listExpiredKeptPhotos(
+/** Rows whose preview photos are due for deletion (kept until `now` or earlier), at most `limit`. */
+export async function listExpiredPreviewPhotos(
   db: Db,
   now: Date,
   limit: number,
@@ -259,21 +268,42 @@ export async function listExpiredKeptPhotos(
     .where('photos_until', '<=', iso(now))
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: r.id, keys: keptPhotoKeyList(parseKeptPhotos(r.kept_photos)) }));
+  return rows.map((r) => ({ id: r.id, keys: previewPhotoKeyList(parsePreviewPhotos(r.kept_photos)) }));
 }
 
-/** Forgets a row's kept photos (their files are deleted by the caller). */
-export async function clearKeptPhotos(db: Db, id: string): Promise<void> {
+/** Forgets a row's preview photos (their files are deleted by the caller). */
+export async function clearPreviewPhotos(db: Db, id: string): Promise<void> {
   await db.updateTable('tryons').set({ kept_photos: null, photos_until: null }).where('id', '=', id).execute();
 }
 
 /** The storage keys of every photo kept for the user's try-ons (for deleting the account). */
-export async function keptPhotoKeysOfUser(db: Db, userId: string): Promise<string[]> {
+export async function previewPhotoKeysOfUser(db: Db, userId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('tryons')
     .select('kept_photos')
     .where('user_id', '=', userId)
     .where('kept_photos', 'is not', null)
     .execute();
-  return rows.flatMap((r) => keptPhotoKeyList(parseKeptPhotos(r.kept_photos)));
+  return rows.flatMap((r) => previewPhotoKeyList(parsePreviewPhotos(r.kept_photos)));
+}
+
+/**
+ * The user's previews whose photos name the kept person photo `photoId` (deleting that photo
+ * ends them): their ids and the storage keys of the copies kept beside it.
+ */
+export async function previewsOfPersonPhoto(
+  db: Db,
+  userId: string,
+  photoId: string,
+): Promise<{ id: string; keys: string[] }[]> {
+  const rows = await db
+    .selectFrom('tryons')
+    .select(['id', 'kept_photos'])
+    .where('user_id', '=', userId)
+    .where('kept_photos', 'is not', null)
+    .execute();
+  return rows.flatMap((r) => {
+    const keys = parsePreviewPhotos(r.kept_photos);
+    return keys?.personPhotoId === photoId ? [{ id: r.id, keys: previewPhotoKeyList(keys) }] : [];
+  });
 }

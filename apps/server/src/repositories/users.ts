@@ -127,7 +127,7 @@ export async function setUserEmail(db: Db, userId: string, email: string): Promi
   }
 }
 
-export function isUniqueViolation(err: unknown): boolean {
+function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   return (
     e.code === '23505' ||

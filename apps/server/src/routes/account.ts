@@ -22,7 +22,7 @@ import { openCustomerPortal } from '../billing/paddle/portal.js';
 import { ERROR_RESPONSES } from '../http/schemas.js';
 
 /** Where the demo billing's stand-in for a customer portal lives (a page of the web app). */
-export const DEMO_PORTAL_PATH = '/billing/demo-portal';
+const DEMO_PORTAL_PATH = '/billing/demo-portal';
 
 export default async function accountRoutes(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();

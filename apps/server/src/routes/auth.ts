@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   AnonymousSignInRequestSchema,
   AuthResponseSchema,
+  ConfirmOtherBrowserResponseSchema,
   EmailStartRequestSchema,
   EmailVerifyRequestSchema,
   EmailVerifyResponseSchema,
@@ -21,11 +22,14 @@ import { endSession, requireSession, startSession, userOf } from '../http/sessio
 import { findUserById, touchUser } from '../repositories/users.js';
 import { createAnonymousUser, toApiUser } from '../services/users.js';
 import { startEmailSignIn, verifyEmailSignIn } from '../services/accounts.js';
-import { ERROR_RESPONSES } from '../http/schemas.js';
+import { ERROR_RESPONSES, ErrorReplySchema } from '../http/schemas.js';
+import { bindSignIn, signInBinding } from '../http/sign-in-binding.js';
 import { webOrigin } from '../http/public-origin.js';
 import { markEmailSignIn } from '../repositories/admin-sessions.js';
 
 const UserParamsSchema = z.object({ id: z.string().min(1).max(64) });
+/** HTTP 409: CONFIRM_OTHER_BROWSER with the masked address (or another conflict). */
+const ConfirmOtherBrowserOrError = z.union([ConfirmOtherBrowserResponseSchema, ErrorReplySchema]);
 
 export default async function authRoutes(instance: FastifyInstance): Promise<void> {
   const app = instance.withTypeProvider<ZodTypeProvider>();
@@ -121,7 +125,7 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
         invalidInput: { fields: { '': 'INVALID_EMAIL', email: 'INVALID_EMAIL' }, otherwise: 'VALIDATION_ERROR' },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await startEmailSignIn(
         { ...accountDeps(), mailer: app.mailer },
         {
@@ -129,9 +133,10 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
           linkOrigin: webOrigin(app, request),
           locale: request.body.locale,
           clientAddress: request.ip,
+          bindingHash: bindSignIn(request, reply, config),
         },
       );
-      return { success: true as const };
+      return reply.send({ success: true as const });
     },
   );
 
@@ -140,10 +145,11 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
     {
       onRequest: app.perRouteLimit('email-verify', config.rateLimits.signInPerMinute),
       schema: {
-        summary: 'Sign in with the mailed code or the magic link’s token; the session moves to that account',
+        summary:
+          'Sign in with the mailed code or the magic link’s token; the session moves to that account (another browser than the one that asked: 409 CONFIRM_OTHER_BROWSER, then `confirm: true`, which merges nothing)',
         tags: ['auth'],
         body: EmailVerifyRequestSchema,
-        response: { 200: EmailVerifyResponseSchema, ...ERROR_RESPONSES },
+        response: { 200: EmailVerifyResponseSchema, 409: ConfirmOtherBrowserOrError, ...ERROR_RESPONSES },
       },
       // A bad address (or no JSON object) is INVALID_EMAIL; with a good one, a bad code or token is INVALID_CODE.
       config: { invalidInput: { fields: { '': 'INVALID_EMAIL', email: 'INVALID_EMAIL' }, otherwise: 'INVALID_CODE' } },
@@ -159,6 +165,8 @@ export default async function authRoutes(instance: FastifyInstance): Promise<voi
         ...('code' in body ? { code: body.code } : { token: body.token }),
         currentUserId: request.sessionUserId,
         clientAddress: request.ip,
+        binding: signInBinding(request, config),
+        confirm: body.confirm === true,
       });
       // A new session for the account (never keep a session id across a sign-in).
       await endSession(app, request, reply);

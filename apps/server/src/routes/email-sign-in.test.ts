@@ -16,7 +16,7 @@ import { jpeg, png, postMultipart } from '../test/images.js';
 import { codeFromMail, linkFromMail, startSmtpStandIn, type SmtpStandIn } from '../test/stand-ins/smtp-stand-in.js';
 import { expectApiError } from '../test/api-error.js';
 import { mergeUserInto } from '../ledger/ledger.js';
-import { mailedCode as mailedCodeFor, verifyByEmail } from '../test/email-sign-in.js';
+import { bindingCookieOf, mailedCode as mailedCodeFor, verifyByEmail } from '../test/email-sign-in.js';
 
 let PERSON: Buffer;
 let GARMENT: Buffer;
@@ -85,7 +85,8 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
     it('writes the mail in the page’s language and refuses a language it does not speak', async () => {
       const { app } = await make();
       const spanish = newEmail();
-      expect((await postJson(app, '/api/auth/email/start', { email: spanish, locale: 'es' })).statusCode).toBe(200);
+      const asked = await postJson(app, '/api/auth/email/start', { email: spanish, locale: 'es' });
+      expect(asked.statusCode).toBe(200);
       const es = await smtp.waitForMail(spanish);
       expect(es.subject).toBe('Tu código para iniciar sesión en AI Dress Up');
       const code = /sesión en AI Dress Up es (\d{6})/.exec(es.text)?.[1];
@@ -95,7 +96,7 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
       expect(es.html).toContain(`>${code}</p>`);
       expect(linkFromMail(es).hash).toMatch(/^#email=[^&]+&token=[A-Za-z0-9_-]{43}$/);
       // The Spanish mail's code signs in like any other.
-      const verified = await postJson(app, '/api/auth/email/verify', { email: spanish, code });
+      const verified = await postJson(app, '/api/auth/email/verify', { email: spanish, code }, bindingCookieOf(asked));
       expect(verified.statusCode).toBe(200);
 
       const arabic = newEmail();
@@ -236,13 +237,13 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
       const email = newEmail();
       await signInByEmail(app, email, owner.cookie);
       const other = await signIn(app);
-      const { link } = await mailedCode(app, email, other.cookie);
+      const { link, cookie: browser } = await mailedCode(app, email, other.cookie);
       const params = new URLSearchParams(link.hash.slice(1));
       const res = await postJson(
         app,
         '/api/auth/email/verify',
         { email: params.get('email'), token: params.get('token') },
-        other.cookie,
+        browser,
       );
       expect(res.statusCode).toBe(200);
       expect(EmailVerifyResponseSchema.parse(res.json()).user.id).toBe(owner.user.id);
@@ -251,7 +252,7 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
         app,
         '/api/auth/email/verify',
         { email: params.get('email'), token: params.get('token') },
-        other.cookie,
+        browser,
       );
       expectApiError(again, 410, 'CODE_EXPIRED');
     });
@@ -261,38 +262,38 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
       const { app, clock } = t;
       const s = await signIn(app);
       const email = newEmail();
-      const { code } = await mailedCode(app, email, s.cookie);
+      const { code, cookie: browser } = await mailedCode(app, email, s.cookie);
       const wrong = code === '000000' ? '000001' : '000000';
-      const bad = await postJson(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
+      const bad = await postJson(app, '/api/auth/email/verify', { email, code: wrong }, browser);
       expectApiError(bad, 400, 'INVALID_CODE', MESSAGES.invalidCode);
       for (let i = 0; i < 3; i++)
-        expect((await postJson(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie)).statusCode).toBe(400);
-      const fifth = await postJson(app, '/api/auth/email/verify', { email, code: wrong }, s.cookie);
+        expect((await postJson(app, '/api/auth/email/verify', { email, code: wrong }, browser)).statusCode).toBe(400);
+      const fifth = await postJson(app, '/api/auth/email/verify', { email, code: wrong }, browser);
       expectApiError(fifth, 429, 'CODE_LOCKED', MESSAGES.codeLocked);
       // Dead: even the right code no longer works.
-      expect((await postJson(app, '/api/auth/email/verify', { email, code }, s.cookie)).json()).toMatchObject({
+      expect((await postJson(app, '/api/auth/email/verify', { email, code }, browser)).json()).toMatchObject({
         code: 'CODE_LOCKED',
       });
 
       // Expired after ten minutes.
-      const second = await mailedCode(app, email, s.cookie);
+      const second = await mailedCode(app, email, browser);
       clock.advance(10 * 60 * 1000 + 1);
-      const late = await postJson(app, '/api/auth/email/verify', { email, code: second.code }, s.cookie);
+      const late = await postJson(app, '/api/auth/email/verify', { email, code: second.code }, browser);
       expectApiError(late, 410, 'CODE_EXPIRED', MESSAGES.codeExpired);
 
       // Used once only; a malformed code is refused before any lookup.
-      const third = await mailedCode(app, email, s.cookie);
-      const ok = await postJson(app, '/api/auth/email/verify', { email, code: third.code }, s.cookie);
+      const third = await mailedCode(app, email, browser);
+      const ok = await postJson(app, '/api/auth/email/verify', { email, code: third.code }, browser);
       expect(ok.statusCode).toBe(200);
       const reused = await postJson(app, '/api/auth/email/verify', { email, code: third.code }, sessionCookieOf(ok));
       expect(reused.statusCode).toBe(410);
       expectApiError(
-        await postJson(app, '/api/auth/email/verify', { email, code: '12ab56' }, s.cookie),
+        await postJson(app, '/api/auth/email/verify', { email, code: '12ab56' }, browser),
         400,
         'INVALID_CODE',
       );
       expectApiError(
-        await postJson(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, s.cookie),
+        await postJson(app, '/api/auth/email/verify', { email: 'nope', code: '123456' }, browser),
         400,
         'INVALID_EMAIL',
       );
@@ -307,9 +308,9 @@ describe.each(DATABASE_KINDS)('email sign-in on %s', (kind) => {
       expect(
         (await postJson(app, '/api/billing/demo/checkout', { planId: 'credits_200' }, anon.cookie)).statusCode,
       ).toBe(200);
-      const { code } = await mailedCode(app, email, anon.cookie);
+      const { code, cookie: browser } = await mailedCode(app, email, anon.cookie);
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () => postJson(app, '/api/auth/email/verify', { email, code }, anon.cookie)),
+        Array.from({ length: 6 }, () => postJson(app, '/api/auth/email/verify', { email, code }, browser)),
       );
       expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(answers.filter((r) => r.statusCode === 410)).toHaveLength(5);

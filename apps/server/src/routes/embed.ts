@@ -30,7 +30,8 @@ import { BinaryFile, EMBED_TRYON_ERROR_RESPONSES, ERROR_RESPONSES } from '../htt
 import { MIN_SIDE, validateAndNormalise, type Upload } from '../services/images.js';
 import { embedSessionOf, merchantBySecretKey, merchantUsage, openEmbedSession } from '../services/merchants.js';
 import { asProductPhotoRefusal, garmentImageRef } from '../services/product-photo-refusals.js';
-import type { Admission } from '../tryon/admission.js';
+import type { Admission } from '../tryon/line/admission.js';
+import { engineEstimate } from '../tryon/progress.js';
 
 const FILE_FIELDS = ['userImage', 'clothingImage'] as const;
 type FileField = (typeof FILE_FIELDS)[number];
@@ -124,6 +125,7 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
         token: session.token,
         expiresAt: session.expiresAt,
         merchant: { name: session.merchantName },
+        estimateSeconds: engineEstimate(app.engines.defaultEngine, false, config).estimateSeconds,
       };
     },
   );
@@ -143,6 +145,8 @@ export default async function embedRoutes(instance: FastifyInstance): Promise<vo
         documented: { body: EmbedTryOnFormSchema },
         response: { 200: EmbedTryOnResponseSchema, ...EMBED_TRYON_ERROR_RESPONSES },
       },
+      // The database or Redis away for a moment: 503 SERVICE_UNAVAILABLE, nothing charged.
+      config: { outageMessage: MESSAGES.tryOnOutage },
     },
     async (request, reply) => {
       const { session, merchant } = await embedSessionOf(deps(), bearerToken(request));

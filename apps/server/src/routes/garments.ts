@@ -27,7 +27,7 @@ import { validateAndDecodeRgba, type Upload } from '../services/images.js';
 import { BinaryFile, ERROR_RESPONSES } from '../http/schemas.js';
 
 /** The classifier looks at about 256 pixels; decoding at twice that keeps its box filter fed, cheaply. */
-export const CLASSIFY_DECODE_SIDE = 512;
+const CLASSIFY_DECODE_SIDE = 512;
 
 /** The multipart form as the OpenAPI document shows it (the route reads and checks it itself). */
 const ClassifyFormSchema = z.object({

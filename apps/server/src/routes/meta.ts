@@ -7,15 +7,15 @@ import {
   MAX_UPLOAD_BYTES,
   PLANS,
   PublicConfigSchema,
-  type HealthResponse,
   type PublicConfig,
 } from '@aidressup/contract';
-import { pingDatabase } from '../db/database.js';
 import { VERSION } from '../version.js';
+import { photoKeyNote } from '../config/photos.js';
+import { detailedHealth, publicHealth, type HealthDeps } from '../services/health.js';
 import { ERROR_RESPONSES, ErrorReplySchema } from '../http/schemas.js';
 import { engineEstimate } from '../tryon/progress.js';
 
-export function publicConfig(app: FastifyInstance): PublicConfig {
+function publicConfig(app: FastifyInstance): PublicConfig {
   const { config } = app;
   const paddle = config.billing.provider === 'paddle' ? config.billing.paddle : undefined;
   return PublicConfigSchema.parse({
@@ -36,36 +36,17 @@ export function publicConfig(app: FastifyInstance): PublicConfig {
   });
 }
 
-async function timed(
-  check: () => Promise<void>,
-  timeoutMs = 3000,
-): Promise<{ status: 'ok' | 'down'; latencyMs?: number }> {
-  const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([
-      check(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-      }),
-    ]);
-    return { status: 'ok', latencyMs: Math.round(performance.now() - started) };
-  } catch {
-    return { status: 'down' };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** In-process jobs: disabled; with REDIS_URL: the queue's waiting and active jobs, or down. */
-async function queueCheck(app: FastifyInstance): Promise<HealthResponse['checks']['queue']> {
-  const queue = app.tryOnQueue;
-  if (!queue) return { status: 'disabled', mode: 'in-process' };
-  let counts = { waiting: 0, active: 0 };
-  const check = await timed(async () => {
-    counts = await queue.counts();
-  });
-  return check.status === 'ok' ? { ...check, mode: 'redis', ...counts } : { status: 'down', mode: 'redis' };
+/** What the health report reads, from the app. */
+export function healthDeps(app: FastifyInstance, startedAt: number): HealthDeps {
+  return {
+    db: app.db,
+    dbKind: app.dbKind,
+    storage: app.storage,
+    engines: app.engines,
+    queue: app.tryOnQueue,
+    version: VERSION,
+    startedAt,
+  };
 }
 
 export default async function metaRoutes(instance: FastifyInstance): Promise<void> {
@@ -94,7 +75,8 @@ export default async function metaRoutes(instance: FastifyInstance): Promise<voi
     '/api/health',
     {
       schema: {
-        summary: 'Health of the service and its dependencies (503 when one is down)',
+        summary:
+          'Health of the service and its dependencies, states only (503 when one is down); the details are GET /api/admin/health',
         tags: ['meta'],
         response: {
           ...ERROR_RESPONSES,
@@ -104,27 +86,10 @@ export default async function metaRoutes(instance: FastifyInstance): Promise<voi
       },
     },
     async (_request, reply) => {
-      const [database, storage, queue] = await Promise.all([
-        timed(() => pingDatabase(app.db)),
-        timed(() => app.storage.check()),
-        queueCheck(app),
-      ]);
-      const engines = app.engines.status();
-      const engineDown = Object.values(engines).some((e) => e.status !== 'ok');
-      const down = database.status === 'down' || storage.status === 'down' || queue.status === 'down';
-      const body: HealthResponse = {
-        status: down ? 'down' : engineDown ? 'degraded' : 'ok',
-        version: VERSION,
-        uptime: Math.round((Date.now() - started) / 1000),
-        checks: {
-          database: { ...database, kind: app.dbKind },
-          storage: { ...storage, kind: app.storage.kind },
-          engines,
-          queue,
-        },
-      };
+      // States only: reasons, addresses and errors are for operators (GET /api/admin/health).
+      const body = publicHealth(await detailedHealth(healthDeps(app, started), photoKeyNote(app.config)));
       reply.header('cache-control', 'no-store');
-      return reply.status(down ? 503 : 200).send(body);
+      return reply.status(body.status === 'down' ? 503 : 200).send(body);
     },
   );
 }

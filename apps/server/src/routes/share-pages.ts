@@ -11,7 +11,7 @@ import { requestLocale, varyByLocale } from '../http/request-locale.js';
 import { renderShareNotFound, renderSharePage } from '../http/share-page.js';
 import { findShared, shareUrl, sharedImage, type GalleryDeps } from '../services/gallery.js';
 import { CONTENT_TYPES } from '../storage/storage.js';
-import { isPreviewEngine } from '../tryon/kept-photos.js';
+import { isPreviewEngine } from '../tryon/preview-photos.js';
 
 /** Share pages and their images: never kept by a shared cache, nor by the browser. */
 const SHARE_CACHE_CONTROL = 'private, no-store';

@@ -29,12 +29,23 @@ const ATTACKER_IP = '198.51.100.66';
 const start = (app: FastifyInstance, email: string, ip: string) =>
   app.inject({ method: 'POST', url: '/api/auth/email/start', remoteAddress: ip, payload: { email } });
 
-const verify = (app: FastifyInstance, email: string, code: string, ip: string) =>
-  app.inject({ method: 'POST', url: '/api/auth/email/verify', remoteAddress: ip, payload: { email, code } });
+/** One browser per client address: the sign-in binding cookie it was given when it asked for a code. */
+const browsers = new Map<string, string>();
 
-/** Asks for a code from `ip` and reads it from the mail. */
+const verify = (app: FastifyInstance, email: string, code: string, ip: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/email/verify',
+    remoteAddress: ip,
+    payload: { email, code },
+    ...(browsers.has(ip) ? { headers: { cookie: browsers.get(ip)! } } : {}),
+  });
+
+/** Asks for a code from `ip` (that address's browser) and reads it from the mail. */
 async function mailedCode(app: FastifyInstance, email: string, ip: string): Promise<string> {
-  return (await mailedCodeFor(app, smtp, email, { remoteAddress: ip })).code;
+  const { code, cookie } = await mailedCodeFor(app, smtp, email, { remoteAddress: ip, cookie: browsers.get(ip) });
+  browsers.set(ip, cookie);
+  return code;
 }
 
 const wrongFor = (code: string) => (code === '000000' ? '000001' : '000000');

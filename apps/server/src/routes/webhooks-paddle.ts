@@ -30,7 +30,7 @@ export interface PaddleWebhookOptions {
   bodyLimit?: number;
 }
 
-export const PaddleWebhookResponseSchema = z.object({
+const PaddleWebhookResponseSchema = z.object({
   success: z.literal(true),
   received: z.literal(true),
   /** True when this notification had been applied before (nothing was done again). */

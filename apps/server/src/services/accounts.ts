@@ -10,12 +10,13 @@ import {
   MAGIC_LINK_PATH,
   MAX_KEPT_PHOTOS,
   MESSAGES,
+  maskEmail,
   SIGN_IN_CODE_MAX_ATTEMPTS,
   SIGN_IN_CODE_TTL_MINUTES,
   type Locale,
 } from '@aidressup/contract';
 import type { Config } from '../config.js';
-import type { Database, UserRow } from '../db/schema.js';
+import type { Database, EmailCodeRow, UserRow } from '../db/schema.js';
 import type { Storage } from '../storage/storage.js';
 import type { Mailer } from '../mail/mailer.js';
 import { signInMail } from '../mail/sign-in-mail.js';
@@ -39,7 +40,7 @@ import { hashIp } from './users.js';
 import { deleteUserSessions } from '../repositories/sessions.js';
 import { removePersonalDataFromAudit } from '../repositories/audit.js';
 import { removePersonalDataFromReports } from '../repositories/reports.js';
-import { keptPhotoKeysOfUser } from '../repositories/tryons.js';
+import { previewPhotoKeysOfUser } from '../repositories/tryons.js';
 import { deletePhotosOfUser, movePhotosToAccount } from '../repositories/person-photos.js';
 import {
   createUser,
@@ -59,10 +60,10 @@ const HOUR_MS = 60 * 60 * 1000;
  * allowance of one client address: someone elsewhere cannot use up a shopper's allowance, and
  * many addresses together still cannot flood an inbox.
  */
-export const MAILBOX_ALLOWANCE_FACTOR = 4;
+const MAILBOX_ALLOWANCE_FACTOR = 4;
 
 /** The mailbox an address delivers to, for mail allowances: lower case, its `+tag` removed. */
-export function mailboxOf(email: string): string {
+function mailboxOf(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 0) return email.toLowerCase();
   const local = email.slice(0, at);
@@ -117,7 +118,14 @@ function sameHash(a: string, b: string): boolean {
  */
 export async function startEmailSignIn(
   deps: AccountDeps & { mailer: Mailer },
-  input: { email: string; linkOrigin: string; locale?: Locale; clientAddress: string },
+  input: {
+    email: string;
+    linkOrigin: string;
+    locale?: Locale;
+    clientAddress: string;
+    /** The asking browser's nonce hash (`http/sign-in-binding.ts`): the code signs in there without asking. */
+    bindingHash: string;
+  },
 ): Promise<void> {
   const now = deps.clock();
   const mailbox = mailboxOf(input.email);
@@ -136,6 +144,7 @@ export async function startEmailSignIn(
     requester,
     codeHash: codeHash(deps.secret, input.email, code),
     tokenHash: tokenHash(token),
+    bindingHash: input.bindingHash,
     now,
     ttlMs: CODE_TTL_MS,
   });
@@ -162,20 +171,19 @@ export async function startEmailSignIn(
  *   the client address is refused (RATE_LIMITED).
  * A try is taken before the code is compared (a guarded update), so concurrent guesses never
  * exceed a code's tries. The link's token (256 bits) cannot be guessed and counts no tries.
+ * Returns the matching code, not yet used (`verifyEmailSignIn` decides whether it signs in).
  */
 async function checkCode(
   deps: AccountDeps,
   input: { email: string; code?: string; token?: string; clientAddress: string },
-): Promise<void> {
+): Promise<EmailCodeRow> {
   const now = deps.clock();
   const nowIso = now.toISOString();
   if (input.token !== undefined) {
     const row = await findEmailCodeByToken(deps.db, tokenHash(input.token));
     if (!row || row.email !== input.email) throw new AppError('INVALID_CODE', MESSAGES.invalidLink);
     if (row.used_at !== null || row.expires_at <= nowIso) throw new AppError('CODE_EXPIRED');
-    if (!(await consumeEmailCode(deps.db, row.id, now))) throw new AppError('CODE_EXPIRED');
-    await endEmailCodes(deps.db, input.email, now);
-    return;
+    return row;
   }
   const limits = deps.config.rateLimits;
   const client = hashIp(input.clientAddress, deps.secret);
@@ -200,11 +208,7 @@ async function checkCode(
   }
   const expected = codeHash(deps.secret, input.email, input.code ?? '');
   const hit = tried.find((t) => sameHash(expected, t.row.code_hash));
-  if (hit) {
-    if (!(await consumeEmailCode(deps.db, hit.row.id, now))) throw new AppError('CODE_EXPIRED');
-    await endEmailCodes(deps.db, input.email, now);
-    return;
-  }
+  if (hit) return hit.row;
   await recordSignInFailure(deps.db, { email: input.email, client, stranger: tried.some((t) => !t.own), now });
   const triesLeft = tried.some((t) => t.triesBefore + 1 < SIGN_IN_CODE_MAX_ATTEMPTS);
   throw new AppError(triesLeft ? 'INVALID_CODE' : 'CODE_LOCKED');
@@ -225,15 +229,38 @@ const NOTHING_MOVED = { credits: 0, results: 0 } as const;
  * account, keeping its credits, trials and results, and its other sessions end. With one, the session moves to it, and an
  * anonymous session user's results and unspent credits move into it (once, in one transaction);
  * the anonymous user's other sessions end. The route gives the signing-in browser a new session.
+ *
+ * Only in the browser that asked for the code (`binding`, `http/sign-in-binding.ts`). Anywhere
+ * else the code or link first answers CONFIRM_OTHER_BROWSER (the address masked) and leaves the
+ * code unused; with `confirm` it signs that browser in to the account, and that browser's
+ * anonymous user (photos, results, credits) stays where it is: a link sent by someone else must
+ * never carry a stranger's things into the sender's account.
  */
 export async function verifyEmailSignIn(
   deps: AccountDeps,
-  input: { email: string; code?: string; token?: string; currentUserId: string | null; clientAddress: string },
+  input: {
+    email: string;
+    code?: string;
+    token?: string;
+    currentUserId: string | null;
+    clientAddress: string;
+    /** The hash of this browser's sign-in nonce, or null when it holds none. */
+    binding: string | null;
+    /** The shopper confirmed signing in here though another browser asked for the code. */
+    confirm?: boolean;
+  },
 ): Promise<VerifyResult> {
-  await checkCode(deps, input);
+  const code = await checkCode(deps, input);
+  const bound = code.binding_hash !== null && input.binding !== null && sameHash(code.binding_hash, input.binding);
+  if (!bound && !input.confirm)
+    throw new AppError('CONFIRM_OTHER_BROWSER', undefined, { email: maskEmail(input.email) });
   const now = deps.clock();
+  if (!(await consumeEmailCode(deps.db, code.id, now))) throw new AppError('CODE_EXPIRED');
+  await endEmailCodes(deps.db, input.email, now);
   const current = input.currentUserId ? await findUserById(deps.db, input.currentUserId) : undefined;
-  const live = current && current.deleted_at === null && current.merged_into === null ? current : undefined;
+  const signedIn = current && current.deleted_at === null && current.merged_into === null ? current : undefined;
+  // Only the asking browser's own user may join the account or become it.
+  const live = bound ? signedIn : undefined;
 
   for (let attempt = 0; attempt < 3; attempt++) {
     const account = await findUserByEmail(deps.db, input.email);
@@ -274,10 +301,11 @@ export async function verifyEmailSignIn(
     }
     // No anonymous user to give the address to (no session, or signed in to another address):
     // a new account, whose free trials are its device's.
-    const deviceUsed = live?.device_id ? await deviceTrialsUsed(deps.db, live.device_id) : deps.config.freeTrialsLimit;
+    const device = signedIn?.device_id ?? null;
+    const deviceUsed = device ? await deviceTrialsUsed(deps.db, device) : deps.config.freeTrialsLimit;
     const user = await createUser(deps.db, {
-      deviceId: live?.device_id ?? null,
-      deviceInfo: live ? JSON.parse(live.device_info) : {},
+      deviceId: device,
+      deviceInfo: signedIn ? JSON.parse(signedIn.device_info) : {},
       signupIpHash: null,
       freeTrialsUsed: Math.min(deps.config.freeTrialsLimit, deviceUsed),
       freeTrialsWithheld: null,
@@ -301,9 +329,9 @@ export async function verifyEmailSignIn(
 export async function deleteAccount(deps: AccountDeps & { storage: Storage }, userId: string): Promise<void> {
   await cancelBillablePlan(deps, userId);
   const now = deps.clock();
-  // Previews' kept photos: none are added while the account is being deleted (a try-on still
+  // Previews' photos: none are added while the account is being deleted (a try-on still
   // running may add some; retention deletes those within 30 minutes).
-  const keptPhotos = await keptPhotoKeysOfUser(deps.db, userId);
+  const previewPhotos = await previewPhotoKeysOfUser(deps.db, userId);
   const { names, photoFiles } = await deps.db.transaction().execute(async (trx) => {
     await forfeitCredits(trx, userId, now);
     // Audit rows and reports about the person stay, without their personal data.
@@ -321,7 +349,7 @@ export async function deleteAccount(deps: AccountDeps & { storage: Storage }, us
       'the database could not be checkpointed after an account deletion (the next checkpoint will)',
     );
   }
-  for (const key of [...names.map((name) => `results/${name}`), ...keptPhotos, ...photoFiles]) {
+  for (const key of [...names.map((name) => `results/${name}`), ...previewPhotos, ...photoFiles]) {
     try {
       await deps.storage.delete(key);
     } catch (err) {

@@ -51,11 +51,11 @@ export interface MerchantDeps {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Shopper sessions listed on a merchant's page. */
-export const SESSIONS_LISTED = 50;
+const SESSIONS_LISTED = 50;
 
 const newKey = (prefix: 'pk' | 'sk' | 'es', bytes: number) => `${prefix}_${randomBytes(bytes).toString('base64url')}`;
 /** SHA-256 of a secret key or an embed token (only the hash is stored). */
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 
 /** Every origin stored for a merchant, valid or not (only the start-up check needs the bad ones). */
 function storedOriginsOf(row: Pick<MerchantRow, 'allowed_origins'>): unknown[] {

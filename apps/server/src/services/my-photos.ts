@@ -35,6 +35,7 @@ import {
   touchPhoto,
 } from '../repositories/person-photos.js';
 import { MIN_SIDE, validateAndNormalise, type NormalisedImage } from './images.js';
+import { clearPreviewPhotos, previewsOfPersonPhoto } from '../repositories/tryons.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The thumbnail's longest side: the My photos row, and the person card and the before side of a result when it is chosen. */
@@ -52,7 +53,7 @@ export interface MyPhotosDeps {
 }
 
 /** The photo as the API shows it. */
-export function toKeptPhoto(row: PersonPhotoRow): KeptPhoto {
+function toKeptPhoto(row: PersonPhotoRow): KeptPhoto {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -138,13 +139,21 @@ export async function listPhotos(deps: Pick<MyPhotosDeps, 'db'>, userId: string)
   return (await listKeptPhotos(deps.db, userId)).map(toKeptPhoto);
 }
 
-/** Deletes one of the user's kept photos and its files; anything else is NOT_FOUND. */
+/**
+ * Deletes one of the user's kept photos and its files; anything else is NOT_FOUND. The quick
+ * previews made with it in the last 30 minutes name it for "Make it photo-real": they end too,
+ * with the garment photos kept beside it, so nothing of that try-on's photos is left.
+ */
 export async function deletePhoto(deps: MyPhotosDeps, userId: string, id: string): Promise<void> {
   const row = await findKeptPhoto(deps.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND');
   const gone = await deletePhotoRow(deps.db, row.id);
   if (!gone) throw new AppError('NOT_FOUND');
   await deleteFiles(deps, photoFiles(gone));
+  for (const preview of await previewsOfPersonPhoto(deps.db, userId, id)) {
+    await clearPreviewPhotos(deps.db, preview.id);
+    await deleteFiles(deps, preview.keys);
+  }
 }
 
 /** A photo whose files are gone or no key opens (a removed PHOTO_KEY): deleted, and NOT_FOUND. */
@@ -176,7 +185,7 @@ export interface KeptPerson {
 }
 
 /** Reads a kept photo by its row (the worker's way in: the API checked the owner). */
-export async function readKeptPerson(deps: MyPhotosDeps, row: PersonPhotoRow): Promise<KeptPerson> {
+async function readKeptPerson(deps: MyPhotosDeps, row: PersonPhotoRow): Promise<KeptPerson> {
   const [photo, analysis] = await Promise.all([
     deps.vault.get(row.photo_key),
     row.analysis_key ? deps.vault.get(row.analysis_key) : Promise.resolve(null),
@@ -207,14 +216,14 @@ export async function useKeptPhoto(deps: MyPhotosDeps, userId: string, id: strin
 }
 
 /** The kept photo `id` by id alone (a queued try-on's worker); undefined when it is gone. */
-export async function keptPersonById(deps: MyPhotosDeps, id: string): Promise<KeptPerson | undefined> {
+async function keptPersonById(deps: MyPhotosDeps, id: string): Promise<KeptPerson | undefined> {
   const row = await findPhoto(deps.db, id);
   if (!row || row.status !== 'kept') return undefined;
   return readKeptPerson(deps, row).catch(() => undefined);
 }
 
 /** The engine made a kept photo's analysis again (it was missing or out of date): kept in place of the old. */
-export async function replaceAnalysis(deps: MyPhotosDeps, photoId: string, analysis: Uint8Array): Promise<void> {
+async function replaceAnalysis(deps: MyPhotosDeps, photoId: string, analysis: Uint8Array): Promise<void> {
   const row = await findPhoto(deps.db, photoId);
   if (!row || row.status !== 'kept') return;
   const key = row.analysis_key ?? fileKey('analysis');

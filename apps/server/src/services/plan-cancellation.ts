@@ -14,12 +14,7 @@ import { cancelSubscriptionNow } from '../billing/paddle/cancel-subscription.js'
 import { findUserById, setUserSubscription } from '../repositories/users.js';
 
 /** Statuses in which a subscription can still bill the person (`paused` resumes and bills). */
-export const BILLABLE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set([
-  'active',
-  'trialing',
-  'past_due',
-  'paused',
-]);
+const BILLABLE_SUBSCRIPTION_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing', 'past_due', 'paused']);
 
 export type PlanCancellation = 'none' | 'paddle' | 'local';
 

@@ -47,7 +47,7 @@ export function garmentImageRef(bytes: Buffer, url: string | undefined): Garment
 }
 
 /** The reason to count when `err` refuses the shop's garment photo itself; null for any other error. */
-export function productPhotoRefusalCode(err: unknown): ProductPhotoRefusalCode | null {
+function productPhotoRefusalCode(err: unknown): ProductPhotoRefusalCode | null {
   if (!isAppError(err)) return null;
   const code = err.code as ProductPhotoRefusalCode;
   if ((GARMENT_REFUSAL_CODES as readonly string[]).includes(code)) return code;

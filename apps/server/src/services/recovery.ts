@@ -36,7 +36,7 @@ export const HEARTBEAT_MS = 2_000;
 /** A process whose heartbeat is older than this is gone (five missed heartbeats). */
 export const STALE_AFTER_MS = 10_000;
 /** Past the deadline by this much, a try-on is refunded whoever owns it. */
-export const DEADLINE_GRACE_MS = 5_000;
+const DEADLINE_GRACE_MS = 5_000;
 
 export interface RecoveryDeps {
   db: Kysely<Database>;
@@ -47,7 +47,7 @@ export interface RecoveryDeps {
   log?: { warn(obj: object, msg: string): void; error?(obj: object, msg: string): void };
 }
 
-export interface SweepReport {
+interface SweepReport {
   goneProcesses: number;
   completed: number;
   refunded: number;

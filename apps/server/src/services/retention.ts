@@ -16,7 +16,12 @@ import type { SealedStore } from '../storage/sealed-store.js';
 import { sweepKeptPhotos } from './my-photos.js';
 import { LockUnavailableError, type RunLock } from '../redis/lock.js';
 import { expireGrants } from '../ledger/ledger.js';
-import { clearKeptPhotos, clearResultName, listExpiredKeptPhotos, listExpiredResults } from '../repositories/tryons.js';
+import {
+  clearPreviewPhotos,
+  clearResultName,
+  listExpiredPreviewPhotos,
+  listExpiredResults,
+} from '../repositories/tryons.js';
 import { deleteExpiredSessions } from '../repositories/sessions.js';
 import { deleteExpiredEmailCodes, deleteOldSignInFailures } from '../repositories/email-codes.js';
 import { deleteIpSignupsBefore } from '../repositories/users.js';
@@ -42,8 +47,8 @@ export interface RetentionDeps {
 
 export interface RetentionReport {
   resultsDeleted: number;
-  /** Try-ons whose kept photos (a preview's, for "Make it photo-real") were deleted. */
-  keptPhotosDeleted: number;
+  /** Try-ons whose preview photos (for "Make it photo-real") were deleted. */
+  previewPhotosDeleted: number;
   strayUploadsDeleted: number;
   orphanResultFilesDeleted: number;
   grantsExpired: number;
@@ -98,16 +103,16 @@ export async function runRetention(
   });
 
   // Previews' photos kept for "Make it photo-real", once their time is up (the row forgets them first).
-  const keptPhotosDeleted = await inBatches(size, async (n) => {
-    const due = await listExpiredKeptPhotos(db, now, n);
+  const previewPhotosDeleted = await inBatches(size, async (n) => {
+    const due = await listExpiredPreviewPhotos(db, now, n);
     for (const row of due) {
-      await clearKeptPhotos(db, row.id);
+      await clearPreviewPhotos(db, row.id);
       for (const key of row.keys) await storage.delete(key);
     }
     return due.length;
   });
 
-  // Any stored upload (a queued job's, or a preview's kept photo) within 30 minutes.
+  // Any stored upload (a queued job's, or a preview's photo) within 30 minutes.
   const uploadCutoff = new Date(now.getTime() - UPLOAD_RETENTION_MINUTES * MINUTE_MS);
   const strayUploadsDeleted = await inBatches(size, async (n) => {
     const keys = await storage.listOlderThan('uploads/', uploadCutoff, n);
@@ -153,7 +158,7 @@ export async function runRetention(
 
   const report = {
     resultsDeleted,
-    keptPhotosDeleted,
+    previewPhotosDeleted,
     strayUploadsDeleted,
     orphanResultFilesDeleted,
     grantsExpired,

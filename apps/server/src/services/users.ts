@@ -20,7 +20,7 @@ type Db = Kysely<Database>;
 /** Statuses in which a subscription still counts as active. */
 const ACTIVE_STATUSES = new Set<string>(['active', 'trialing', 'past_due']);
 
-export function subscriptionOf(row: UserRow): Subscription | undefined {
+function subscriptionOf(row: UserRow): Subscription | undefined {
   if (!row.subscription_id || !row.subscription_status || !row.subscription_plan_id) return undefined;
   if (!(PLAN_IDS as readonly string[]).includes(row.subscription_plan_id)) return undefined;
   if (!(SUBSCRIPTION_STATUSES as readonly string[]).includes(row.subscription_status)) return undefined;
@@ -31,12 +31,12 @@ export function subscriptionOf(row: UserRow): Subscription | undefined {
   };
 }
 
-export function isSubscriber(row: UserRow, now: Date): boolean {
+function isSubscriber(row: UserRow, now: Date): boolean {
   if (!row.subscription_status || !ACTIVE_STATUSES.has(row.subscription_status)) return false;
   return row.subscription_period_end === null || row.subscription_period_end > now.toISOString();
 }
 
-export function segmentOf(row: UserRow, opts: { purchased: boolean; freeTrialsLimit: number; now: Date }): Segment {
+function segmentOf(row: UserRow, opts: { purchased: boolean; freeTrialsLimit: number; now: Date }): Segment {
   if (isSubscriber(row, opts.now)) return 'subscriber';
   if (opts.purchased) return 'customer';
   return row.free_trials_used < opts.freeTrialsLimit ? 'trial' : 'trial_exhausted';
@@ -46,7 +46,7 @@ export function segmentOf(row: UserRow, opts: { purchased: boolean; freeTrialsLi
  * Free trials the user has used, as far as they can still take one: a device's trials are shared
  * by all its users, so once the device has used them up, none of its users has any left.
  */
-export function effectiveTrialsUsed(row: Pick<UserRow, 'free_trials_used'>, deviceUsed: number, limit: number): number {
+function effectiveTrialsUsed(row: Pick<UserRow, 'free_trials_used'>, deviceUsed: number, limit: number): number {
   return Math.max(row.free_trials_used, Math.min(limit, deviceUsed));
 }
 

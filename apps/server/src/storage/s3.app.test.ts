@@ -117,7 +117,7 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
         checks: { storage: { status: 'down', kind: 's3' } },
       });
       const unreadable = await app.inject({ method: 'GET', url: imageUrl });
-      expectApiError(unreadable, 503, 'SERVICE_UNAVAILABLE', MESSAGES.serviceUnavailable);
+      expectApiError(unreadable, 503, 'SERVICE_UNAVAILABLE', MESSAGES.outage);
     } finally {
       await s3.start();
     }
@@ -218,11 +218,11 @@ describe.each(DATABASE_KINDS)('S3 storage in the product on %s', (kind) => {
     expect(localFilesOf(t)).toBe(false);
     expect((await app.inject({ method: 'GET', url: imageUrl })).statusCode).toBe(200);
 
-    // The store gone before the uploads could be put: refunded, a clear error.
+    // The store gone before the uploads could be put: an outage, said so, and nothing charged.
     await s3.stop();
     try {
       const failed = await tryOnRequest(app, cookie, user.id);
-      expectApiError(failed, 502, 'ENGINE_FAILED');
+      expectApiError(failed, 503, 'SERVICE_UNAVAILABLE', MESSAGES.tryOnOutage);
       expect(failed.body).not.toMatch(INTERNALS);
     } finally {
       await s3.start();

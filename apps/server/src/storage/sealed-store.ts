@@ -54,7 +54,7 @@ export function photoKeyRing(config: Pick<PhotosConfig, 'keys'>, sessionSecret: 
   };
 }
 
-export interface OpenedObject {
+interface OpenedObject {
   body: Buffer;
   /** The key that sealed it: not the current one means it is due to be sealed again (rotation). */
   keyId: string;
@@ -70,7 +70,7 @@ export interface SealedStore {
   delete(key: string): Promise<void>;
 }
 
-export function seal(ring: PhotoKeyRing, storageKey: string, body: Uint8Array): Buffer {
+function seal(ring: PhotoKeyRing, storageKey: string, body: Uint8Array): Buffer {
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv('aes-256-gcm', ring.current.key, nonce);
   cipher.setAAD(Buffer.from(storageKey, 'utf8'));
@@ -78,7 +78,7 @@ export function seal(ring: PhotoKeyRing, storageKey: string, body: Uint8Array): 
   return Buffer.concat([MAGIC, Buffer.from(ring.current.id, 'hex'), nonce, cipher.getAuthTag(), encrypted]);
 }
 
-export function unseal(ring: PhotoKeyRing, storageKey: string, sealed: Uint8Array): OpenedObject | null {
+function unseal(ring: PhotoKeyRing, storageKey: string, sealed: Uint8Array): OpenedObject | null {
   const data = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
   if (data.length < HEAD || !data.subarray(0, MAGIC.length).equals(MAGIC)) return null;
   let at = MAGIC.length;

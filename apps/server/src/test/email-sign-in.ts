@@ -14,28 +14,51 @@ function client({ cookie, remoteAddress }: AsClient) {
   return { ...(cookie ? { headers: { cookie } } : {}), ...(remoteAddress ? { remoteAddress } : {}) };
 }
 
-/** Asks for a sign-in code for `email` and reads the code and the link from the mail that arrives. */
+/**
+ * The sign-in binding cookie (`aidu_signin`) that `POST /api/auth/email/start` gave the asking
+ * browser, as a `name=value` pair.
+ */
+export function bindingCookieOf(res: LightMyRequestResponse): string {
+  const cookie = res.cookies.find((c) => c.name === 'aidu_signin' || c.name === '__Host-aidu_signin');
+  if (!cookie) throw new Error(`no sign-in binding cookie in response ${res.statusCode}: ${res.body}`);
+  return `${cookie.name}=${cookie.value}`;
+}
+
+/** Cookie pairs joined into one `cookie` header, leaving out the missing ones. */
+export function cookieHeader(...pairs: (string | undefined)[]): string {
+  return pairs.filter((p): p is string => !!p).join('; ');
+}
+
+/**
+ * Asks for a sign-in code for `email` and reads the code and the link from the mail that arrives.
+ * `cookie` is what the asking browser sends from then on: its session and the sign-in binding.
+ */
 export async function mailedCode(
   app: FastifyInstance,
   smtp: Pick<SmtpStandIn, 'waitForMail'>,
   email: string,
   as: AsClient = {},
-): Promise<{ code: string; link: URL }> {
+): Promise<{ code: string; link: URL; cookie: string }> {
   const since = new Date();
   const res = await app.inject({ method: 'POST', url: '/api/auth/email/start', payload: { email }, ...client(as) });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json()).toEqual({ success: true });
   const mail = await smtp.waitForMail(email, { since });
-  return { code: codeFromMail(mail), link: linkFromMail(mail) };
+  return { code: codeFromMail(mail), link: linkFromMail(mail), cookie: cookieHeader(as.cookie, bindingCookieOf(res)) };
 }
 
-/** Signs in by email with the mailed code: the verify answer (the caller checks it). */
+/** Signs in by email with the mailed code, from the browser that asked: the verify answer (the caller checks it). */
 export async function verifyByEmail(
   app: FastifyInstance,
   smtp: Pick<SmtpStandIn, 'waitForMail'>,
   email: string,
   as: AsClient = {},
 ): Promise<LightMyRequestResponse> {
-  const { code } = await mailedCode(app, smtp, email, as);
-  return app.inject({ method: 'POST', url: '/api/auth/email/verify', payload: { email, code }, ...client(as) });
+  const { code, cookie } = await mailedCode(app, smtp, email, as);
+  return app.inject({
+    method: 'POST',
+    url: '/api/auth/email/verify',
+    payload: { email, code },
+    ...client({ ...as, cookie }),
+  });
 }

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { completeTryOn, refundTryOn, reserveTryOn } from '../ledger/ledger.js';
 import type { Mail, Mailer } from '../mail/mailer.js';
 import { newId } from '../db/ids.js';
+import { bindingCookieOf, cookieHeader } from './email-sign-in.js';
 
 /** The `name=value` of the answer's session cookie. */
 function sessionCookieOf(res: {
@@ -69,7 +70,7 @@ export async function verifyEmail(app: FastifyInstance, mailer: MemoryMailer, em
     method: 'POST',
     url: '/api/auth/email/verify',
     payload: { email, code },
-    headers: { cookie: session },
+    headers: { cookie: cookieHeader(session, bindingCookieOf(start)) },
   });
 }
 

@@ -29,8 +29,9 @@ export interface PostgresCluster {
    * Restarts the server as an operator would (`pg_ctl stop -m fast`: every session is ended), its
    * port refusing connections for `downMs` in between; resolves when it accepts connections again,
    * with that time (epoch ms). Asynchronous, so the caller's event loop keeps running meanwhile.
+   * `onDown` is called once the server has stopped.
    */
-  restart(downMs: number): Promise<number>;
+  restart(downMs: number, onDown?: () => void): Promise<number>;
 }
 
 /** Starts a cluster with `bin`'s initdb and pg_ctl (as the postgres user when run as root). */
@@ -64,8 +65,9 @@ export async function startPostgresCluster(
   run('pg_ctl', startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async restart(downMs) {
+    async restart(downMs, onDown) {
       await ctl(['-D', dataDir, '-m', 'fast', '-w', 'stop']);
+      onDown?.();
       await new Promise((r) => setTimeout(r, downMs));
       await ctl(startArgs);
       return Date.now();

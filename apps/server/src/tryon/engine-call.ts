@@ -49,14 +49,14 @@ export interface ChainResult {
 }
 
 /** The time kept back for the next engine when one is tried with others still to come. */
-export const FAILOVER_RESERVE_MS = 30_000;
+const FAILOVER_RESERVE_MS = 30_000;
 
 /**
  * Whether a failure should move the try-on to the next engine: the provider's trouble (5xx,
  * timeout, quota, unavailable, a malformed answer), never a refusal of the photos, and not once
  * the whole try-on's time is up or the process is stopping.
  */
-export function failsOver(err: unknown, overall: AbortSignal): boolean {
+function failsOver(err: unknown, overall: AbortSignal): boolean {
   if (overall.aborted) return false;
   if (!isEngineError(err)) return true;
   if (err.code === 'ENGINE_TIMEOUT') return true;
@@ -69,7 +69,7 @@ export function failsOver(err: unknown, overall: AbortSignal): boolean {
  * each only if it offers the category; those health says are down go last (still tried when
  * nothing else is left).
  */
-export function engineChain(engines: EngineChain, engineId: string, category: TryOnCategory): string[] {
+function engineChain(engines: EngineChain, engineId: string, category: TryOnCategory): string[] {
   const all = [engineId, ...engines.fallbacks(engineId).filter((id) => engines.categories(id).includes(category))];
   return [...all.filter((id) => !engines.isDown(id)), ...all.filter((id) => engines.isDown(id))];
 }

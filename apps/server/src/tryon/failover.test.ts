@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AdminStatsResponseSchema,
+  AdminHealthResponseSchema,
   HealthResponseSchema,
   HOSTED_ENGINE_MESSAGES,
   MESSAGES,
@@ -71,6 +72,8 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
       GOOGLE_APPLICATION_CREDENTIALS: keyFile,
       REPLICATE_API_TOKEN: TOKEN,
       REPLICATE_BASE_URL: replicate.url,
+      // Replicate's delivery CDN stand-in is on another port of 127.0.0.1, trusted as a mirror would be.
+      UPSTREAM_OUTPUT_ORIGINS: new URL(replicate.cdnUrl).origin,
       COG_URL: cog.url,
       DEFAULT_ENGINE: 'vertex-tryon',
       ENGINE_FALLBACK: 'vertex-tryon=replicate,cog',
@@ -194,15 +197,36 @@ describe.each(DATABASE_KINDS)('failover between hosted engines on %s', (kind) =>
   });
 
   it('health shows each provider; a Cog server that failed its setup is down: not offered, and its try-ons refused uncharged', async () => {
-    const fresh = await make();
+    const freshMailer = memoryMailer();
+    const fresh = await make({ mailer: freshMailer });
     cog.healthStatus = 'SETUP_FAILED';
     await fresh.app.engines.warmAll();
-    const health = HealthResponseSchema.parse((await fresh.app.inject({ method: 'GET', url: '/api/health' })).json());
+    const publicAnswer = await fresh.app.inject({ method: 'GET', url: '/api/health' });
+    const health = HealthResponseSchema.parse(publicAnswer.json());
     expect(Object.keys(health.checks.engines).sort()).toEqual(['cog', 'local', 'replicate', 'vertex-tryon']);
-    expect(health.checks.engines.cog).toMatchObject({
+    // The public answer says the state and nothing of why: no URL, address, email or error text.
+    expect(health.checks.engines.cog).toEqual({ status: 'down', warmed: true });
+    for (const secret of [
+      cog.url,
+      new URL(cog.url).host,
+      'http',
+      '127.0.0.1',
+      '@',
+      vertex.key.client_email,
+      'SETUP_FAILED',
+    ])
+      expect(publicAnswer.body, secret).not.toContain(secret);
+    // The operator's does.
+    const op = await signInByEmail(fresh.app, freshMailer, operatorEmail);
+    const detail = await fresh.app.inject({ method: 'GET', url: '/api/admin/health', headers: { cookie: op.cookie } });
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(AdminHealthResponseSchema.parse(detail.json()).checks.engines.cog).toMatchObject({
       status: 'down',
       reasons: [expect.stringContaining('SETUP_FAILED')],
     });
+    expect(detail.body).toContain(new URL(cog.url).host);
+    // Without an operator session it answers nothing of it.
+    expect((await fresh.app.inject({ method: 'GET', url: '/api/admin/health' })).statusCode).toBe(401);
     expect(health.checks.engines['vertex-tryon']!.status).toBe('ok');
     const config = PublicConfigSchema.parse((await fresh.app.inject({ method: 'GET', url: '/api/config' })).json());
     expect(config.engines.find((e) => e.id === 'cog')?.status).toBe('down');

@@ -11,7 +11,7 @@ import type { Storage } from '../storage/storage.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { AppError } from '../errors.js';
 import { withTimeout } from '../timeout.js';
-import { JobLimiter } from './job-limiter.js';
+import { JobLimiter } from './line/job-limiter.js';
 import { storeResult } from './results.js';
 import { runWithFailover } from './engine-call.js';
 import { tryOnCostMicros } from '../config/engine-costs.js';
@@ -53,7 +53,7 @@ export function createInProcessRunner(
       const auto = engineId === 'local' ? Math.max(1, os.availableParallelism()) : 16;
       // The line (`admission.ts`) admits at most `limit` try-ons, so nobody waits here: waiting
       // happens in line, before the try-on is charged.
-      l = new JobLimiter(configured > 0 ? configured : auto, Infinity, () => new AppError('ENGINE_BUSY'));
+      l = new JobLimiter(configured > 0 ? configured : auto);
       limiters.set(engineId, l);
     }
     return l;

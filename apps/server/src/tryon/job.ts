@@ -65,7 +65,7 @@ export function newUploadKey(image: NormalisedImage): string {
 }
 
 /** The job's stored photos. */
-export function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): string[] {
+function uploadKeys(data: Pick<TryOnJobData, 'personKey' | 'garmentKey' | 'lowerGarmentKey'>): string[] {
   return [
     ...(data.personKey ? [data.personKey] : []),
     data.garmentKey,

@@ -21,8 +21,8 @@ import type { LogSink } from '../logging.js';
 import { AppError } from '../errors.js';
 import {
   balance,
-  canReserveTryOn,
   holdsPlanCredits,
+  spendableUnits,
   merchantTryOnRefusal,
   reserveMerchantTryOn,
   reserveTryOn,
@@ -30,17 +30,17 @@ import {
 import { markOutOfCredits } from '../repositories/merchants.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { untilDatabaseAnswers } from '../db/outage.js';
-import { findUserById } from '../repositories/users.js';
-import { toApiUser } from '../services/users.js';
 import type { NormalisedImage } from '../services/images.js';
-import type { Storage } from '../storage/storage.js';
+import type { SealedStore } from '../storage/sealed-store.js';
 import type { EngineRegistry } from '../engines/registry.js';
 import { isShopperLeft, shopperLeft, type KeptPersonRef, type RunFailure, type TryOnRunner } from './runner.js';
 import { createProgressReporter, engineEstimate, type ProgressHub, type ProgressReporter } from './progress.js';
 import { refundFailedTryOn } from './settle.js';
-import type { Admission, AdmissionLine, LineBusy } from './admission.js';
+import type { Admission, AdmissionLine } from './line/admission.js';
+import type { ShopperHolds } from './line/holds.js';
+import { engineBusyError, lineRefusal, noCreditsError } from './refusals.js';
 import { TRYON_QUEUE_NAME } from './job.js';
-import { keepPreviewPhotos } from './kept-photos.js';
+import { keepPreviewPhotos } from './preview-photos.js';
 import { rerunTryOn, type RerunRequest } from './rerun.js';
 import { refusalExtra } from './alternatives.js';
 
@@ -53,6 +53,8 @@ export interface TryOnDeps {
   runner: TryOnRunner;
   /** Where try-ons wait for a slot before they are charged (`admission.ts`). */
   line: AdmissionLine;
+  /** What each shopper holds in line and has not paid for yet (`holds.ts`). */
+  holds: ShopperHolds;
   /** Where progress events go (the SSE streams); none: no progress is reported. */
   progress?: Pick<ProgressHub, 'publish'> | undefined;
   /** This process's id (crash recovery): the owner of the try-ons it reserves. */
@@ -62,11 +64,11 @@ export interface TryOnDeps {
   /** The enabled engines: what each offers (categories), and whether a preview's photos are kept. */
   engines?: Pick<EngineRegistry, 'has' | 'categories' | 'list' | 'status'> &
     Partial<Pick<EngineRegistry, 'isDown' | 'fallbacks'>>;
-  /** Where a preview's photos are kept for "Make it photo-real" (none: they are not kept). */
-  storage?: Storage;
+  /** Where a preview's photos are kept, sealed, for "Make it photo-real" (none: they are not kept). */
+  vault?: SealedStore;
 }
 
-export interface TryOnRequest {
+interface TryOnRequest {
   userId: string;
   category: TryOnCategory;
   engineId: string;
@@ -88,30 +90,9 @@ export interface TryOnRequest {
   signal?: AbortSignal | undefined;
 }
 
-/** NO_CREDITS, with the user as the page needs it. */
-export async function noCreditsError(
-  deps: Pick<TryOnDeps, 'db' | 'config' | 'clock'>,
-  userId: string,
-): Promise<AppError> {
-  const row = await findUserById(deps.db, userId);
-  if (!row) return new AppError('UNAUTHORIZED');
-  const user = await toApiUser(deps.db, row, { freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() });
-  return new AppError('NO_CREDITS', undefined, { user });
-}
-
 /** Try-ons a request uses: one, or two for a whole outfit (a top and a bottom). */
 export function tryOnsFor(outfit: boolean): number {
   return outfit ? TRYONS_PER_OUTFIT : 1;
-}
-
-/** ENGINE_BUSY (503) with the shopper's place, expected wait, Retry-After and ticket. Nothing was charged. */
-export function engineBusyError(busy: LineBusy): AppError {
-  return new AppError('ENGINE_BUSY', undefined, {
-    place: busy.place,
-    waitSeconds: busy.waitSeconds,
-    retryAfterSeconds: busy.retryAfterSeconds,
-    ...(busy.ticket ? { ticket: busy.ticket } : {}),
-  });
 }
 
 /** The line a try-on on this engine waits in: the engine's own (in-process), or the queue's. */
@@ -120,7 +101,7 @@ export function linePool(runner: Pick<TryOnRunner, 'mode'>, engineId: string): s
 }
 
 /** Where a try-on joins the line from: the client's address, and an earlier busy answer's ticket. */
-export interface JoinFrom {
+interface JoinFrom {
   /** The client's address (the line holds a few places per address). */
   address: string;
   /** The `ticket` of an earlier ENGINE_BUSY answer (the form's or body's `lineTicket`). */
@@ -135,7 +116,7 @@ export interface JoinFrom {
  * as allowed), ENGINE_BUSY (503 with Retry-After, place, expected wait and, unless refused without
  * one, a ticket that keeps the place). Nothing is charged by any of them.
  */
-export async function refuseEarly(
+async function refuseEarly(
   deps: TryOnDeps,
   userId: string,
   engineId: string,
@@ -153,24 +134,49 @@ export async function refuseEarly(
     (deps.engines.fallbacks?.(engineId) ?? []).every((id) => deps.engines!.isDown!(id))
   )
     throw new AppError('ENGINE_UNAVAILABLE', HOSTED_ENGINE_MESSAGES.unavailable);
+  refuseWhileQueueAway(deps);
   const now = deps.clock();
-  if (!(await canReserveTryOn(deps.db, { userId, freeTrialsLimit: deps.config.freeTrialsLimit, now, units }))) {
-    throw await noCreditsError(deps, userId);
+  // What the shopper can spend, less what their try-ons already in line hold: one that cannot be
+  // paid for even if all of those succeed is refused now, not after waiting in line.
+  const freeTrialsLimit = deps.config.freeTrialsLimit;
+  const hold = await deps.holds.take(userId, units, () => spendableUnits(deps.db, { userId, freeTrialsLimit, now }));
+  if (!hold) throw await noCreditsError(deps, userId);
+  try {
+    // Decided before the reservation spends anything: the try-on paid with the last credit of a
+    // plan with priority processing still goes first.
+    const priority = await holdsPlanCredits(deps.db, userId, PRIORITY_PLAN_IDS, now);
+    const joined = await deps.line.join({
+      pool: linePool(deps.runner, engineId),
+      userId,
+      address,
+      priority,
+      ticket,
+      typicalSeconds: engineEstimate(engineId, units > 1, deps.config).estimateSeconds.min,
+    });
+    if (!joined.ok) throw lineRefusal(joined);
+    const entry = joined.entry;
+    return {
+      entry,
+      priority,
+      hold,
+      leave: async () => {
+        await hold.release();
+        await entry.leave();
+      },
+    };
+  } catch (err) {
+    await hold.release();
+    throw err;
   }
-  // Decided before the reservation spends anything: the try-on paid with the last credit of a
-  // plan with priority processing still goes first.
-  const priority = await holdsPlanCredits(deps.db, userId, PRIORITY_PLAN_IDS, now);
-  const joined = await deps.line.join({
-    pool: linePool(deps.runner, engineId),
-    userId,
-    address,
-    priority,
-    ticket,
-    typicalSeconds: engineEstimate(engineId, units > 1, deps.config).estimateSeconds.min,
-  });
-  if (!joined.ok) throw engineBusyError(joined.busy);
-  const entry = joined.entry;
-  return { entry, priority, leave: () => entry.leave() };
+}
+
+/**
+ * SERVICE_UNAVAILABLE (try again in a moment) while the queue's Redis is away: checked before a
+ * place is taken and again before the charge, so a try-on that could not be handed on is not
+ * charged at all. (One whose Redis goes in between is refunded and answered the same.)
+ */
+function refuseWhileQueueAway(deps: Pick<TryOnDeps, 'runner'>): void {
+  if (deps.runner.available?.() === false) throw new AppError('SERVICE_UNAVAILABLE');
 }
 
 /**
@@ -250,7 +256,7 @@ async function tryOnResponse(
  * Reserves, runs and settles one try-on. Throws AppError NO_CREDITS (with the user) when
  * nothing is left, or the engine's error after refunding.
  */
-export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<TryOnResponse> {
+async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<TryOnResponse> {
   const { db, config } = deps;
   const priority = req.admission.priority;
   const progress =
@@ -268,18 +274,22 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
   // Waiting in line costs nothing: the reservation comes once a slot is ours, and only while the
   // shopper is still there.
   await waitTurn(req, progress);
+  refuseWhileQueueAway(deps);
+  const reserve = () =>
+    reserveTryOn(db, {
+      userId: req.userId,
+      freeTrialsLimit: config.freeTrialsLimit,
+      category: req.category,
+      engine: req.engineId,
+      now: deps.clock(),
+      ownerId: deps.processId ?? null,
+      units: tryOnsFor(req.lowerGarment !== undefined),
+    });
+  const hold = req.admission.hold;
   const reservation = await chargeIfStillThere(
     req.signal,
-    () =>
-      reserveTryOn(db, {
-        userId: req.userId,
-        freeTrialsLimit: config.freeTrialsLimit,
-        category: req.category,
-        engine: req.engineId,
-        now: deps.clock(),
-        ownerId: deps.processId ?? null,
-        units: tryOnsFor(req.lowerGarment !== undefined),
-      }),
+    // The hold gives way to the charge itself.
+    hold ? () => deps.holds.charge(req.userId, hold, reserve) : reserve,
     (r) => (r.ok ? refundRun(deps, { tryonId: r.tryon.id, engineId: req.engineId }, shopperLeft()) : Promise.resolve()),
   );
   if (!reservation.ok) throw await noCreditsError(deps, req.userId);
@@ -331,7 +341,7 @@ export async function performTryOn(deps: TryOnDeps, req: TryOnRequest): Promise<
 }
 
 /** A shop's widget session: the merchant who pays, its caps, and the shopper. */
-export interface MerchantShopper {
+interface MerchantShopper {
   merchantId: string;
   /** The merchant's ledger account. */
   accountId: string;
@@ -342,7 +352,7 @@ export interface MerchantShopper {
 }
 
 /** A shopper's try-on in a shop's widget (docs/embed.md), paid by the merchant. */
-export interface MerchantTryOnRequest extends MerchantShopper {
+interface MerchantTryOnRequest extends MerchantShopper {
   category: Category;
   engineId: string;
   person: NormalisedImage;
@@ -374,12 +384,13 @@ async function merchantRefusal(
  * credit left (MERCHANT_NO_CREDITS, counted for the operator); then a place in the same line as
  * every other try-on (`admission.ts`), or ENGINE_BUSY when it is full. Nothing is charged by any.
  */
-export async function refuseMerchantEarly(
+async function refuseMerchantEarly(
   deps: TryOnDeps,
   m: MerchantShopper,
   engineId: string,
   from: JoinFrom,
 ): Promise<Admission> {
+  refuseWhileQueueAway(deps);
   const now = deps.clock();
   const refusal = await merchantTryOnRefusal(deps.db, { ...m, now });
   if (refusal) throw await merchantRefusal(deps, m.merchantId, refusal, now);
@@ -392,7 +403,7 @@ export async function refuseMerchantEarly(
     priority: false,
     typicalSeconds: engineEstimate(engineId, false, deps.config).estimateSeconds.min,
   });
-  if (!joined.ok) throw engineBusyError(joined.busy);
+  if (!joined.ok) throw lineRefusal(joined);
   const entry = joined.entry;
   return { entry, priority: false, leave: () => entry.leave() };
 }
@@ -402,13 +413,14 @@ export async function refuseMerchantEarly(
  * `performTryOn`: a failure refunds the credit (the guarded refund of the ordinary path, so
  * recovery and workers settle it the same way). Answers the result's name and the try-on's id.
  */
-export async function performMerchantTryOn(
+async function performMerchantTryOn(
   deps: TryOnDeps,
   req: MerchantTryOnRequest,
 ): Promise<{ tryonId: string; resultName: string; expiresAt: string }> {
   // Waiting in line costs the merchant nothing: the reservation comes once a slot is ours, and
   // only while the shopper is still there.
   await waitTurn(req, undefined);
+  refuseWhileQueueAway(deps);
   const now = deps.clock();
   const reservation = await chargeIfStillThere(
     req.signal,

@@ -388,14 +388,16 @@ describe.skipIf(!REDIS)('queue health and the worker command', () => {
     expect(res.json().status).toBe('down');
     expect(res.json().checks.queue).toEqual({ status: 'down', mode: 'redis' });
 
-    // A try-on cannot be queued: it fails at once, refunded, with its uploads deleted.
+    // A try-on cannot be queued: refused at once (try again in a moment), before anything is
+    // charged or stored.
     const { cookie, user } = await signIn(t.app);
     const started = Date.now();
     const tryOn = await tryOnRequest(t.app, cookie, user.id);
-    expectApiError(tryOn, 502, 'ENGINE_FAILED', MESSAGES.engineFailed);
+    expectApiError(tryOn, 503, 'SERVICE_UNAVAILABLE', MESSAGES.tryOnOutage);
+    expect(tryOn.headers['retry-after']).toBeDefined();
     expect(Date.now() - started).toBeLessThan(t.config.engines.deadlineMs);
     expect((await findUserById(t.app.db, user.id))?.free_trials_used).toBe(0);
-    expect(await refundEvents(t.app, await latestTryOnId(t.app, user.id))).toBe(1);
+    expect(await t.app.db.selectFrom('tryons').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     expect(uploadsLeft(t)).toEqual([]);
   });
 

@@ -18,6 +18,7 @@ import { untilDatabaseAnswers } from '../db/outage.js';
 import type { LogSink } from '../logging.js';
 import { findTryOn } from '../repositories/tryons.js';
 import { openJobQueue, type QueuedJob, type QueueOptions } from '../queue/job-queue.js';
+import { isRedisUnreachable } from '../redis/client.js';
 import { valueWithin, withTimeout } from '../timeout.js';
 import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
 import { interruptedByShutdown, shopperLeft, type RunResult, type TryOnJob, type TryOnRunner } from './runner.js';
@@ -117,7 +118,7 @@ function watchRow(
 }
 
 /** A try-on's BullMQ job options: its id is the try-on's, and priority jobs go first (JOB_PRIORITY). */
-export function tryOnJobOptions(t: Pick<TryOnJob, 'tryonId' | 'priority'>): { jobId: string; priority: number } {
+function tryOnJobOptions(t: Pick<TryOnJob, 'tryonId' | 'priority'>): { jobId: string; priority: number } {
   return { jobId: t.tryonId, priority: t.priority ? JOB_PRIORITY.priority : JOB_PRIORITY.normal };
 }
 
@@ -238,7 +239,13 @@ export async function createTryOnQueue(
       }
       result = answer.ok ? answer : { ok: false, code: answer.code, message: answer.message };
     } catch (err) {
-      const code = remaining() <= DEADLINE_SLACK_MS && !t.stop?.aborted ? 'ENGINE_TIMEOUT' : 'ENGINE_FAILED';
+      // Redis away before the job was on the queue: nothing ran, try again in a moment (refunded).
+      const unreachable = !job && (isRedisUnreachable(err) || !queue.reachable());
+      const code = unreachable
+        ? 'SERVICE_UNAVAILABLE'
+        : remaining() <= DEADLINE_SLACK_MS && !t.stop?.aborted
+          ? 'ENGINE_TIMEOUT'
+          : 'ENGINE_FAILED';
       result = {
         ok: false,
         code,
@@ -266,6 +273,7 @@ export async function createTryOnQueue(
   return {
     mode: 'redis',
     run,
+    available: () => queue.reachable(),
     counts: () => queue.counts(),
     close: () => queue.close(),
   };

@@ -29,7 +29,7 @@ import { expectApiError } from '../test/api-error.js';
 import { startGeminiStandIn, type GeminiStandIn } from '../test/stand-ins/gemini-stand-in.js';
 import { createNanoBananaEngine } from '../engines/nano-banana.js';
 import { grantCredits } from '../ledger/ledger.js';
-import { findTryOn, keptPhotosOf } from '../repositories/tryons.js';
+import { findTryOn, previewPhotoKeyList, previewPhotosOf } from '../repositories/tryons.js';
 import { runRetention } from '../services/retention.js';
 
 const GEMINI_KEY = 'AIza-rerun-test-key-000111222';
@@ -86,8 +86,8 @@ const rerun = (app: FastifyInstance, id: string, body: Record<string, unknown>, 
 
 async function keptFiles(app: FastifyInstance, id: string): Promise<string[]> {
   const row = await findTryOn(app.db, id);
-  const keys = row ? keptPhotosOf(row) : undefined;
-  return keys ? [keys.person, keys.garment] : [];
+  const keys = row ? previewPhotosOf(row) : undefined;
+  return previewPhotoKeyList(keys);
 }
 
 async function exists(app: FastifyInstance, key: string): Promise<boolean> {
@@ -188,7 +188,7 @@ describe.each(DATABASE_KINDS)('shoes & accessories and "Make it photo-real" on %
         (await t.app.inject({ method: 'GET', url: '/api/tryons', headers: { cookie } })).json(),
       );
       expect(page.items[0]).toMatchObject({ id, engine: 'local', preview: true, photosKeptUntil: row.photos_until });
-      // nothing serves them
+      // the list names none of their storage keys
       const body = JSON.stringify(page);
       for (const key of files) expect(body).not.toContain(key.slice('uploads/'.length));
     });
@@ -261,7 +261,7 @@ describe.each(DATABASE_KINDS)('shoes & accessories and "Make it photo-real" on %
       // time alone: the row says they are no longer kept, even before the sweep ran
       expectApiError(await rerun(t.app, id, { api: 'nano-banana' }, cookie), 410, 'PHOTOS_GONE', MESSAGES.photosGone);
       const report = await runRetention({ db: t.app.db, storage: t.app.storage, clock: () => t.clock.now });
-      expect(report.keptPhotosDeleted).toBeGreaterThanOrEqual(1);
+      expect(report.previewPhotosDeleted).toBeGreaterThanOrEqual(1);
       for (const key of files) expect(await exists(t.app, key)).toBe(false);
       expect(await findTryOn(t.app.db, id)).toMatchObject({ kept_photos: null, photos_until: null });
       expectApiError(await rerun(t.app, id, { api: 'nano-banana' }, cookie), 410, 'PHOTOS_GONE');

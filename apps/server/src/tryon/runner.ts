@@ -86,6 +86,11 @@ export interface TryOnRunner {
   readonly mode: 'in-process' | 'redis';
   /** Runs the engine for a reserved try-on and stores its result; never throws. */
   run(job: TryOnJob): Promise<RunResult>;
+  /**
+   * Whether a try-on could be handed on now (the queue: its Redis connection is up); checked
+   * before anything is charged. None: always.
+   */
+  available?(): boolean;
 }
 
 const SHOPPER_LEFT = 'the shopper left before the engine started';

@@ -11,15 +11,14 @@ import { z } from 'zod';
 /** RFC 3339 timestamp as Paddle writes it (microsecond or nanosecond fractions, `Z`). */
 const timestamp = z.string().refine((v) => !Number.isNaN(Date.parse(v)), { message: 'not a timestamp' });
 
-export const TimePeriodSchema = z.object({ starts_at: timestamp, ends_at: timestamp });
-export type TimePeriod = z.infer<typeof TimePeriodSchema>;
+const TimePeriodSchema = z.object({ starts_at: timestamp, ends_at: timestamp });
 
 /**
  * What the page puts into `customData` at checkout. Paddle copies it to the transaction and
  * to the subscription it creates. Only `userId` is trusted, and only after the user is found;
  * the plan always comes from the price id and the credits from our own plan table.
  */
-export const CustomDataSchema = z
+const CustomDataSchema = z
   .object({
     userId: z.string().min(1).max(64).optional(),
     planId: z.string().max(40).optional(),
@@ -45,12 +44,12 @@ const TotalsSchema = z.object({
 });
 
 // ---------------------------------------------------------------- transaction
-export const TransactionItemSchema = z.object({
+const TransactionItemSchema = z.object({
   price: PriceRefSchema,
   quantity: z.number().int().positive(),
 });
 
-export const TransactionSchema = z.object({
+const TransactionSchema = z.object({
   id: z.string().min(1),
   status: z.string(), // draft | ready | billed | paid | completed | canceled | past_due
   customer_id: z.string().nullable().optional(),
@@ -74,10 +73,9 @@ export const TransactionSchema = z.object({
 export type Transaction = z.infer<typeof TransactionSchema>;
 
 // ---------------------------------------------------------------- subscription
-export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'paused', 'canceled'] as const;
-export type PaddleSubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'paused', 'canceled'] as const;
 
-export const ScheduledChangeSchema = z
+const ScheduledChangeSchema = z
   .object({
     action: z.string(), // cancel | pause | resume
     effective_at: timestamp,
@@ -86,7 +84,7 @@ export const ScheduledChangeSchema = z
   .nullable()
   .optional();
 
-export const SubscriptionSchema = z.object({
+const SubscriptionSchema = z.object({
   id: z.string().min(1),
   status: z.enum(SUBSCRIPTION_STATUSES),
   customer_id: z.string().nullable().optional(),
@@ -111,7 +109,7 @@ export const SubscriptionSchema = z.object({
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
 // ---------------------------------------------------------------- adjustment
-export const AdjustmentSchema = z.object({
+const AdjustmentSchema = z.object({
   id: z.string().min(1),
   action: z.string(), // refund | chargeback | chargeback_reverse | chargeback_warning | credit | credit_reverse
   status: z.string(), // pending_approval | approved | rejected | reversed
@@ -144,9 +142,9 @@ export const EnvelopeSchema = z.object({
   notification_id: z.string().max(100).optional(),
   data: z.record(z.string(), z.unknown()),
 });
-export type Envelope = z.infer<typeof EnvelopeSchema>;
+type Envelope = z.infer<typeof EnvelopeSchema>;
 
-export const SUBSCRIPTION_EVENT_TYPES = [
+const SUBSCRIPTION_EVENT_TYPES = [
   'subscription.created',
   'subscription.updated',
   'subscription.activated',
@@ -156,13 +154,8 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   'subscription.resumed',
   'subscription.trialing',
 ] as const;
-export const ADJUSTMENT_EVENT_TYPES = ['adjustment.created', 'adjustment.updated'] as const;
-export const TRANSACTION_EVENT_TYPES = ['transaction.completed'] as const;
-export const HANDLED_EVENT_TYPES = [
-  ...TRANSACTION_EVENT_TYPES,
-  ...SUBSCRIPTION_EVENT_TYPES,
-  ...ADJUSTMENT_EVENT_TYPES,
-] as const;
+const ADJUSTMENT_EVENT_TYPES = ['adjustment.created', 'adjustment.updated'] as const;
+const TRANSACTION_EVENT_TYPES = ['transaction.completed'] as const;
 
 export type PaddleEvent =
   | { kind: 'transaction'; envelope: Envelope; type: (typeof TRANSACTION_EVENT_TYPES)[number]; data: Transaction }

@@ -56,7 +56,7 @@ const MAX_QUANTITY = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const ACTIVE_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
-export function planForPrice(paddle: PaddleConfig, priceId: string): Plan | undefined {
+function planForPrice(paddle: PaddleConfig, priceId: string): Plan | undefined {
   const id = PLAN_IDS.find((p) => paddle.prices[p] === priceId);
   return id ? findPlan(id) : undefined;
 }

@@ -9,7 +9,7 @@ import { iso, newId } from '../../db/ids.js';
 
 type Db = Kysely<Database>;
 
-export const PROVIDER = 'paddle';
+const PROVIDER = 'paddle';
 
 export interface BillingEventInput {
   eventId: string;

@@ -10,7 +10,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'paddle-signature';
-export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 export interface ParsedSignature {
   /** Unix time in seconds, exactly as sent (it is part of the signed payload). */
@@ -19,7 +19,7 @@ export interface ParsedSignature {
   h1: string[];
 }
 
-export type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
+type SignatureFailure = 'missing_header' | 'malformed_header' | 'stale_timestamp' | 'signature_mismatch';
 
 export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: SignatureFailure };
 

@@ -1,16 +1,21 @@
 /**
- * The operator console's statistics and audit log. Operators only (`http/operator.ts`, run for
- * every route of this plugin).
+ * The operator console's health, statistics and audit log. Operators only (`http/operator.ts`,
+ * run for every route of this plugin).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   AdminAuditQuerySchema,
+  AdminHealthResponseSchema,
   AdminAuditResponseSchema,
   AdminStatsQuerySchema,
   AdminStatsResponseSchema,
 } from '@aidressup/contract';
-import { ERROR_RESPONSES } from '../../http/schemas.js';
+import { ERROR_RESPONSES, ErrorReplySchema } from '../../http/schemas.js';
+import { photoKeyNote } from '../../config/photos.js';
+import { detailedHealth } from '../../services/health.js';
+import { healthDeps } from '../meta.js';
 import { operatorGuard } from '../../http/operator.js';
 import { adminStats } from '../../services/admin/stats.js';
 import { auditPage } from '../../services/admin/audit.js';
@@ -20,6 +25,29 @@ export default async function adminStatsRoutes(instance: FastifyInstance): Promi
   app.addHook('preValidation', operatorGuard(app));
   const tags = ['admin'];
   const security = [{ session: [] }];
+  const started = Date.now();
+
+  app.get(
+    '/api/admin/health',
+    {
+      schema: {
+        summary:
+          'The health report with each engine’s details and reasons and how kept photos are sealed (503 when a dependency is down)',
+        tags,
+        security,
+        response: {
+          ...ERROR_RESPONSES,
+          200: AdminHealthResponseSchema,
+          503: z.union([AdminHealthResponseSchema, ErrorReplySchema]),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const body = await detailedHealth(healthDeps(app, started), photoKeyNote(app.config));
+      reply.header('cache-control', 'no-store');
+      return reply.status(body.status === 'down' ? 503 : 200).send(body);
+    },
+  );
 
   app.get(
     '/api/admin/stats',

@@ -1,8 +1,10 @@
 /**
  * My Gallery: GET /api/tryons (the session user's results, a page at a time), DELETE
- * /api/tryons/:id, POST and DELETE /api/tryons/:id/share. The public share pages are
+ * /api/tryons/:id, POST and DELETE /api/tryons/:id/share, GET /api/tryons/:id/garment (a kept
+ * preview's garment, small, for its owner only). The public share pages are
  * `routes/share-pages.ts`.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -14,10 +16,11 @@ import {
   UnshareTryOnResponseSchema,
 } from '@aidressup/contract';
 import { requireSessionUserId } from '../../http/session.js';
-import { ERROR_RESPONSES } from '../../http/schemas.js';
+import { ERROR_RESPONSES, IMAGE_RESPONSE } from '../../http/schemas.js';
 import { serverOrigin } from '../../http/public-origin.js';
 import {
   deleteResult,
+  garmentThumbnail,
   listGalleryPage,
   shareResult,
   shareUrl,
@@ -108,6 +111,35 @@ export default async function galleryRoutes(instance: FastifyInstance): Promise<
     async (request) => {
       await unshareResult(deps(), requireSessionUserId(request), request.params.id);
       return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/api/tryons/:id/garment',
+    {
+      schema: {
+        summary:
+          'A small picture of the garment photo one of the session user’s quick previews was made from, while its photos are kept (WEBP; never cached by the browser)',
+        description:
+          'Another user’s try-on, an unknown id, a try-on that kept no photos or whose 30 minutes are over: 404 NOT_FOUND.',
+        tags: ['gallery'],
+        security,
+        params: TryOnIdParamsSchema,
+        response: { 200: IMAGE_RESPONSE, ...ERROR_RESPONSES },
+      },
+      config: idRoute,
+    },
+    async (request, reply) => {
+      const body = await garmentThumbnail(
+        { db: app.db, vault: app.photoVault, clock: app.clock },
+        requireSessionUserId(request),
+        request.params.id,
+      );
+      return reply
+        .type('image/webp')
+        .header('cache-control', 'private, no-store')
+        .header('content-length', body.length)
+        .send(Readable.from([body]));
     },
   );
 }

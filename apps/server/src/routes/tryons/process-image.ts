@@ -21,7 +21,7 @@ import { watchClientGone } from '../../http/client-gone.js';
 import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
 import { BinaryFile, TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
 import { MIN_SIDE, validateAndNormalise, type Upload } from '../../services/images.js';
-import type { Admission } from '../../tryon/admission.js';
+import type { Admission } from '../../tryon/line/admission.js';
 import { tryOnsFor } from '../../tryon/pipeline.js';
 import { useKeptPhoto, type KeptPerson } from '../../services/my-photos.js';
 
@@ -118,6 +118,8 @@ export default async function processImageRoute(instance: FastifyInstance): Prom
         documented: { body: TryOnFormSchema },
         response: { 200: TryOnResponseSchema, ...TRYON_ERROR_RESPONSES },
       },
+      // The database or Redis away for a moment: 503 SERVICE_UNAVAILABLE, nothing charged.
+      config: { outageMessage: MESSAGES.tryOnOutage },
     },
     async (request, reply) => {
       const acceptedAt = Date.now();

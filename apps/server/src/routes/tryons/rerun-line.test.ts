@@ -101,8 +101,8 @@ describe.each(DATABASE_KINDS)('"Make it photo-real" in the line on %s', (kind) =
 
     hosted.release();
     expect((await running).statusCode).toBe(200);
-    // Give a wrongly still-waiting rerun every chance to run.
-    await new Promise((r) => setTimeout(r, 300));
+    // Nobody is left in line or let in who could still run: the rerun is gone for good.
+    expect(await t.app.tryOnLine.snapshot(HOSTED)).toMatchObject({ tickets: [], running: [] });
     expect(hosted.calls).toHaveLength(1);
     // Only the preview: one trial, one row.
     expect(await ledger(t.app, a.user.id)).toEqual({ trialsUsed: 1, tryons: ['local:succeeded'] });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { RerunTryOnRequestSchema, TryOnIdParamsSchema, TryOnResponseSchema } from '@aidressup/contract';
+import { MESSAGES, RerunTryOnRequestSchema, TryOnIdParamsSchema, TryOnResponseSchema } from '@aidressup/contract';
 import { watchClientGone } from '../../http/client-gone.js';
 import { loadSessionUser, requireSessionUserId } from '../../http/session.js';
 import { TRYON_ERROR_RESPONSES } from '../../http/schemas.js';
@@ -31,7 +31,11 @@ export default async function rerunRoute(instance: FastifyInstance): Promise<voi
         response: { 200: TryOnResponseSchema, ...TRYON_ERROR_RESPONSES },
       },
       // An id that is not one: not found; an engine name that is not one: not available.
-      config: { invalidInput: { fields: { id: 'NOT_FOUND', api: 'ENGINE_UNAVAILABLE' } } },
+      // The database or Redis away for a moment: 503 SERVICE_UNAVAILABLE, nothing charged.
+      config: {
+        invalidInput: { fields: { id: 'NOT_FOUND', api: 'ENGINE_UNAVAILABLE' } },
+        outageMessage: MESSAGES.tryOnOutage,
+      },
     },
     async (request, reply) => {
       const acceptedAt = Date.now();

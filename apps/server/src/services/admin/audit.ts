@@ -27,7 +27,7 @@ function parseJson(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export function toAuditEntry(row: AuditLogRow): AdminAuditEntry {
+function toAuditEntry(row: AuditLogRow): AdminAuditEntry {
   return {
     id: row.id,
     created_at: row.created_at,

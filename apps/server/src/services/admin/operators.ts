@@ -6,7 +6,7 @@
 import { OPERATOR_SIGN_IN_MAX_AGE_HOURS } from '@aidressup/contract';
 import type { Config } from '../../config.js';
 
-export const OPERATOR_SIGN_IN_MAX_AGE_MS = OPERATOR_SIGN_IN_MAX_AGE_HOURS * 60 * 60 * 1000;
+const OPERATOR_SIGN_IN_MAX_AGE_MS = OPERATOR_SIGN_IN_MAX_AGE_HOURS * 60 * 60 * 1000;
 
 /** Whether the address is one of ADMIN_EMAILS. */
 export function isOperatorEmail(config: Config, email: string | null): boolean {

@@ -32,7 +32,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const startOfDay = (ms: number) => ms - (ms % DAY_MS);
 
 /** The plans' currency: revenue, engine cost and margin are in it. */
-export const STATS_CURRENCY = PLANS[0]!.currency;
+const STATS_CURRENCY = PLANS[0]!.currency;
 
 function emptyDay(date: string): AdminStatsDay {
   return {
@@ -46,7 +46,7 @@ function emptyDay(date: string): AdminStatsDay {
 }
 
 /** Millionths as a decimal string with four places (`-0.0150`). */
-export function microsToDecimal(micros: number): string {
+function microsToDecimal(micros: number): string {
   const sign = micros < 0 ? '-' : '';
   const tenThousandths = Math.round(Math.abs(micros) / 100);
   return `${sign}${Math.floor(tenThousandths / 10_000)}.${String(tenThousandths % 10_000).padStart(4, '0')}`;

@@ -12,6 +12,7 @@ import { adjustCredits } from '../../ledger/ledger.js';
 import {
   billingEventsNaming,
   creditEventsOfUser,
+  findShopperUser,
   grantsOfUser,
   searchUsers,
   setUserBlocked,
@@ -21,7 +22,6 @@ import { sessionSummary } from '../../repositories/admin-sessions.js';
 import { deleteUserSessions } from '../../repositories/sessions.js';
 import { appendAudit } from '../../repositories/audit.js';
 import { reportsOfTryOns } from '../../repositories/reports.js';
-import { findUserById } from '../../repositories/users.js';
 import { toApiUser } from '../users.js';
 import type { Operator } from './operators.js';
 
@@ -32,7 +32,7 @@ export interface AdminDeps {
 }
 
 /** Users found by a search, at most this many. */
-export const SEARCH_LIMIT = 50;
+const SEARCH_LIMIT = 50;
 
 /** Free-trial movements; every other credit event counts credits. */
 const TRIAL_EVENTS = new Set(['trial_spend', 'trial_refund']);
@@ -42,7 +42,7 @@ export function adminResultUrl(tryonId: string): string {
   return `/api/admin/tryons/${tryonId}/result`;
 }
 
-export async function toAdminUser(deps: AdminDeps, row: UserRow): Promise<AdminUser> {
+async function toAdminUser(deps: AdminDeps, row: UserRow): Promise<AdminUser> {
   const user = await toApiUser(deps.db, row, { freeTrialsLimit: deps.config.freeTrialsLimit, now: deps.clock() });
   return {
     id: user.id,
@@ -62,8 +62,9 @@ export async function searchAdminUsers(deps: AdminDeps, query: string): Promise<
   return Promise.all(rows.map((row) => toAdminUser(deps, row)));
 }
 
+/** A shopper by id; NOT_FOUND for an unknown id and for a merchant's ledger account (the merchant routes own it). */
 async function userOrNotFound(db: Kysely<Database>, id: string): Promise<UserRow> {
-  const row = await findUserById(db, id);
+  const row = await findShopperUser(db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }

@@ -7,6 +7,12 @@
  * metrics}` with the output image as a base64 data URI; 409 when every prediction slot is busy;
  * `POST /predictions/{id}/cancel`. The inputs are checked against the model's names (a preset's,
  * or the ones given). No model runs: the result is an image made from the person photo.
+ *
+ * An output may also be a URL (`{kind: 'ok', output: 'url', url}`), as a Cog model that uploads its
+ * files names them, for the tests of what the server follows: the stand-in serves the last result
+ * at `GET /files/result.png`, an endless chunked body with no Content-Length at `GET /files/huge`
+ * (`hugeBytesSent()` says how much went out before the reader gave up), and `GET /redirect?to=<url>`
+ * answers 302 to `<url>`.
  */
 import sharp from 'sharp';
 import {
@@ -21,6 +27,7 @@ import {
 
 export type CogBehaviour =
   | { kind: 'ok'; output?: 'data-uri' | 'none' | 'not-image' }
+  | { kind: 'ok'; output: 'url'; url: string }
   | { kind: 'failed'; error: string }
   | { kind: 'http'; status: number }
   | { kind: 'malformed' }
@@ -35,7 +42,13 @@ export interface CogStandIn extends StandInServer {
   predictionCalls(): RecordedRequest[];
   healthCalls(): RecordedRequest[];
   cancelCalls(): RecordedRequest[];
+  /** Bytes of `GET /files/huge` written so far (it stops when the reader closes the connection). */
+  hugeBytesSent(): number;
 }
+
+/** `GET /files/huge`: 400 MB at most, 64 KiB chunks, no Content-Length, until the client goes away. */
+const HUGE_BYTES = 400 * 1024 * 1024;
+const CHUNK = Buffer.alloc(64 * 1024, 0x41);
 
 export interface CogModelNames {
   person: string;
@@ -51,9 +64,31 @@ export async function startCogStandIn(
   const queue: CogBehaviour[] = [];
   const state = { fallback: { kind: 'ok' } as CogBehaviour, health: 'READY' };
   let cached: Buffer | undefined;
+  let lastResult: Buffer | undefined;
+  let hugeSent = 0;
 
   const server = await startStandInServer(async (req, res) => {
     const path = req.url.split('?')[0]!;
+    if (req.method === 'GET' && path === '/files/result.png' && lastResult) {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': lastResult.length });
+      return res.end(lastResult);
+    }
+    if (req.method === 'GET' && path === '/files/huge') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      const more = () => {
+        while (!res.destroyed && hugeSent < HUGE_BYTES) {
+          hugeSent += CHUNK.length;
+          if (!res.write(CHUNK)) return void res.once('drain', more);
+        }
+        if (!res.destroyed) res.end();
+      };
+      return more();
+    }
+    if (req.method === 'GET' && path === '/redirect') {
+      const to = new URL(req.url, 'http://stand-in').searchParams.get('to') ?? '/';
+      res.writeHead(302, { location: to });
+      return res.end();
+    }
     if (req.method === 'GET' && path === '/health-check') {
       return sendJson(res, 200, {
         status: state.health,
@@ -100,12 +135,15 @@ export async function startCogStandIn(
         (opts.instant ? cached : undefined) ??
         (await makeResultImage(meta.width ?? 512, meta.height ?? 768, 'png', person));
       if (opts.instant) cached = image;
+      lastResult = image;
       const output =
-        b.output === 'none'
-          ? null
-          : b.output === 'not-image'
-            ? `data:text/plain;base64,${Buffer.from('no image here').toString('base64')}`
-            : `data:image/png;base64,${image.toString('base64')}`;
+        b.output === 'url'
+          ? b.url
+          : b.output === 'none'
+            ? null
+            : b.output === 'not-image'
+              ? `data:text/plain;base64,${Buffer.from('no image here').toString('base64')}`
+              : `data:image/png;base64,${image.toString('base64')}`;
       return sendJson(res, 200, {
         id,
         status: 'succeeded',
@@ -146,5 +184,6 @@ export async function startCogStandIn(
     predictionCalls: () => server.requests.filter((r) => /^\/predictions(\/[a-z0-9]+)?$/.test(r.url)),
     healthCalls: () => server.requests.filter((r) => r.url === '/health-check'),
     cancelCalls: () => server.requests.filter((r) => r.url.endsWith('/cancel')),
+    hugeBytesSent: () => hugeSent,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The try-on line (`admission.ts`) shared by every API process through Redis (REDIS_URL): one
  * line for the queue, whose slots are the workers' (each worker announces its concurrency,
- * `announceWorkerSlots`). The rules are admission.ts's; here is how they hold across processes:
+ * `announceWorkerSlots`). The rules are README.md's; here is how they hold across processes:
  *
  * - Every change is one Lua script (`redis-line-scripts.ts`, which also lists the keys), so two
  *   processes never hand out the same slot or number.
@@ -17,8 +17,8 @@
  * - Place updates also go out on `aidressup:line:progress`, since the page's progress stream may
  *   be held by another API process; each process hands them to its own progress hub.
  */
-import type { Redis } from '../redis/client.js';
-import { connectRedis, closeRedis } from '../redis/client.js';
+import type { Redis } from '../../redis/client.js';
+import { connectRedis, closeRedis, duplicateRedis } from '../../redis/client.js';
 import {
   RETRY_AFTER_MAX_S,
   RETRY_AFTER_MIN_S,
@@ -49,7 +49,7 @@ import {
   lineKey,
   lineKeys,
 } from './redis-line-scripts.js';
-import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from './progress.js';
+import { ProgressMessageSchema, type ProgressHub, type ProgressMessage } from '../progress.js';
 
 const TICK_MS = 500;
 const DEFAULT_PREFIX = 'aidressup:line:';
@@ -99,7 +99,7 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
   // Connections of its own, unless given (then they stay open after close()).
   const own = !options.connections;
   const client = options.connections?.client ?? (await connectRedis(options.redisUrl));
-  const subscriber = options.connections?.subscriber ?? client.duplicate();
+  const subscriber = options.connections?.subscriber ?? duplicateRedis(client);
   subscriber.on('error', () => undefined);
   const wakeChannel = `${prefix}wake`;
   const progressChannel = `${prefix}progress`;
@@ -231,7 +231,8 @@ export async function createRedisLine(options: RedisLineOptions): Promise<Admiss
           waitSeconds: expectedWaitSeconds(place, avg, Math.max(1, capacity)),
           retryAfterSeconds: retry,
         };
-        return { ok: false, busy };
+        const limit = joined === -2 ? 'shopper' : joined === -3 ? 'address' : undefined;
+        return { ok: false, busy, limit };
       }
       const joinedAt = now();
       let state: 'waiting' | 'admitted' | 'bumped' | 'lost' | 'away' | 'gone' = 'waiting';

@@ -1,13 +1,13 @@
 /**
- * Migration 011 (listed in migrations.ts, which runs it): My photos. Person photos a shopper keeps
+ * Migration 012_person_photos: My photos. Person photos a shopper keeps
  * for later try-ons, sealed in storage: the photo, a thumbnail and the built-in engine's analysis
  * of it. `status` is 'pending' while the files are written (retention removes a pending row a crash
  * left, with its files), then 'kept'. `key_id` names the encryption key that sealed the files (key
  * rotation). Never edit it once shipped.
  */
-import type { Kysely, Migration } from 'kysely';
+import { type Kysely, type Migration } from 'kysely';
 
-export const personPhotosMigration: Migration = {
+export const migration: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
       .createTable('person_photos')

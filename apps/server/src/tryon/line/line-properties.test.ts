@@ -1,12 +1,13 @@
 /**
- * The line's promises under random scenarios (`test/line-model.ts`): random joins (with and
+ * The line's promises under random scenarios (`line-model.ts`): random joins (with and
  * without tickets, priority or not, from shoppers sharing addresses), leaves (while held, while
  * away, also while a tick is on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries, leases)
  * and crashes, against both lines: the in-memory one, and the one shared through a real
  * redis-server (started here) by one to three API processes.
  *
- * Runs: LINE_PROPERTY_RUNS (default 10,000) for the in-memory line, LINE_PROPERTY_REDIS_RUNS
- * (default 1,000) for the Redis one; a failure prints fast-check's seed and the shrunk scenario.
+ * Runs: LINE_PROPERTY_RUNS (default 500) for the in-memory line, LINE_PROPERTY_REDIS_RUNS
+ * (default 200) for the Redis one; `npm run test:deep` plays 10,000 and 1,000, by hand or on a
+ * schedule. A failure prints fast-check's seed (LINE_PROPERTY_SEED replays it) and the shrunk scenario.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -14,8 +15,8 @@ import { Redis } from 'ioredis';
 import { createMemoryLine, type AdmissionLine } from './admission.js';
 import { createRedisLine } from './redis-line.js';
 import { LEASE_MS, RUNNING_LEASE_MS, lineKey, lineKeys } from './redis-line-scripts.js';
-import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
-import { playScenario } from '../test/line-model.js';
+import { redisServerAvailable, startRedis, type TestRedis } from '../../test/redis.js';
+import { playScenario } from './line-model.js';
 import {
   emptyStats,
   type LineSettings,
@@ -23,10 +24,10 @@ import {
   type LineWorld,
   type Op,
   type Scenario,
-} from '../test/line-scenario.js';
+} from './line-scenario.js';
 
-const MEMORY_RUNS = Number(process.env.LINE_PROPERTY_RUNS ?? 10_000);
-const REDIS_RUNS = Number(process.env.LINE_PROPERTY_REDIS_RUNS ?? 1_000);
+const MEMORY_RUNS = Number(process.env.LINE_PROPERTY_RUNS ?? 500);
+const REDIS_RUNS = Number(process.env.LINE_PROPERTY_REDIS_RUNS ?? 200);
 const SEED = process.env.LINE_PROPERTY_SEED ? Number(process.env.LINE_PROPERTY_SEED) : undefined;
 
 const settings: fc.Arbitrary<LineSettings> = fc.record({

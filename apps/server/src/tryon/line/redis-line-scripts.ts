@@ -87,8 +87,9 @@ end
  * ARGV: now, userId, lane, ticket or '', a new ticket, maxWaiting, maxTickets, typical ms, grace
  * ms, address, tickets per user, tickets per address.
  * Answers {joined, ticket, place, average ms, capacity, retryAfter s}; joined is 2 (let in at once:
- * a free slot and nobody ahead), 1 (held, waiting), 0 (away: ENGINE_BUSY with the ticket) or -1
- * (refused without a ticket).
+ * a free slot and nobody ahead), 1 (held, waiting), 0 (away: ENGINE_BUSY with the ticket), -1
+ * (refused without a ticket: the line is full), -2 or -3 (refused: the shopper, or the address,
+ * holds as many tickets as one may).
  */
 export const JOIN = `${PRELUDE}
 local userId, lane, ticket, fresh = ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5]
@@ -100,7 +101,7 @@ if ticket ~= '' then
 end
 if ticket == '' then
   local line = redis.call('ZRANGE', K_order, 0, -1)
-  local refused = {-1, '', #line + 1, tostring(avg), capacity, ${RETRY_AFTER_MAX_S}}
+  local function refused(code) return {code, '', #line + 1, tostring(avg), capacity, ${RETRY_AFTER_MAX_S}} end
   -- the shopper's tickets, and their earliest place that no request holds
   local mine, earliest = 0, nil
   for _, t in ipairs(line) do
@@ -110,14 +111,15 @@ if ticket == '' then
     end
   end
   if mine >= perUser then
-    if not earliest then return refused end
+    if not earliest then return refused(-2) end
     ticket = earliest
   else
     local here = 0
     for _, a in ipairs(redis.call('HVALS', K_addr)) do
       if a == address then here = here + 1 end
     end
-    if #line >= maxTickets or here >= perAddress then return refused end
+    if #line >= maxTickets then return refused(-1) end
+    if here >= perAddress then return refused(-3) end
     ticket = fresh
     local seq = redis.call('INCR', K_seq)
     redis.call('ZADD', K_order, lane * 1e13 + seq, ticket)

@@ -6,10 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
+import { redisServerAvailable, startRedis, type TestRedis } from '../../test/redis.js';
 import type { AdmissionLine, JoinResult, LineEntry } from './admission.js';
 import { announceWorkerSlots, createRedisLine } from './redis-line.js';
-import { ProgressHub, createProgressReporter } from './progress.js';
+import { ProgressHub, createProgressReporter } from '../progress.js';
 
 const REDIS = redisServerAvailable();
 let redis: TestRedis | undefined;
@@ -92,9 +92,11 @@ describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
     const b = wait(entryOf(await join(two!, 'b')), 'b');
     const c = wait(entryOf(await join(one!, 'c')), 'c');
     const d = wait(entryOf(await join(two!, 'd')), 'd');
-    await new Promise((r) => setTimeout(r, 700));
-    expect(log).toEqual([]); // one slot, taken
-    expect([places.b!.at(-1), places.c!.at(-1), places.d!.at(-1)]).toEqual([1, 2, 3]);
+    // Each has heard its place; then a round of both processes (what a tick does) lets nobody in: one slot, taken.
+    await expect.poll(() => [places.b!.at(-1), places.c!.at(-1), places.d!.at(-1)]).toEqual([1, 2, 3]);
+    await one!.refresh!();
+    await two!.refresh!();
+    expect(log).toEqual([]);
     expect(await one!.waiting('tryon')).toBe(3);
 
     await a.leave();
@@ -146,8 +148,7 @@ describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
     const places: number[] = [];
     const c = entryOf(await join(two!, 'c'));
     const cWait = c.wait({ onPlace: (p) => places.push(p.place) });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(places.at(-1)).toBe(2);
+    await expect.poll(() => places.at(-1)).toBe(2);
     ctrl.abort();
     expect(await bWait).toBe('aborted');
     await expect.poll(() => places.at(-1), { timeout: 3_000 }).toBe(1);
@@ -243,7 +244,8 @@ describe.skipIf(!REDIS)('the try-on line shared through Redis', () => {
     const bWait = b.wait({}).then((o) => log.push(`b:${o}`));
     const c = await join(one!, 'c');
     expect(c.ok).toBe(false);
-    await new Promise((r) => setTimeout(r, 50));
+    // This process's own line lets in as it changes (the join above): nothing more is on its way.
+    await one!.refresh!();
     expect(log).toEqual([]);
     await a.leave();
     await bWait;

@@ -3,7 +3,7 @@
  * settings and steps of a scenario, the line under test (a world of processes), the counts of what
  * happened, and the harness's own records of requests, shoppers and tickets.
  */
-import type { AdmissionLine, LineEntry, LineTimer, LineTimers } from '../tryon/admission.js';
+import type { AdmissionLine, LineEntry, LineTimer, LineTimers } from './admission.js';
 
 /** A clock and timers the harness moves by hand. */
 export class ManualTimers implements LineTimers {
@@ -168,7 +168,7 @@ export const STUCK_MS = 20_000;
 export const LIVE: readonly ReqState[] = ['held', 'charging', 'charged', 'running'];
 export const ADMITTED: readonly ReqState[] = ['charging', 'charged', 'running'];
 
-export class Violation extends Error {}
+class Violation extends Error {}
 
 export function fail(message: string, details?: unknown): never {
   throw new Violation(details === undefined ? message : `${message}: ${JSON.stringify(details)}`);

@@ -2,7 +2,7 @@
  * What the line promises, checked by the model checker (`line-model.ts`) between the line's
  * snapshot before a step and the one after, with what the harness saw happen during the step.
  */
-import type { LineSnapshot } from '../tryon/admission.js';
+import type { LineSnapshot } from './admission.js';
 import {
   ADMITTED,
   arrivedBefore,

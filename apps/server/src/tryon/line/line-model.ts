@@ -1,23 +1,12 @@
 /**
- * A model checker for the try-on line (`tryon/admission.ts` in memory, `tryon/redis-line.ts` over
- * a real Redis): plays a scenario of joins (with or without an earlier ticket), leaves (while
- * held, while away, also while a tick is on its way), charges, engine starts, finishes, time passing (timeouts, bumps, expiries,
- * leases) and process crashes against the line, drives its clock by hand, and after every step,
- * once the line has settled, checks what the line promises:
- * - no ticket lost (every ticket leaves the line only by admission, leaving, expiry or its dead
- *   process's lease) and none duplicated or appearing from nowhere; a ticket sent back while it is
- *   in line is honoured; a ticket that steps out (a timeout, a bump) keeps its place;
- * - first come, first served: the line is in order of arrival (priority lane first); nobody is let
- *   in while a live request ahead is held or a ticket holder ahead is due back; a free slot never
- *   stays idle while a live request could take it;
- * - the bounds: tickets in line, held requests, tickets per shopper and per address, running slots;
- *   a refusal without a ticket only at a bound;
- * - the charge (`chargeIfStillThere`, modelled ledger): nobody is charged who left before being let
- *   in; a shopper who left before the engine started is refunded; at the end every charge has a
- *   result or a refund, never both.
+ * A model checker for the try-on line (`admission.ts` in memory, `redis-line.ts` over a real
+ * Redis): plays a scenario of joins, leaves, charges, engine starts, finishes, time passing and
+ * process crashes against the line, drives its clock by hand, and after every step, once the line
+ * has settled, checks what the line promises (`line-checks.ts`; the list is in README.md, "What
+ * the model checks").
  */
-import type { AdmissionLine, LineSnapshot, WaitOutcome } from '../tryon/admission.js';
-import { chargeIfStillThere } from '../tryon/pipeline.js';
+import type { AdmissionLine, LineSnapshot, WaitOutcome } from './admission.js';
+import { chargeIfStillThere } from '../pipeline.js';
 import { checkStep } from './line-checks.js';
 import {
   ADDRESSES,
@@ -212,11 +201,17 @@ export async function playScenario(world: LineWorld, scenario: Scenario, stats: 
       stats.refusedWithoutTicket++;
       const mine = prev.tickets.filter((t) => t.userId === shopper.userId);
       const here = prev.tickets.filter((t) => t.address === shopper.address);
-      const atBound =
-        prev.tickets.length >= settings.maxTickets ||
-        (mine.length >= settings.maxTicketsPerUser && mine.every((t) => t.held)) ||
-        (mine.length < settings.maxTicketsPerUser && here.length >= settings.maxTicketsPerAddress);
-      if (!atBound) fail('refused without a ticket, at no bound', { shopper, prev });
+      // Which bound refused it says who is limited: the shopper, their address, or (none) the line.
+      const shopperBound = mine.length >= settings.maxTicketsPerUser && mine.every((t) => t.held);
+      const lineFull = !shopperBound && prev.tickets.length >= settings.maxTickets;
+      const addressBound =
+        !shopperBound &&
+        !lineFull &&
+        mine.length < settings.maxTicketsPerUser &&
+        here.length >= settings.maxTicketsPerAddress;
+      if (!shopperBound && !lineFull && !addressBound) fail('refused without a ticket, at no bound', { shopper, prev });
+      const limit = shopperBound ? 'shopper' : addressBound ? 'address' : undefined;
+      if (result.limit !== limit) fail('refused naming the wrong bound', { got: result.limit, limit, shopper, prev });
       return;
     }
     const req: Req = {

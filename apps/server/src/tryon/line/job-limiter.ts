@@ -1,6 +1,7 @@
 /**
- * Bounded in-process concurrency for engine jobs: at most `limit` run at once, at most
- * `maxWaiting` wait; past that a job is refused at once with `busyError()`.
+ * Bounded in-process concurrency for engine jobs: at most `limit` run at once; the others wait
+ * for a slot. Nothing is refused here: how many may wait, and for how long, is the line's to say
+ * (`admission.ts`), before anything is charged.
  *
  * Two lanes: a freed slot goes to the oldest waiting priority job (paying customers' plans with
  * priority processing), else to the oldest normal one. Both lanes share the waiting places.
@@ -16,18 +17,8 @@ export class JobLimiter {
   private running = 0;
   private readonly lanes: Record<JobPriority, Waiter[]> = { priority: [], normal: [] };
 
-  constructor(
-    readonly limit: number,
-    readonly maxWaiting = Infinity,
-    private readonly busyError: () => Error = () => new Error('too many jobs waiting'),
-  ) {
+  constructor(readonly limit: number) {
     if (limit < 1) throw new Error('limit must be at least 1');
-    if (maxWaiting < 0) throw new Error('maxWaiting must not be negative');
-  }
-
-  /** True when a new job would be refused (every slot busy and every waiting place taken). */
-  get saturated(): boolean {
-    return this.running >= this.limit && this.queued >= this.maxWaiting;
   }
 
   get active(): number {
@@ -61,7 +52,6 @@ export class JobLimiter {
       this.running++;
       return Promise.resolve();
     }
-    if (this.queued >= this.maxWaiting) return Promise.reject(this.busyError());
     return new Promise<void>((resolve, reject) => {
       const entry: Waiter = {
         start: () => {

@@ -68,41 +68,6 @@ describe('engine job limiter', () => {
     expect(limiter.active).toBe(0);
   });
 
-  it('refuses at once past `maxWaiting` waiting jobs, and takes jobs again once there is room', async () => {
-    const limiter = new JobLimiter(1, 1, () => new Error('busy'));
-    const ctrl = new AbortController();
-    let release!: () => void;
-    const first = limiter.run(
-      () => new Promise<void>((r) => (release = r)),
-      ctrl.signal,
-      () => new Error('aborted'),
-    );
-    const second = limiter.run(
-      async () => 'second',
-      ctrl.signal,
-      () => new Error('aborted'),
-    );
-    expect(limiter.saturated).toBe(true);
-    await expect(
-      limiter.run(
-        async () => 'third',
-        ctrl.signal,
-        () => new Error('aborted'),
-      ),
-    ).rejects.toThrow('busy');
-    release();
-    await first;
-    expect(await second).toBe('second');
-    expect(limiter.saturated).toBe(false);
-    expect(
-      await limiter.run(
-        async () => 'fourth',
-        ctrl.signal,
-        () => new Error('aborted'),
-      ),
-    ).toBe('fourth');
-  });
-
   it('starts waiting priority jobs before normal ones, each lane in order', async () => {
     const limiter = new JobLimiter(1);
     const started: string[] = [];
@@ -129,42 +94,6 @@ describe('engine job limiter', () => {
     await releaseInTurn(release, 5);
     await Promise.all(all);
     expect(started).toEqual(['n1', 'p1', 'p2', 'n2', 'n3']);
-  });
-
-  it('counts both lanes against the waiting places: a priority job past them is refused too', async () => {
-    const limiter = new JobLimiter(1, 2, () => new Error('busy'));
-    let finish!: () => void;
-    const signal = new AbortController().signal;
-    const running = limiter.run(
-      () => new Promise<void>((r) => (finish = r)),
-      signal,
-      () => new Error('x'),
-    );
-    const waiting = [
-      limiter.run(
-        async () => 'n',
-        signal,
-        () => new Error('x'),
-      ),
-      limiter.run(
-        async () => 'p',
-        signal,
-        () => new Error('x'),
-        'priority',
-      ),
-    ];
-    expect(limiter.saturated).toBe(true);
-    await expect(
-      limiter.run(
-        async () => 'late',
-        signal,
-        () => new Error('x'),
-        'priority',
-      ),
-    ).rejects.toThrow('busy');
-    finish();
-    await running;
-    expect(await Promise.all(waiting)).toEqual(['n', 'p']);
   });
 
   it('drops an aborted priority job from its lane; the normal job still runs', async () => {

@@ -1,32 +1,12 @@
 /**
- * The try-on line: busy is a wait, not an error. Before a try-on is charged it takes a ticket
- * and waits for an engine slot here; only once admitted does the pipeline reserve the free trial
- * or credit (`pipeline.ts`), so nobody pays while waiting, and a shopper who leaves pays nothing.
- *
- * Rules (the same for both implementations: this file's in-memory one for the in-process runner,
- * `redis-line.ts` shared by every API process when REDIS_URL is set):
- * - **First come, first served.** Tickets are numbered in order of arrival; a free slot goes to
- *   the waiting ticket with the lowest number, priority-plan holders' lane first (priority
- *   processing, section 10 of the architecture). A newcomer never overtakes a ticket holder.
- * - **A few tickets each.** At most `maxTicketsPerUser` tickets per shopper and
- *   `maxTicketsPerAddress` per client address are in line at once (every pool counted). A shopper
- *   at the bound who comes without a ticket gets back their own earliest place that no request
- *   holds; with none, or an address at the bound, the answer is ENGINE_BUSY without a ticket.
- * - **Bounded length and wait.** At most `maxWaiting` requests are held on the server per pool,
- *   each at most `maxWaitMs`. Past either, the request is answered ENGINE_BUSY (503, Retry-After)
- *   with its ticket, place and expected wait; the ticket keeps the place while the shopper is away
- *   (`ticketGraceMs` past Retry-After). The held requests are always the front of the line: a
- *   ticket holder who comes back to a full line takes the place of the last one held, which is
- *   answered ENGINE_BUSY with its own ticket instead.
- * - **Nobody is overtaken while away.** A slot is kept for a ticket holder ahead who is due back
- *   (within Retry-After and `DUE_BACK_SLACK_MS`); one who stays away longer no longer holds up the
- *   line, and, back before the ticket expires, still goes before everyone behind.
- * - **Slots.** A pool's capacity is its engine's concurrency (in-process) or the workers' slots
- *   (queue). An admitted try-on holds its slot until `leave()`.
- * - The expected wait is the place times the pool's recent try-on time, over its slots.
+ * The try-on line in memory: busy is a wait, not an error. Before a try-on is charged it takes a
+ * ticket and waits for an engine slot here; only once admitted does the pipeline reserve the free
+ * trial or credit (`pipeline.ts`). The rules, the same for `redis-line.ts`, are in this folder's
+ * README.md.
  */
 import { randomBytes } from 'node:crypto';
-import type { ProgressMessage } from './progress.js';
+import type { ProgressMessage } from '../progress.js';
+import type { Hold } from './holds.js';
 
 /** Where a shopper stands: 1 is next. */
 export interface LinePlace {
@@ -42,7 +22,7 @@ export interface LineBusy extends LinePlace {
   retryAfterSeconds: number;
 }
 
-export interface JoinRequest {
+interface JoinRequest {
   /** The line: an engine's id (in-process), or the queue's name. */
   pool: string;
   userId: string;
@@ -76,10 +56,17 @@ export interface Admission {
   readonly entry: LineEntry;
   /** Holds credits of a plan with priority processing (decided before anything is reserved). */
   readonly priority: boolean;
+  /** What the shopper holds for it until it is charged (`holds.ts`); none for a shop's widget. */
+  readonly hold?: Hold | undefined;
   leave(): Promise<void>;
 }
 
-export type JoinResult = { ok: true; entry: LineEntry } | { ok: false; busy: LineBusy };
+/**
+ * Refused: the line is full (the engine's own capacity: ENGINE_BUSY), or, with `limit`, the
+ * shopper or their address already holds as many places as one may (a limit on that client).
+ */
+export type JoinResult =
+  { ok: true; entry: LineEntry } | { ok: false; busy: LineBusy; limit?: 'shopper' | 'address' | undefined };
 
 /** A pool's line as it stands (tests, diagnostics). */
 export interface LineSnapshot {
@@ -197,7 +184,7 @@ export function retryAfterFor(place: number, maxWaiting: number, averageMs: numb
 }
 
 /** The new average try-on time after one that took `ms`. */
-export function nextAverage(averageMs: number, ms: number): number {
+function nextAverage(averageMs: number, ms: number): number {
   return averageMs + AVERAGE_WEIGHT * (ms - averageMs);
 }
 
@@ -309,8 +296,9 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
       const next = p.order.find((t) => t.waiter || t.dueAt > at);
       if (!next) break;
       if (!next.waiter) {
-        // Kept for its holder, due back: look again when that stops.
-        p.timer = timers.setTimeout(() => pump(pool, p), next.dueAt - at + 1);
+        // Kept for its holder, due back: look again when that stops (at dueAt itself, when the
+        // holder no longer counts as due; a timer that fires early looks again).
+        p.timer = timers.setTimeout(() => pump(pool, p), next.dueAt - at);
         break;
       }
       remove(p, next);
@@ -335,19 +323,19 @@ export function createMemoryLine(options: MemoryLineOptions): AdmissionLine {
       let ticket = req.ticket ? p.byId.get(req.ticket) : undefined;
       // A ticket is its holder's only, and one request at a time.
       if (ticket && (ticket.userId !== req.userId || ticket.waiter)) ticket = undefined;
-      const refused = (): JoinResult => {
+      const refused = (limit?: 'shopper' | 'address'): JoinResult => {
         const place = p.order.length + 1;
         const waitSeconds = expectedWaitSeconds(place, p.averageMs, capacity);
-        return { ok: false, busy: { ticket: '', place, waitSeconds, retryAfterSeconds: RETRY_AFTER_MAX_S } };
+        return { ok: false, busy: { ticket: '', place, waitSeconds, retryAfterSeconds: RETRY_AFTER_MAX_S }, limit };
       };
       if (!ticket && count((x) => x.userId === req.userId) >= options.maxTicketsPerUser) {
         // At the bound: the shopper's own earliest place that no request holds, or none.
         ticket = p.order.find((x) => x.userId === req.userId && !x.waiter);
-        if (!ticket) return refused();
+        if (!ticket) return refused('shopper');
       }
       if (!ticket) {
-        if (p.order.length >= maxTickets || count((x) => x.address === req.address) >= options.maxTicketsPerAddress)
-          return refused();
+        if (p.order.length >= maxTickets) return refused();
+        if (count((x) => x.address === req.address) >= options.maxTicketsPerAddress) return refused('address');
         ticket = {
           id: newTicket(),
           userId: req.userId,
