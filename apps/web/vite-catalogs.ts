@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import type { Plugin } from 'vite';
+// The contract's source by path: Vite loads its config (and Vitest this plugin) before any export
+// condition applies, so the package name would ask for a build of the contract first.
+import { readCatalogFolder } from '../../packages/contract/src/catalogs.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** `src/i18n/catalogs/<bundle>/<locale>/*.json`: flat `{ "area.key": "ICU message" }` files. */
-export const CATALOGS_DIR = path.join(here, 'src/i18n/catalogs');
 const PREFIX = 'virtual:catalog/';
 
 /**
@@ -17,20 +14,17 @@ const PREFIX = 'virtual:catalog/';
  */
 export const MORE_FILES = ['account.json', 'embed.json', 'gallery.json', 'paywall.json'];
 
-/** Every message of one bundle and locale, merged from its files (file order is alphabetical). */
+/** The page's bundles. The contract's `server` folder (the share page's and the mail's words) is not one. */
+const PAGE_BUNDLES = ['app', 'more', 'legal'];
+
+/**
+ * Every message of one of the page's bundles and one locale, merged from its files in the contract's
+ * catalogs (`packages/contract/catalogs`; file order is alphabetical).
+ */
 export function readCatalog(bundle: string, locale: string): { messages: Record<string, string>; files: string[] } {
-  const dir = path.join(CATALOGS_DIR, bundle === 'more' ? 'app' : bundle, locale);
-  const files = fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .filter((f) => (bundle === 'more' ? MORE_FILES.includes(f) : bundle !== 'app' || !MORE_FILES.includes(f)))
-    .sort()
-    .map((f) => path.join(dir, f));
-  const messages: Record<string, string> = {};
-  for (const file of files) {
-    Object.assign(messages, JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>);
-  }
-  return { messages, files };
+  if (!PAGE_BUNDLES.includes(bundle)) throw new Error(`Not a bundle of the page: ${bundle}`);
+  if (bundle === 'legal') return readCatalogFolder('legal', locale);
+  return readCatalogFolder('app', locale, (f) => (bundle === 'more') === MORE_FILES.includes(f));
 }
 
 /**

@@ -13,7 +13,20 @@ import { loadResponseSchemas } from './lib/api-client';
  * instead of blocking the main thread with one long task; it replaces the static copy when done.
  */
 export function boot(): void {
-  const root = createRoot(document.getElementById('root')!);
+  const container = document.getElementById('root')!;
+  const root = createRoot(container);
+  // A keyboard user may already be in the static copy when the app replaces it: focus would fall
+  // to the page's body. Once the app is there, it goes to the app's own skip link instead, so the
+  // next Tab carries on from the top of the page.
+  let shellFocused: 'skip' | 'main' | 'other' | null = null;
+  const note = (el: Element | null) => {
+    if (!el?.closest('[data-prerender-shell]')) shellFocused = null;
+    else shellFocused = el.matches('[data-skip-link]') ? 'skip' : el.matches('main') ? 'main' : 'other';
+  };
+  const noteFocus = (e: FocusEvent) => note(e.target instanceof Element ? e.target : null);
+  // Focus may have moved before this code arrived (the first Tab on a slow connection).
+  note(document.activeElement);
+  container.addEventListener('focusin', noteFocus);
   const schemas = loadResponseSchemas().catch((e: unknown) => console.warn('Could not load the response schemas', e));
   void Promise.allSettled([startI18n(), schemas]).finally(() => {
     startTransition(() => {
@@ -23,5 +36,18 @@ export function boot(): void {
         </StrictMode>,
       );
     });
+    let frames = 0;
+    const restore = () => {
+      // Until the app has replaced the static copy (a few frames; given up after ten seconds).
+      if (document.querySelector('[data-prerender-shell]') && ++frames < 600)
+        return void requestAnimationFrame(restore);
+      container.removeEventListener('focusin', noteFocus);
+      const lost = document.activeElement === null || document.activeElement === document.body;
+      if (!shellFocused || !lost) return;
+      // The skip link already followed lands on the app's main content; anything else, on the skip link.
+      const next = shellFocused === 'main' ? 'main#main' : '[data-skip-link]';
+      document.querySelector<HTMLElement>(next)?.focus();
+    };
+    requestAnimationFrame(restore);
   });
 }

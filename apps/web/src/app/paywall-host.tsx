@@ -13,7 +13,7 @@ const PaywallModal = lazy(async () => {
 
 /** Mounts the (lazily loaded) paywall with the session and configuration it needs. */
 export function PaywallHost() {
-  const { open, reason, closePaywall } = usePaywall();
+  const { open, reason, closePaywall, notePurchase } = usePaywall();
   const { user, setUser, refreshUser } = useSession();
   const { config } = usePublicConfig();
   const { openSignIn } = useSignInDialog();
@@ -28,6 +28,7 @@ export function PaywallHost() {
         user={user}
         setUser={setUser}
         refreshUser={refreshUser}
+        onPurchased={notePurchase}
         onSaveWithEmail={() => {
           closePaywall();
           openSignIn();

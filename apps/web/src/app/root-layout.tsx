@@ -29,14 +29,16 @@ export function RootLayout() {
 
   return (
     <div className="flex min-h-dvh flex-col overflow-x-clip">
+      {/* Off-screen until focused, then whole at the top (index.html's static first paint has the same link). */}
       <a
         href="#main"
-        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:start-3 focus:top-3"
+        className="fixed start-3 -top-24 z-50 rounded-xl bg-white px-4 py-2.5 font-semibold whitespace-nowrap text-brand-700 shadow-lg ring-2 ring-brand-500 focus:top-3 focus:outline-none"
+        data-skip-link
       >
         {t('common.layout.skipToContent')}
       </a>
       {/* The navigation and the account box stay at the top, in their own space (nothing scrolls under them unseen). */}
-      <div className="sticky top-0 z-40">
+      <div className="sticky top-0 z-40" data-testid="top-bar">
         <NavBar user={user} onSignIn={() => signIn.openSignIn()} />
         <UserInfoBox user={user} loading={loading} />
       </div>

@@ -14,13 +14,22 @@ const Answer = z.object({ success: z.literal(true), n: z.number() });
 
 describe('apiRequest with a schema that is still loading', () => {
   it('sends the request at once and reads the answer with the schema once it is there', async () => {
-    const fetch = vi.fn(async () => Response.json({ success: true, n: 7, extra: 'dropped' }));
+    // The answer's body, read: from then on only the schema keeps the request from settling.
+    const read = deferred<void>();
+    const fetch = vi.fn(async () => {
+      const res = Response.json({ success: true, n: 7, extra: 'dropped' });
+      const text = res.text.bind(res);
+      res.text = () => text().finally(() => read.resolve());
+      return res;
+    });
     vi.stubGlobal('fetch', fetch);
     const schema = deferred<typeof Answer>();
     let settled = false;
     const answer = apiRequest('/api/x', schema.promise, { fallbackError: 'Failed' }).finally(() => (settled = true));
-    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1));
-    await new Promise((r) => setTimeout(r, 10));
+    await read.promise;
+    // Everything already on its way has run (a task after the body's read).
+    await new Promise((r) => setTimeout(r, 0));
+    expect(fetch).toHaveBeenCalledTimes(1);
     expect(settled).toBe(false);
     schema.resolve(Answer);
     await expect(answer).resolves.toEqual({ success: true, n: 7 });

@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 /** The API lives on the same origin as the page (the server serves this build). */
-export const API_BASE = '';
+const API_BASE = '';
 
 export function apiUrl(path: string): string {
   return `${API_BASE}${path}`;

@@ -11,7 +11,7 @@ const DB_NAME = 'aidressup-photos';
 const STORE = 'photos';
 /** Set in sessionStorage while this browser session has kept photos. */
 const SESSION_MARK = 'aidressup.photos.session';
-export const PHOTO_RETENTION_MS = UPLOAD_RETENTION_MINUTES * 60_000;
+const PHOTO_RETENTION_MS = UPLOAD_RETENTION_MINUTES * 60_000;
 
 interface StoredPhoto {
   slot: string;

@@ -19,7 +19,7 @@ interface ConfigState {
 
 const ConfigContext = createContext<ConfigState | null>(null);
 
-export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
+function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
   return apiRequest(
     '/api/config',
     loadResponseSchemas().then((s) => s.PublicConfigSchema),
@@ -31,7 +31,7 @@ export function fetchPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
 }
 
 /** How often the configuration is read again: engines go down and come back (their `status`). */
-export const CONFIG_REFRESH_MS = 60_000;
+const CONFIG_REFRESH_MS = 60_000;
 
 /**
  * Loads the public configuration (GET /api/config) at start, then again every minute. The first

@@ -72,7 +72,8 @@ export function AccountPage() {
   };
 
   const plan = summarisePlan(user?.subscription);
-  const canManage = !!user && (!!user.subscription || (history.items?.length ?? 0) > 0);
+  // The portal manages a plan: a one-time buyer has nothing there to renew or cancel.
+  const canManage = !!user?.subscription;
 
   return (
     <section className="mx-auto max-w-4xl px-4 py-10 sm:px-6 sm:py-14" aria-labelledby="account-title">

@@ -16,6 +16,7 @@ import { usePaywall } from '../../features/paywall/hooks/use-paywall';
 import { rerunTryOn } from '../../features/tryon/api/rerun-tryon';
 import { firstHostedEngine } from '../../features/tryon/utils/progress-copy';
 import type { PhotoRealProps } from '../../features/gallery/components/gallery-grid';
+import { useDescribeItem } from '../../features/gallery/utils/describe-item';
 import { ApiError } from '../../lib/api-client';
 
 const ReportDialog = lazy(async () => ({
@@ -35,6 +36,7 @@ export function GalleryPage() {
   const [reporting, setReporting] = useState<TryOnItem | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const describe = useDescribeItem();
   /** After a deletion: the item to focus (the next one, else the one before), null for the heading. */
   const [focusAfterDelete, setFocusAfterDelete] = useState<{ id: string | null } | null>(null);
 
@@ -56,19 +58,21 @@ export function GalleryPage() {
   }, [announcement]);
 
   // After a deletion the item (and the button that opened the dialog) is gone: the focus goes to
-  // the next item (else the one before, else the heading), brought into view, so the page does
-  // not stay scrolled where the deleted item was.
+  // the next item (else the one before, else the heading when the gallery is empty), whose name
+  // (its category and time) a screen reader reads, brought into view below the sticky top bar
+  // (the targets' scroll-margin-top), so the page does not stay scrolled where the deleted item was.
   useEffect(() => {
     if (!focusAfterDelete) return;
     const frame = requestAnimationFrame(() => {
       const id = focusAfterDelete.id;
-      const target =
-        (id && document.querySelector<HTMLElement>(`[data-testid="gallery-item"][data-item-id="${CSS.escape(id)}"]`)) ||
-        headingRef.current;
+      const card = id
+        ? document.querySelector<HTMLElement>(`[data-testid="gallery-item"][data-item-id="${CSS.escape(id)}"]`)
+        : null;
+      const target = card ?? headingRef.current;
       if (!target) return;
       target.focus({ preventScroll: true });
       const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
-      target.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: id ? 'center' : 'start' });
+      target.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
     });
     return () => cancelAnimationFrame(frame);
   }, [focusAfterDelete]);
@@ -116,7 +120,8 @@ export function GalleryPage() {
             id="gallery-title"
             ref={headingRef}
             tabIndex={-1}
-            className="text-3xl font-extrabold tracking-tight text-ink-950 focus:outline-none sm:text-4xl"
+            // Brought into view below the sticky top bar (navigation and account box) after the last deletion.
+            className="scroll-mt-40 text-3xl font-extrabold tracking-tight text-ink-950 focus:outline-none sm:text-4xl"
           >
             {t('gallery.heading')}
           </h1>
@@ -223,7 +228,7 @@ export function GalleryPage() {
       {sharing ? (
         <ShareDialog
           key={sharing.id}
-          item={sharing}
+          result={{ ...sharing, name: describe(sharing) }}
           onClose={() => setSharing(null)}
           onShareUrl={setShareUrl}
           announce={announce}

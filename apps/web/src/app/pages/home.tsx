@@ -1,11 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import {
-  DEFAULT_KEPT_PHOTO_DAYS,
-  categoryInfo,
-  hasFreeTrial,
-  type ReportStatus,
-  type TryOnItem,
-} from '@aidressup/contract';
+import { DEFAULT_KEPT_PHOTO_DAYS, categoryInfo, hasFreeTrial, type ReportStatus } from '@aidressup/contract';
 import { BelowTheFold } from '../../components/ui/below-the-fold';
 import { Button } from '../../components/ui/button';
 import { AlertIcon, TrousersIcon, UserIcon, WandIcon } from '../../components/ui/icons';
@@ -13,7 +7,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { usePaywall } from '../../features/paywall/hooks/use-paywall';
 import { TrialsWithheldNote } from '../../features/session/components/trials-withheld-note';
 import { useSession } from '../../features/session/hooks/use-session';
-import { CategoryIcon } from '../../features/tryon/components/category-icon';
+import { useSignInDialog } from '../../features/session/hooks/use-sign-in-dialog';
+import { CategoryIcon } from '../../components/ui/category-icon';
 import { CategorySelect } from '../../features/tryon/components/category-select';
 import { EngineSelect } from '../../features/tryon/components/engine-select';
 import { offeredEngines } from '../../features/tryon/utils/progress-copy';
@@ -21,7 +16,7 @@ import { OutfitNote } from '../../features/tryon/components/outfit-note';
 import { PhotoGuide } from '../../features/tryon/components/photo-guide';
 import { ResultPanelIdle } from '../../features/tryon/components/result-frame';
 import { firstInteraction } from '../../features/session/utils/fingerprint-due';
-import type { PressResult } from '../../features/tryon/components/results-row';
+import type { SharedResult } from '../../features/gallery/components/share-dialog';
 import { useMyPhotos } from '../../features/my-photos/hooks/use-my-photos';
 import { Reviews } from '../../features/tryon/components/reviews';
 import { Showcase } from '../../features/tryon/components/showcase';
@@ -82,25 +77,13 @@ function useResultPanelWanted(photoPicked: boolean): boolean {
   return wanted;
 }
 
-/** A press's result as My Gallery would list it (for sharing it from the page). */
-function galleryItemOf(result: PressResult, engine: string): TryOnItem {
-  return {
-    id: result.tryonId,
-    imageUrl: result.imageUrl,
-    category: result.item.category,
-    engine,
-    createdAt: new Date().toISOString(),
-    expiresAt: null,
-    shareUrl: null,
-  };
-}
-
 export function HomePage() {
   const t = useT();
   const localize = useLocalizeMessage();
   const { config } = usePublicConfig();
-  const { user, updateUser, setUser, refreshUser } = useSession();
-  const { openPaywall } = usePaywall();
+  const { user, updateUser, setUser, refreshUser, error: sessionError } = useSession();
+  const { openPaywall, open: paywallOpen, purchases } = usePaywall();
+  const { open: signInOpen } = useSignInDialog();
   const studio = useStudio({
     config,
     user,
@@ -108,18 +91,22 @@ export function HomePage() {
     setUser,
     refreshUser,
     onNoCredits: () => openPaywall('no_credits'),
+    sessionError,
+    purchases,
+    dialogOpen: paywallOpen || signInOpen,
   });
   const resultPanelWanted = useResultPanelWanted(
     !!studio.person.previewUrl || !!studio.clothing.previewUrl || !!studio.keptPhotoId,
   );
   const { category, processing } = studio;
   const tryonId = studio.state.status === 'success' ? studio.state.tryonId : null;
+  const resultUrl = studio.state.status === 'success' ? studio.state.resultUrl : null;
   /** The try-on whose report dialog is open, and the reports made on this page (by try-on id). */
   const [reporting, setReporting] = useState<string | null>(null);
   const [reported, setReported] = useState<Record<string, ReportStatus>>({});
   const reportedStatus = tryonId ? reported[tryonId] : undefined;
   /** A press's result being shared (its link dialog), and the links made on this page. */
-  const [sharing, setSharing] = useState<TryOnItem | null>(null);
+  const [sharing, setSharing] = useState<Omit<SharedResult, 'shareUrl'> | null>(null);
   const [shared, setShared] = useState<Record<string, string | null>>({});
   const [announced, setAnnounced] = useState('');
   const onShareUrl = useCallback((id: string, url: string | null) => setShared((s) => ({ ...s, [id]: url })), []);
@@ -370,7 +357,7 @@ export function HomePage() {
                   items={studio.press.items}
                   beforeUrl={studio.person.previewUrl}
                   preview={studio.resultEngine.kind === 'local'}
-                  onShare={(r) => setSharing(galleryItemOf(r, studio.engineId ?? 'local'))}
+                  onShare={(r) => setSharing({ id: r.tryonId, imageUrl: r.imageUrl })}
                   onReport={(r) => setReporting(r.tryonId)}
                   reportedNote={(id) => (reported[id] ? t(`report.state.${reported[id]}`) : null)}
                   onTryOthers={studio.tryAnotherGarment}
@@ -389,6 +376,7 @@ export function HomePage() {
                   alternativeEngine={studio.alternativeEngine}
                   onTryAnotherGarment={studio.tryAnotherGarment}
                   onLeaveLine={studio.leaveLine}
+                  onShare={tryonId && resultUrl ? () => setSharing({ id: tryonId, imageUrl: resultUrl }) : undefined}
                   onReport={tryonId ? () => setReporting(tryonId) : undefined}
                   reportedNote={reportedStatus ? t(`report.state.${reportedStatus}`) : null}
                 />
@@ -400,7 +388,7 @@ export function HomePage() {
               <Suspense fallback={null}>
                 <ShareDialog
                   key={sharing.id}
-                  item={{ ...sharing, shareUrl: shared[sharing.id] ?? null }}
+                  result={{ ...sharing, shareUrl: shared[sharing.id] ?? null }}
                   onClose={() => setSharing(null)}
                   onShareUrl={onShareUrl}
                   announce={setAnnounced}

@@ -54,12 +54,12 @@ export function ImageCreditsPage() {
       <h1 className="mt-4 text-3xl font-extrabold tracking-tight text-ink-950 sm:text-4xl">
         {t('gallery.credits.heading')}
       </h1>
-      <p className="mt-6 text-lg leading-8 text-ink-700">{t('gallery.credits.introInputs')}</p>
+      <p className="mt-6 text-lg leading-8 text-ink-700">{t('gallery.credits.introPreviews')}</p>
       <ul className="mt-10 space-y-8">
         {SHOWCASE_CREDITS.map((c) => (
           <li key={c.name} className="rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-6">
             <h2 className="text-xl font-bold text-ink-950">{t(c.title)}</h2>
-            <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-sm">
+            <div className={`mt-4 grid gap-3 ${c.result ? 'grid-cols-3 sm:max-w-md' : 'grid-cols-2 sm:max-w-sm'}`}>
               <figure>
                 <img
                   src={`/showcase/${c.name}-person.webp`}
@@ -86,10 +86,30 @@ export function ImageCreditsPage() {
                   {t('tryon.showcase.garmentLabel')}
                 </figcaption>
               </figure>
+              {c.result ? (
+                <figure>
+                  <img
+                    src={`/showcase/${c.name}-result.webp`}
+                    alt=""
+                    width={450}
+                    height={600}
+                    loading="lazy"
+                    className="aspect-[3/4] w-full rounded-xl object-cover"
+                  />
+                  <figcaption className="mt-1 text-xs font-semibold text-ink-600">
+                    {t('tryon.showcase.resultLabel')}
+                  </figcaption>
+                </figure>
+              ) : null}
             </div>
             <div className="mt-4 grid gap-3">
               <Source source={c.person} />
               <Source source={c.garment} />
+              {c.result ? (
+                <p className="rounded-2xl bg-ink-50 p-4 text-sm text-ink-700 ring-1 ring-ink-100">
+                  {t('gallery.credits.resultMade')}
+                </p>
+              ) : null}
             </div>
           </li>
         ))}

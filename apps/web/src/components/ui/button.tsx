@@ -14,14 +14,15 @@ const variants: Record<Variant, string> = {
   destructive: 'bg-red-600 text-white shadow-sm shadow-red-600/25 hover:bg-red-700',
 };
 const sizes: Record<Size, string> = {
-  sm: 'h-9 px-3 text-sm gap-1.5',
-  md: 'h-11 px-5 text-sm gap-2',
-  lg: 'h-14 px-8 text-base gap-2.5',
+  // At least this tall, taller when a long label wraps (it never spills out of its box).
+  sm: 'min-h-9 py-1 px-3 text-sm gap-1.5',
+  md: 'min-h-11 py-1.5 px-5 text-sm gap-2',
+  lg: 'min-h-14 py-2 px-8 text-base gap-2.5',
 };
 
 export function buttonClasses(variant: Variant = 'primary', size: Size = 'md', className?: string) {
   return cn(
-    'inline-flex items-center justify-center rounded-xl font-semibold transition-colors select-none',
+    'inline-flex items-center justify-center rounded-xl text-center font-semibold transition-colors select-none [&>svg]:shrink-0',
     'focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-brand-500',
     'disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50',
     variants[variant],

@@ -191,11 +191,6 @@ export const GalleryIcon = (p: IconProps) => (
     <rect x="13" y="13" width="8" height="8" rx="1.5" />
   </Svg>
 );
-export const MinusIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M6 12h12" />
-  </Svg>
-);
 export const ClockIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="12" r="9" />

@@ -1,7 +1,7 @@
 /**
  * Sources and licences of the showcase images, from apps/web/public/showcase/ATTRIBUTION.md
  * (written by `npm run showcase`; keep both in step when the showcase changes). Descriptions are catalog ids
- * (their English in `i18n/catalogs/app/en/gallery.json`); file names, authors and licence names
+ * (their English in `packages/contract/catalogs/app/en/gallery.json`); file names, authors and licence names
  * are shown as they are.
  */
 import type { MessageId } from '../../i18n/use-t';
@@ -25,6 +25,8 @@ export interface ShowcaseCredit {
   name: string;
   person: ImageSource;
   garment: ImageSource;
+  /** Whether /showcase/<name>-result.webp exists: the built-in engine's quick preview, derived from both photos. */
+  result: boolean;
 }
 
 const BAGISTO = {
@@ -48,19 +50,22 @@ export const SHOWCASE_CREDITS: ShowcaseCredit[] = [
   {
     title: 'gallery.credits.showcase.casual',
     name: 'casual',
-    person: { file: 'woman_tee_jeans_fullbody.jpg', what: 'gallery.credits.what.womanTeeJeans', ...BAGISTO },
+    person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
     garment: { file: 'dress_blue_sleeves.jpg', what: 'gallery.credits.what.blueDress', ...CLOTHING_DATASET },
+    result: true,
   },
   {
     title: 'gallery.credits.showcase.swap',
     name: 'swap',
     person: { file: 'woman_croptop_skirt.jpg', what: 'gallery.credits.what.womanCropTopSkirt', ...BAGISTO },
-    garment: { file: 'tshirt_lightblue_plain.jpg', what: 'gallery.credits.what.lightBlueTee', ...CLOTHING_DATASET },
+    garment: { file: 'polo_striped.jpg', what: 'gallery.credits.what.stripedPolo', ...CLOTHING_DATASET },
+    result: true,
   },
   {
     title: 'gallery.credits.showcase.pro',
     name: 'pro',
     person: { file: 'woman_blouse_skirt.jpg', what: 'gallery.credits.what.womanBlouseSkirt', ...BAGISTO },
     garment: { file: 'polo_navy.jpg', what: 'gallery.credits.what.navyPolo', ...CLOTHING_DATASET },
+    result: false,
   },
 ];

@@ -7,7 +7,7 @@ import { InlineError, SectionCard } from './section-card';
 
 export interface CreditsAndPlanProps {
   user: User;
-  /** Shown when there is a plan or a purchase to manage. */
+  /** Shown when there is a plan to manage (a one-time purchase has nothing to renew or cancel). */
   canManage: boolean;
   onManage: () => void;
   manageBusy: boolean;
@@ -49,7 +49,11 @@ export function CreditsAndPlan({
           value={`${user.free_trials_used} / ${user.free_trials_limit}`}
           testId="account-trials"
         />
-        <Row label={t('account.credits.segment')} value={user.segment} testId="account-segment" />
+        <Row
+          label={t('account.credits.segment')}
+          value={t(`account.segment.${user.segment}`)}
+          testId="account-segment"
+        />
         <Row
           label={t('account.label.plan')}
           testId="account-plan-name"
@@ -58,6 +62,9 @@ export function CreditsAndPlan({
               <>
                 {plan.name} <span className="font-normal text-ink-600">· {plan.status}</span>
               </>
+            ) : user.segment === 'customer' ? (
+              // Bought credits, no plan: they never expire and there is nothing to renew or cancel.
+              <span className="font-normal text-ink-600">{t('account.credits.oneTime')}</span>
             ) : (
               <span className="font-normal text-ink-600">{t('account.credits.noPlan')}</span>
             )

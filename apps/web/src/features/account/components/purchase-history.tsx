@@ -65,7 +65,9 @@ export function PurchaseHistory({ items, error, errorCode, retry }: PurchaseHist
                       : t('account.history.neverExpire', { date, credits: p.credits })}
                   </p>
                 </div>
-                <p className="font-semibold text-ink-950">{amount ?? '—'}</p>
+                <p className="font-semibold text-ink-950">
+                  <bdi>{amount ?? '—'}</bdi>
+                </p>
               </li>
             );
           })}

@@ -40,8 +40,8 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
     <SectionCard title={t('account.signIn.title')} testId="account-sign-in">
       <p className="mt-1 text-xs text-ink-500">
         {t('account.signIn.accountId')}{' '}
-        <code className="font-mono break-all text-ink-700" data-testid="account-id">
-          {user.id}
+        <code className="font-mono break-all text-ink-700" dir="ltr" data-testid="account-id">
+          <bdi>{user.id}</bdi>
         </code>
       </p>
       {user.email ? (
@@ -52,8 +52,8 @@ export function SignInStatus({ user, onSignIn, onSignOut }: SignInStatusProps) {
             </span>
             <span className="min-w-0">
               <span className="block text-sm text-ink-500">{t('account.signIn.signedInAs')}</span>
-              <strong className="block text-ink-950 [overflow-wrap:anywhere]" data-testid="account-email">
-                {user.email}
+              <strong className="block text-ink-950 [overflow-wrap:anywhere]" dir="ltr" data-testid="account-email">
+                <bdi>{user.email}</bdi>
               </strong>
             </span>
           </p>

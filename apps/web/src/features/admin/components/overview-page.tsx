@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import type { AdminEngineWindow, AdminStatsDay, HealthResponse } from '@aidressup/contract';
+import type { AdminEngineWindow, AdminHealthResponse, AdminStatsDay } from '@aidressup/contract';
 import { getHealth } from '../api/get-health';
 import { getStats } from '../api/get-stats';
 import { useAdminData } from '../hooks/use-admin-data';
@@ -34,7 +34,7 @@ function statusTone(status: string) {
   return 'bad' as const;
 }
 
-function Health({ health }: { health: HealthResponse }) {
+function Health({ health }: { health: AdminHealthResponse }) {
   const rows: [string, string][] = [
     ['Database', health.checks.database.status],
     ['Storage', health.checks.storage.status],
@@ -79,6 +79,12 @@ function Health({ health }: { health: HealthResponse }) {
         </ul>
         <p className="mt-2 text-xs text-ink-500">
           Version {health.version} · overall <strong>{health.status}</strong>
+        </p>
+        <p
+          className={`mt-2 text-xs ${health.photos.warning ? 'rounded-lg bg-amber-50 p-2 text-amber-900' : 'text-ink-500'}`}
+          data-testid="photo-key-health"
+        >
+          {health.photos.warning ? `Kept photos: ${health.photos.warning}.` : 'Kept photos: sealed with PHOTO_KEY.'}
         </p>
       </div>
     </div>

@@ -16,7 +16,7 @@ import { ResultPreview } from './result-preview';
 
 type Action = 'add' | 'remove' | 'block' | 'unblock';
 
-export function ledgerCsv(entries: AdminLedgerEntry[]): string {
+function ledgerCsv(entries: AdminLedgerEntry[]): string {
   return toCsv(
     ['id', 'created_at', 'kind', 'unit', 'amount', 'balance_after', 'reason', 'tryon_id', 'grant_id', 'operator'],
     entries.map((e) => [

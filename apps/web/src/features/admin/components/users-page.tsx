@@ -12,7 +12,7 @@ import { Badge, ErrorNote, inputClass, Loading, Panel, TableScroll, tdClass, thC
 
 const SEARCH_DELAY_MS = 300;
 
-export function usersCsv(users: AdminUser[]): string {
+function usersCsv(users: AdminUser[]): string {
   return toCsv(
     ['id', 'email', 'credits', 'free_trials_used', 'free_trials_limit', 'segment', 'created_at', 'blocked'],
     users.map((u) => [

@@ -1,9 +1,18 @@
 import { useCallback, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { CATEGORY_VALUES, EMBED_MESSAGES, EngineBusyResponseSchema, type Category } from '@aidressup/contract';
+import {
+  ALLOWED_IMAGE_TYPES,
+  CATEGORY_VALUES,
+  EMBED_MESSAGES,
+  EngineBusyResponseSchema,
+  MAX_UPLOAD_BYTES,
+  type Category,
+} from '@aidressup/contract';
 import { Button, buttonClasses } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { CameraIcon, DownloadIcon, RefreshIcon, UploadIcon } from '../../../components/ui/icons';
 import { ApiError } from '../../../lib/api-client';
+import { clientTimeoutMs } from '../../../lib/client-timeout';
+import { checkPhoto, measureImage, shrinkLazily } from '../../../lib/photos/check-photo';
 import { useT } from '../../../i18n/use-t';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { embedTryOn, openEmbedSession } from '../api/embed-api';
@@ -21,10 +30,6 @@ export interface CompareProps {
   beforeAlt: string;
   afterAlt: string;
 }
-
-const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-/** The page waits this long for a result (the server's deadline is shorter). */
-const TRYON_TIMEOUT_MS = 180_000;
 
 type Phase =
   | { kind: 'waiting' }
@@ -69,6 +74,8 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
   const [consent, setConsent] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const token = useRef<string | null>(null);
+  /** The engine's own estimate, from the session: the page waits as long as the main page would. */
+  const estimate = useRef<{ min: number; max: number } | undefined>(undefined);
   /** The ticket of the last busy answer: sent with the next press, it keeps the shopper's place in line. */
   const lineTicket = useRef<string | undefined>(undefined);
   const pageOrigin = useRef<string | null>(null);
@@ -113,6 +120,7 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
       openEmbedSession(settings.key, event.origin).then(
         (session) => {
           token.current = session.token;
+          estimate.current = session.estimateSeconds;
           setPhase({ kind: 'ready' });
         },
         (err: unknown) => setPhase({ kind: 'failed', message: errorText(err) }),
@@ -132,20 +140,31 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // The shopper's photo goes through the main page's checks (type, bytes, decodes, size; shrunk
+  // when over the limit); the latest pick wins.
+  const pickSeq = useRef(0);
   const choosePhoto = useCallback(
-    (file: File | Blob | null | undefined) => {
+    (file: File | null | undefined) => {
       if (!file) return;
-      if (!PHOTO_TYPES.includes(file.type)) {
-        setPhotoError(t('embed.notAnImage'));
-        return;
-      }
-      setPhotoError(null);
-      setPhoto((old) => {
-        if (old) URL.revokeObjectURL(old.url);
-        return { blob: file, url: URL.createObjectURL(file) };
-      });
+      const mine = ++pickSeq.current;
+      void checkPhoto(file, 'person', MAX_UPLOAD_BYTES, { measure: measureImage, shrink: shrinkLazily })
+        .then((checked) => {
+          if (mine !== pickSeq.current) return;
+          if (!checked.ok) {
+            setPhotoError(localize(checked.message));
+            return;
+          }
+          setPhotoError(null);
+          setPhoto((old) => {
+            if (old) URL.revokeObjectURL(old.url);
+            return { blob: checked.file, url: URL.createObjectURL(checked.file) };
+          });
+        })
+        .catch(() => {
+          if (mine === pickSeq.current) setPhotoError(t('embed.notAnImage'));
+        });
     },
-    [t],
+    [t, localize],
   );
 
   useEffect(() => {
@@ -184,7 +203,7 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
           garmentUrl: garment.sourceUrl,
           lineTicket: lineTicket.current,
         },
-        AbortSignal.timeout(TRYON_TIMEOUT_MS),
+        AbortSignal.timeout(clientTimeoutMs(estimate.current)),
       );
       lineTicket.current = undefined;
       setPhase({ kind: 'result', imageUrl: result.imageUrl });
@@ -308,7 +327,7 @@ export function EmbedApp({ settings, Compare }: { settings: EmbedSettings; Compa
               <input
                 ref={uploadInput}
                 type="file"
-                accept={PHOTO_TYPES.join(',')}
+                accept={ALLOWED_IMAGE_TYPES.join(',')}
                 className="sr-only"
                 tabIndex={-1}
                 aria-hidden="true"

@@ -7,7 +7,7 @@ import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { useT } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { deleteTryOn } from '../api/delete-tryon';
-import { useDescribeItem } from './gallery-grid';
+import { useDescribeItem } from '../utils/describe-item';
 
 export interface DeleteDialogProps {
   /** The result to delete (the page mounts one dialog per result, keyed by its id). */

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { WEB_MESSAGES, type TryOnItem } from '@aidressup/contract';
+import { WEB_MESSAGES } from '@aidressup/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { AlertIcon, CheckIcon, CopyIcon } from '../../../components/ui/icons';
@@ -9,11 +9,22 @@ import { useT } from '../../../i18n/use-t';
 import { ApiError } from '../../../lib/api-client';
 import { shareTryOn } from '../api/share-tryon';
 import { unshareTryOn } from '../api/unshare-tryon';
-import { useDescribeItem } from './gallery-grid';
+
+/** What the dialog needs of the result it shares. */
+export interface SharedResult {
+  /** Its try-on id. */
+  id: string;
+  /** Its image, shown small so the shopper sees which result the link shows. */
+  imageUrl: string;
+  /** Its public link when it has one already (else the dialog makes one). */
+  shareUrl: string | null;
+  /** How it is named where several are on the page ("Upper Body result from …", "Result 2"). */
+  name?: string | undefined;
+}
 
 export interface ShareDialogProps {
   /** The result being shared (the page mounts one dialog per result, keyed by its id). */
-  item: TryOnItem;
+  result: SharedResult;
   onClose: () => void;
   /** The result's link changed: a new link, or null once sharing stopped (a stable function). */
   onShareUrl: (id: string, url: string | null) => void;
@@ -32,17 +43,16 @@ const errorOf = (e: unknown): ErrorText =>
 /**
  * Shares a result: makes its public link (or shows the one it has), with Copy and Stop sharing.
  */
-export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialogProps) {
+export function ShareDialog({ result, onClose, onShareUrl, announce }: ShareDialogProps) {
   const t = useT();
   const localize = useLocalizeMessage();
-  const describe = useDescribeItem();
-  const [url, setUrl] = useState<string | null>(item.shareUrl);
+  const [url, setUrl] = useState<string | null>(result.shareUrl);
   const [error, setError] = useState<ErrorText | null>(null);
   const [stopping, setStopping] = useState(false);
   const [copied, setCopied] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
-  const { id } = item;
+  const { id } = result;
   const creating = url === null && error === null;
 
   // The dialog makes the link when the result has none yet (again on "Try again").
@@ -110,7 +120,15 @@ export function ShareDialog({ item, onClose, onShareUrl, announce }: ShareDialog
       testId="share-dialog"
       focusKey={url ?? (error ? 'error' : 'loading')}
     >
-      <p className="mt-1 text-sm text-ink-500">{describe(item)}</p>
+      <div className="mt-3 flex items-center gap-3">
+        <img
+          src={result.imageUrl}
+          alt=""
+          className="size-16 shrink-0 rounded-xl bg-ink-100 object-contain ring-1 ring-ink-200"
+          data-testid="share-result-image"
+        />
+        {result.name ? <p className="text-sm text-ink-500">{result.name}</p> : null}
+      </div>
       {url ? (
         <div className="mt-5">
           <label htmlFor={inputId} className="text-sm font-semibold text-ink-800">

@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import type { User } from '@aidressup/contract';
 import { GalleryIcon, MenuIcon, UserIcon, XIcon } from '../../../components/ui/icons';
 import { LanguageMenu } from '../../../i18n/language-menu';
-import { useT } from '../../../i18n/use-t';
+import { rich, useT } from '../../../i18n/use-t';
+import { isolateLtr } from '../../../i18n/format';
 import { cn } from '../../../lib/cn';
 import { BrandMark } from './brand-logo';
 
@@ -28,6 +29,7 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
   const email = user?.email ?? null;
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
@@ -71,11 +73,14 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
             <NavLink
               to="/account"
               className={(s) => cn(navLinkClass(s), 'ms-2 max-w-64 ring-1 ring-ink-200 ring-inset')}
-              aria-label={t('common.nav.accountSignedIn', { email })}
+              aria-label={t('common.nav.accountSignedIn', { email: isolateLtr(email) })}
               data-testid="nav-account"
             >
               <UserIcon className="size-4 shrink-0" />
-              <span className="truncate">{email}</span>
+              {/* An address reads left to right in every language, cut at its own end. */}
+              <bdi dir="ltr" className="truncate">
+                {email}
+              </bdi>
             </NavLink>
           ) : (
             <button
@@ -90,6 +95,7 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
         </div>
 
         <button
+          ref={toggleRef}
           type="button"
           className="grid size-11 place-items-center rounded-xl text-ink-800 hover:bg-ink-100 md:hidden"
           aria-expanded={menuOpen}
@@ -115,7 +121,14 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
             </NavLink>
           </li>
           <li>
-            <LanguageMenu variant="inline" />
+            <LanguageMenu
+              variant="inline"
+              onChosen={() => {
+                // The choice is made: the menu closes, and focus goes back to its button.
+                setMenuOpen(false);
+                toggleRef.current?.focus();
+              }}
+            />
           </li>
           <li>
             <NavLink to="/account" className={(s) => cn(navLinkClass(s), 'w-full min-w-0 py-3 text-base')}>
@@ -123,8 +136,15 @@ export function NavBar({ user, onSignIn }: NavBarProps) {
               <span className="min-w-0">
                 {t('common.nav.account')}
                 {email ? (
-                  <span className="block truncate text-sm font-normal text-ink-500">
-                    {t('common.nav.signedInAs', { email })}
+                  <span className="block text-sm font-normal text-ink-500">
+                    {rich(t('common.nav.signedInAs', { email }), {
+                      // The address on a line of its own, left to right, cut at its own end.
+                      0: (text) => (
+                        <bdi dir="ltr" className="block truncate">
+                          {text}
+                        </bdi>
+                      ),
+                    })}
                   </span>
                 ) : null}
               </span>

@@ -40,7 +40,7 @@ describe('user-info box', () => {
 
   it('says it is signing in while there is no user', () => {
     render(<UserInfoBox user={null} loading />);
-    expect(screen.getByRole('status').textContent).toMatch(/Signing you in/);
+    expect(screen.getByRole('status').textContent).toMatch(/Starting…/);
   });
 
   it('starts as a chip that opens the full list with its button', () => {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { hasCredits, hasFreeTrial, type User } from '@aidressup/contract';
 import { ChevronDownIcon, UserIcon } from '../../../components/ui/icons';
 import { useT, type Translate } from '../../../i18n/use-t';
@@ -13,7 +13,7 @@ export interface UserInfoRow {
 }
 
 /** The rows of the user-info box (the specification's fields), labelled in the page's language. */
-export function userInfoRows(user: User, t: Translate): UserInfoRow[] {
+function userInfoRows(user: User, t: Translate): UserInfoRow[] {
   const yesNo = (v: boolean) => (v ? t('layout.userInfo.yes') : t('layout.userInfo.no'));
   return [
     { label: t('layout.userInfo.user'), value: user.id.slice(0, 8), testId: 'user-id', dir: 'ltr' },
@@ -54,7 +54,19 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
     () => typeof window !== 'undefined' && debugRequested(window.location.search),
   );
   const detailsId = useId();
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const t = useT();
+  // Escape closes the open details (unless a dialog above takes it), focus back on their button.
+  useEffect(() => {
+    if (!expanded) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('[role="dialog"]')) return;
+      setExpanded(false);
+      toggleRef.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [expanded]);
   const trialsLeft = user ? Math.max(0, user.free_trials_limit - user.free_trials_used) : 0;
   return (
     <aside
@@ -64,6 +76,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
     >
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-end gap-x-4 gap-y-1 px-4 py-1 sm:px-6">
         <button
+          ref={toggleRef}
           type="button"
           onClick={() => setExpanded((e) => !e)}
           aria-expanded={expanded}
@@ -81,7 +94,7 @@ export function UserInfoBox({ user, loading }: { user: User | null; loading: boo
             </span>
           ) : (
             <span role="status" className="text-ink-500">
-              {loading ? t('layout.userInfo.signingIn') : t('layout.userInfo.notSignedIn')}
+              {loading ? t('layout.userInfo.starting') : t('layout.userInfo.notSignedIn')}
             </span>
           )}
           <ChevronDownIcon

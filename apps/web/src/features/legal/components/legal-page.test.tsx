@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLANS, type PublicPlan } from '@aidressup/contract';
 import { activateLocale } from '../../../i18n/i18n';
-import en from '../../../i18n/catalogs/legal/en/legal.json';
+import en from '@aidressup/contract/catalogs/legal/en/legal.json';
 import { LegalPage } from './legal-page';
 import { PrivacyContent } from './privacy-content';
 import { RefundContent } from './refund-content';

@@ -5,9 +5,9 @@ import { useLocale, useT, type Translate } from '../../../i18n/use-t';
 import { LegalTextContext, loadEnglishLegal, useLegalMessages, useLegalText } from './use-legal-messages';
 
 /** The date of the texts' latest version, as the English page writes it. */
-export const LEGAL_UPDATED = '23 November 2026';
+const LEGAL_UPDATED = '23 November 2026';
 /** The same date for the other languages (local midnight, so no time zone moves it a day). */
-export const LEGAL_UPDATED_DATE = new Date(2026, 10, 23);
+const LEGAL_UPDATED_DATE = new Date(2026, 10, 23);
 
 export type LegalDoc = 'terms' | 'privacy' | 'refund';
 

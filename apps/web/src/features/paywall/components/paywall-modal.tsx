@@ -23,6 +23,8 @@ export interface PaywallModalProps {
   refreshUser: () => Promise<User | null>;
   /** After an anonymous purchase: offers to save the credits with an email (opens the sign-in dialog). */
   onSaveWithEmail?: () => void;
+  /** A purchase has completed (its credits are on the user). */
+  onPurchased?: () => void;
 }
 
 export function PaywallModal({
@@ -34,12 +36,21 @@ export function PaywallModal({
   setUser,
   refreshUser,
   onSaveWithEmail,
+  onPurchased,
 }: PaywallModalProps) {
   const t = useT();
   const localize = useLocalizeMessage();
   const plans = config.plans;
   const [selected, setSelected] = useState(() => defaultPlanId(plans));
-  const checkout = useCheckout({ billing: config.billing, user, setUser, refreshUser, onClose, onSaveWithEmail });
+  const checkout = useCheckout({
+    billing: config.billing,
+    user,
+    setUser,
+    refreshUser,
+    onClose,
+    onSaveWithEmail,
+    onPurchased,
+  });
   const { view, backToPlans } = checkout;
   const groupName = useId();
 
@@ -84,7 +95,7 @@ export function PaywallModal({
     body = <PaymentAwaiting plan={view.plan} slow={view.slow} onClose={checkout.close} />;
   } else {
     title = localize(paywallTitle(reason));
-    description = paywallSubtitle(reason, t);
+    description = paywallSubtitle(reason, t, user);
     size = 'max-w-6xl';
     testId = 'paywall';
     body = (

@@ -57,7 +57,7 @@ export function PlanCard({ plan, selected, name, onSelect, onChoose, busy }: Pla
         />
       </div>
       <p className="mt-3 flex items-baseline gap-1.5">
-        <span className="text-3xl font-extrabold tracking-tight text-ink-950">{f.price(plan.priceValue)}</span>
+        <bdi className="text-3xl font-extrabold tracking-tight text-ink-950">{f.price(plan.priceValue)}</bdi>
         <span className="text-sm text-ink-500">{periodLabel(plan, t)}</span>
       </p>
       <p className="mt-1 text-sm font-semibold text-brand-700">{t('paywall.card.credits', { count: plan.credits })}</p>

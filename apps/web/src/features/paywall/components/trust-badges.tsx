@@ -17,7 +17,7 @@ export function trustBadgeIds(
 }
 
 /** Whether this page was served over an encrypted connection. */
-export function pageIsEncrypted(): boolean {
+function pageIsEncrypted(): boolean {
   return typeof window !== 'undefined' && window.location.protocol === 'https:';
 }
 

@@ -15,6 +15,15 @@ vi.mock('../paddle', () => ({
   }),
 }));
 
+// The demo checkout's answer: the test says whether the purchase goes through.
+const demo = vi.hoisted(() => ({ fails: false }));
+vi.mock('../api/demo-checkout', () => ({
+  demoCheckout: async () => {
+    if (demo.fails) throw new Error('network down');
+    return { ...buyer, credits: 50 };
+  },
+}));
+
 const { useCheckout } = await import('./use-checkout');
 
 const BILLING: PublicConfig['billing'] = { provider: 'paddle', environment: 'sandbox', clientToken: 'test_abc' };
@@ -23,12 +32,21 @@ const buyer = testUser({ free_trials_used: 2, segment: 'trial_exhausted' });
 
 function setup(refreshUser: () => Promise<User | null>, onSaveWithEmail?: () => void) {
   const onClose = vi.fn();
+  const onPurchased = vi.fn();
   const hook = renderHook(() =>
-    useCheckout({ billing: BILLING, user: buyer, setUser: vi.fn(), refreshUser, onClose, onSaveWithEmail }),
+    useCheckout({
+      billing: BILLING,
+      user: buyer,
+      setUser: vi.fn(),
+      refreshUser,
+      onClose,
+      onSaveWithEmail,
+      onPurchased,
+    }),
   );
   act(() => hook.result.current.start(MONTHLY));
   act(() => paddle.completed?.());
-  return { ...hook, onClose };
+  return { ...hook, onClose, onPurchased };
 }
 
 beforeEach(() => {
@@ -45,15 +63,18 @@ describe('useCheckout after Paddle’s checkout', () => {
       .fn<() => Promise<User | null>>()
       .mockResolvedValueOnce(buyer)
       .mockResolvedValue({ ...buyer, credits: 50 });
-    const { result, onClose } = setup(refreshUser, () => undefined);
+    const { result, onClose, onPurchased } = setup(refreshUser, () => undefined);
     expect(result.current.view).toEqual({ kind: 'awaiting', plan: MONTHLY, slow: false });
 
     await act(() => vi.advanceTimersByTimeAsync(2_000));
     expect(result.current.view.kind).toBe('awaiting');
+    // Paid, but the credits are not there yet: not a completed purchase.
+    expect(onPurchased).not.toHaveBeenCalled();
     await act(() => vi.advanceTimersByTimeAsync(2_000));
     expect(result.current.view).toEqual({ kind: 'done', plan: MONTHLY });
     expect(refreshUser).toHaveBeenCalledTimes(2);
     expect(onClose).not.toHaveBeenCalled();
+    expect(onPurchased).toHaveBeenCalledTimes(1);
   });
 
   it('closes once the grant shows when there is nothing to save', async () => {
@@ -64,7 +85,7 @@ describe('useCheckout after Paddle’s checkout', () => {
 
   it('says the confirmation is slow after two minutes, and stops polling', async () => {
     const refreshUser = vi.fn(async () => buyer);
-    const { result } = setup(refreshUser);
+    const { result, onPurchased } = setup(refreshUser);
     await act(() => vi.advanceTimersByTimeAsync(118_000));
     expect(result.current.view).toMatchObject({ kind: 'awaiting', slow: false });
     await act(() => vi.advanceTimersByTimeAsync(2_000));
@@ -72,5 +93,33 @@ describe('useCheckout after Paddle’s checkout', () => {
     const polls = refreshUser.mock.calls.length;
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(refreshUser).toHaveBeenCalledTimes(polls);
+    expect(onPurchased).not.toHaveBeenCalled();
+  });
+});
+
+describe('useCheckout with demo billing', () => {
+  const DEMO: PublicConfig['billing'] = { provider: 'demo', environment: null, clientToken: null };
+
+  it('says a purchase completed once the demo checkout has given the credits, and not when it failed', async () => {
+    for (const fails of [true, false]) {
+      demo.fails = fails;
+      const onPurchased = vi.fn();
+      const setUser = vi.fn();
+      const { result } = renderHook(() =>
+        useCheckout({
+          billing: DEMO,
+          user: buyer,
+          setUser,
+          refreshUser: async () => null,
+          onClose: vi.fn(),
+          onPurchased,
+        }),
+      );
+      act(() => result.current.start(MONTHLY));
+      await act(() => result.current.completeDemo(MONTHLY));
+      expect(result.current.view.kind).toBe(fails ? 'demo' : 'done');
+      expect(onPurchased).toHaveBeenCalledTimes(fails ? 0 : 1);
+      expect(setUser).toHaveBeenCalledTimes(fails ? 0 : 1);
+    }
   });
 });

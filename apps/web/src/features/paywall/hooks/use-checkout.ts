@@ -25,6 +25,8 @@ export interface CheckoutDeps {
   onClose: () => void;
   /** After an anonymous purchase: offers to save the credits with an email (opens the sign-in dialog). */
   onSaveWithEmail?: (() => void) | undefined;
+  /** A purchase has completed: its credits are on the user (not for a checkout closed or still awaited). */
+  onPurchased?: (() => void) | undefined;
 }
 
 function changed(before: User | null, after: User | null): boolean {
@@ -40,7 +42,15 @@ function changed(before: User | null, after: User | null): boolean {
  * then polling the user until the webhook's grant shows (slow after two minutes). Alerts speak the
  * page's language.
  */
-export function useCheckout({ billing, user, setUser, refreshUser, onClose, onSaveWithEmail }: CheckoutDeps) {
+export function useCheckout({
+  billing,
+  user,
+  setUser,
+  refreshUser,
+  onClose,
+  onSaveWithEmail,
+  onPurchased,
+}: CheckoutDeps) {
   const localize = useLocalizeMessage();
   const [view, setView] = useState<CheckoutView>({ kind: 'plans' });
   const paddle = usePaddleCheckout(billing);
@@ -63,6 +73,7 @@ export function useCheckout({ billing, user, setUser, refreshUser, onClose, onSa
       const fresh = await refreshUser();
       if (changed(before, fresh)) {
         pollTimer.current = null;
+        onPurchased?.();
         // An anonymous buyer is offered to keep the credits with an email; others are done.
         if (fresh && !fresh.email && onSaveWithEmail) setView({ kind: 'done', plan });
         else onClose();
@@ -106,6 +117,7 @@ export function useCheckout({ billing, user, setUser, refreshUser, onClose, onSa
     try {
       const updated = await demoCheckout(plan.id);
       setUser(updated);
+      onPurchased?.();
       setView({ kind: 'done', plan });
     } catch (e) {
       setView({

@@ -8,6 +8,10 @@ interface PaywallState {
   reason: PaywallReason;
   openPaywall: (reason: PaywallReason) => void;
   closePaywall: () => void;
+  /** Purchases completed on this page (their credits arrived): a try-on refused for want of them may resume. */
+  purchases: number;
+  /** A purchase has completed: its credits are on the user. */
+  notePurchase: () => void;
 }
 
 const PaywallContext = createContext<PaywallState | null>(null);
@@ -20,7 +24,12 @@ export function PaywallProvider({ children }: { children: ReactNode }) {
     setOpen(true);
   }, []);
   const closePaywall = useCallback(() => setOpen(false), []);
-  const value = useMemo(() => ({ open, reason, openPaywall, closePaywall }), [open, reason, openPaywall, closePaywall]);
+  const [purchases, setPurchases] = useState(0);
+  const notePurchase = useCallback(() => setPurchases((n) => n + 1), []);
+  const value = useMemo(
+    () => ({ open, reason, openPaywall, closePaywall, purchases, notePurchase }),
+    [open, reason, openPaywall, closePaywall, purchases, notePurchase],
+  );
   return <PaywallContext value={value}>{children}</PaywallContext>;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '@lingui/core';
 import { MESSAGES, PLANS, type PublicPlan } from '@aidressup/contract';
-import en from '../../../i18n/catalogs/app/en/paywall.json';
+import en from '@aidressup/contract/catalogs/app/en/paywall.json';
 import { activateLocale } from '../../../i18n/i18n';
 import type { Translate } from '../../../i18n/use-t';
 import {
@@ -88,5 +88,24 @@ describe('paywall copy', () => {
     expect(validityLabel({ validityDays: 1 }, t)).toBe('Créditos válidos 1 día');
     expect(validityLabel({ validityDays: 30 }, t)).toBe('Créditos válidos 30 días');
     expect(periodLabel({ period: 'one-time' }, t)).toBe('pago único');
+  });
+});
+
+describe('the paywall says what the shopper used up', () => {
+  const ids = ((id: string) => id) as unknown as Translate;
+  it('free try-ons only, for a shopper who never bought', () => {
+    expect(paywallSubtitle('no_credits', ids, { segment: 'trial_exhausted' })).toBe('paywall.subtitle.trialsUsed');
+    expect(paywallSubtitle('no_credits', ids, { segment: 'trial' })).toBe('paywall.subtitle.trialsUsed');
+    expect(paywallSubtitle('no_credits', t, { segment: 'trial' })).toBe(
+      'You have used your free try-ons. Pick a plan to keep creating.',
+    );
+  });
+  it('credits, for one who bought some', () => {
+    expect(paywallSubtitle('no_credits', ids, { segment: 'customer' })).toBe('paywall.subtitle.creditsUsed');
+    expect(paywallSubtitle('no_credits', ids, { segment: 'subscriber' })).toBe('paywall.subtitle.creditsUsed');
+  });
+  it('both, when the page does not know the shopper; the other reasons as before', () => {
+    expect(paywallSubtitle('no_credits', ids, null)).toBe('paywall.subtitle.noCredits');
+    expect(paywallSubtitle('trial_exhausted', ids, { segment: 'customer' })).toBe('paywall.subtitle.trialExhausted');
   });
 });

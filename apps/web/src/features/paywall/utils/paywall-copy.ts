@@ -1,4 +1,4 @@
-import { MESSAGES, PLANS, type PublicPlan } from '@aidressup/contract';
+import { MESSAGES, PLANS, type PublicPlan, type User } from '@aidressup/contract';
 import type { MessageId, Translate } from '../../../i18n/use-t';
 import type { PaywallReason } from '../hooks/use-paywall';
 
@@ -9,8 +9,16 @@ export function paywallTitle(reason: PaywallReason): string {
   return MESSAGES.paywallUpgrade;
 }
 
-export function paywallSubtitle(reason: PaywallReason, t: Translate): string {
-  if (reason === 'no_credits') return t('paywall.subtitle.noCredits');
+/**
+ * The line under the header: for no_credits, it says what the shopper used up (free try-ons only,
+ * or credits they had bought), when the page knows.
+ */
+export function paywallSubtitle(reason: PaywallReason, t: Translate, user?: Pick<User, 'segment'> | null): string {
+  if (reason === 'no_credits') {
+    if (user?.segment === 'trial' || user?.segment === 'trial_exhausted') return t('paywall.subtitle.trialsUsed');
+    if (user?.segment === 'customer' || user?.segment === 'subscriber') return t('paywall.subtitle.creditsUsed');
+    return t('paywall.subtitle.noCredits');
+  }
   if (reason === 'trial_exhausted') return t('paywall.subtitle.trialExhausted');
   return t('paywall.subtitle.upgrade');
 }

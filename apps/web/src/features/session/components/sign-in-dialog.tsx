@@ -8,6 +8,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { rich, useT } from '../../../i18n/use-t';
 import { normaliseCode, useEmailSignIn, type EmailSignInDeps } from '../hooks/use-email-sign-in';
+import { OtherBrowserNote } from './other-browser-note';
 
 export interface SignInDialogProps {
   open: boolean;
@@ -33,7 +34,10 @@ function ErrorText({ id, message }: { id: string; message: string | null }) {
 
 /** Sign in with email: email → "we sent a code" → 6-digit code → signed in. */
 export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', deps }: SignInDialogProps) {
-  const { state, submitEmail, submitCode, resend, changeEmail, reset } = useEmailSignIn({ ...deps, onSignedIn });
+  const { state, submitEmail, submitCode, confirmHere, resend, changeEmail, reset } = useEmailSignIn({
+    ...deps,
+    onSignedIn,
+  });
   const t = useT();
   const localize = useLocalizeMessage();
   const errorText = state.error ? localize(state.error, state.errorCode) : null;
@@ -188,6 +192,24 @@ export function SignInDialog({ open, onClose, onSignedIn, initialEmail = '', dep
           </Button>
         </div>
       </form>
+    );
+  } else if (state.step === 'confirm') {
+    title = t('account.confirm.heading');
+    description = undefined;
+    body = (
+      <div className="mt-5">
+        <OtherBrowserNote email={state.maskedEmail ?? ''} />
+        <ErrorText id={errorId} message={errorText} />
+        <div className="mt-6 flex flex-col gap-3">
+          <Button size="lg" className="w-full" onClick={() => void confirmHere()} disabled={state.busy} data-autofocus>
+            {state.busy ? <Spinner className="size-5" /> : null}
+            {t('account.confirm.signInHere')}
+          </Button>
+          <Button variant="secondary" className="w-full" onClick={() => void resend()} disabled={state.busy}>
+            {t('account.confirm.askHere')}
+          </Button>
+        </div>
+      </div>
     );
   } else {
     title = t('account.signInDialog.doneTitle');

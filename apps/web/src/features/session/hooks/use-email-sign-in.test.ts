@@ -96,6 +96,50 @@ describe('email sign-in flow', () => {
     expect(hook.result.current.state).toMatchObject({ step: 'code', error: null, resent: true });
   });
 
+  it('asks before signing in with a code another browser asked for, and then merges nothing', async () => {
+    const verify = vi.fn<EmailSignInDeps['verify']>(async (request) => {
+      if (!request.confirm)
+        throw new ApiError(MESSAGES.confirmOtherBrowser, 409, 'CONFIRM_OTHER_BROWSER', {
+          success: false,
+          code: 'CONFIRM_OTHER_BROWSER',
+          error: MESSAGES.confirmOtherBrowser,
+          email: 'a•••@example.com',
+        });
+      return { success: true as const, user: account, merged: false, moved: { credits: 0, results: 0 } };
+    });
+    const { deps, hook } = setup({ verify });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    await act(() => hook.result.current.submitCode('123456'));
+    expect(hook.result.current.state).toMatchObject({
+      step: 'confirm',
+      maskedEmail: 'a•••@example.com',
+      error: null,
+    });
+    expect(deps.onSignedIn).not.toHaveBeenCalled();
+
+    await act(() => hook.result.current.confirmHere());
+    expect(verify).toHaveBeenLastCalledWith({ email: 'ana@example.com', code: '123456', confirm: true });
+    expect(deps.onSignedIn).toHaveBeenCalledWith(account, false);
+    expect(hook.result.current.state).toMatchObject({ step: 'done', merged: false });
+  });
+
+  it('from the confirm step, asking for a code in this browser goes back to the code step', async () => {
+    const verify = vi.fn<EmailSignInDeps['verify']>(async () => {
+      throw new ApiError(MESSAGES.confirmOtherBrowser, 409, 'CONFIRM_OTHER_BROWSER', {
+        success: false,
+        code: 'CONFIRM_OTHER_BROWSER',
+        error: MESSAGES.confirmOtherBrowser,
+        email: 'a•••@example.com',
+      });
+    });
+    const { deps, hook } = setup({ verify });
+    await act(() => hook.result.current.submitEmail('ana@example.com'));
+    await act(() => hook.result.current.submitCode('123456'));
+    await act(() => hook.result.current.resend());
+    expect(deps.start).toHaveBeenCalledTimes(2);
+    expect(hook.result.current.state).toMatchObject({ step: 'code', resent: true, pendingCode: null });
+  });
+
   it('shows a rate limit on start, and change email goes back with the address kept', async () => {
     const start = vi.fn<EmailSignInDeps['start']>(async () => {
       throw new ApiError('Too many requests. Please wait a moment and try again.', 429, 'RATE_LIMITED', {});

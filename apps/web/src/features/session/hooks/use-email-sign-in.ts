@@ -10,8 +10,10 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { startEmailSignIn } from '../api/start-email-sign-in';
 import { somethingMerged, verifyEmailSignIn } from '../api/verify-email-sign-in';
+import { otherBrowserEmail } from '../utils/other-browser';
 
-export type EmailSignInStep = 'email' | 'code' | 'done';
+/** `confirm`: the code was asked for in another browser; signing in here waits for a press. */
+type EmailSignInStep = 'email' | 'code' | 'confirm' | 'done';
 
 export interface EmailSignInState {
   step: EmailSignInStep;
@@ -27,6 +29,10 @@ export interface EmailSignInState {
   /** After verifying: this device's results and credits joined an existing account. */
   merged: boolean;
   user: User | null;
+  /** On the `confirm` step: the account's address as the server masked it. */
+  maskedEmail: string | null;
+  /** On the `confirm` step: the code it would sign in with. */
+  pendingCode: string | null;
 }
 
 export interface EmailSignInDeps {
@@ -52,6 +58,8 @@ const initial = (email = ''): EmailSignInState => ({
   resent: false,
   merged: false,
   user: null,
+  maskedEmail: null,
+  pendingCode: null,
 });
 
 function errorOf(e: unknown, fallback: string): Pick<EmailSignInState, 'error' | 'errorCode'> {
@@ -105,7 +113,15 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
       }
       return run(async () => {
         const email = state.email;
-        const res = await (depsRef.current.verify ?? verifyEmailSignIn)({ email, code });
+        let res: EmailVerifyResponse;
+        try {
+          res = await (depsRef.current.verify ?? verifyEmailSignIn)({ email, code });
+        } catch (e) {
+          // Another browser asked for this code: say whose account it is and wait for a press.
+          const masked = otherBrowserEmail(e);
+          if (masked) return { step: 'confirm', maskedEmail: masked, pendingCode: code };
+          throw e;
+        }
         const merged = somethingMerged(res);
         depsRef.current.onSignedIn(res.user, merged);
         return { step: 'done', merged, user: res.user };
@@ -114,11 +130,23 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
     [run, state.email],
   );
 
+  /** Signs in here with a code another browser asked for (nothing made here moves into the account). */
+  const confirmHere = useCallback(
+    () =>
+      run(async () => {
+        const code = state.pendingCode ?? '';
+        const res = await (depsRef.current.verify ?? verifyEmailSignIn)({ email: state.email, code, confirm: true });
+        depsRef.current.onSignedIn(res.user, false);
+        return { step: 'done', merged: false, user: res.user, pendingCode: null };
+      }, MESSAGES.authFailed),
+    [run, state.email, state.pendingCode],
+  );
+
   const resend = useCallback(
     () =>
       run(async () => {
         await (depsRef.current.start ?? startEmailSignIn)(state.email);
-        return { resent: true };
+        return { step: 'code', resent: true, pendingCode: null };
       }, MESSAGES.mailNotSent),
     [run, state.email],
   );
@@ -126,5 +154,5 @@ export function useEmailSignIn(deps: Partial<EmailSignInDeps> & Pick<EmailSignIn
   const changeEmail = useCallback(() => setState((s) => ({ ...initial(s.email) })), []);
   const reset = useCallback((email?: string) => setState(initial(email)), []);
 
-  return { state, submitEmail, submitCode, resend, changeEmail, reset };
+  return { state, submitEmail, submitCode, confirmHere, resend, changeEmail, reset };
 }

@@ -53,7 +53,7 @@ const SessionContext = createContext<SessionState | null>(null);
  * The cached user, checked against the contract's schema; none while the schemas have not loaded
  * (boot.tsx loads them before the first render, so the cached user is shown at once).
  */
-export function readCachedUser(): User | null {
+function readCachedUser(): User | null {
   const raw = readStorage(STORAGE_KEYS.user);
   const schemas = loadedResponseSchemas();
   if (!raw || !schemas) return null;
@@ -89,7 +89,7 @@ const thisDeviceInfo = async () => (await loadSessionStart()).collectDeviceInfo(
 
 const defaultDeps: SessionDeps = {
   getDeviceId: async () => {
-    await whenFingerprintDue();
+    if (sessionMayWait(window.location.pathname, readCachedUser() !== null)) await whenFingerprintDue();
     return (await loadSessionStart()).getDeviceId();
   },
   getDeviceInfo: thisDeviceInfo,
@@ -99,8 +99,19 @@ const defaultDeps: SessionDeps = {
 };
 
 /**
- * Session start: the device id, then anonymous sign-in. The device id waits for the shopper's
- * first interaction or for the page to settle (utils/fingerprint-due.ts), and so does the sign-in.
+ * Whether the session's start may wait for the shopper's first interaction or an idle moment: only
+ * on a first visit's home page, whose first paint must not compete with fingerprinting. Every other
+ * page needs the account at once (the account page, My Gallery, the console, the sign-in link's
+ * page), and so does a shopper who comes back (a user is cached).
+ */
+function sessionMayWait(pathname: string, returning: boolean): boolean {
+  return pathname === '/' && !returning;
+}
+
+/**
+ * Session start: the device id, then anonymous sign-in. On a first visit's home page the device id
+ * waits for the shopper's first interaction or for the page to settle (utils/fingerprint-due.ts),
+ * and so does the sign-in; anywhere else it starts at once (`sessionMayWait`).
  * Answers that arrive while the page is in use are applied as transitions: React renders them in
  * slices instead of one long task.
  */

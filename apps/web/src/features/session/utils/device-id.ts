@@ -23,7 +23,7 @@ async function fingerprintVisitorId(): Promise<string> {
   return visitorId;
 }
 
-export function generateDeviceId(): string {
+function generateDeviceId(): string {
   const random =
     typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function'
       ? crypto.randomUUID().replace(/-/g, '')
@@ -32,7 +32,7 @@ export function generateDeviceId(): string {
 }
 
 /** The stored fallback device id, or a newly generated one that is then stored. */
-export function fallbackDeviceId(): string {
+function fallbackDeviceId(): string {
   const stored = readStorage(STORAGE_KEYS.fallbackDeviceId);
   if (stored && DEVICE_ID_PATTERN.test(stored)) return stored;
   const id = generateDeviceId();

@@ -1,6 +1,4 @@
-import { EmailSchema, MAGIC_LINK_PATH } from '@aidressup/contract';
-
-export { MAGIC_LINK_PATH };
+import { EmailSchema } from '@aidressup/contract';
 
 export interface MagicLink {
   email: string;

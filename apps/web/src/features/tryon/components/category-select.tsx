@@ -5,7 +5,7 @@ import { useT } from '../../../i18n/use-t';
 import { cn } from '../../../lib/cn';
 import { categoryLabel } from '../../../i18n/category';
 import { categoryDescription } from '../utils/category-text';
-import { CategoryIcon } from './category-icon';
+import { CategoryIcon } from '../../../components/ui/category-icon';
 
 export interface CategorySelectProps {
   value: TryOnCategory;
@@ -171,10 +171,14 @@ export function CategorySelect({ value, onChange, disabled, note, offered = CATE
           </ul>
         ) : null}
       </div>
-      {/* Always in the page, so a note that appears in it is announced. */}
-      <p aria-live="polite" data-testid="category-note" className="text-sm text-brand-800">
+      {/* Always in the page, so a note that appears in it is announced; its room kept for it (one
+          line, two on a phone where the longer languages wrap; its space inside it, padding, not a
+          margin that would fold out of it), so the note arriving
+          (the garment's category suggested) moves nothing below it: Try with AI under a pointer about
+          to press it. */}
+      <p aria-live="polite" data-testid="category-note" className="min-h-12 pt-2 text-sm text-brand-800 sm:min-h-7">
         {note ? (
-          <span className="mt-2 flex items-start gap-1.5">
+          <span className="flex items-start gap-1.5">
             <WandIcon className="mt-0.5 size-4 shrink-0 text-brand-600" />
             {note}
           </span>

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
+import { LOCALES, MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
+import { readCatalog } from '../../../../vite-catalogs';
 import { ResultPanel } from './result-panel';
 import type { TryOnState } from '../hooks/use-try-on';
 
@@ -20,6 +21,44 @@ const errorState = (errorCode: string, error: string): TryOnState => ({
 });
 
 describe('result panel errors', () => {
+  it('says in two short lines what photo works when the garment could not be placed, and offers a hosted engine only when given one', () => {
+    const onRun = vi.fn();
+    const state = errorState('GARMENT_NOT_PLACED', MESSAGES.garmentNotPlaced);
+    render(<ResultPanel state={state} onShowPlans={() => undefined} />);
+    const lines = screen.getByTestId('error-message').querySelectorAll('p');
+    expect([...lines].map((l) => l.textContent)).toEqual([
+      'The clothing could not be placed on the body in this photo. You have not been charged.',
+      'Use a full-length photo of one person standing, facing the camera, arms a little away from the body.',
+    ]);
+    expect(screen.getByTestId('error-box').textContent).toContain(MESSAGES.processFailed);
+    // Without a hosted engine: no word of one.
+    expect(screen.getByTestId('error-box').textContent).not.toMatch(/engine/i);
+    expect(screen.queryByRole('button')).toBeNull();
+    cleanup();
+
+    render(
+      <ResultPanel
+        state={state}
+        onShowPlans={() => undefined}
+        alternativeEngine={{ label: 'Nano Banana (Gemini)', onRun, reason: 'notPlaced' }}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Try with Nano Banana (Gemini)' }));
+    expect(onRun).toHaveBeenCalledTimes(1);
+    expect(screen.getByTestId('alternative-engine').textContent).toContain('which may handle this photo');
+  });
+
+  it('keeps the server’s message the two lines, in every language', () => {
+    for (const locale of LOCALES) {
+      const m = readCatalog('app', locale).messages;
+      expect(m['msg.garmentNotPlaced'], locale).toBe(
+        `${m['tryon.result.notPlaced.what']} ${m['tryon.result.notPlaced.works']}`,
+      );
+      expect(m['msg.garmentNotPlaced'], locale).not.toMatch(/engine|moteur|motor|محرك/i);
+    }
+    expect(readCatalog('app', 'en').messages['msg.garmentNotPlaced']).toBe(MESSAGES.garmentNotPlaced);
+  });
+
   it('shows ENGINE_BUSY kindly: a calm "busy right now" note with the server’s message, not a failure', () => {
     render(<ResultPanel state={errorState('ENGINE_BUSY', MESSAGES.engineBusy)} onShowPlans={() => undefined} />);
     const box = screen.getByTestId('busy-box');
@@ -28,6 +67,22 @@ describe('result panel errors', () => {
     expect(box.textContent).toContain('You have not been charged');
     expect(screen.queryByTestId('error-box')).toBeNull();
     expect(screen.queryByText(MESSAGES.processFailed)).toBeNull();
+  });
+
+  it('says "several try-ons under way" for TOO_MANY_REQUESTS and "back in a moment" for an outage, calmly, not as failures', () => {
+    for (const [code, message, title] of [
+      ['TOO_MANY_REQUESTS', MESSAGES.tooManyTryOns, WEB_MESSAGES.tooManyTitle],
+      ['SERVICE_UNAVAILABLE', MESSAGES.tryOnOutage, WEB_MESSAGES.outageTitle],
+    ] as const) {
+      render(<ResultPanel state={errorState(code, message)} onShowPlans={() => undefined} />);
+      const box = screen.getByTestId('busy-box');
+      expect(box.getAttribute('role')).toBe('status');
+      expect(box.getAttribute('data-code')).toBe(code);
+      expect(box.textContent).toContain(title);
+      expect(box.textContent).toContain(message);
+      expect(screen.queryByTestId('error-box')).toBeNull();
+      cleanup();
+    }
   });
 
   it('offers the engine a refusal names as a button, "Try with <engine>", which runs it', () => {

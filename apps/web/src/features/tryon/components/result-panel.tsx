@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { MESSAGES, RESULT_RETENTION_DAYS, WEB_MESSAGES } from '@aidressup/contract';
+import { MESSAGES, RESULT_RETENTION_DAYS } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
-import { AlertIcon, CheckIcon, ClockIcon, DownloadIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
+import { AlertIcon, CheckIcon, ClockIcon, RefreshIcon, SparklesIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { rich, useT } from '../../../i18n/use-t';
@@ -9,7 +9,8 @@ import { cn } from '../../../lib/cn';
 import type { TryOnState } from '../hooks/use-try-on';
 import { ResultFrame, ResultIdleBox } from './result-frame';
 import { estimatedProgress, estimateNote, stageLabel, type EngineKind, type Estimate } from '../utils/progress-copy';
-import { resultExtension } from '../../../lib/result-file';
+import { ResultActions } from '../../../components/result-actions';
+import { waitNoticeTitle } from '../utils/wait-notice';
 
 // The before/after slider is not on the first page: it loads with the first result, which shows
 // at once as a plain image until it has.
@@ -18,10 +19,6 @@ const CompareSlider = lazy(async () => ({ default: (await import('./compare-slid
 function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-}
-
-function fileNameFor(url: string): string {
-  return `ai-dress-up-result.${resultExtension(url)}`;
 }
 
 export interface ResultPanelProps {
@@ -37,10 +34,15 @@ export interface ResultPanelProps {
   hostedEngine?: { label: string; onUse: () => void; selected: boolean };
   /** "Make it photo-real": re-run the preview shown on the hosted engine while its photos are kept. */
   photoReal?: { label: string; keptUntil: string; onRun: () => void };
-  /** After a refusal another engine can take (a garment being worn): "Try with <engine>", the same try-on on it. */
-  alternativeEngine?: { label: string; onRun: () => void };
+  /**
+   * After a refusal another engine can take: "Try with <engine>", the same try-on on it. `reason`:
+   * a garment being worn (the server's offer), or a garment the built-in engine could not place.
+   */
+  alternativeEngine?: { label: string; onRun: () => void; reason?: 'worn' | 'notPlaced' };
   /** Keeps the person photo, clears the garment and the result. */
   onTryAnotherGarment?: () => void;
+  /** Opens the share dialog for the result shown (absent: no Share button). */
+  onShare?: (() => void) | undefined;
   /** Opens "Report a problem" for the result shown (absent: no report button). */
   onReport?: () => void;
   /** The result has been reported: the button gives way to this note. */
@@ -121,6 +123,7 @@ export function ResultPanel({
   photoReal,
   alternativeEngine,
   onTryAnotherGarment,
+  onShare,
   onReport,
   reportedNote,
   onLeaveLine,
@@ -128,6 +131,7 @@ export function ResultPanel({
 }: ResultPanelProps) {
   const t = useT();
   const localize = useLocalizeMessage();
+  const waitTitle = state.status === 'error' ? waitNoticeTitle(state.errorCode) : null;
   const kind: EngineKind = engine?.kind ?? 'hosted';
   const estimate: Estimate = state.estimateSeconds ?? engine?.estimate ?? { min: 30, max: 60 };
   const stageText = state.stage ? stageLabel(t, state.stage) : null;
@@ -315,16 +319,16 @@ export function ResultPanel({
               <PlainResult url={state.resultUrl} alt={t('tryon.result.afterAlt')} />
             )}
           </div>
-          <div className="mt-5 grid gap-3 sm:grid-cols-3">
-            <a
-              href={state.resultUrl}
-              download={fileNameFor(state.resultUrl)}
-              className={buttonClasses('primary', 'lg', 'px-4')}
-              data-testid="download-result"
-            >
-              <DownloadIcon className="size-5" />
-              {t('tryon.result.download')}
-            </a>
+          <ResultActions
+            tryonId={state.tryonId}
+            imageUrl={state.resultUrl}
+            onShare={onShare}
+            onReport={onReport}
+            reportedNote={reportedNote}
+            size="lg"
+            className="mt-5 grid gap-3 sm:grid-cols-2"
+            footnote={<p>{t('tryon.result.kept', { days: RESULT_RETENTION_DAYS })}</p>}
+          >
             {onTryAnotherGarment ? (
               <button
                 type="button"
@@ -339,40 +343,31 @@ export function ResultPanel({
             <button
               type="button"
               onClick={() => window.location.reload()}
-              className={buttonClasses('secondary', 'lg', cn('px-4', !onTryAnotherGarment && 'sm:col-span-2'))}
+              className={buttonClasses(
+                'secondary',
+                'lg',
+                cn('px-4', !!onShare !== !!onTryAnotherGarment && 'sm:col-span-2'),
+              )}
             >
               <RefreshIcon className="size-5" />
               {t('tryon.result.tryAgain')}
             </button>
-          </div>
-          <div className="mt-3 flex flex-wrap items-center justify-center gap-x-4 gap-y-1 text-center text-xs text-ink-500">
-            <p>{t('tryon.result.kept', { days: RESULT_RETENTION_DAYS })}</p>
-            {reportedNote ? (
-              <p className="font-semibold text-amber-900" data-testid="result-reported">
-                {reportedNote}
-              </p>
-            ) : onReport ? (
-              <button
-                type="button"
-                onClick={onReport}
-                aria-haspopup="dialog"
-                className="inline-flex items-center gap-1 rounded-lg px-2 py-1 font-semibold text-ink-600 underline decoration-dotted underline-offset-4 hover:text-ink-900 focus-visible:outline-3 focus-visible:outline-brand-500"
-                data-testid="report-result"
-              >
-                <AlertIcon className="size-3.5" />
-                {t('report.open')}
-              </button>
-            ) : null}
-          </div>
+          </ResultActions>
         </div>
       ) : null}
 
-      {state.status === 'error' && state.errorCode === 'ENGINE_BUSY' ? (
-        // Not a failure of the shopper's photos: the service is full for a moment, nothing was charged.
-        <div role="status" className="mt-4 rounded-2xl border border-amber-200 bg-amber-50 p-5" data-testid="busy-box">
+      {state.status === 'error' && waitTitle ? (
+        // Not a failure of the shopper's photos: the service is full or away for a moment, or the
+        // shopper has several try-ons under way; nothing was charged.
+        <div
+          role="status"
+          className="mt-4 rounded-2xl border border-amber-200 bg-amber-50 p-5"
+          data-testid="busy-box"
+          data-code={state.errorCode ?? undefined}
+        >
           <h3 className="flex items-center gap-2 font-bold text-amber-900">
             <ClockIcon className="size-5" />
-            {localize(WEB_MESSAGES.busyTitle)}
+            {localize(waitTitle)}
           </h3>
           <p className="mt-2 text-sm text-amber-900" data-testid="error-message">
             {state.error ? localize(state.error, state.errorCode) : null}
@@ -380,15 +375,25 @@ export function ResultPanel({
         </div>
       ) : null}
 
-      {state.status === 'error' && state.errorCode !== 'ENGINE_BUSY' ? (
+      {state.status === 'error' && !waitTitle ? (
         <div role="alert" className="mt-4 rounded-2xl border border-red-200 bg-red-50 p-5" data-testid="error-box">
           <h3 className="flex items-center gap-2 font-bold text-red-800">
             <AlertIcon className="size-5" />
             {localize(MESSAGES.processFailed)}
           </h3>
-          <p className="mt-2 text-sm text-red-800" data-testid="error-message">
-            {state.error ? localize(state.error, state.errorCode) : null}
-          </p>
+          {state.errorCode === 'GARMENT_NOT_PLACED' ? (
+            // Two short lines: what happened (nothing charged), and the photo that works.
+            <div className="mt-2 space-y-1 text-sm text-red-800" data-testid="error-message">
+              <p>{t('tryon.result.notPlaced.what')}</p>
+              <p className="font-semibold" data-testid="error-advice">
+                {t('tryon.result.notPlaced.works')}
+              </p>
+            </div>
+          ) : (
+            <p className="mt-2 text-sm text-red-800" data-testid="error-message">
+              {state.error ? localize(state.error, state.errorCode) : null}
+            </p>
+          )}
           {state.errorCode === 'NO_CREDITS' ? (
             <button type="button" onClick={onShowPlans} className={buttonClasses('primary', 'md', 'mt-4')}>
               {t('tryon.result.seePlans')}
@@ -410,7 +415,12 @@ export function ResultPanel({
                 {t('tryon.result.tryWithEngine', { engine: alternativeEngine.label })}
               </button>
               <span className="text-xs text-red-900">
-                {t('tryon.result.tryWithEngineNote', { engine: alternativeEngine.label })}
+                {t(
+                  alternativeEngine.reason === 'notPlaced'
+                    ? 'tryon.result.tryWithEngineNotPlacedNote'
+                    : 'tryon.result.tryWithEngineNote',
+                  { engine: alternativeEngine.label },
+                )}
               </span>
             </div>
           ) : null}

@@ -1,14 +1,15 @@
 import { useId } from 'react';
 import { MESSAGES } from '@aidressup/contract';
 import { buttonClasses } from '../../../components/ui/button';
-import { AlertIcon, DownloadIcon, ShareIcon, SparklesIcon } from '../../../components/ui/icons';
+import { AlertIcon, ClockIcon, SparklesIcon } from '../../../components/ui/icons';
 import { Spinner } from '../../../components/ui/spinner';
 import { useLocalizeMessage } from '../../../i18n/localize-message';
 import { useT } from '../../../i18n/use-t';
 import type { PressItem } from '../hooks/use-press';
 import { stageLabel } from '../utils/progress-copy';
 import { CompareSlider } from './compare-slider';
-import { resultExtension } from '../../../lib/result-file';
+import { ResultActions } from '../../../components/result-actions';
+import { waitNoticeTitle } from '../utils/wait-notice';
 
 /** A result of a press, as the page needs it to share or report it. */
 export interface PressResult {
@@ -29,10 +30,6 @@ export interface ResultsRowProps {
   reportedNote: (tryonId: string) => string | null;
   /** Clears the garments and these results, keeping the person photo. */
   onTryOthers: () => void;
-}
-
-function fileNameFor(url: string, n: number): string {
-  return `ai-dress-up-result-${n}.${resultExtension(url)}`;
 }
 
 /** One garment's try-on in the row: under way, its result, or why there is none. */
@@ -107,49 +104,35 @@ function ResultCard({
           ) : (
             <img src={result.imageUrl} alt={`${t('tryon.result.afterAlt')} (${title})`} className="rounded-2xl" />
           )}
-          <div className="mt-3 grid grid-cols-2 gap-2">
-            <a
-              href={result.imageUrl}
-              download={fileNameFor(result.imageUrl, n)}
-              className={buttonClasses('primary', 'md', 'gap-1.5 px-2')}
-              aria-describedby={titleId}
-              data-testid="press-download"
-            >
-              <DownloadIcon className="size-4 shrink-0" />
-              {t('tryon.result.download')}
-            </a>
-            <button
-              type="button"
-              onClick={() => props.onShare(result)}
-              aria-haspopup="dialog"
-              aria-describedby={titleId}
-              className={buttonClasses('secondary', 'md', 'gap-1.5 px-2')}
-              data-testid="press-share"
-            >
-              <ShareIcon className="size-4 shrink-0" />
-              {t('press.results.share')}
-            </button>
-          </div>
-          {reported ? (
-            <p className="mt-2 text-center text-xs font-semibold text-amber-900" data-testid="press-reported">
-              {reported}
-            </p>
-          ) : (
-            <button
-              type="button"
-              onClick={() => props.onReport(result)}
-              aria-haspopup="dialog"
-              aria-describedby={titleId}
-              className="mt-2 inline-flex items-center justify-center gap-1 rounded-lg px-2 py-1 text-xs font-semibold text-ink-600 underline decoration-dotted underline-offset-4 hover:text-ink-900 focus-visible:outline-3 focus-visible:outline-brand-500"
-              data-testid="press-report"
-            >
-              <AlertIcon className="size-3.5" />
-              {t('report.open')}
-            </button>
-          )}
+          <ResultActions
+            tryonId={result.tryonId}
+            imageUrl={result.imageUrl}
+            name={title}
+            onShare={() => props.onShare(result)}
+            onReport={() => props.onReport(result)}
+            reportedNote={reported}
+            size="md"
+            className="mt-3 grid grid-cols-2 gap-2"
+          />
         </div>
       ) : null}
-      {state.status === 'error' ? (
+      {state.status === 'error' && waitNoticeTitle(state.errorCode) ? (
+        // The line full, several try-ons under way, the service away a moment: no failure, nothing charged.
+        <div
+          role="status"
+          className="mt-3 flex-1 rounded-2xl border border-amber-200 bg-amber-50 p-3"
+          data-testid="press-wait"
+          data-code={state.errorCode ?? undefined}
+        >
+          <p className="flex items-center gap-1.5 text-sm font-bold text-amber-900">
+            <ClockIcon className="size-4 shrink-0" />
+            {localize(waitNoticeTitle(state.errorCode)!)}
+          </p>
+          <p className="mt-1 text-sm text-amber-900" data-testid="press-error-message">
+            {state.error ? localize(state.error, state.errorCode) : null}
+          </p>
+        </div>
+      ) : state.status === 'error' ? (
         <div className="mt-3 flex-1 rounded-2xl border border-red-200 bg-red-50 p-3" data-testid="press-error">
           <p className="flex items-center gap-1.5 text-sm font-bold text-red-800">
             <AlertIcon className="size-4 shrink-0" />

@@ -118,13 +118,15 @@ export function UploadCard({
               className="aspect-[3/4] w-full object-contain"
               data-testid={`upload-${kind}-preview`}
             />
-            <div className="absolute inset-x-0 bottom-0 flex gap-2 bg-gradient-to-t from-ink-950/70 to-transparent p-3 pt-10">
+            {/* Each button at least as wide as its label; when both do not fit side by side (a narrow card,
+                a long word), the second goes under the first. */}
+            <div className="absolute inset-x-0 bottom-0 flex flex-wrap gap-2 bg-gradient-to-t from-ink-950/70 to-transparent p-3 pt-10">
               <button
                 ref={replaceRef}
                 type="button"
                 onClick={pick}
                 disabled={disabled}
-                className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-ink-900 hover:bg-white disabled:opacity-60"
+                className="inline-flex min-h-9 flex-1 basis-auto items-center justify-center gap-1.5 rounded-lg bg-white/95 px-3 text-sm font-semibold whitespace-nowrap text-ink-900 hover:bg-white disabled:opacity-60"
               >
                 <RefreshIcon className="size-4" />
                 {rich(t('tryon.upload.replace', { noun }), { 0: srOnly })}
@@ -133,7 +135,7 @@ export function UploadCard({
                 type="button"
                 onClick={removePhoto}
                 disabled={disabled}
-                className="inline-flex h-9 flex-1 items-center justify-center gap-1.5 rounded-lg bg-white/95 text-sm font-semibold text-red-700 hover:bg-white disabled:opacity-60"
+                className="inline-flex min-h-9 flex-1 basis-auto items-center justify-center gap-1.5 rounded-lg bg-white/95 px-3 text-sm font-semibold whitespace-nowrap text-red-700 hover:bg-white disabled:opacity-60"
               >
                 <TrashIcon className="size-4" />
                 {rich(t('tryon.upload.remove', { noun }), { 0: srOnly })}

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MESSAGES } from '@aidressup/contract';
 import { keepPhoto, keptPhoto } from '../../../lib/photo-store';
-import { checkPhoto, measureImage, type PhotoRole } from '../utils/check-photo';
+import { checkPhoto, measureImage, shrinkLazily, type PhotoRole } from '../../../lib/photos/check-photo';
 
 export interface ImageUpload {
   file: File | null;
@@ -20,11 +20,6 @@ export interface ImageUploadOptions {
   role: PhotoRole;
   /** Keep the photo in this browser under this name so a reload (Try Again) restores it. */
   keepAs?: string;
-}
-
-/** Shrinks a photo over the limit, loading the reduction code on first use. */
-function shrink(file: File): Promise<File | null> {
-  return import('../utils/prepare-upload').then((m) => m.shrinkForUpload(file)).catch(() => null);
 }
 
 /** One upload card's photo: the checks before upload, preview, replace and remove, kept over a reload. */
@@ -50,7 +45,7 @@ export function useImageUpload(maxBytes: number, { role, keepAs }: ImageUploadOp
       const current = () => mine === seq.current;
       void checkPhoto(picked, role, maxBytes, {
         measure: measureImage,
-        shrink,
+        shrink: shrinkLazily,
         onShrinking: () => {
           if (current()) setShrinking(true);
         },
@@ -73,7 +68,9 @@ export function useImageUpload(maxBytes: number, { role, keepAs }: ImageUploadOp
           revoke();
           urlRef.current = url;
           // Start reducing the photo for upload now, so it is ready when Try with AI is pressed.
-          void import('../utils/prepare-upload').then((m) => m.prepareUpload(checked.file)).catch(() => undefined);
+          void import('../../../lib/photos/prepare-upload')
+            .then((m) => m.prepareUpload(checked.file))
+            .catch(() => undefined);
           setFile(checked.file);
           setPreviewUrl(url);
           setError(null);

@@ -1,17 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MESSAGES } from '@aidressup/contract';
-import { checkPhoto, measureImage } from '../utils/check-photo';
+import { checkPhoto, measureImage, shrinkLazily } from '../../../lib/photos/check-photo';
 
 /** A garment photo added to the first one, for a press of several try-ons. */
 export interface MoreGarment {
   key: number;
   file: File;
   previewUrl: string;
-}
-
-/** Shrinks a photo over the limit, loading the reduction code on first use. */
-function shrink(file: File): Promise<File | null> {
-  return import('../utils/prepare-upload').then((m) => m.shrinkForUpload(file)).catch(() => null);
 }
 
 /**
@@ -42,7 +37,10 @@ export function useMoreGarments(maxBytes: number, max: number) {
       void (async () => {
         for (const file of files) {
           try {
-            const checked = await checkPhoto(file, 'garment', maxBytes, { measure: measureImage, shrink });
+            const checked = await checkPhoto(file, 'garment', maxBytes, {
+              measure: measureImage,
+              shrink: shrinkLazily,
+            });
             if (!checked.ok) {
               setError(checked.message);
               continue;
@@ -51,7 +49,9 @@ export function useMoreGarments(maxBytes: number, max: number) {
             urls.current.add(previewUrl);
             setError(null);
             // Ready for upload by the time Try with AI is pressed.
-            void import('../utils/prepare-upload').then((m) => m.prepareUpload(checked.file)).catch(() => undefined);
+            void import('../../../lib/photos/prepare-upload')
+              .then((m) => m.prepareUpload(checked.file))
+              .catch(() => undefined);
             setItems((list) => {
               if (list.length >= max) {
                 URL.revokeObjectURL(previewUrl);

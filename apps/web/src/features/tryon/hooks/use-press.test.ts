@@ -11,7 +11,7 @@ import { useStudio, type StudioDeps } from './use-studio';
 import type { ProcessImageInput } from '../api/process-image';
 import { testUser } from '../../../test/user';
 
-vi.mock('../utils/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
+vi.mock('../../../lib/photos/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
 
 const config: PublicConfig = {
   engines: [{ id: 'local', label: 'Quick preview', kind: 'local' }],

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import { MESSAGES, type PublicConfig, type TryOnResponse } from '@aidressup/contract';
+import { MESSAGES, WEB_MESSAGES, type PublicConfig, type TryOnResponse } from '@aidressup/contract';
 import { ApiError } from '../../../lib/api-client';
 import { useStudio, type StudioDeps } from './use-studio';
 import { testUser } from '../../../test/user';
 
 // A picked photo starts its reduction at once; here it is left as it is.
-vi.mock('../utils/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
+vi.mock('../../../lib/photos/prepare-upload', () => ({ prepareUpload: (file: File) => Promise.resolve(file) }));
 
 const config: PublicConfig = {
   engines: [
@@ -106,5 +106,44 @@ describe('useStudio', () => {
     expect(result.current.engineId).toBe('local');
     await act(() => result.current.tryOn());
     expect(process).toHaveBeenLastCalledWith(expect.objectContaining({ api: 'local' }));
+  });
+
+  it('a press while the session starts says so, then runs by itself once the user is there, once', async () => {
+    const process = vi.fn(async () => done);
+    const user = { ...exhausted, credits: 5, segment: 'subscriber' as const };
+    const { props, hook } = setup({ process, user: null });
+    const { result, rerender } = hook;
+    await pickBoth(result);
+
+    await act(() => result.current.tryOn());
+    expect(result.current.notice).toBe(MESSAGES.userLoading);
+    expect(result.current.pressWaiting).toBe(true);
+    // A second press while the first waits adds nothing.
+    await act(() => result.current.tryOn());
+    expect(process).not.toHaveBeenCalled();
+
+    rerender({ ...props, user });
+    await waitFor(() => expect(result.current.state.status).toBe('success'));
+    expect(process).toHaveBeenCalledTimes(1);
+    expect(process).toHaveBeenCalledWith(expect.objectContaining({ userId: user.id }));
+    expect(result.current.notice).toBeNull();
+    expect(result.current.pressWaiting).toBe(false);
+  });
+
+  it('a press while the session starts says why when the session fails, and sends nothing', async () => {
+    const process = vi.fn(async () => done);
+    const { props, hook } = setup({ process, user: null });
+    const { result, rerender } = hook;
+    await pickBoth(result);
+    await act(() => result.current.tryOn());
+    expect(result.current.notice).toBe(MESSAGES.userLoading);
+
+    rerender({ ...props, sessionError: MESSAGES.authFailed });
+    await waitFor(() => expect(result.current.notice).toBe(WEB_MESSAGES.sessionFailed));
+    expect(result.current.pressWaiting).toBe(false);
+    // Pressed again after the failure: the same words at once, still nothing sent.
+    await act(() => result.current.tryOn());
+    expect(result.current.notice).toBe(WEB_MESSAGES.sessionFailed);
+    expect(process).not.toHaveBeenCalled();
   });
 });

@@ -25,8 +25,9 @@ import { useImageUpload, type ImageUpload } from './use-image-upload';
 import { useMoreGarments } from './use-more-garments';
 import { usePress } from './use-press';
 import { usePasteImage } from './use-paste-image';
+import { useResumeAfterPurchase } from './use-resume-after-purchase';
 import { useTryOn, type PersonSource, type TryOnDeps } from './use-try-on';
-import { clientTimeoutMs } from '../utils/client-timeout';
+import { clientTimeoutMs } from '../../../lib/client-timeout';
 
 const KEPT_PHOTO_KEY = 'aidressup.keptPhoto';
 
@@ -50,7 +51,7 @@ function rememberedKeptPhoto(): string | null {
 
 /** The file uploaded for a photo: reduced in the browser (loaded on first use), else the photo itself. */
 function preparePhoto(file: File): Promise<File> {
-  return import('../utils/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
+  return import('../../../lib/photos/prepare-upload').then((m) => m.prepareUpload(file)).catch(() => file);
 }
 
 export interface StudioDeps extends Pick<
@@ -70,6 +71,12 @@ export interface StudioDeps extends Pick<
   /** The file uploaded for a photo; by default reduced in the browser. */
   prepare?: (file: File) => Promise<File>;
   classify?: CategoryChoiceDeps['classify'];
+  /** The session could not start (its error); a press made while it was starting then says why. */
+  sessionError?: string | null;
+  /** Purchases completed on this page (the paywall's count): a try-on refused for want of credits resumes after one. */
+  purchases?: number;
+  /** A dialog is open (the paywall, the sign-in): a resumed try-on waits until it closes. */
+  dialogOpen?: boolean;
 }
 
 /**
@@ -91,6 +98,9 @@ export function useStudio({
   openProgress = openProgressStream,
   makeProgressId = newProgressId,
   classify,
+  sessionError = null,
+  purchases = 0,
+  dialogOpen = false,
 }: StudioDeps) {
   const maxBytes = config?.maxUploadBytes ?? MAX_UPLOAD_BYTES;
   // Kept in this browser for the session, so Try Again (a reload) keeps the photos.
@@ -151,6 +161,7 @@ export function useStudio({
   // A whole outfit is one garment's try-on: not with several garments.
   const outfitOffered = category === 'upper_body' && more.items.length === 0;
   const outfit = outfitOffered && !!bottom.file;
+  const noteRefusalRef = useRef<() => void>(() => undefined);
   const tryOnDeps: TryOnDeps = {
     user,
     engine: engineId,
@@ -158,7 +169,11 @@ export function useStudio({
     updateUser,
     setUser,
     refreshUser,
-    onNoCredits,
+    // The refused try-on is remembered: it resumes after a purchase.
+    onNoCredits: () => {
+      noteRefusalRef.current();
+      onNoCredits();
+    },
     process,
     rerun: rerunRequest,
     prepare,
@@ -173,9 +188,16 @@ export function useStudio({
   // The engine of the try-on under way or shown, else the one chosen.
   const shownEngine = findEngine(config, state.engine ?? engineId);
   const hosted = firstHostedEngine(config);
-  // The engine a refusal offers instead (a garment being worn: a hosted engine that can use the photo).
+  // The engine a refusal offers instead: the server's (a garment being worn: a hosted engine that can
+  // use the photo), or, for a garment the engine could not place on the body, a hosted engine that is up.
   const alternative =
-    state.status === 'error' && state.alternativeEngine ? findEngine(config, state.alternativeEngine.id) : undefined;
+    state.status !== 'error'
+      ? undefined
+      : state.alternativeEngine
+        ? findEngine(config, state.alternativeEngine.id)
+        : state.errorCode === 'GARMENT_NOT_PLACED' && hosted && hosted.id !== state.engine
+          ? hosted
+          : undefined;
 
   const personCard = useRef<HTMLElement>(null);
   const clothingCard = useRef<HTMLElement>(null);
@@ -283,8 +305,25 @@ export function useStudio({
   };
   const personSource: PersonSource | null = kept ? { keptPhotoId: kept.id } : upload.file;
 
+  /**
+   * A press made before the session's user was there (the session starts after an idle moment
+   * or the first interaction): it says the specification's "Please wait, user is loading...", and
+   * runs by itself once the user is there, once (a second press meanwhile adds nothing), or says
+   * why not when the session fails.
+   */
+  const [pressWaiting, setPressWaiting] = useState(false);
+  const [sessionNotice, setSessionNotice] = useState<string | null>(null);
+
   /** Try with AI: one garment as before; several, each its own try-on, once the balance covers them all. */
   const tryOn = async (): Promise<void> => {
+    if (!user && personSource && clothing.file) {
+      setSessionNotice(null);
+      if (!sessionError) setPressWaiting(true);
+      else setSessionNotice(WEB_MESSAGES.sessionFailed);
+      // The notice while the user loads (run says it and sends nothing).
+      if (!sessionError) await run(personSource, clothing.file, category);
+      return;
+    }
     const garments = clothing.file
       ? [{ file: clothing.file, previewUrl: clothing.previewUrl }, ...(outfit ? [] : more.items)]
       : [];
@@ -298,13 +337,48 @@ export function useStudio({
     if (!pressCost(user, garments.length).covered) {
       // Nothing is sent, so nothing is charged: the paywall first.
       setPressNotice(WEB_MESSAGES.pressNotCovered);
-      onNoCredits();
+      tryOnDeps.onNoCredits();
       return;
     }
     setPressNotice(null);
     reset();
     await press.run(personSource, garments, category);
   };
+
+  const tryOnRef = useRef(tryOn);
+  tryOnRef.current = tryOn;
+
+  // After a purchase, the try-on refused for want of credits runs by itself (once), and the focus
+  // goes to the result panel's heading (the paywall's opener may be gone).
+  const pressCount = outfit ? 1 : garmentCount;
+  const { noteRefusal } = useResumeAfterPurchase({
+    purchases,
+    blocked: dialogOpen || processing || !user,
+    covered: !!user && (pressCount > 1 ? pressCost(user, pressCount).covered : canPay),
+    inputs: [upload.file, kept?.id, clothing.file, more.items, outfit ? bottom.file : null, category, engineId],
+    resume: () => {
+      void tryOnRef.current();
+      requestAnimationFrame(() =>
+        resultRef.current?.querySelector<HTMLElement>('[data-result-heading]')?.focus({ preventScroll: true }),
+      );
+    },
+  });
+  noteRefusalRef.current = noteRefusal;
+  useEffect(() => {
+    if (!pressWaiting) return;
+    if (user) {
+      setPressWaiting(false);
+      void tryOnRef.current();
+    } else if (sessionError) {
+      setPressWaiting(false);
+      clearNotice();
+      setSessionNotice(WEB_MESSAGES.sessionFailed);
+    }
+  }, [pressWaiting, user, sessionError, clearNotice]);
+  // The session's notice goes once there is a user after all.
+  useEffect(() => {
+    if (user) setSessionNotice(null);
+  }, [user]);
 
   return {
     person,
@@ -391,6 +465,7 @@ export function useStudio({
     alternativeEngine: alternative
       ? {
           label: alternative.label,
+          reason: state.errorCode === 'GARMENT_NOT_PLACED' ? ('notPlaced' as const) : ('worn' as const),
           onRun: () => {
             setEngineChoice(alternative.id);
             void retryOn(alternative.id, clientTimeoutMs(alternative.estimateSeconds));
@@ -401,7 +476,9 @@ export function useStudio({
     /** Leaves the line while waiting for the engine (nothing was charged). */
     leaveLine: cancel,
     /** Why Try with AI did nothing, in the specification's words (shown next to the button). */
-    notice: notice ?? pressNotice,
+    notice: notice ?? pressNotice ?? sessionNotice,
+    /** A press waits for the session's user, and runs once it is there. */
+    pressWaiting,
     removeBottom,
     tryAnotherGarment,
     cards: { person: personCard, clothing: clothingCard, bottom: bottomCard },

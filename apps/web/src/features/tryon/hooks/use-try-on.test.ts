@@ -65,7 +65,12 @@ describe('try-on states', () => {
     const process = vi.fn();
     const { hook } = setup({ process });
     await act(() => hook.result.current.run(file('p.jpg'), null, 'upper_body'));
-    expect(hook.result.current.notice).toBe(MESSAGES.uploadBothPhotos);
+    expect(hook.result.current.notice).toBe(WEB_MESSAGES.uploadClothingMissing);
+    await act(() => hook.result.current.run(null, file('c.jpg'), 'upper_body'));
+    expect(hook.result.current.notice).toBe(WEB_MESSAGES.uploadPersonMissing);
+    await act(() => hook.result.current.run(null, null, 'upper_body'));
+    expect(hook.result.current.notice).toBe(WEB_MESSAGES.uploadBothMissing);
+    expect(hook.result.current.notice?.startsWith(MESSAGES.uploadBothPhotos)).toBe(true);
     expect(hook.result.current.state.status).toBe('idle');
     act(() => hook.result.current.clearNotice());
     expect(hook.result.current.notice).toBeNull();

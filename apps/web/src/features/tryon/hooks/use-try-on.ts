@@ -14,14 +14,15 @@ import { ApiError, loadResponseSchemas } from '../../../lib/api-client';
 import { processImage } from '../api/process-image';
 import { rerunTryOn } from '../api/rerun-tryon';
 import { leaveLine } from '../api/leave-line';
+import { missingPhotosNotice } from '../utils/missing-photos';
 
-export type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
+type TryOnStatus = 'idle' | 'processing' | 'success' | 'error';
 
 /** The person of a try-on: a photo picked now, or one of the shopper's kept photos (My photos). */
 export type PersonSource = File | { keptPhotoId: string };
 
 /** Waiting in line for the engine (nothing charged yet): the place the server gave, and when the page asks again. */
-export interface LineWait {
+interface LineWait {
   /** 1 is next; null while the place is not known yet. */
   place: number | null;
   /** About how many seconds until the try-on starts. */
@@ -324,7 +325,7 @@ export function useTryOn(deps: TryOnDeps) {
     ) => {
       const d = depsRef.current;
       if (!person || !clothing) {
-        setNotice(MESSAGES.uploadBothPhotos);
+        setNotice(missingPhotosNotice(!!person, !!clothing));
         return;
       }
       if (!d.user) {

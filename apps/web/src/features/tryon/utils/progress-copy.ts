@@ -10,7 +10,7 @@ export interface Estimate {
 type EngineEntry = PublicConfig['engines'][number];
 
 /** The id of the built-in engine. */
-export const LOCAL_ENGINE_ID = 'local';
+const LOCAL_ENGINE_ID = 'local';
 
 /** An engine's kind: the server's word, else the built-in engine by its id, else hosted. */
 export function engineKind(engine: Pick<EngineEntry, 'id' | 'kind'> | undefined): EngineKind {

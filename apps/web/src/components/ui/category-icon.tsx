@@ -1,5 +1,5 @@
 import type { TryOnCategoryInfo } from '@aidressup/contract';
-import { DressIcon, ShirtIcon, ShoeIcon, TrousersIcon } from '../../../components/ui/icons';
+import { DressIcon, ShirtIcon, ShoeIcon, TrousersIcon } from './icons';
 
 export function CategoryIcon({ icon, className }: { icon: TryOnCategoryInfo['icon']; className?: string }) {
   if (icon === 'trousers') return <TrousersIcon className={className} />;

@@ -2,7 +2,7 @@
  * Reduces a photo off the main thread (OffscreenCanvas + convertToBlob).
  * In: { id, file, mustShrink? }. Out: { id, blob } (null: upload the original), { id, unsupported: true } or { id, error }.
  */
-import { offscreenKit, reduceImage } from '../utils/reduce-core';
+import { offscreenKit, reduceImage } from './reduce-core';
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<{ id: number; file: File; mustShrink?: boolean }>) => void) | null;

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BYTES, MESSAGES } from '@aidressup/contract';
 import { checkPhoto, type PhotoCheckDeps } from './check-photo';
-import { planReduction } from './reduce-plan';
 
 const JPEG_HEAD = [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10];
 const jpegFile = (size = 1000, name = 'p.jpg') => {
@@ -107,24 +106,6 @@ describe('checkPhoto', () => {
     expect(await checkPhoto(big, 'person', 1000, deps({ width: 4000, height: 3000 }, null))).toEqual({
       ok: false,
       message: MESSAGES.fileTooLarge,
-    });
-  });
-});
-
-describe('planReduction for a photo over the limit', () => {
-  it('re-encodes even a JPEG that already fits 2048 px, and uses it even if not smaller', () => {
-    expect(planReduction({ type: 'image/jpeg', width: 2000, height: 1500 })).toEqual({ action: 'keep' });
-    expect(planReduction({ type: 'image/jpeg', width: 2000, height: 1500 }, undefined, true)).toEqual({
-      action: 'encode',
-      width: 2000,
-      height: 1500,
-      checkAlpha: false,
-      onlyIfSmaller: false,
-    });
-    expect(planReduction({ type: 'image/png', width: 6000, height: 4000 }, undefined, true)).toMatchObject({
-      width: 2048,
-      height: 1365,
-      checkAlpha: true,
     });
   });
 });

@@ -21,7 +21,7 @@ import {
 /** What the photo is for: the person, or a garment (the clothing or a whole outfit's bottom). */
 export type PhotoRole = 'person' | 'garment';
 
-export const MIN_SIDE: Record<PhotoRole, { pixels: number; message: string }> = {
+const MIN_SIDE: Record<PhotoRole, { pixels: number; message: string }> = {
   person: { pixels: MIN_PERSON_PHOTO_SIDE, message: MESSAGES.personPhotoTooSmall },
   garment: { pixels: MIN_GARMENT_PHOTO_SIDE, message: MESSAGES.clothingPhotoTooSmall },
 };
@@ -96,4 +96,9 @@ export async function checkPhoto(
   if (!smaller || smaller.size > maxBytes) return { ok: false, message: MESSAGES.fileTooLarge };
   const shrunkSize = (await deps.measure(smaller)) ?? size;
   return { ok: true, file: smaller, width: shrunkSize.width, height: shrunkSize.height, shrunk: true };
+}
+
+/** Shrinks a photo over the limit, loading the reduction code on first use; null when it cannot. */
+export function shrinkLazily(file: File): Promise<File | null> {
+  return import('./prepare-upload').then((m) => m.shrinkForUpload(file)).catch(() => null);
 }

@@ -13,7 +13,7 @@
 export const MAX_UPLOAD_SIDE = 2048;
 
 /** JPEG quality for reduced photos. */
-export const JPEG_QUALITY = 0.9;
+const JPEG_QUALITY = 0.9;
 
 export interface ImageFacts {
   /** The file's MIME type (already checked against the allowed types). */
@@ -33,7 +33,7 @@ export type ReducePlan =
    */
   | { action: 'encode'; width: number; height: number; checkAlpha: boolean; onlyIfSmaller: boolean };
 
-export function normaliseType(type: string): string {
+function normaliseType(type: string): string {
   const t = type.toLowerCase();
   return t === 'image/jpg' ? 'image/jpeg' : t;
 }

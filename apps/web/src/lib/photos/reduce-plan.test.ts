@@ -90,3 +90,21 @@ describe('which file goes up', () => {
     expect(reducedFileName('', 'image/jpeg')).toBe('photo.jpg');
   });
 });
+
+describe('planReduction for a photo over the limit', () => {
+  it('re-encodes even a JPEG that already fits 2048 px, and uses it even if not smaller', () => {
+    expect(planReduction({ type: 'image/jpeg', width: 2000, height: 1500 })).toEqual({ action: 'keep' });
+    expect(planReduction({ type: 'image/jpeg', width: 2000, height: 1500 }, undefined, true)).toEqual({
+      action: 'encode',
+      width: 2000,
+      height: 1500,
+      checkAlpha: false,
+      onlyIfSmaller: false,
+    });
+    expect(planReduction({ type: 'image/png', width: 6000, height: 4000 }, undefined, true)).toMatchObject({
+      width: 2048,
+      height: 1365,
+      checkAlpha: true,
+    });
+  });
+});

@@ -20,7 +20,7 @@ function inWorker(file: File, mustShrink: boolean): Promise<Blob | null> {
   return new Promise((resolve, reject) => {
     let worker: Worker;
     try {
-      worker = new Worker(new URL('../workers/reduce-image.worker.ts', import.meta.url), { type: 'module' });
+      worker = new Worker(new URL('./reduce-image.worker.ts', import.meta.url), { type: 'module' });
     } catch (err) {
       reject(err instanceof Error ? err : new Error('no worker'));
       return;
