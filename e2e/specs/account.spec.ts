@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { MESSAGES } from '@aidressup/contract';
 import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
-import { codeFromMail, linkFromMail, newestMail, uniqueEmail } from '../mail';
+import { codeFromMail, linkFromMail, uniqueEmail } from '../mail';
+import { demoPurchase, openDevice, openSignInDialog, randomHex, requestCode, signInWithCode } from '../accounts';
 
 /*
  * Accounts: a device id opens no one's account; email sign-in (code or magic link) carries
@@ -11,116 +11,6 @@ import { codeFromMail, linkFromMail, newestMail, uniqueEmail } from '../mail';
  */
 
 const SHOTS = '/tmp/shots';
-
-interface Device {
-  context: BrowserContext;
-  page: Page;
-  /** Fails the test on console errors other than the allowed ones. */
-  done: () => Promise<void>;
-}
-
-/**
- * A browser context of its own (no cookies shared), with fingerprinting failing so the device id
- * is the stored fallback id: `deviceId` makes several contexts the same device.
- */
-async function openDevice(
-  browser: Browser,
-  opts: {
-    deviceId?: string;
-    width?: number;
-    allowedConsoleErrors?: RegExp[];
-  } = {},
-): Promise<Device> {
-  const width = opts.width ?? 1366;
-  const context = await browser.newContext({
-    viewport: { width, height: width < 768 ? 844 : 900 },
-  });
-  await context.addInitScript((deviceId) => {
-    window.__AIDRESSUP_TEST_FAIL_FINGERPRINT__ = true;
-    if (deviceId && !localStorage.getItem('aidressup.deviceId')) localStorage.setItem('aidressup.deviceId', deviceId);
-  }, opts.deviceId ?? null);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  return {
-    context,
-    page,
-    done: async () => {
-      const unexpected = errors.filter((e) => !(opts.allowedConsoleErrors ?? []).some((re) => re.test(e)));
-      await context.close();
-      expect(unexpected, 'no console errors').toEqual([]);
-    },
-  };
-}
-
-function randomHex(n: number): string {
-  return Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-}
-
-async function openSignInDialog(page: Page) {
-  const width = page.viewportSize()?.width ?? 1366;
-  if (width < 768) {
-    await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('list', { name: 'Mobile menu' }).getByRole('button', { name: 'Sign In' }).click();
-  } else {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Sign In' }).click();
-  }
-  const dialog = page.getByTestId('sign-in-dialog');
-  await expect(dialog.getByRole('heading', { name: 'Sign in with email' })).toBeVisible();
-  return dialog;
-}
-
-/** In an open sign-in dialog: asks for a code for `email` and returns the mail that brought it. */
-async function requestCode(page: Page, email: string) {
-  const dialog = page.getByTestId('sign-in-dialog');
-  const since = new Date(Date.now() - 1000);
-  await dialog.getByLabel('Email address').fill(email);
-  const started = page.waitForResponse((r) => r.url().endsWith('/api/auth/email/start'));
-  await dialog.getByRole('button', { name: 'Email me a code' }).click();
-  expect((await started).status()).toBe(200);
-  await expect(dialog.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-  await expect(dialog).toContainText(email);
-  await expect(dialog.getByLabel('6-digit code')).toBeFocused();
-  const mail = await newestMail(email, { since });
-  expect(mail.subject).toBe(MESSAGES.signInMailSubject);
-  return mail;
-}
-
-/** Email sign-in through the dialog with the code from the mail; returns whether it merged. */
-async function signInWithCode(page: Page, email: string, { open = true } = {}): Promise<boolean> {
-  if (open) await openSignInDialog(page);
-  const mail = await requestCode(page, email);
-  const dialog = page.getByTestId('sign-in-dialog');
-  await dialog.getByLabel('6-digit code').fill(codeFromMail(mail));
-  const verified = page.waitForResponse((r) => r.url().endsWith('/api/auth/email/verify'));
-  await dialog.getByRole('button', { name: 'Sign in' }).click();
-  const res = await verified;
-  expect(res.status()).toBe(200);
-  const body = (await res.json()) as {
-    merged: boolean;
-    user: { email: string };
-  };
-  expect(body.user.email).toBe(email);
-  await expect(dialog.getByRole('heading', { name: "You're signed in" })).toBeVisible();
-  await expect(dialog).toContainText(email);
-  return body.merged;
-}
-
-/** A demo purchase of the default plan (Monthly Pro, 50 credits) from the test-paywall button. */
-async function demoPurchase(page: Page) {
-  await page.getByTestId('test-paywall').click();
-  await page
-    .getByTestId('paywall')
-    .getByRole('button', { name: /Continue to Payment/ })
-    .click();
-  const bought = page.waitForResponse((r) => r.url().endsWith('/api/billing/demo/checkout'));
-  await page.getByTestId('demo-checkout').getByRole('button', { name: 'Complete demo purchase' }).click();
-  expect((await bought).status()).toBe(200);
-  await expect(page.getByTestId('purchase-complete')).toContainText('50 credits');
-}
 
 test('the same device id without the cookie is a new user who sees nothing of the first, and is told why there are no free try-ons', async ({
   browser,
@@ -222,28 +112,65 @@ test('a demo purchase on one device, then email sign-in on another brings its cr
   await expect(two.page.getByTestId('purchase')).toContainText('Monthly Pro');
   await expect(two.page.getByTestId('purchase')).toContainText('50 credits');
 
-  // Device 3 asks for a code; the mail's magic link, opened on device 4, signs that one in.
+  // Device 3 asks for a code; the mail's magic link, opened on device 4, names the account and
+  // waits for a press. There, another browser than the one that asked, it says what stays.
   const three = await openDevice(browser);
   await openSignedIn(three.page);
   await openSignInDialog(three.page);
   const mail = await requestCode(three.page, email);
   const link = linkFromMail(mail);
   expect(link.pathname).toBe('/sign-in/verify');
-  const four = await openDevice(browser);
-  const verified = four.page.waitForResponse((r) => r.url().endsWith('/api/auth/email/verify'));
+  const four = await openDevice(browser, { allowedConsoleErrors: [/status of 409/] });
+  const fourVerifies: number[] = [];
+  four.page.on('response', (r) => {
+    if (r.url().endsWith('/api/auth/email/verify')) fourVerifies.push(r.status());
+  });
   await four.page.goto(link.pathname + link.hash);
-  expect((await verified).status()).toBe(200);
+  await expect(four.page.getByRole('heading', { level: 1 })).toHaveText('Sign in to AI Dress Up');
+  const masked = `${email[0]}•••${email.slice(email.indexOf('@'))}`;
+  await expect(four.page.getByText(`Sign in as ${masked}?`)).toBeVisible();
+  // Nothing is verified on load, even once this page's own session is there.
+  await expect(four.page.getByTestId('verify-sign-in')).toBeEnabled();
+  await expect(userBox(four.page).id).toHaveText(/^\S{8}$/);
+  expect(fourVerifies).toEqual([]);
+  await four.page.getByTestId('verify-sign-in').click();
+  await expect(four.page.getByRole('heading', { level: 1 })).toHaveText('Sign in in this browser?');
+  await expect(four.page.getByRole('heading', { level: 1 })).toBeFocused();
+  await expect(four.page.getByTestId('other-browser-note')).toContainText(masked);
+  await expect(four.page.getByTestId('other-browser-note')).toContainText(
+    'nothing you made in this browser (photos, results, credits) moves into that account',
+  );
+  expect(fourVerifies).toEqual([409]);
+  await four.page.getByTestId('verify-confirm').click();
   await expect(four.page).toHaveURL(/\/account$/);
+  expect(fourVerifies).toEqual([409, 200]);
   await expect(four.page.getByTestId('account-notice')).toContainText(`You're signed in as ${email}`);
+  await expect(four.page.getByTestId('account-notice')).not.toContainText('were added to your account');
   await expect(four.page.getByTestId('account-email')).toHaveText(email);
   await expect(four.page.getByTestId('account-credits')).toHaveText('50');
   await expect(userBox(four.page).credits).toHaveText('50');
+
+  // In the browser that asked, one press signs in and brings this browser's credits along.
+  await three.page.keyboard.press('Escape');
+  const bought = await three.page.request.post('/api/billing/demo/checkout', { data: { planId: 'credits_200' } });
+  expect(bought.status()).toBe(200);
+  await openSignInDialog(three.page);
+  const own = linkFromMail(await requestCode(three.page, email));
+  await three.page.goto(own.pathname + own.hash);
+  await expect(three.page.getByText(`Sign in as ${masked}?`)).toBeVisible();
+  const threeVerified = three.page.waitForResponse((r) => r.url().endsWith('/api/auth/email/verify'));
+  await three.page.getByTestId('verify-sign-in').click();
+  expect((await threeVerified).status()).toBe(200);
+  await expect(three.page).toHaveURL(/\/account$/);
+  await expect(three.page.getByTestId('account-notice')).toContainText('were added to your account');
+  await expect(three.page.getByTestId('account-credits')).toHaveText('250');
 
   // The link works once: opened again elsewhere it says so and offers a new code for that address.
   const five = await openDevice(browser, {
     allowedConsoleErrors: [/status of 4\d\d/],
   });
   await five.page.goto(link.pathname + link.hash);
+  await five.page.getByTestId('verify-sign-in').click();
   await expect(five.page.getByRole('heading', { level: 1 })).toHaveText('This link did not sign you in');
   await expect(five.page.getByRole('alert')).toContainText(/expired|already used|not valid/);
   await expect(five.page).toHaveURL(/\/sign-in\/verify$/);

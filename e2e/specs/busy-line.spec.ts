@@ -159,6 +159,20 @@ test('the page shows its place in line, waits, and shows the result without a se
 });
 
 test('leaving the line stops the waiting and charges nothing', async ({ page }) => {
+  // The page's clock is Playwright's: it runs as time does, and the test can run it ahead.
+  await page.clock.install();
+  // Every try-on the page posts, counted in the page as it calls fetch.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __tryOnPosts: number };
+    w.__tryOnPosts = 0;
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith('/api/process-image')) w.__tryOnPosts += 1;
+      return fetch(input, init);
+    };
+  });
+  const postsInPage = () => page.evaluate(() => (window as unknown as { __tryOnPosts: number }).__tryOnPosts);
   const userId = await openPage(page);
   let posts = 0;
   page.on('request', (r) => {
@@ -182,8 +196,9 @@ test('leaving the line stops the waiting and charges nothing', async ({ page }) 
   await expect(page.getByTestId('try-with-ai')).toBeEnabled();
 
   expect(await other.done).toBe(200);
-  // Long past the Retry-After: the page did not post again.
-  await page.waitForTimeout(16_000);
+  // Long past the Retry-After (the page's timers run 16 s ahead at once): the page did not post again.
+  await page.clock.runFor(16_000);
+  expect(await postsInPage()).toBe(1);
   expect(posts).toBe(1);
   const res = await page.request.get(`${base}/api/auth/user/${userId}`);
   const { user } = (await res.json()) as { user: { free_trials_used: number; credits: number } };

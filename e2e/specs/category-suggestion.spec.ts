@@ -96,3 +96,38 @@ for (const width of [390, 1366]) {
     });
   });
 }
+
+// The suggestion comes a moment after the garment photo, just when the shopper reaches for Try with
+// AI: it moves nothing below it (a press landing where the button was would be lost).
+for (const [width, locale] of [
+  [1366, 'en-US'],
+  [390, 'en-US'],
+  // The longer words wrap to a second line on a phone.
+  [320, 'de-DE'],
+] as const) {
+  test.describe(`at ${width} px in ${locale}`, () => {
+    test.use({ locale, viewport: { width, height: width < 768 ? 844 : 900 } });
+    test('the suggestion arriving moves Try with AI not a pixel', async ({ page }) => {
+      await openSignedIn(page);
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/api/garments/classify', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
+      await expect(page.getByTestId('upload-person-preview')).toBeVisible();
+      await page.getByTestId('upload-clothing-input').setInputFiles(PHOTOS.upper);
+      await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+      await expect(page.getByTestId('more-garments')).toBeVisible();
+      const button = page.getByTestId('try-with-ai');
+      const top = () => button.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const before = await top();
+      const note = page.getByTestId('category-note');
+      await expect(note).toBeEmpty();
+      release();
+      await expect(note).toHaveText(locale === 'en-US' ? 'Looks like Upper Body — change it if not' : /Oberteil/);
+      expect(await top()).toBe(before);
+    });
+  });
+}

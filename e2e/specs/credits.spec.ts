@@ -2,6 +2,8 @@ import { MESSAGES } from '@aidressup/contract';
 import { expectApiError } from '@aidressup/server/testing/api-error';
 import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
 
+// Four real try-ons, on the built-in engine of a machine that may be busy.
+test.describe.configure({ timeout: 240_000 });
 // The browser logs the refused try-on's HTTP 402 as a console error; nothing else may be logged.
 test.use({ allowedConsoleErrors: [/status of 402/] });
 
@@ -53,11 +55,16 @@ test('free trials run out, NO_CREDITS opens the paywall, a demo purchase adds cr
   await expect(box.credits).toHaveText('50');
   await expect(box.hasCredits).toHaveText('yes');
   await expect(box.segment).toHaveText('subscriber');
+  // "Start creating": the refused try-on runs by itself, paid with one of the new credits.
+  const resumed = page.waitForResponse((r) => r.url().endsWith('/api/process-image'));
   await page.getByRole('button', { name: 'Start creating' }).click();
   await expect(page.getByTestId('purchase-complete')).toHaveCount(0);
-
-  // A paid try-on uses one credit.
-  await tryOnce(page);
+  expect((await resumed).status()).toBe(200);
+  await expect(page.getByTestId('result-image')).toBeVisible();
   await expect(box.credits).toHaveText('49');
+
+  // Another paid try-on uses one credit.
+  await tryOnce(page);
+  await expect(box.credits).toHaveText('48');
   await expect(box.trials).toHaveText('2 / 2');
 });

@@ -1,5 +1,5 @@
 import { FINGERPRINT_SETTLE_MS } from '../../apps/web/src/features/session/utils/fingerprint-due';
-import { appStartedAt, expect, openSignedIn, test, watchScripts, type WatchedScript } from '../fixtures';
+import { appStartedAt, expect, openSignedIn, test, userBox, watchScripts, type WatchedScript } from '../fixtures';
 
 /*
  * Device id. Fingerprinting is made to fail with the documented test hook
@@ -80,6 +80,32 @@ test.describe('when fingerprinting works', () => {
     const startedAt = await appStartedAt(page);
     expect((await loaded(scripts, 'deviceIdCode')).askedAt).toBeGreaterThanOrEqual(startedAt + FINGERPRINT_SETTLE_MS);
     expect((await loaded(scripts, 'fingerprintJs')).askedAt).toBeGreaterThanOrEqual(startedAt + FINGERPRINT_SETTLE_MS);
+  });
+
+  for (const path of ['/account', '/gallery', '/sign-in/verify']) {
+    test(`on ${path} the session starts at once, with no input and no waiting for the page to settle`, async ({
+      page,
+    }) => {
+      const scripts = watchScripts(page);
+      const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+      await page.goto(path);
+      expect((await signIn).status()).toBe(200);
+      const startedAt = await appStartedAt(page);
+      // Sooner than the home page's settle time could have made it due.
+      expect((await loaded(scripts, 'deviceIdCode')).askedAt).toBeLessThan(startedAt + FINGERPRINT_SETTLE_MS);
+      await expect(userBox(page).id).toHaveText(/^\S{8}$/);
+      if (path === '/account') await expect(page.getByTestId('account-credits')).toHaveText(/^\d+$/);
+    });
+  }
+
+  test('a shopper who comes back starts the session at once on the home page too', async ({ page }) => {
+    await openSignedIn(page);
+    const scripts = watchScripts(page);
+    const signIn = page.waitForResponse((r) => r.url().endsWith('/api/auth/anonymous'));
+    await page.reload();
+    expect((await signIn).status()).toBe(200);
+    const startedAt = await appStartedAt(page);
+    expect((await loaded(scripts, 'deviceIdCode')).askedAt).toBeLessThan(startedAt + FINGERPRINT_SETTLE_MS);
   });
 
   test('the shopper’s first interaction, even before the app has started, makes fingerprinting due at once', async ({

@@ -45,6 +45,8 @@ test.describe('engines that health says are down', () => {
       VERTEX_CREDENTIALS: JSON.stringify(vertex.key),
       REPLICATE_API_TOKEN: TOKEN,
       REPLICATE_BASE_URL: replicate.url,
+      // Replicate's delivery CDN stand-in is on another port of 127.0.0.1, trusted as a mirror would be.
+      UPSTREAM_OUTPUT_ORIGINS: new URL(replicate.cdnUrl).origin,
       COG_URL: cog.url,
       DEFAULT_ENGINE: 'vertex-tryon',
       ENGINE_FALLBACK: 'vertex-tryon=replicate;replicate=local',

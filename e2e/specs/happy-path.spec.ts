@@ -63,7 +63,7 @@ test('a shopper tries on a garment with real photos through the built-in engine'
   await expect(box.hasFreeTrial).toHaveText('yes');
 
   const downloadPromise = page.waitForEvent('download');
-  await page.getByTestId('download-result').click();
+  await page.getByTestId('result-download').click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^ai-dress-up-.+\.(png|jpg|webp)$/);
   const saved = await download.path();

@@ -6,7 +6,8 @@ test('the main page has every section in order', async ({ page }) => {
   for (const title of ['Casual to Elegant', 'Style Swap Magic', 'Professional Try-on']) {
     await expect(showcase.getByRole('heading', { name: title })).toBeVisible();
   }
-  await expect(showcase.getByRole('img')).toHaveCount(6);
+  // Two cards show the two photos and the result, one the two photos only.
+  await expect(showcase.getByRole('img')).toHaveCount(8);
   await expect(page.getByTestId('step-indicator').getByRole('listitem')).toHaveText([
     /Person/,
     /Clothing/,

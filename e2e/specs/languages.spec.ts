@@ -33,7 +33,7 @@ test.describe('a Spanish browser', () => {
       void d.dismiss();
     });
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect(page.getByTestId('try-notice')).toHaveText(message('es', 'msg.uploadBothPhotos'));
+    await expect(page.getByTestId('try-notice')).toHaveText(message('es', 'msg.uploadClothingMissing'));
     // The page's own message, no native alert box.
     expect(alerts).toEqual([]);
     // So are the new photo checks.

@@ -1,4 +1,16 @@
-import { expect, openSignedIn, test } from '../fixtures';
+import type { Page } from '@playwright/test';
+import { expect, openSignedIn, test, tryOnce, uploadBoth, userBox } from '../fixtures';
+
+/** A finger moving from one point to another in steps, as the browser's touch input (CDP). */
+async function swipe(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  const cdp = await page.context().newCDPSession(page);
+  const point = (t: number) => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point(0)] });
+  for (let i = 1; i <= 12; i++)
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point(i / 12)] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
 
 test.describe('on a phone (390 px)', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -31,6 +43,50 @@ test.describe('on a phone (390 px)', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await menu.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByTestId('sign-in-dialog')).toBeVisible();
+  });
+
+  test('choosing a language closes the mobile menu, focus back on its button; Escape closes the account box', async ({
+    page,
+  }) => {
+    await openSignedIn(page);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('list', { name: 'Mobile menu' });
+    await menu.getByRole('button', { name: /English/i }).click();
+    await page.getByRole('menuitemradio', { name: 'Deutsch' }).click();
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Menü öffnen' })).toBeFocused();
+
+    const toggle = page.getByTestId('user-info-toggle');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
+    await expect(userBox(page).id).toBeHidden();
+  });
+
+  test('the compare slider moves on a sideways drag only: a vertical swipe that starts on it scrolls the page', async ({
+    page,
+  }) => {
+    await openSignedIn(page);
+    await uploadBoth(page);
+    await tryOnce(page);
+    const picture = page.getByTestId('compare-picture');
+    const slider = page.getByTestId('compare-slider');
+    await picture.scrollIntoViewIfNeeded();
+    const box = (await picture.boundingBox())!;
+    // Off the handle: a touch that snapped the slider to the finger would move it to about 25 %.
+    const cx = box.x + box.width / 4;
+    const cy = box.y + box.height / 2;
+    const scrolledBefore = await page.evaluate(() => window.scrollY);
+    await swipe(page, { x: cx, y: cy + 120 }, { x: cx + 6, y: cy - 120 });
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolledBefore + 60);
+    await expect(slider).toHaveValue('50');
+
+    const after = (await picture.boundingBox())!;
+    const y = after.y + after.height / 2;
+    await swipe(page, { x: after.x + after.width * 0.5, y }, { x: after.x + after.width * 0.2, y: y + 4 });
+    await expect.poll(async () => Number(await slider.inputValue())).toBeLessThan(30);
   });
 });
 

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { expect, openSignedIn, PHOTOS, test, userBox } from '../fixtures';
 import { codeFromMail, newestMail, uniqueEmail } from '../mail';
+import { demoPurchase } from '../accounts';
 
 /*
  * My photos and several garments in one press, in Chromium against the real server and engine:
@@ -64,17 +65,9 @@ async function signInWithCode(page: Page, email: string): Promise<void> {
   await expect(dialog).toHaveCount(0);
 }
 
-/** A demo purchase of the default plan (50 credits). */
+/** A demo purchase of the default plan (50 credits), then back to the page. */
 async function buyCredits(page: Page): Promise<void> {
-  await page.getByTestId('test-paywall').click();
-  await page
-    .getByTestId('paywall')
-    .getByRole('button', { name: /Continue to Payment/ })
-    .click();
-  const bought = page.waitForResponse((r) => r.url().endsWith('/api/billing/demo/checkout'));
-  await page.getByTestId('demo-checkout').getByRole('button', { name: 'Complete demo purchase' }).click();
-  expect((await bought).status()).toBe(200);
-  await expect(page.getByTestId('purchase-complete')).toContainText('50 credits');
+  await demoPurchase(page);
   await page.getByRole('button', { name: 'Start creating' }).click();
   await expect(page.getByTestId('purchase-complete')).toHaveCount(0);
 }
@@ -192,9 +185,9 @@ test('keep a photo, find it after a reload and on another device once signed in,
   await expect(results.and(page.locator('[data-status="success"]'))).toHaveCount(4);
   for (const card of await results.all()) {
     await expect(card.getByTestId('compare')).toBeVisible();
-    await expect(card.getByTestId('press-download')).toBeVisible();
-    await expect(card.getByTestId('press-share')).toBeVisible();
-    await expect(card.getByTestId('press-report')).toBeVisible();
+    await expect(card.getByTestId('result-download')).toBeVisible();
+    await expect(card.getByTestId('result-share')).toBeVisible();
+    await expect(card.getByTestId('result-report')).toBeVisible();
   }
   await expect(page.getByTestId('press-progress')).toHaveText('4 of 4 ready');
   // Four charges (both free trials, two credits) and four gallery items.
@@ -203,7 +196,7 @@ test('keep a photo, find it after a reload and on another device once signed in,
   expect(await galleryCount(page)).toBe(before + 4);
 
   // Share one of them from its card: a public link.
-  await results.nth(1).getByTestId('press-share').click();
+  await results.nth(1).getByTestId('result-share').click();
   await expect(page.getByRole('dialog').locator('input[readonly]')).toHaveValue(/\/s\//);
   await page.keyboard.press('Escape');
   // The next four, on the same kept photo, are four credits now.
@@ -324,6 +317,8 @@ test('in Arabic: the row, the box, the cost and the results speak Arabic, right 
   await pressAndWait(page, 2, () => page.getByTestId('try-with-ai').click());
   await expect(page.getByRole('heading', { name: 'نتائجك' })).toBeVisible();
   await expect(page.getByTestId('press-progress')).toHaveText('2 من 2 جاهزة');
-  await expect(page.getByTestId('press-result').first().getByTestId('press-share')).toHaveText('مشاركة');
+  await expect(page.getByTestId('press-result').first().getByTestId('result-share')).toHaveAccessibleName(
+    'مشاركة قطعة الملابس 1',
+  );
   await context.close();
 });

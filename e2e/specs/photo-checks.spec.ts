@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { MESSAGES, UserSchema } from '@aidressup/contract';
+import { MESSAGES, UserSchema, WEB_MESSAGES } from '@aidressup/contract';
 import { expect, openSignedIn, PHOTOS, test, tryOnce, uploadBoth } from '../fixtures';
 import { codeFromMail, newestMail, uniqueEmail } from '../mail';
 
@@ -219,12 +219,12 @@ test.describe('never lose the place', () => {
     await openSignedIn(page);
     // The button is aria-disabled (still focusable and pressable), as the specification's alert needs.
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect(page.getByTestId('try-notice')).toHaveText(MESSAGES.uploadBothPhotos);
+    await expect(page.getByTestId('try-notice')).toHaveText(WEB_MESSAGES.uploadBothMissing);
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
     await expect(page.getByTestId('upload-person-preview')).toBeVisible();
     // The button is aria-disabled (still focusable and pressable), as the specification's alert needs.
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect(page.getByTestId('try-notice')).toHaveText(MESSAGES.uploadBothPhotos);
+    await expect(page.getByTestId('try-notice')).toHaveText(WEB_MESSAGES.uploadClothingMissing);
     // Once both photos are there, the notice goes.
     await page.getByTestId('upload-clothing-input').setInputFiles(PHOTOS.upper);
     await expect(page.getByTestId('try-notice')).toHaveCount(0);
@@ -235,26 +235,29 @@ test.describe('never lose the place', () => {
   test('the progress headline follows the stages instead of staying “Initializing AI model...”', async ({ page }) => {
     await openSignedIn(page);
     await uploadBoth(page);
-    // Hold the answer a moment in the page after the server gave it, so the stages streamed
-    // meanwhile are shown (the built-in engine takes about a second).
-    await page.evaluate(() => {
+    await page.evaluate((last) => {
+      const w = window as unknown as { __headlines: string[] };
+      w.__headlines = [];
+      let shownLast: () => void = () => undefined;
+      const lastShown = new Promise<void>((r) => (shownLast = r));
+      const record = () => {
+        const text = document.querySelector('[data-testid="progress-message"]')?.textContent ?? '';
+        if (text && w.__headlines.at(-1) !== text) w.__headlines.push(text);
+        if (text === last) shownLast();
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+      // Hold the answer in the page after the server gave it until the last stage streamed
+      // meanwhile is shown (or 10 s have passed: then the check below fails), so that every
+      // stage the stream brought is seen before the result replaces them.
       const fetch = window.fetch.bind(window);
       window.fetch = async (input, init) => {
         const res = await fetch(input, init);
         const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        if (url.endsWith('/api/process-image')) await new Promise((r) => setTimeout(r, 1500));
+        if (url.endsWith('/api/process-image'))
+          await Promise.race([lastShown, new Promise((r) => setTimeout(r, 10_000))]);
         return res;
       };
-    });
-    await page.evaluate(() => {
-      const w = window as unknown as { __headlines: string[] };
-      w.__headlines = [];
-      const record = () => {
-        const text = document.querySelector('[data-testid="progress-message"]')?.textContent ?? '';
-        if (text && w.__headlines.at(-1) !== text) w.__headlines.push(text);
-      };
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    }, 'Done. Loading your result…');
     await page.getByTestId('try-with-ai').click();
     await expect(page.getByTestId('result-image')).toBeVisible();
     const headlines = await page.evaluate(() => (window as unknown as { __headlines: string[] }).__headlines);

@@ -200,6 +200,12 @@ test.describe('with Gemini (its stand-in) configured besides the built-in defaul
     await expect(items.nth(1).getByTestId('gallery-item-preview')).toContainText('Quick preview');
     // Its photos are still kept: the gallery offers the photo-real version too.
     await expect(items.nth(1).getByTestId('gallery-make-photo-real')).toBeVisible();
+    // And its garment, small, over the result's corner; the hosted result kept no photos: its category's icon.
+    const garment = items.nth(1).getByRole('img', { name: 'Garment photo (Upper Body)' });
+    await expect(garment).toHaveAttribute('src', /^\/api\/tryons\/[A-Za-z0-9_-]+\/garment$/);
+    await expect.poll(() => garment.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(50);
+    await expect(items.nth(0).getByTestId('gallery-item-garment')).toHaveCount(0);
+    await expect(items.nth(0).getByTestId('gallery-item-garment-icon')).toBeVisible();
     await expectNoSeriousViolations(page, 'gallery with a preview and a photo-real result');
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });

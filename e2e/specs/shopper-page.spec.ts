@@ -201,9 +201,9 @@ test('a share page links an icon that is served (no 404)', async ({ page, browse
   const iconResponse = await guest.request.get(new URL(icon!, url).toString());
   expect(iconResponse.status()).toBe(200);
   expect(iconResponse.headers()['content-type']).toMatch(/image\/svg\+xml/);
-  // Give the browser its moment to ask for the icon, then make sure nothing it asked for was missing.
-  await guest.waitForLoadState('load');
-  await guest.waitForTimeout(300);
+  // Once the browser has asked for everything (the icon included) and the network is quiet,
+  // nothing it asked for was missing.
+  await guest.waitForLoadState('networkidle');
   expect(missing).toEqual([]);
   await guest.close();
 });

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { MESSAGES } from '@aidressup/contract';
+import { MESSAGES, WEB_MESSAGES } from '@aidressup/contract';
 import type { Browser, Page } from '@playwright/test';
 import { catalogMessage, expect, openSignedIn, PHOTOS, test } from '../fixtures';
 
@@ -162,14 +162,30 @@ test.describe('upload validation', () => {
 });
 
 test.describe('Try with AI messages (the page’s own, no native alert box)', () => {
-  test('asks for both photos', async ({ page }) => {
+  test('asks for both photos, and says which one is missing', async ({ page }) => {
     await openSignedIn(page);
+    const alerts = collectAlerts(page);
+    const notice = page.getByTestId('try-notice');
+    // Neither photo.
+    await page.getByTestId('try-with-ai').click({ force: true });
+    await expect(notice).toHaveText(WEB_MESSAGES.uploadBothMissing);
+    // The person photo only: the clothing photo is missing.
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
     await expect(page.getByTestId('upload-person-preview')).toBeVisible();
-    const alerts = collectAlerts(page);
     await page.getByTestId('try-with-ai').click({ force: true });
-    await expect(page.getByTestId('try-notice')).toHaveText(MESSAGES.uploadBothPhotos);
+    await expect(notice).toHaveText(WEB_MESSAGES.uploadClothingMissing);
+    // The specification's words come first.
+    expect(await notice.textContent()).toMatch(new RegExp(`^${MESSAGES.uploadBothPhotos}`));
     expect(alerts).toEqual([]);
+    await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
+  });
+
+  test('says the person photo is missing when only the clothing photo is there', async ({ page }) => {
+    await openSignedIn(page);
+    await page.getByTestId('upload-clothing-input').setInputFiles(PHOTOS.upper);
+    await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
+    await page.getByTestId('try-with-ai').click({ force: true });
+    await expect(page.getByTestId('try-notice')).toHaveText(WEB_MESSAGES.uploadPersonMissing);
     await expect(page.getByTestId('result-panel')).toHaveAttribute('data-status', 'idle');
   });
 
@@ -181,7 +197,7 @@ test.describe('Try with AI messages (the page’s own, no native alert box)', ()
       await route.continue();
     });
     await page.goto('/');
-    await expect(page.getByTestId('user-info-box')).toContainText('Signing you in');
+    await expect(page.getByTestId('user-info-box')).toContainText('Starting…');
     await page.getByTestId('upload-person-input').setInputFiles(PHOTOS.person);
     await page.getByTestId('upload-clothing-input').setInputFiles(PHOTOS.upper);
     await expect(page.getByTestId('upload-clothing-preview')).toBeVisible();
