@@ -308,7 +308,7 @@ export interface EmbedTryOnsTable {
 }
 
 /** My photos: a person photo a shopper keeps for later try-ons; its files are sealed (storage/sealed-store.ts). */
-interface PersonPhotosTable {
+interface KeptPhotosTable {
   id: string;
   user_id: string;
   /** 'pending' while its files are written, then 'kept'. */
@@ -361,7 +361,7 @@ export interface Database {
   merchants: MerchantsTable;
   embed_sessions: EmbedSessionsTable;
   embed_tryons: EmbedTryOnsTable;
-  person_photos: PersonPhotosTable;
+  person_photos: KeptPhotosTable;
   product_photo_refusals: ProductPhotoRefusalsTable;
 }
 
@@ -369,7 +369,7 @@ export type UserRow = Selectable<UsersTable>;
 export type CreditGrantRow = Selectable<CreditGrantsTable>;
 export type CreditEventRow = Selectable<CreditEventsTable>;
 export type TryOnRow = Selectable<TryOnsTable>;
-export type PersonPhotoRow = Selectable<PersonPhotosTable>;
+export type KeptPhotoRow = Selectable<KeptPhotosTable>;
 export type BillingEventRow = Selectable<BillingEventsTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type EmailCodeRow = Selectable<EmailCodesTable>;

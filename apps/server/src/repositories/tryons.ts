@@ -291,7 +291,7 @@ export async function previewPhotoKeysOfUser(db: Db, userId: string): Promise<st
  * The user's previews whose photos name the kept person photo `photoId` (deleting that photo
  * ends them): their ids and the storage keys of the copies kept beside it.
  */
-export async function previewsOfPersonPhoto(
+export async function previewsOfKeptPhoto(
   db: Db,
   userId: string,
   photoId: string,

@@ -21,7 +21,7 @@ import { getUser, signIn, testApps } from '../test/app.js';
 import { jpeg, png, postMultipart, type FilePart } from '../test/images.js';
 import { expectApiError } from '../test/api-error.js';
 import { createEngineDouble, doubleAnalysisOf } from '../test/engine-double.js';
-import { findKeptPhoto, photoFiles } from '../repositories/person-photos.js';
+import { findKeptPhoto, photoFiles } from '../repositories/kept-photos.js';
 import { memoryMailer, newEmail, signInByEmail } from '../test/operator.js';
 
 let PERSON: Buffer;

@@ -41,7 +41,7 @@ import { deleteUserSessions } from '../repositories/sessions.js';
 import { removePersonalDataFromAudit } from '../repositories/audit.js';
 import { removePersonalDataFromReports } from '../repositories/reports.js';
 import { previewPhotoKeysOfUser } from '../repositories/tryons.js';
-import { deletePhotosOfUser, movePhotosToAccount } from '../repositories/person-photos.js';
+import { deletePhotosOfUser, movePhotosToAccount } from '../repositories/kept-photos.js';
 import {
   createUser,
   deleteUserData,

@@ -23,7 +23,7 @@ import { verifyByEmail } from '../test/email-sign-in.js';
 import { expectApiError } from '../test/api-error.js';
 import { createEngineDouble, doubleAnalysisOf } from '../test/engine-double.js';
 import { redisServerAvailable, startRedis, type TestRedis } from '../test/redis.js';
-import { findPhoto, photoFiles } from '../repositories/person-photos.js';
+import { findPhoto, photoFiles } from '../repositories/kept-photos.js';
 import { runRetention } from './retention.js';
 import { runWorker, type WorkerProcess } from '../tryon/worker.js';
 

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { MAX_KEPT_PHOTOS, MESSAGES, type KeptPhoto } from '@aidressup/contract';
 import type { TryOnEngine } from '@aidressup/engine';
-import type { Database, PersonPhotoRow } from '../db/schema.js';
+import type { Database, KeptPhotoRow } from '../db/schema.js';
 import { iso, newId } from '../db/ids.js';
 import { AppError } from '../errors.js';
 import type { EngineRegistry } from '../engines/registry.js';
@@ -33,9 +33,9 @@ import {
   setPhotoAnalysis,
   setPhotoKeyId,
   touchPhoto,
-} from '../repositories/person-photos.js';
+} from '../repositories/kept-photos.js';
 import { MIN_SIDE, validateAndNormalise, type NormalisedImage } from './images.js';
-import { clearPreviewPhotos, previewsOfPersonPhoto } from '../repositories/tryons.js';
+import { clearPreviewPhotos, previewsOfKeptPhoto } from '../repositories/tryons.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The thumbnail's longest side: the My photos row, and the person card and the before side of a result when it is chosen. */
@@ -53,7 +53,7 @@ export interface MyPhotosDeps {
 }
 
 /** The photo as the API shows it. */
-function toKeptPhoto(row: PersonPhotoRow): KeptPhoto {
+function toKeptPhoto(row: KeptPhotoRow): KeptPhoto {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -150,14 +150,14 @@ export async function deletePhoto(deps: MyPhotosDeps, userId: string, id: string
   const gone = await deletePhotoRow(deps.db, row.id);
   if (!gone) throw new AppError('NOT_FOUND');
   await deleteFiles(deps, photoFiles(gone));
-  for (const preview of await previewsOfPersonPhoto(deps.db, userId, id)) {
+  for (const preview of await previewsOfKeptPhoto(deps.db, userId, id)) {
     await clearPreviewPhotos(deps.db, preview.id);
     await deleteFiles(deps, preview.keys);
   }
 }
 
 /** A photo whose files are gone or no key opens (a removed PHOTO_KEY): deleted, and NOT_FOUND. */
-async function forgetUnreadable(deps: MyPhotosDeps, row: PersonPhotoRow): Promise<never> {
+async function forgetUnreadable(deps: MyPhotosDeps, row: KeptPhotoRow): Promise<never> {
   deps.log?.warn(
     { photoId: row.id },
     'a kept photo could not be read (its files are gone or sealed with a removed key): deleted',
@@ -185,7 +185,7 @@ export interface KeptPerson {
 }
 
 /** Reads a kept photo by its row (the worker's way in: the API checked the owner). */
-async function readKeptPerson(deps: MyPhotosDeps, row: PersonPhotoRow): Promise<KeptPerson> {
+async function readKeptPerson(deps: MyPhotosDeps, row: KeptPhotoRow): Promise<KeptPerson> {
   const [photo, analysis] = await Promise.all([
     deps.vault.get(row.photo_key),
     row.analysis_key ? deps.vault.get(row.analysis_key) : Promise.resolve(null),
@@ -257,13 +257,13 @@ export async function sweepKeptPhotos(
 ): Promise<PhotoSweep> {
   const now = deps.clock();
   const out: PhotoSweep = { unusedDeleted: 0, pendingDeleted: 0, resealed: 0, unreadableDeleted: 0 };
-  const drop = async (row: PersonPhotoRow) => {
+  const drop = async (row: KeptPhotoRow) => {
     const gone = await deletePhotoRow(deps.db, row.id);
     if (gone) await deleteFiles(deps, photoFiles(gone));
     return gone ? 1 : 0;
   };
   // Each kind in batches until a batch comes back short (a row that cannot be dropped stops it).
-  const batches = async (list: () => Promise<PersonPhotoRow[]>, each: (row: PersonPhotoRow) => Promise<number>) => {
+  const batches = async (list: () => Promise<KeptPhotoRow[]>, each: (row: KeptPhotoRow) => Promise<number>) => {
     let done = 0;
     for (let i = 0; i < 1000; i++) {
       const rows = await list();

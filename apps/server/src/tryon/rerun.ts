@@ -1,6 +1,6 @@
 /**
  * "Make it photo-real" (POST /api/tryons/{id}/rerun): the same try-on as a quick preview of the
- * owner's, run again on a hosted engine from the photos kept for it (`kept-photos.ts`), and
+ * owner's, run again on a hosted engine from the photos kept for it (`preview-photos.ts`), and
  * charged as a new try-on through the same reserve, run and settle path (`performTryOn`).
  * Refusals, before anything is charged: `local` or an engine that is not enabled →
  * ENGINE_UNAVAILABLE; not the owner's settled try-on → NOT_FOUND; not a succeeded preview →

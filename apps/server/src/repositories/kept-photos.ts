@@ -3,14 +3,14 @@
  * files are. The files themselves are `services/my-photos.ts`'s.
  */
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, PersonPhotoRow } from '../db/schema.js';
+import type { Database, KeptPhotoRow } from '../db/schema.js';
 import { isPostgres } from '../db/database.js';
 import { iso } from '../db/ids.js';
 
 type Db = Kysely<Database>;
 
 /** The storage keys of a photo's files. */
-export function photoFiles(row: Pick<PersonPhotoRow, 'photo_key' | 'thumbnail_key' | 'analysis_key'>): string[] {
+export function photoFiles(row: Pick<KeptPhotoRow, 'photo_key' | 'thumbnail_key' | 'analysis_key'>): string[] {
   return [row.photo_key, row.thumbnail_key, ...(row.analysis_key ? [row.analysis_key] : [])];
 }
 
@@ -31,7 +31,7 @@ export type ReserveOutcome = 'reserved' | 'limit' | 'no-user';
  * user's row lock (PostgreSQL; SQLite serialises transactions), so two photos kept at once never
  * pass the limit together. A deleted or merged user keeps nothing.
  */
-export async function reservePhoto(db: Db, row: Omit<PersonPhotoRow, 'status'>, max: number): Promise<ReserveOutcome> {
+export async function reservePhoto(db: Db, row: Omit<KeptPhotoRow, 'status'>, max: number): Promise<ReserveOutcome> {
   return db.transaction().execute(async (trx) => {
     let user = trx.selectFrom('users').select(['id', 'deleted_at', 'merged_into']).where('id', '=', row.user_id);
     if (isPostgres(trx)) user = user.forUpdate();
@@ -58,7 +58,7 @@ export async function markPhotoKept(db: Db, id: string): Promise<boolean> {
 }
 
 /** The user's kept photos, most recently used first. */
-export async function listKeptPhotos(db: Db, userId: string): Promise<PersonPhotoRow[]> {
+export async function listKeptPhotos(db: Db, userId: string): Promise<KeptPhotoRow[]> {
   return db
     .selectFrom('person_photos')
     .selectAll()
@@ -70,7 +70,7 @@ export async function listKeptPhotos(db: Db, userId: string): Promise<PersonPhot
 }
 
 /** One of the user's kept photos; undefined for an unknown id or another user's photo. */
-export async function findKeptPhoto(db: Db, userId: string, id: string): Promise<PersonPhotoRow | undefined> {
+export async function findKeptPhoto(db: Db, userId: string, id: string): Promise<KeptPhotoRow | undefined> {
   return db
     .selectFrom('person_photos')
     .selectAll()
@@ -80,12 +80,12 @@ export async function findKeptPhoto(db: Db, userId: string, id: string): Promise
     .executeTakeFirst();
 }
 
-export async function findPhoto(db: Db, id: string): Promise<PersonPhotoRow | undefined> {
+export async function findPhoto(db: Db, id: string): Promise<KeptPhotoRow | undefined> {
   return db.selectFrom('person_photos').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Deletes a photo's row (any status); its files are the caller's to delete after. */
-export async function deletePhotoRow(db: Db, id: string): Promise<PersonPhotoRow | undefined> {
+export async function deletePhotoRow(db: Db, id: string): Promise<KeptPhotoRow | undefined> {
   const row = await findPhoto(db, id);
   if (!row) return undefined;
   const gone = await db.deleteFrom('person_photos').where('id', '=', id).executeTakeFirst();
@@ -158,7 +158,7 @@ export async function movePhotosToAccount(
 }
 
 /** Kept photos no try-on used since `before` (retention). */
-export async function listUnusedPhotos(db: Db, before: Date, limit: number): Promise<PersonPhotoRow[]> {
+export async function listUnusedPhotos(db: Db, before: Date, limit: number): Promise<KeptPhotoRow[]> {
   return db
     .selectFrom('person_photos')
     .selectAll()
@@ -169,7 +169,7 @@ export async function listUnusedPhotos(db: Db, before: Date, limit: number): Pro
 }
 
 /** Photos still pending since before `before`: a keep that never finished (a crash). */
-export async function listStalePending(db: Db, before: Date, limit: number): Promise<PersonPhotoRow[]> {
+export async function listStalePending(db: Db, before: Date, limit: number): Promise<KeptPhotoRow[]> {
   return db
     .selectFrom('person_photos')
     .selectAll()
@@ -180,7 +180,7 @@ export async function listStalePending(db: Db, before: Date, limit: number): Pro
 }
 
 /** Kept photos sealed with another key than `keyId` (rotation). */
-export async function listPhotosSealedWithOtherKeys(db: Db, keyId: string, limit: number): Promise<PersonPhotoRow[]> {
+export async function listPhotosSealedWithOtherKeys(db: Db, keyId: string, limit: number): Promise<KeptPhotoRow[]> {
   return db
     .selectFrom('person_photos')
     .selectAll()
