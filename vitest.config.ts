@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig, defaultClientConditions, defaultServerConditions } from 'vite';
 import { catalogs } from './apps/web/vite-catalogs';
 
@@ -16,6 +17,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Vitest's default is a worker fewer than the cores: one on a 2-core machine, where most of the
+    // server's suites wait on PostgreSQL, Redis, child processes and sockets rather than compute.
+    // Every suite has its own databases, folders and ports, so two run side by side.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,

@@ -4,11 +4,11 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { BillingEnv, billingConfig, type BillingConfig } from './config/billing.js';
-import { EngineEnv, enginesConfig, type EnginesConfig } from './config/engines.js';
+import { BillingEnv, billingConfig } from './config/billing.js';
+import { EngineEnv, enginesConfig } from './config/engines.js';
 import { flag, int, optionalString, optionalUrl } from './config/env.js';
 import { parseTrustProxy } from './config/network.js';
-import { PhotosEnv, photosConfig, type PhotosConfig } from './config/photos.js';
+import { PhotosEnv, photosConfig } from './config/photos.js';
 
 export type { PaddleConfig } from './config/billing.js';
 
@@ -101,70 +101,12 @@ const EnvSchema = z.object({
   AUTO_REFUND_REPORTS: int(3, 0, 1000),
 });
 
-export interface Config {
-  env: 'development' | 'production' | 'test';
-  port: number;
-  host: string;
-  /** false, a number of trusted hops, or the trusted proxies' addresses and CIDRs. */
-  trustProxy: false | number | string[];
-  /** Time for a request to arrive whole (headers and body). */
-  requestTimeoutMs: number;
-  /** Idle time after which a kept-alive connection closes. */
-  keepAliveTimeoutMs: number;
-  /** Connections open at once per client address; 0: no limit. */
-  maxConnectionsPerAddress: number;
-  /** On SIGTERM/SIGINT: how long try-ons under way may still take before they are refunded. */
-  shutdownGraceMs: number;
-  logLevel: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  /** S3-compatible storage for results and uploads in flight; undefined: local disk under DATA_DIR/files. */
-  s3:
-    | {
-        bucket: string;
-        region: string;
-        endpoint: string | undefined;
-        /** Both or neither; neither: the AWS SDK's default credentials (environment, instance role). */
-        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
-        forcePathStyle: boolean;
-      }
-    | undefined;
-  redisUrl: string | undefined;
-  /** With a queue (redisUrl): the API process also runs queued try-ons. */
-  workerInProcess: boolean;
-  sessionSecret: string | undefined;
-  corsOrigin: string | undefined;
-  publicUrl: string | undefined;
-  supportEmail: string;
-  freeTrialsLimit: number;
-  engines: EnginesConfig;
-  billing: BillingConfig;
-  /** Kept person photos: their encryption keys and how long one stays unused (config/photos.ts). */
-  photos: PhotosConfig;
-  rateLimits: {
-    signInPerMinute: number;
-    tryOnPerMinute: number;
-    globalPerMinute: number;
-    newUsersPerIpPerDay: number;
-    /** Sign-in mails asked for per minute from one address (IP). */
-    emailPerMinute: number;
-    /**
-     * Sign-in mails to one mailbox (an address without its +tag) per hour asked for from one
-     * client address; all client addresses together get four times as many.
-     */
-    emailCodesPerAddressPerHour: number;
-    /** Wrong sign-in codes from one client address per hour, whatever the email address. */
-    signInFailuresPerIpPerHour: number;
-    /** Wrong codes per email address per hour from client addresses that did not ask for the code tried. */
-    signInFailuresPerAddressPerHour: number;
-  };
-  /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
-  mail: { smtpUrl: string | undefined; from: string };
-  /** GET /metrics is on, behind this bearer token, when set. */
-  metricsToken: string | undefined;
-  /** The operator console: operators' addresses (lower case) and the reports refunded at once per 30 days. */
-  admin: { emails: string[]; autoRefundReports: number };
-}
+/**
+ * The configuration the process runs with: the type of `configFrom`'s answer, so that a setting is
+ * written once in the schema (with its documentation) and once in the mapping below.
+ */
+export type Config = ReturnType<typeof configFrom>;
+type Env = z.infer<typeof EnvSchema>;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -180,51 +122,55 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`));
   }
-  const e = parsed.data;
   const problems: string[] = [];
+  const config = configFrom(parsed.data, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
 
-  const billing = billingConfig(e, problems);
-
-  let s3: Config['s3'];
-  if (e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY || e.S3_ENDPOINT || e.S3_REGION) {
-    const before = problems.length;
-    if (!e.S3_BUCKET) problems.push('S3 storage needs S3_BUCKET (other S3_* variables are set)');
-    if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
-      problems.push(
-        'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)',
-      );
-    }
-    if (!e.S3_REGION && !e.S3_ENDPOINT)
-      problems.push('S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)');
-    if (problems.length === before) {
-      s3 = {
-        bucket: e.S3_BUCKET!,
-        // Stores on their own address mostly ignore the region, but requests must be signed with one.
-        region: e.S3_REGION ?? 'us-east-1',
-        endpoint: e.S3_ENDPOINT,
-        credentials: e.S3_ACCESS_KEY_ID
-          ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
-          : undefined,
-        forcePathStyle: e.S3_FORCE_PATH_STYLE,
-      };
-    }
+/** S3-compatible storage for results and uploads in flight; undefined: local disk under DATA_DIR/files. */
+function s3Config(e: Env, problems: string[]) {
+  if (!(e.S3_BUCKET || e.S3_ACCESS_KEY_ID || e.S3_SECRET_ACCESS_KEY || e.S3_ENDPOINT || e.S3_REGION)) return undefined;
+  const before = problems.length;
+  if (!e.S3_BUCKET) problems.push('S3 storage needs S3_BUCKET (other S3_* variables are set)');
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    problems.push(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or set neither to use the AWS default credentials)',
+    );
   }
+  if (!e.S3_REGION && !e.S3_ENDPOINT)
+    problems.push('S3 storage needs S3_REGION (AWS) or S3_ENDPOINT (another S3-compatible store)');
+  if (problems.length !== before) return undefined;
+  return {
+    bucket: e.S3_BUCKET!,
+    // Stores on their own address mostly ignore the region, but requests must be signed with one.
+    region: e.S3_REGION ?? 'us-east-1',
+    endpoint: e.S3_ENDPOINT,
+    /** Both or neither; neither: the AWS SDK's default credentials (environment, instance role). */
+    credentials: e.S3_ACCESS_KEY_ID
+      ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+      : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+  };
+}
 
+/** The environment's settings mapped to the process's configuration; problems found are pushed. */
+function configFrom(e: Env, problems: string[]) {
+  const billing = billingConfig(e, problems);
+  const s3 = s3Config(e, problems);
   if (e.WORKER_IN_PROCESS && !e.REDIS_URL) {
     problems.push('WORKER_IN_PROCESS needs REDIS_URL: without a queue every try-on already runs in the API process');
   }
-
   const engines = enginesConfig(e, problems);
-
-  if (problems.length > 0) throw new ConfigError(problems);
-
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    /** false, a number of trusted hops, or the trusted proxies' addresses and CIDRs. */
     trustProxy: e.TRUST_PROXY,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    /** 0: no limit. */
     maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
@@ -232,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     s3,
     redisUrl: e.REDIS_URL,
+    /** With a queue (redisUrl): the API process also runs queued try-ons. */
     workerInProcess: e.WORKER_IN_PROCESS,
     sessionSecret: e.SESSION_SECRET,
     corsOrigin: e.CORS_ORIGIN,
@@ -240,19 +187,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     freeTrialsLimit: e.FREE_TRIALS_LIMIT,
     engines,
     billing,
+    /** Kept person photos: their encryption keys and how long one stays unused (config/photos.ts). */
     photos: photosConfig(e),
     rateLimits: {
       signInPerMinute: e.RATE_LIMIT_SIGNIN_PER_MINUTE,
       tryOnPerMinute: e.RATE_LIMIT_TRYON_PER_MINUTE,
       globalPerMinute: e.RATE_LIMIT_GLOBAL_PER_MINUTE,
       newUsersPerIpPerDay: e.NEW_USERS_PER_IP_PER_DAY,
+      /** Sign-in mails asked for per minute from one address (IP). */
       emailPerMinute: e.RATE_LIMIT_EMAIL_PER_MINUTE,
+      /**
+       * Sign-in mails to one mailbox (an address without its +tag) per hour asked for from one
+       * client address; all client addresses together get four times as many.
+       */
       emailCodesPerAddressPerHour: e.EMAIL_CODES_PER_ADDRESS_PER_HOUR,
+      /** Wrong sign-in codes from one client address per hour, whatever the email address. */
       signInFailuresPerIpPerHour: e.SIGN_IN_FAILURES_PER_IP_PER_HOUR,
+      /** Wrong codes per email address per hour from client addresses that did not ask for the code tried. */
       signInFailuresPerAddressPerHour: e.SIGN_IN_FAILURES_PER_ADDRESS_PER_HOUR,
     },
+    /** Sign-in mail: SMTP when smtpUrl is set, else written to the server log. */
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    /** GET /metrics is on, behind this bearer token, when set. */
     metricsToken: e.METRICS_TOKEN,
+    /** The operator console: operators' addresses (lower case) and the reports refunded at once per 30 days. */
     admin: { emails: e.ADMIN_EMAILS, autoRefundReports: e.AUTO_REFUND_REPORTS },
   };
 }

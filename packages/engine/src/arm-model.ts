@@ -187,25 +187,29 @@ export function armModels(
     const edgeP = new Float32Array(raw.length * nT);
     const skinP = new Uint8Array(raw.length * nT);
     const outs = new Int8Array(raw.length);
+    // Each profile's pixels, offsets T0 - 3 … T1 + 3 (index + 3; -1 outside the photo).
+    const idx = new Int32Array(nT + 6);
     raw.forEach(({ p, n }, k) => {
       const out = n.x * (p.x - cx) >= 0 ? 1 : -1;
       outs[k] = out;
-      const px = (t: number) => at(p.x + n.x * t * out, p.y + n.y * t * out);
+      for (let j = -3; j < nT + 3; j++) {
+        const t = T0 + j;
+        idx[j + 3] = at(p.x + n.x * t * out, p.y + n.y * t * out);
+      }
       for (let j = -2; j < nT + 2; j++) {
-        const i = px(T0 + j);
+        const i = idx[j + 3]!;
         maskP[k * (nT + 4) + j + 2] = i < 0 ? 0 : md[i]!;
       }
       for (let j = 0; j < nT; j++) {
-        const t = T0 + j;
-        const i = px(t);
+        const i = idx[j + 3]!;
         skinP[k * nT + j] = skinAt(i) ? 1 : 0;
         let e = 0;
         for (let ch = 0; ch < 3; ch++) {
           let o = 0;
           let q = 0;
           for (let m = 1; m <= 3; m++) {
-            const io = px(t + m);
-            const ii = px(t - m);
+            const io = idx[j + 3 + m]!;
+            const ii = idx[j + 3 - m]!;
             o += io < 0 ? 0 : d[io * 4 + ch]!;
             q += ii < 0 ? 0 : d[ii * 4 + ch]!;
           }
@@ -338,29 +342,41 @@ export function rasterArms(arms: Arm[], w: number, h: number, fromUpper: number)
     const start = arm.upper * fromUpper;
     const ramp = 3;
     const last = (ss.length - 1) * STEP;
+    // The polyline's segments: start, direction, length and arc length at the start (the same
+    // figures for every pixel, so worked out once).
+    const segs = arm.pts.length - 1;
+    const seg = new Float64Array(Math.max(0, segs) * 6);
+    for (let i = 0, s0 = 0; i < segs; i++) {
+      const a = arm.pts[i]!;
+      const b = arm.pts[i + 1]!;
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      const len = Math.hypot(dx, dy) || 1;
+      seg.set([a.x, a.y, dx, dy, len, s0], i * 6);
+      s0 += len;
+    }
     for (let y = y0; y <= y1; y++)
       for (let x = x0; x <= x1; x++) {
         // The nearest point on the polyline (its arc length and signed distance).
         let best = Infinity;
         let bs = 0;
         let bd = 0;
-        for (let i = 0, s0 = 0; i + 1 < arm.pts.length; i++) {
-          const a = arm.pts[i]!;
-          const b = arm.pts[i + 1]!;
-          const dx = b.x - a.x;
-          const dy = b.y - a.y;
-          const len = Math.hypot(dx, dy) || 1;
-          let t = ((x - a.x) * dx + (y - a.y) * dy) / (len * len);
+        for (let j = 0; j < segs * 6; j += 6) {
+          const ax = seg[j]!;
+          const ay = seg[j + 1]!;
+          const dx = seg[j + 2]!;
+          const dy = seg[j + 3]!;
+          const len = seg[j + 4]!;
+          let t = ((x - ax) * dx + (y - ay) * dy) / (len * len);
           t = t < 0 ? 0 : t > 1 ? 1 : t;
-          const ex = x - a.x - t * dx;
-          const ey = y - a.y - t * dy;
+          const ex = x - ax - t * dx;
+          const ey = y - ay - t * dy;
           const e2 = ex * ex + ey * ey;
           if (e2 < best) {
             best = e2;
-            bs = s0 + t * len;
+            bs = seg[j + 5]! + t * len;
             bd = (ex * -dy + ey * dx) / len;
           }
-          s0 += len;
         }
         const k = Math.min(ss.length - 1, Math.max(0, Math.round(bs / STEP)));
         const s = ss[k]!;

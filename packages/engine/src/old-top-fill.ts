@@ -65,8 +65,10 @@ export function fillOldTop(c: OldTopFillInput, out: RGBAImage, alpha: Float32Arr
     for (let x = bx0; x <= bx1; x++) {
       const i = y * w + x;
       if (!region[i]) continue;
-      for (const j of [i - 1, i + 1, i - w, i + w])
+      for (let k = 0; k < 4; k++) {
+        const j = k === 0 ? i - 1 : k === 1 ? i + 1 : k === 2 ? i - w : i + w;
         if (!region[j] && md[j]! >= 0.05 && md[j]! < 0.3 && c.covered[j]! < 0.5 && c.hard.data[j]! <= 0.3) grown[j] = 1;
+      }
     }
   const m = 3;
   const X0 = Math.max(0, bx0 - m);
@@ -84,24 +86,22 @@ export function fillOldTop(c: OldTopFillInput, out: RGBAImage, alpha: Float32Arr
     const i = (Y0 + ((j / bw) | 0)) * w + X0 + (j % bw);
     return !grown[i] && md[i]! < 0.05 && c.covered[i]! < 0.5;
   };
-  for (let j = 0; j < bw * bh; j++) {
-    if (!isBack(j)) continue;
+  const visit = (q: number) => {
+    if (q >= 0 && q < bw * bh && inRegion(q) && !reach[q]) {
+      reach[q] = 1;
+      stack.push(q);
+    }
+  };
+  // The region's four neighbours of j (none across the box's left and right sides).
+  const spread = (j: number) => {
     const x = j % bw;
-    for (const q of [x > 0 ? j - 1 : -1, x < bw - 1 ? j + 1 : -1, j - bw, j + bw])
-      if (q >= 0 && q < bw * bh && inRegion(q) && !reach[q]) {
-        reach[q] = 1;
-        stack.push(q);
-      }
-  }
-  while (stack.length) {
-    const j = stack.pop()!;
-    const x = j % bw;
-    for (const q of [x > 0 ? j - 1 : -1, x < bw - 1 ? j + 1 : -1, j - bw, j + bw])
-      if (q >= 0 && q < bw * bh && inRegion(q) && !reach[q]) {
-        reach[q] = 1;
-        stack.push(q);
-      }
-  }
+    if (x > 0) visit(j - 1);
+    if (x < bw - 1) visit(j + 1);
+    visit(j - bw);
+    visit(j + bw);
+  };
+  for (let j = 0; j < bw * bh; j++) if (isBack(j)) spread(j);
+  while (stack.length) spread(stack.pop()!);
   let filled = 0;
   // Two passes: the part the background reaches, from the background only; the rest (the old
   // top shut in between garment and arm), from what surrounds it there now.
@@ -138,7 +138,9 @@ export function fillOldTop(c: OldTopFillInput, out: RGBAImage, alpha: Float32Arr
         if (role[j] !== 1) continue;
         const x = j % bw;
         const y = (j / bw) | 0;
-        const acc = [0, 0, 0];
+        let r = 0;
+        let g = 0;
+        let b = 0;
         let cnt = 0;
         for (let dy = -1; dy <= 1; dy++)
           for (let dx = -1; dx <= 1; dx++) {
@@ -147,10 +149,14 @@ export function fillOldTop(c: OldTopFillInput, out: RGBAImage, alpha: Float32Arr
             if (xx < 0 || yy < 0 || xx >= bw || yy >= bh) continue;
             const q = yy * bw + xx;
             if (!role[q]) continue;
-            for (let ch = 0; ch < 3; ch++) acc[ch]! += prev[q * 3 + ch]!;
+            r += prev[q * 3]!;
+            g += prev[q * 3 + 1]!;
+            b += prev[q * 3 + 2]!;
             cnt++;
           }
-        for (let ch = 0; ch < 3; ch++) val[j * 3 + ch] = acc[ch]! / cnt;
+        val[j * 3] = r / cnt;
+        val[j * 3 + 1] = g / cnt;
+        val[j * 3 + 2] = b / cnt;
       }
     }
     for (let j = 0; j < bw * bh; j++) {

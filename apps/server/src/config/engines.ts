@@ -11,13 +11,10 @@ import {
   FAL_DEFAULT_MODEL,
   FAL_MODELS,
   MAX_UPLOAD_BYTES,
-  type FashnMode,
-  type FashnModel,
-  type FashnModeration,
 } from '@aidressup/contract';
 import { int, optionalString, optionalUrl } from './env.js';
-import { HostedEngineEnv, hostedEnginesConfig, type HostedEnginesConfig } from './hosted-engines.js';
-import { EngineRoutingEnv, routingConfig, type EnginePrice } from './engine-costs.js';
+import { HostedEngineEnv, hostedEnginesConfig } from './hosted-engines.js';
+import { EngineRoutingEnv, routingConfig } from './engine-costs.js';
 
 export const EngineEnv = {
   ...HostedEngineEnv,
@@ -116,52 +113,6 @@ export const EngineEnv = {
 };
 type EngineEnvValues = z.infer<z.ZodObject<typeof EngineEnv>>;
 
-export interface EnginesConfig extends HostedEnginesConfig {
-  /** Engine id → the engines a try-on moves to, in order, when it fails (ENGINE_FALLBACK). */
-  fallback: ReadonlyMap<string, readonly string[]>;
-  /** Engine id → its price per image (ENGINE_COSTS, else the provider's price list). */
-  prices: ReadonlyMap<string, EnginePrice>;
-  defaultEngine: string | undefined;
-  concurrency: number;
-  deadlineMs: number;
-  /** Largest image read from an upstream (UPSTREAM_MAX_BYTES). */
-  upstreamMaxBytes: number;
-  /** Origins trusted like an engine's own for result files (UPSTREAM_OUTPUT_ORIGINS). */
-  upstreamOutputOrigins: readonly string[];
-  /** At most this many try-ons are held waiting in line; more are answered ENGINE_BUSY with a ticket. */
-  queueLimit: number;
-  /** Longest a try-on is held waiting in line (then ENGINE_BUSY with its ticket). */
-  lineWaitMs: number;
-  /** Places in line one shopper may hold at once. */
-  lineTicketsPerUser: number;
-  /** Places in line one client address may hold at once. */
-  lineTicketsPerAddress: number;
-  gemini: { apiKey: string; baseUrl: string | undefined; model: string; fallbackModels: readonly string[] } | undefined;
-  fashn:
-    | {
-        apiKey: string;
-        baseUrl: string | undefined;
-        mode: FashnMode;
-        model: FashnModel;
-        moderation: FashnModeration;
-        segmentationFree: boolean;
-        seed: number | undefined;
-        lowCredits: number;
-      }
-    | undefined;
-  fal:
-    | {
-        key: string;
-        baseUrl: string | undefined;
-        model: string;
-        fashnMode: FashnMode;
-        moderation: FashnModeration;
-        segmentationFree: boolean;
-        seed: number | undefined;
-      }
-    | undefined;
-}
-
 /** The engines that the settings enable, by id (the built-in `local` is always on). */
 function enabledEngines(e: EngineEnvValues): string[] {
   return [
@@ -175,7 +126,7 @@ function enabledEngines(e: EngineEnvValues): string[] {
   ].filter((v): v is string => Boolean(v));
 }
 
-export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesConfig {
+export function enginesConfig(e: EngineEnvValues, problems: string[]) {
   const hosted = hostedEnginesConfig(e, problems);
   const enabled = enabledEngines(e);
   const routing = routingConfig(
@@ -207,6 +158,7 @@ export function enginesConfig(e: EngineEnvValues, problems: string[]): EnginesCo
     lineWaitMs: e.ENGINE_LINE_WAIT_MS,
     lineTicketsPerUser: e.ENGINE_LINE_TICKETS_PER_USER,
     lineTicketsPerAddress: e.ENGINE_LINE_TICKETS_PER_ADDRESS,
+    // A hosted engine's settings when its key is set; undefined: the engine is off.
     gemini: e.GEMINI_API_KEY
       ? {
           apiKey: e.GEMINI_API_KEY,

@@ -112,12 +112,6 @@ export interface CogConfig {
   inputs: ModelInputs;
 }
 
-export interface HostedEnginesConfig {
-  vertex: VertexConfig | undefined;
-  replicate: ReplicateConfig | undefined;
-  cog: CogConfig | undefined;
-}
-
 /** The inputs of the models we name, as their schemas on Replicate give them. */
 export const PRESET_INPUTS: Record<TryOnModelPreset, ModelInputs> = {
   'p-image-try-on': {
@@ -228,7 +222,8 @@ const CogInputsSchema = z
   })
   .strict();
 
-export function hostedEnginesConfig(e: Env, problems: string[]): HostedEnginesConfig {
+/** The hosted engines configured by their own settings (each undefined when off). */
+export function hostedEnginesConfig(e: Env, problems: string[]) {
   let vertex: VertexConfig | undefined;
   if (e.VERTEX_PROJECT) {
     const credentials = readServiceAccount(e, problems);

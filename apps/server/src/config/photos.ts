@@ -31,15 +31,14 @@ export const PhotosEnv = {
 
 type PhotosEnvValues = z.infer<z.ZodObject<typeof PhotosEnv>>;
 
-export interface PhotosConfig {
-  /** PHOTO_KEY's secrets, the current one first; empty: the key is derived from the session secret. */
-  keys: string[];
-  /** Days a kept photo stays without use. */
-  keptPhotoDays: number;
-}
+export type PhotosConfig = ReturnType<typeof photosConfig>;
 
-export function photosConfig(e: PhotosEnvValues): PhotosConfig {
-  return { keys: e.PHOTO_KEY, keptPhotoDays: e.KEPT_PHOTO_DAYS };
+export function photosConfig(e: PhotosEnvValues) {
+  return {
+    /** PHOTO_KEY's secrets, the current one first; empty: the key is derived from the session secret. */
+    keys: e.PHOTO_KEY,
+    keptPhotoDays: e.KEPT_PHOTO_DAYS,
+  };
 }
 
 /** Where the key that seals kept photos comes from, and what an operator should know about it. */

@@ -5,6 +5,7 @@
 import { ENGINE_DEADLINE_MS } from '@aidressup/contract';
 import { EngineError, isEngineError } from '@aidressup/engine';
 import { createLogger } from '../logging.js';
+import type { Config } from '../config.js';
 import { HealthStats, type CallOutcome, type HostedEngineHealth } from './hosted-health.js';
 import {
   DEFAULT_RETRY,
@@ -267,6 +268,6 @@ export { safeUrl };
  * A pino logger with the server's shared options, writing lines to `write` (default stdout): for
  * engines created without the process's logger. Honours the level (LOG_LEVEL).
  */
-export function createJsonLogger(level: string, write?: (line: string) => void): HostedLogger {
+export function createJsonLogger(level: Config['logLevel'], write?: (line: string) => void): HostedLogger {
   return createLogger({ logLevel: level }, write ? { stream: { write } } : {});
 }
