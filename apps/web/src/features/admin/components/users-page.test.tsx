@@ -199,6 +199,23 @@ describe('the users page', () => {
     expect(rows()).toHaveLength(1);
   });
 
+  it('shows no account of an older search while a new one loads, nor after it failed', async () => {
+    const bobs = later();
+    openPage({}, (req) => (req.url.endsWith('=ana') ? ok({ items: [ana] }) : bobs.response));
+    type('ana');
+    await pass(300);
+    expect(rows()).toHaveLength(1);
+    type('bob');
+    await pass(300);
+    expect(screen.getByRole('status').textContent).toBe('Searching…');
+    expect(screen.queryByTestId('users-table')).toBeNull();
+    expect(screen.queryByTestId('users-csv')).toBeNull();
+    await act(async () => bobs.send(refuse(500, 'INTERNAL', 'The search is down for a moment.')));
+    expect(screen.getByRole('alert').textContent).toContain('The search is down for a moment.');
+    expect(screen.queryByTestId('users-table')).toBeNull();
+    expect(screen.queryByText('No account matches “bob”.')).toBeNull();
+  });
+
   it('exports the accounts found as CSV, named after the search', async () => {
     const made = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:users');
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);

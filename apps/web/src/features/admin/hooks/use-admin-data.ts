@@ -14,13 +14,16 @@ export interface AdminData<T> {
 /**
  * Loads what an operator page shows whenever `key` changes (null: nothing to load); a newer load
  * aborts the older one. 401 and 403 go to the console (sign in again, or not an operator).
+ * Data is only ever shown for the key it was loaded for: while another key loads, or after its
+ * load failed, there is none (a reload of the same key keeps it in the meantime).
  */
 export function useAdminData<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>): AdminData<T> {
   const loadRef = useRef(load);
   loadRef.current = load;
   const onAccessError = useAdminAccessHandler();
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+  const [state, setState] = useState<{ data: T | null; of: string | null; error: string | null; loading: boolean }>({
     data: null,
+    of: null,
     error: null,
     loading: key !== null,
   });
@@ -28,14 +31,16 @@ export function useAdminData<T>(key: string | null, load: (signal: AbortSignal) 
 
   useEffect(() => {
     if (key === null) {
-      setState({ data: null, error: null, loading: false });
+      setState({ data: null, of: null, error: null, loading: false });
       return;
     }
     const ctrl = new AbortController();
-    setState((s) => ({ ...s, error: null, loading: true }));
+    setState((s) =>
+      s.of === key ? { ...s, error: null, loading: true } : { data: null, of: key, error: null, loading: true },
+    );
     loadRef.current(ctrl.signal).then(
       (data) => {
-        if (!ctrl.signal.aborted) setState({ data, error: null, loading: false });
+        if (!ctrl.signal.aborted) setState({ data, of: key, error: null, loading: false });
       },
       (e: unknown) => {
         if (ctrl.signal.aborted) return;
@@ -55,5 +60,6 @@ export function useAdminData<T>(key: string | null, load: (signal: AbortSignal) 
     (change: (data: T) => T) => setState((s) => (s.data === null ? s : { ...s, data: change(s.data) })),
     [],
   );
-  return { ...state, reload, setData };
+  const shown = state.of === key ? state : { data: null, error: null, loading: key !== null };
+  return { data: shown.data, error: shown.error, loading: shown.loading, reload, setData };
 }
