@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { AdminMerchantDetailResponse, Merchant } from '@aidressup/contract';
 import { merchant, ok, refuse, stubApi, type Sent } from '../test/admin-api';
+import { renderAt, runAction, tableRows } from '../test/render-page';
 import { formatDateTime } from '../utils/format';
 import { MerchantPage } from './merchant-page';
 
@@ -21,37 +21,10 @@ function detail(over: Partial<Omit<AdminMerchantDetailResponse, 'success'>> = {}
 /** A merchant's page, GET answering `shown` and every action answering through `action`. */
 async function openPage(shown = detail(), action: (req: Sent) => Response = () => ok({ merchant: merchant() })) {
   const sent = stubApi((req) => (req.method === 'GET' ? ok(shown) : action(req)));
-  render(
-    <MemoryRouter initialEntries={['/admin/merchants/m1']}>
-      <Routes>
-        <Route path="/admin/merchants/:id" element={<MerchantPage />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+  renderAt('/admin/merchants/m1', '/admin/merchants/:id', <MerchantPage />);
   await screen.findByTestId('merchant-title');
   return sent;
 }
-
-/** Opens the dialog of `button`, fills it and confirms with `confirm`. */
-async function runAction(button: string, fields: Record<string, string>, confirm: string) {
-  fireEvent.click(screen.getByRole('button', { name: button }));
-  const dialog = screen.getByRole('dialog');
-  for (const [label, value] of Object.entries(fields)) {
-    fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
-  }
-  await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: confirm })));
-  return dialog;
-}
-
-const rowsOf = (testId: string) =>
-  within(screen.getByTestId(testId))
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((c) => c.textContent),
-    );
 
 describe('a merchant’s page', () => {
   it('shows the credits, caps, keys and origins, and the empty tables', async () => {
@@ -102,11 +75,11 @@ describe('a merchant’s page', () => {
     expect(status.textContent).toBe(
       `Out of credits since ${formatDateTime('2026-03-01T00:00:00.000Z')} 1,234 try-ons refused for want of credits so far.`,
     );
-    expect(rowsOf('merchant-usage')).toEqual([['2026-03-01', '40', '38', '1', '25']]);
-    expect(rowsOf('merchant-refused-photos')).toEqual([
+    expect(tableRows('merchant-usage')).toEqual([['2026-03-01', '40', '38', '1', '25']]);
+    expect(tableRows('merchant-refused-photos')).toEqual([
       ['Address not given', 'abcdef012345…', 'Shows the garment being worn', '3', expect.any(String)],
     ]);
-    expect(rowsOf('merchant-sessions')).toEqual([
+    expect(tableRows('merchant-sessions')).toEqual([
       [formatDateTime('2026-03-02T10:00:00.000Z'), 'https://shop.example', '3', '2'],
     ]);
   });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { AdminUserDetail } from '@aidressup/contract';
 import { adminUserDetail, ok, refuse, stubApi, type Sent } from '../test/admin-api';
+import { renderAt, runAction, tableRows } from '../test/render-page';
 import { formatDateTime } from '../utils/format';
 import { UserPage } from './user-page';
 
@@ -14,26 +14,10 @@ afterEach(() => {
 /** The account's page with `answer` behind fetch; GET /api/admin/users/u1 answers `user` unless `answer` does. */
 async function openPage(user: AdminUserDetail, answer?: (req: Sent) => Response | undefined) {
   const sent = stubApi((req) => answer?.(req) ?? ok({ user }));
-  render(
-    <MemoryRouter initialEntries={['/admin/users/u1']}>
-      <Routes>
-        <Route path="/admin/users/:id" element={<UserPage />} />
-      </Routes>
-    </MemoryRouter>,
-  );
+  renderAt('/admin/users/u1', '/admin/users/:id', <UserPage />);
   await screen.findByTestId('user-title');
   return sent;
 }
-
-const rowsOf = (testId: string) =>
-  within(screen.getByTestId(testId))
-    .getAllByRole('row')
-    .slice(1)
-    .map((row) =>
-      within(row)
-        .getAllByRole('cell')
-        .map((c) => c.textContent),
-    );
 
 describe('an account’s page', () => {
   it('loads the account by the id in the address and shows its balance and the empty tables', async () => {
@@ -88,7 +72,7 @@ describe('an account’s page', () => {
         ],
       }),
     );
-    expect(rowsOf('ledger-table')).toEqual([
+    expect(tableRows('ledger-table')).toEqual([
       [formatDateTime('2026-03-02T10:00:00.000Z'), 'admin_remove', '-5', '7', 'duplicate grant', 'op@example.com'],
       [formatDateTime('2026-03-01T10:00:00.000Z'), 'trial_spendfree trial', '+1', '12', '–', '–'],
     ]);
@@ -147,12 +131,12 @@ describe('an account’s page', () => {
         },
       }),
     );
-    const [failed, succeeded] = rowsOf('tryons-table');
+    const [failed, succeeded] = tableRows('tryons-table');
     expect(failed!.slice(1, 5)).toEqual(['hosted-a12.3 s', 'failedENGINE_TIMEOUT', '2 credits', 'pendingother']);
     expect(succeeded!.slice(1, 5)).toEqual(['local–', 'succeeded', '1 free trial', '–']);
     expect(failed![5]).toBe('No result');
     expect(within(screen.getByTestId('tryons-table')).getByRole('button', { name: /Show result/ })).toBeTruthy();
-    expect(rowsOf('grants-table')).toEqual([
+    expect(tableRows('grants-table')).toEqual([
       [formatDateTime('2026-02-01T10:00:00.000Z'), 'purchasepack_50', '50', '12', '9.99 USD', 'never'],
     ]);
   });
@@ -165,11 +149,7 @@ describe('an account’s page', () => {
       detail = after;
       return ok({ user: after });
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Add credits' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add credits' });
-    fireEvent.change(within(dialog).getByLabelText('Credits'), { target: { value: '25' } });
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: ' goodwill, ticket 7 ' } });
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add credits' })));
+    await runAction('Add credits', { Credits: '25', Reason: ' goodwill, ticket 7 ' }, 'Add credits', 'Add credits');
 
     expect(sent[1]).toEqual({
       method: 'POST',
@@ -186,11 +166,7 @@ describe('an account’s page', () => {
     const sent = await openPage(adminUserDetail({ credits: 12 }), (req) =>
       req.method === 'POST' ? ok({ user: adminUserDetail({ credits: 9 }) }) : undefined,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Remove credits' }));
-    const dialog = screen.getByRole('dialog', { name: 'Remove credits' });
-    fireEvent.change(within(dialog).getByLabelText('Credits'), { target: { value: '3' } });
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'refund reversed' } });
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Remove credits' })));
+    await runAction('Remove credits', { Credits: '3', Reason: 'refund reversed' }, 'Remove credits', 'Remove credits');
     expect(sent[1]).toEqual({
       method: 'POST',
       url: '/api/admin/users/u1/credits',
@@ -220,10 +196,7 @@ describe('an account’s page', () => {
     const sent = await openPage(adminUserDetail(), (req) =>
       req.method === 'POST' ? refuse(400, 'VALIDATION_ERROR', 'amount must not be zero') : undefined,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Add credits' }));
-    const dialog = screen.getByRole('dialog', { name: 'Add credits' });
-    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'goodwill' } });
-    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Add credits' })));
+    const dialog = await runAction('Add credits', { Reason: 'goodwill' }, 'Add credits', 'Add credits');
     expect(within(dialog).getByRole('alert').textContent).toBe('amount must not be zero');
     expect(screen.getByRole('dialog', { name: 'Add credits' })).toBe(dialog);
     expect(sent.map((r) => r.method)).toEqual(['GET', 'POST']);
@@ -237,13 +210,7 @@ describe('an account’s page', () => {
         ? refuse(404, 'NOT_FOUND', 'No such account.')
         : ok({ user: adminUserDetail({ email: 'found@example.com' }) }),
     );
-    render(
-      <MemoryRouter initialEntries={['/admin/users/u%2F1']}>
-        <Routes>
-          <Route path="/admin/users/:id" element={<UserPage />} />
-        </Routes>
-      </MemoryRouter>,
-    );
+    renderAt('/admin/users/u%2F1', '/admin/users/:id', <UserPage />);
     expect(screen.getByRole('status').textContent).toBe('Loading the account…');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('No such account.');

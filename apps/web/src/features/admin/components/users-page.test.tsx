@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import type { AdminUser } from '@aidressup/contract';
-import { later, ok, refuse, stubApi, type Sent } from '../test/admin-api';
+import { adminUser, later, ok, refuse, stubApi, type Sent } from '../test/admin-api';
 import { formatDateTime } from '../utils/format';
 import { UsersPage } from './users-page';
 
@@ -17,22 +17,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function user(over: Partial<AdminUser> = {}): AdminUser {
-  return {
-    id: 'u1',
-    email: 'ana@example.com',
-    credits: 12,
-    free_trials_used: 1,
-    free_trials_limit: 2,
-    segment: 'customer',
-    created_at: '2026-02-01T09:30:00.000Z',
-    blocked: false,
-    ...over,
-  };
-}
-
-const ana = user();
-const anonymous = user({
+const ana = adminUser();
+const anonymous = adminUser({
   id: 'dev 2',
   email: null,
   credits: 0,
@@ -168,7 +154,7 @@ describe('the users page', () => {
 
   it('never lets a slow answer to an older search replace the newer one’s', async () => {
     const first = later();
-    const bob = user({ id: 'u3', email: 'bob@example.com' });
+    const bob = adminUser({ id: 'u3', email: 'bob@example.com' });
     const sent = openPage({}, (req) => (req.url.endsWith('=ana') ? first.response : ok({ items: [bob] })));
     type('ana');
     await pass(300);

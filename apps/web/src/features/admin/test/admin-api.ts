@@ -1,6 +1,6 @@
 /** The operator console's API for unit tests: fetch stubbed at the network boundary, and answers as the server sends them. */
 import { vi } from 'vitest';
-import type { AdminReport, AdminUserDetail, Merchant } from '@aidressup/contract';
+import type { AdminReport, AdminUser, AdminUserDetail, Merchant } from '@aidressup/contract';
 
 /** One request the page sent: its method, its address and its JSON body (parsed). */
 export interface Sent {
@@ -38,7 +38,8 @@ export function later() {
   return { response, send };
 }
 
-export function adminUserDetail(over: Partial<AdminUserDetail> = {}): AdminUserDetail {
+/** An account as the users search lists it. */
+export function adminUser(over: Partial<AdminUser> = {}): AdminUser {
   return {
     id: 'u1',
     email: 'ana@example.com',
@@ -48,6 +49,13 @@ export function adminUserDetail(over: Partial<AdminUserDetail> = {}): AdminUserD
     segment: 'customer',
     created_at: '2026-02-01T09:30:00.000Z',
     blocked: false,
+    ...over,
+  };
+}
+
+export function adminUserDetail(over: Partial<AdminUserDetail> = {}): AdminUserDetail {
+  return {
+    ...adminUser(),
     blocked_at: null,
     deleted_at: null,
     merged_into: null,
