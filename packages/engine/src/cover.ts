@@ -106,30 +106,30 @@ function armMask(k: Keypoint[], r: number, w: number, y0: number, y1: number): U
   return out;
 }
 
-/** Median of a window of an Int32Array (ignoring NO entries); NO when all are. */
 const NO = -1 << 30;
-function medianFilter(v: Int32Array, r: number): Int32Array {
-  const out = new Int32Array(v.length).fill(NO);
+/** Median of a window of an Int32Array, ignoring entries that are `none` (NO unless given); `none` where v[i] is. */
+export function medianFilter(v: Int32Array, r: number, none = NO): Int32Array {
+  const out = new Int32Array(v.length).fill(none);
   const buf: number[] = [];
   for (let i = 0; i < v.length; i++) {
-    if (v[i] === NO) continue;
+    if (v[i] === none) continue;
     buf.length = 0;
-    for (let j = Math.max(0, i - r); j <= Math.min(v.length - 1, i + r); j++) if (v[j] !== NO) buf.push(v[j]!);
+    for (let j = Math.max(0, i - r); j <= Math.min(v.length - 1, i + r); j++) if (v[j] !== none) buf.push(v[j]!);
     buf.sort((a, b) => a - b);
     out[i] = buf[buf.length >> 1]!;
   }
   return out;
 }
 
-/** Rounded mean of a window (ignoring NO entries): steps between rows become slopes. */
-function meanFilter(v: Int32Array, r: number): Int32Array {
-  const out = new Int32Array(v.length).fill(NO);
+/** Rounded mean of a window, ignoring `none` entries as medianFilter does: steps between rows become slopes. */
+export function meanFilter(v: Int32Array, r: number, none = NO): Int32Array {
+  const out = new Int32Array(v.length).fill(none);
   for (let i = 0; i < v.length; i++) {
-    if (v[i] === NO) continue;
+    if (v[i] === none) continue;
     let s = 0;
     let n = 0;
     for (let j = Math.max(0, i - r); j <= Math.min(v.length - 1, i + r); j++)
-      if (v[j] !== NO) {
+      if (v[j] !== none) {
         s += v[j]!;
         n++;
       }

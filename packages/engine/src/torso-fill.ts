@@ -8,6 +8,7 @@
  */
 import type { FloatMap } from './image.js';
 import type { Layer } from './warp-parts.js';
+import { meanFilter, medianFilter } from './cover.js';
 
 export interface TorsoFillInput {
   body: Layer;
@@ -26,35 +27,6 @@ export interface TorsoFillInput {
 }
 
 const NO = -1;
-
-function medianRuns(v: Int32Array, r: number): Int32Array {
-  const out = new Int32Array(v.length).fill(NO);
-  const buf: number[] = [];
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] === NO) continue;
-    buf.length = 0;
-    for (let j = Math.max(0, i - r); j <= Math.min(v.length - 1, i + r); j++) if (v[j] !== NO) buf.push(v[j]!);
-    buf.sort((a, b) => a - b);
-    out[i] = buf[buf.length >> 1]!;
-  }
-  return out;
-}
-
-function meanRuns(v: Int32Array, r: number): Int32Array {
-  const out = new Int32Array(v.length).fill(NO);
-  for (let i = 0; i < v.length; i++) {
-    if (v[i] === NO) continue;
-    let s = 0;
-    let n = 0;
-    for (let j = Math.max(0, i - r); j <= Math.min(v.length - 1, i + r); j++)
-      if (v[j] !== NO) {
-        s += v[j]!;
-        n++;
-      }
-    out[i] = Math.round(s / n);
-  }
-  return out;
-}
 
 /** Stretches the garment body's sides out to the person's outline; returns the pixels added. */
 export function stretchToOutline(c: TorsoFillInput): number {
@@ -117,7 +89,7 @@ export function stretchToOutline(c: TorsoFillInput): number {
   }
   // A smooth outline: each side's extension follows its neighbouring rows.
   const sr = Math.max(2, Math.round(c.sw * 0.04));
-  const smooth = (e: Int32Array) => meanRuns(medianRuns(e, sr), sr >> 1);
+  const smooth = (e: Int32Array) => meanFilter(medianFilter(e, sr, NO), sr >> 1, NO);
   const sL = smooth(extL);
   const sR = smooth(extR);
   let added = 0;
