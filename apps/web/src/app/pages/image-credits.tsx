@@ -39,6 +39,23 @@ function Source({ source }: { source: ImageSource }) {
 }
 
 /** Where the showcase images come from (data: features/legal/image-credits.ts). */
+/** One of a showcase card's pictures, captioned (its alt is empty: the caption says what it is). */
+function CreditFigure({ src, label }: { src: string; label: string }) {
+  return (
+    <figure>
+      <img
+        src={src}
+        alt=""
+        width={450}
+        height={600}
+        loading="lazy"
+        className="aspect-[3/4] w-full rounded-xl object-cover"
+      />
+      <figcaption className="mt-1 text-xs font-semibold text-ink-600">{label}</figcaption>
+    </figure>
+  );
+}
+
 export function ImageCreditsPage() {
   const t = useT();
   return (
@@ -60,46 +77,10 @@ export function ImageCreditsPage() {
           <li key={c.name} className="rounded-3xl border border-ink-200 bg-white p-4 shadow-sm sm:p-6">
             <h2 className="text-xl font-bold text-ink-950">{t(c.title)}</h2>
             <div className={`mt-4 grid gap-3 ${c.result ? 'grid-cols-3 sm:max-w-md' : 'grid-cols-2 sm:max-w-sm'}`}>
-              <figure>
-                <img
-                  src={`/showcase/${c.name}-person.webp`}
-                  alt=""
-                  width={450}
-                  height={600}
-                  loading="lazy"
-                  className="aspect-[3/4] w-full rounded-xl object-cover"
-                />
-                <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                  {t('tryon.showcase.personLabel')}
-                </figcaption>
-              </figure>
-              <figure>
-                <img
-                  src={`/showcase/${c.name}-garment.webp`}
-                  alt=""
-                  width={450}
-                  height={600}
-                  loading="lazy"
-                  className="aspect-[3/4] w-full rounded-xl object-cover"
-                />
-                <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                  {t('tryon.showcase.garmentLabel')}
-                </figcaption>
-              </figure>
+              <CreditFigure src={`/showcase/${c.name}-person.webp`} label={t('tryon.showcase.personLabel')} />
+              <CreditFigure src={`/showcase/${c.name}-garment.webp`} label={t('tryon.showcase.garmentLabel')} />
               {c.result ? (
-                <figure>
-                  <img
-                    src={`/showcase/${c.name}-result.webp`}
-                    alt=""
-                    width={450}
-                    height={600}
-                    loading="lazy"
-                    className="aspect-[3/4] w-full rounded-xl object-cover"
-                  />
-                  <figcaption className="mt-1 text-xs font-semibold text-ink-600">
-                    {t('tryon.showcase.resultLabel')}
-                  </figcaption>
-                </figure>
+                <CreditFigure src={`/showcase/${c.name}-result.webp`} label={t('tryon.showcase.resultLabel')} />
               ) : null}
             </div>
             <div className="mt-4 grid gap-3">
