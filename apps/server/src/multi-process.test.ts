@@ -16,6 +16,7 @@ import { jpeg, png } from './test/images.js';
 import { redisServerAvailable, startRedis, type TestRedis } from './test/redis.js';
 import { startS3StandIn, type S3StandIn } from './test/stand-ins/s3-stand-in.js';
 import { freePort } from './test/ports.js';
+import { childEnv } from './test/built-process.js';
 
 const RUN = DATABASE_KINDS.includes('postgres') && redisServerAvailable();
 const ENGINE_DELAY_MS = 1500;
@@ -36,7 +37,7 @@ function spawnProc(name: string, file: string, env: Record<string, string>): Pro
     process.execPath,
     ['--conditions=source', '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))],
     {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      env: childEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -32,7 +32,18 @@ export interface BuiltProcess {
 }
 
 /**
- * Starts a built entry point with only PATH and `env` as its environment; `detached` puts it in a
+ * The environment a test's child process starts from: PATH, HOME, and NODE_PATH when set (on Node
+ * 22 and later `tools/test-on-node24.sh` may put SQLite's driver for that Node there), then `env`.
+ * Nothing else of the test's own environment leaks into the child.
+ */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const base: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+  if (process.env.NODE_PATH) base.NODE_PATH = process.env.NODE_PATH;
+  return { ...base, ...env };
+}
+
+/**
+ * Starts a built entry point with only `childEnv(env)` as its environment; `detached` puts it in a
  * process group of its own (so a SIGKILL to the group takes it and its worker threads).
  */
 export function startBuilt(
@@ -42,7 +53,7 @@ export function startBuilt(
 ): BuiltProcess {
   const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist', entry)], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: childEnv(env),
     detached: opts.detached ?? false,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
